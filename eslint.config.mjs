@@ -1,0 +1,58 @@
+// Lint rules are errors or off, never warnings (CONVENTIONS.md rule 10).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import nx from '@nx/eslint-plugin';
+
+export default tseslint.config(
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '**/coverage/**',
+      '.data/**',
+      '.nx/**',
+      'e2e/artifacts/**',
+      'bench/reports/**',
+      'web/public/**',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    plugins: { '@nx': nx },
+    languageOptions: { globals: { console: 'readonly', process: 'readonly' } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'off',
+      '@typescript-eslint/no-explicit-any': 'error',
+      'no-console': 'off',
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          // Dependencies point one way; no wildcard rules, so a new project must be given a place here.
+          depConstraints: [
+            { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts'] },
+            { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform'] },
+            { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform'] },
+            { sourceTag: 'type:edge', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform'] },
+            {
+              sourceTag: 'type:launcher',
+              onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', 'type:service', 'type:edge'],
+            },
+            { sourceTag: 'type:web', onlyDependOnLibsWithTags: ['type:contracts'] },
+            { sourceTag: 'type:test', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform'] },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.{js,mjs,cjs}'],
+    languageOptions: {
+      globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', URL: 'readonly', fetch: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' },
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+);

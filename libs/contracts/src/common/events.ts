@@ -1,0 +1,21 @@
+/**
+ * Every bus subject is a versioned constant. Handlers and publishers import these,
+ * never write the string themselves, so a rename is one edit and a typo is a type error.
+ */
+export const Subjects = {
+  identityUserCreated: 'identity.user.created.v1',
+  identityUserUpdated: 'identity.user.updated.v1',
+  identityUserDeleted: 'identity.user.deleted.v1',
+  identityUsersList: 'identity.users.list.v1',
+} as const;
+
+export type Subject = (typeof Subjects)[keyof typeof Subjects];
+
+/** The stream every service event is stored in (JetStream) — subjects are `<service>.>` */
+export const STREAM_SUBJECT_PREFIXES = ['identity', 'content', 'assessment', 'classroom', 'chat'] as const;
+
+/** Header names carried on HTTP requests and bus messages. */
+export const Headers = {
+  requestId: 'x-request-id',
+  messageId: 'Nats-Msg-Id',
+} as const;

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { userSchema } from './schemas';
+
+/** identity.user.created.v1 / identity.user.updated.v1 — the user's public fields and new token version. */
+export const userChangedEventSchema = z.object({
+  user: userSchema,
+  tokenVersion: z.number().int(),
+  /** What changed, for consumers that only care about some fields. */
+  changed: z.array(z.enum(['created', 'name', 'approval', 'role', 'admin', 'password', 'profile'])),
+});
+export type UserChangedEvent = z.infer<typeof userChangedEventSchema>;
+
+/** identity.user.deleted.v1 — every service removes or anonymises that user's data. */
+export const userDeletedEventSchema = z.object({ userId: z.string().uuid() });
+export type UserDeletedEvent = z.infer<typeof userDeletedEventSchema>;
+
+/** identity.users.list.v1 request/reply (chat invite list). Admins are excluded when asked. */
+export const usersListRequestSchema = z.object({ excludeAdmins: z.boolean().default(false) });
+export const usersListReplySchema = z.object({
+  users: z.array(userSchema.pick({ id: true, name: true, username: true, role: true, isAdmin: true })),
+});

@@ -1,0 +1,48 @@
+import type { DynamicModule } from '@nestjs/common';
+import type { Logger } from 'pino';
+import type { EventBus } from '../bus/bus.port';
+import type { EphemeralStore, PubSub } from '../pubsub/pubsub.port';
+
+/** Keys for session tokens. Only identity gets the private key. */
+export interface AuthKeys {
+  /** PEM, SPKI — every service verifies tokens with it. */
+  publicKeyPem: string;
+  /** PEM, PKCS#8 — present only in the process that runs identity. */
+  privateKeyPem?: string;
+}
+
+/**
+ * What the launcher hands every service module: the adapters it chose and the shared settings.
+ * Services never construct adapters themselves (wiring apart from logic).
+ */
+export interface PlatformRuntime {
+  mode: 'standalone' | 'cluster';
+  /** postgres:// URL of the database; each service uses its own schema inside it. */
+  databaseUrl: string;
+  bus: EventBus;
+  pubsub: PubSub;
+  store: EphemeralStore;
+  keys: AuthKeys;
+  logger: Logger;
+  /** Demo accounts and shortcuts (quick-login) are enabled. */
+  demo: boolean;
+  /** Public origin of the site, e.g. http://localhost:3000 — used for redirects and the Origin check. */
+  publicUrl: string;
+  /** The environment, for per-service config sections. */
+  env: NodeJS.ProcessEnv;
+}
+
+/** One entry of the launcher's target registry. */
+export interface ServiceDefinition {
+  name: string;
+  /** Services that must be ready before this one starts. */
+  dependsOn: readonly string[];
+  /** Default loopback port in `--target=all`. */
+  defaultPort: number;
+  /** Builds the service's root module for this runtime. */
+  rootModule(runtime: PlatformRuntime): DynamicModule;
+  /** Runs once after the app listens (e.g. demo seeding). Optional. */
+  afterStart?(app: import('@nestjs/common').INestApplication, runtime: PlatformRuntime): Promise<void>;
+}
+
+export const PLATFORM_RUNTIME = Symbol('PLATFORM_RUNTIME');
