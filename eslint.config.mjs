@@ -2,6 +2,8 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import nx from '@nx/eslint-plugin';
+import reactHooks from 'eslint-plugin-react-hooks';
+import webBoundaries from './web/eslint-rules/web-boundaries.mjs';
 
 export default tseslint.config(
   {
@@ -49,10 +51,24 @@ export default tseslint.config(
     },
   },
   {
+    // Jest configs load the workspace preset by relative path; that is configuration, not a project import.
+    files: ['**/jest.config.js'],
+    rules: { '@nx/enforce-module-boundaries': 'off' },
+  },
+  {
     files: ['**/*.{js,mjs,cjs}'],
     languageOptions: {
       globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', URL: 'readonly', fetch: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' },
     },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  // web/ only: React hook rules, and one-way imports (shared -> features -> app; no feature -> feature).
+  {
+    files: ['web/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks, web: webBoundaries },
+    rules: {
+      ...reactHooks.configs.flat['recommended-latest'].rules,
+      'web/boundaries': 'error',
+    },
   },
 );

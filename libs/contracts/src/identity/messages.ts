@@ -16,7 +16,11 @@ export const IdentityMessages = {
   tooManyAttempts: 'Too many sign-in attempts. Please try again later.',
   userNotFound: 'User not found',
   quickLoginDisabled: 'Not found',
+  quickLoginDemoOnly: 'Quick sign-in is available only for the demo accounts',
   oidcNotConfigured: 'Sign-in with this provider is not configured on this site.',
+  oidcUnavailable: 'Sign-in with this provider is unavailable right now. Please try again later.',
+  oidcFailed: 'Sign-in with this provider could not be completed. Please try again.',
+  oidcEmailRequired: 'Your account at this provider must have a verified email address to sign in here.',
   teacherOrAdminRequired: 'Access denied. Admin or teacher privileges required.',
 } as const;
 

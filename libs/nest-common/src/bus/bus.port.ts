@@ -26,7 +26,7 @@ export interface SubscribeOptions {
    * Every replica of a service uses the same name, so each event is handled once per service.
    */
   durable: string;
-  /** Redelivery delay after a handler throws; defaults to a short backoff. */
+  /** First redelivery delay after a handler throws; it doubles per delivery (capped at 60 s). Adapter default when absent. */
   retryDelayMs?: number;
   /** Give up (and log) after this many deliveries. */
   maxDeliver?: number;
@@ -40,9 +40,21 @@ export interface EventBus {
   /** Persist-and-forward publish: resolves once the broker has stored the message. */
   publish(subject: string, data: unknown, options?: PublishOptions): Promise<void>;
   /** At-least-once, durable delivery of events matching `subject` (wildcards `*` and `>` allowed). */
-  subscribe<T = unknown>(subject: string, handler: BusHandler<T>, options: SubscribeOptions): Promise<BusSubscription>;
-  /** Request/reply for queries between services; rejects after `timeoutMs`. */
-  request<TReq = unknown, TRes = unknown>(subject: string, data: TReq, timeoutMs?: number): Promise<TRes>;
+  subscribe<T = unknown>(
+    subject: string,
+    handler: BusHandler<T>,
+    options: SubscribeOptions,
+  ): Promise<BusSubscription>;
+  /**
+   * Request/reply for queries between services; rejects after `timeoutMs`. `headers` (e.g. x-request-id)
+   * reach the replier's handler.
+   */
+  request<TReq = unknown, TRes = unknown>(
+    subject: string,
+    data: TReq,
+    timeoutMs?: number,
+    headers?: Record<string, string>,
+  ): Promise<TRes>;
   /** Answer requests on `subject`; replicas share the load (queue group = service name). */
   reply<TReq = unknown, TRes = unknown>(
     subject: string,

@@ -1,0 +1,330 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import YAML from 'yaml';
+import {
+  CHART_DIR,
+  loadChartValues,
+  REPO_ROOT,
+  resolveWorkloads,
+  upstreamVariable,
+} from '../src/chart-values';
+import { blockProblems, definedTemplates, includedTemplates, valuesPaths } from './support/go-template';
+import { findExecutable } from './support/tools';
+
+const EXPECTED_SERVICES = ['identity', 'content', 'assessment', 'classroom', 'chat'];
+const AUTOSCALED = ['chat', 'assessment'];
+
+const templatesDir = path.join(CHART_DIR, 'templates');
+const templateFiles = fs.readdirSync(templatesDir).sort();
+const templateText = (file: string) => fs.readFileSync(path.join(templatesDir, file), 'utf8');
+const valuesText = fs.readFileSync(path.join(CHART_DIR, 'values.yaml'), 'utf8');
+const values = loadChartValues(valuesText);
+const rawValues = YAML.parse(valuesText) as Record<string, unknown>;
+
+describe('Chart.yaml', () => {
+  const chart = YAML.parse(fs.readFileSync(path.join(CHART_DIR, 'Chart.yaml'), 'utf8')) as Record<
+    string,
+    string
+  >;
+
+  it('is a Helm 3 application chart named district with semantic versions', () => {
+    expect(chart.apiVersion).toBe('v2');
+    expect(chart.name).toBe('district');
+    expect(chart.type).toBe('application');
+    expect(chart.version).toMatch(/^\d+\.\d+\.\d+(-[\w.]+)?$/);
+    expect(typeof chart.appVersion).toBe('string');
+    expect(chart.description).toBeTruthy();
+  });
+});
+
+describe('values.yaml', () => {
+  it('matches values.schema.json (the schema Helm itself applies on lint, template and install)', () => {
+    expect(() => loadChartValues(valuesText)).not.toThrow();
+  });
+
+  it.each([
+    ['an unknown top-level key', { ...rawValues, ingres: {} }],
+    ['a service name that is not a DNS label', { ...rawValues, services: { Chat_Room: {} } }],
+    [
+      'a dashed service name (UPSTREAM_<NAME> would not map back)',
+      { ...rawValues, services: { 'lesson-plans': {} } },
+    ],
+    ['a service named like the infrastructure', { ...rawValues, services: { postgres: {} } }],
+    ['an HPA without bounds', { ...rawValues, services: { chat: { hpa: { enabled: true } } } }],
+    ['a misspelt workload key', { ...rawValues, services: { chat: { replica: 2 } } }],
+    [
+      'a public URL with a path',
+      { ...rawValues, config: { ...(rawValues.config as object), publicUrl: 'https://x/y' } },
+    ],
+  ])('is refused by the schema with %s', (_, broken) => {
+    expect(() => loadChartValues(YAML.stringify(broken))).toThrow(/values.schema.json/);
+  });
+
+  it('lists every service of the distributed topology in its services map', () => {
+    expect(Object.keys(values.services).sort()).toEqual([...EXPECTED_SERVICES].sort());
+  });
+
+  it('has an entry for every service folder of the repository (services/<name>)', () => {
+    const folders = fs
+      .readdirSync(path.join(REPO_ROOT, 'services'), { withFileTypes: true })
+      .filter(
+        (entry) =>
+          entry.isDirectory() && fs.existsSync(path.join(REPO_ROOT, 'services', entry.name, 'package.json')),
+      )
+      .map((entry) => entry.name);
+    expect(folders.length).toBeGreaterThan(0);
+    for (const folder of folders) expect(Object.keys(values.services)).toContain(folder);
+  });
+
+  it('autoscales chat and assessment, and only them', () => {
+    for (const { name, spec } of resolveWorkloads(values)) {
+      expect([name, spec.hpa.enabled]).toEqual([name, AUTOSCALED.includes(name)]);
+      if (spec.hpa.enabled) {
+        expect(spec.hpa.minReplicas).toBeGreaterThanOrEqual(2);
+        expect(spec.hpa.maxReplicas).toBeGreaterThan(spec.hpa.minReplicas ?? 0);
+      }
+    }
+  });
+
+  it('signs tokens in identity alone', () => {
+    const signers = resolveWorkloads(values)
+      .filter((w) => w.spec.signsTokens)
+      .map((w) => w.name);
+    expect(signers).toEqual(['identity']);
+  });
+
+  it('gives every workload resource requests and a memory limit', () => {
+    for (const { name, spec } of resolveWorkloads(values)) {
+      expect([
+        name,
+        spec.resources.requests?.cpu,
+        spec.resources.requests?.memory,
+        spec.resources.limits?.memory,
+      ]).toEqual([name, expect.anything(), expect.anything(), expect.anything()]);
+    }
+  });
+
+  it('hardens pods: non-root, read-only root, no capabilities, RuntimeDefault seccomp', () => {
+    const pod = rawValues.podSecurityContext as Record<string, unknown>;
+    const container = rawValues.containerSecurityContext as Record<string, unknown>;
+    expect(pod).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
+    expect(pod.runAsUser).not.toBe(0);
+    expect(container).toMatchObject({
+      runAsNonRoot: true,
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+      capabilities: { drop: ['ALL'] },
+    });
+  });
+
+  it('keeps demo mode off and no secret in the chart defaults', () => {
+    expect(values.config.demo).toBe(false);
+    const secrets = rawValues.secrets as Record<string, string>;
+    for (const [key, value] of Object.entries(secrets)) expect([key, value]).toEqual([key, '']);
+  });
+
+  it('keeps WebSockets open through the nginx ingress for an hour', () => {
+    const annotations = (rawValues.ingress as { annotations: Record<string, string> }).annotations;
+    expect(Number(annotations['nginx.ingress.kubernetes.io/proxy-read-timeout'])).toBeGreaterThanOrEqual(
+      3600,
+    );
+    expect(Number(annotations['nginx.ingress.kubernetes.io/proxy-send-timeout'])).toBeGreaterThanOrEqual(
+      3600,
+    );
+  });
+
+  it('probes /healthz for liveness and /readyz for readiness', () => {
+    expect(values.probes.liveness.path).toBe('/healthz');
+    expect(values.probes.readiness.path).toBe('/readyz');
+  });
+});
+
+describe('templates (read as text: there is no helm binary to render them here)', () => {
+  it('include _helpers.tpl, NOTES.txt and one file per kind of object', () => {
+    expect(templateFiles).toEqual(
+      expect.arrayContaining([
+        '_helpers.tpl',
+        'NOTES.txt',
+        'configmap.yaml',
+        'secret.yaml',
+        'deployments.yaml',
+      ]),
+    );
+    const all = templateFiles.map(templateText).join('\n');
+    for (const kind of [
+      'Deployment',
+      'Service',
+      'HorizontalPodAutoscaler',
+      'PodDisruptionBudget',
+      'Ingress',
+      'Secret',
+      'ConfigMap',
+    ]) {
+      expect(all).toMatch(new RegExp(`^kind: ${kind}$`, 'm'));
+    }
+  });
+
+  it.each(templateFiles)('%s opens and closes its blocks in order', (file) => {
+    expect(blockProblems(templateText(file))).toEqual([]);
+  });
+
+  it('catches an unclosed block (the nesting check has teeth)', () => {
+    expect(blockProblems('{{- if .Values.a }}\n{{- range .Values.b }}\nx\n{{- end }}\n')).toEqual([
+      'line 1: "if .Values.a" is never closed',
+    ]);
+    expect(blockProblems('{{ end }}')).toEqual(['line 1: end without an open block']);
+  });
+
+  it.each(templateFiles)('%s reads only values that values.yaml defines', (file) => {
+    for (const dotted of valuesPaths(templateText(file))) {
+      let node: unknown = rawValues;
+      for (const key of dotted.split('.')) {
+        expect([dotted, node !== null && typeof node === 'object' && key in node]).toEqual([dotted, true]);
+        node = (node as Record<string, unknown>)[key];
+      }
+    }
+  });
+
+  it('flags a read of a value that does not exist (the lookup check has teeth)', () => {
+    const read = valuesPaths('{{ if $root.Values.ingres.enabled }}{{ .root.Values.port }}{{ end }}');
+    expect(read.sort()).toEqual(['ingres.enabled', 'port']);
+    expect('ingres' in rawValues).toBe(false);
+    expect(templateFiles.flatMap((f) => valuesPaths(templateText(f)))).toEqual(
+      expect.arrayContaining(['secrets.existingSecret', 'ingress.annotations', 'defaults']),
+    );
+  });
+
+  it('include only templates that _helpers.tpl defines', () => {
+    const defined = new Set(templateFiles.flatMap((f) => definedTemplates(templateText(f))));
+    for (const file of templateFiles) {
+      for (const name of includedTemplates(templateText(file)))
+        expect([file, name, defined.has(name)]).toEqual([file, name, true]);
+    }
+  });
+
+  it('label every object with the app.kubernetes.io set and select on the stable part only', () => {
+    const helpers = templateText('_helpers.tpl');
+    for (const label of ['name', 'instance', 'component', 'version', 'managed-by', 'part-of']) {
+      expect(helpers).toContain(`app.kubernetes.io/${label}:`);
+    }
+    const selector = /define "district.selectorLabels"[\s\S]*?\{\{- end -\}\}/.exec(helpers)?.[0] ?? '';
+    expect(selector).not.toContain('version');
+    for (const file of [
+      'deployments.yaml',
+      'services.yaml',
+      'pdb.yaml',
+      'hpa.yaml',
+      'configmap.yaml',
+      'secret.yaml',
+      'ingress.yaml',
+    ]) {
+      expect([file, templateText(file).includes('include "district.labels"')]).toEqual([file, true]);
+    }
+  });
+
+  it('give the containers every variable the compose file gives them, keys included', () => {
+    const deployments = templateText('deployments.yaml');
+    const configmap = templateText('configmap.yaml');
+    for (const key of [
+      'DATABASE_URL',
+      'NATS_URL',
+      'REDIS_URL',
+      'AUTH_PUBLIC_KEY',
+      'AUTH_PRIVATE_KEY',
+      'ADMIN_EMAIL',
+      'ADMIN_PASSWORD',
+    ]) {
+      expect(deployments).toContain(`"key" "${key}"`);
+      expect(templateText('secret.yaml')).toContain(`${key}:`);
+    }
+    for (const key of ['PORT', 'PUBLIC_URL', 'DEMO', 'LOG_LEVEL'])
+      expect(configmap).toMatch(new RegExp(`^  ${key}: `, 'm'));
+    expect(deployments).toContain('include "district.upstreamEnv"');
+    expect(templateText('_helpers.tpl')).toContain('UPSTREAM_{{ $name | upper }}');
+    expect(upstreamVariable('assessment')).toBe('UPSTREAM_ASSESSMENT');
+    expect(configmap).toMatch(/^ {2}HOST: "0\.0\.0\.0"$/m);
+  });
+
+  it('run each workload with probes, resources, the hardened context and --target=<name>', () => {
+    const deployments = templateText('deployments.yaml');
+    for (const needle of [
+      'livenessProbe:',
+      'readinessProbe:',
+      'startupProbe:',
+      'toYaml $spec.resources',
+      'toYaml $root.Values.containerSecurityContext',
+      'toYaml $root.Values.podSecurityContext',
+      '- --target={{ $name }}',
+      'automountServiceAccountToken: false',
+    ]) {
+      expect(deployments).toContain(needle);
+    }
+  });
+});
+
+const helm = findExecutable('helm');
+const helmTitle = helm
+  ? `helm lint + helm template (${helm})`
+  : 'helm lint + helm template — SKIPPED: no `helm` binary on PATH (Debian bookworm does not package it; install Helm 3 to run these)';
+
+(helm ? describe : describe.skip)(helmTitle, () => {
+  const secretsFile = path.join(os.tmpdir(), `district-helm-secrets-${process.pid}.yaml`);
+  const run = (...args: string[]) => spawnSync(helm as string, args, { encoding: 'utf8', cwd: REPO_ROOT });
+  const render = (...extra: string[]) => {
+    const result = run('template', 'district', CHART_DIR, '--namespace', 'district', ...extra);
+    if (result.status !== 0) throw new Error(result.stderr);
+    return YAML.parseAllDocuments(result.stdout)
+      .map(
+        (d) => d.toJS() as { kind: string; metadata: { name: string }; spec: Record<string, unknown> } | null,
+      )
+      .filter((o): o is NonNullable<typeof o> => o !== null);
+  };
+
+  beforeAll(() => {
+    fs.writeFileSync(
+      secretsFile,
+      YAML.stringify({
+        secrets: {
+          databaseUrl: 'postgres://district:pw@postgres:5432/district',
+          natsUrl: 'nats://nats:4222',
+          redisUrl: 'redis://redis:6379',
+          authPublicKey: '-----BEGIN PUBLIC KEY-----\nMFkw\n-----END PUBLIC KEY-----\n',
+          authPrivateKey: '-----BEGIN PRIVATE KEY-----\nMIGH\n-----END PRIVATE KEY-----\n',
+          adminEmail: 'admin@district.example',
+          adminPassword: 'a-test-password',
+        },
+      }),
+    );
+  });
+  afterAll(() => fs.rmSync(secretsFile, { force: true }));
+
+  it('lints clean in strict mode', () => {
+    const result = run('lint', '--strict', CHART_DIR, '-f', secretsFile);
+    expect(result.stdout + result.stderr).toContain('0 chart(s) failed');
+    expect(result.status).toBe(0);
+  });
+
+  it('renders a Deployment, Service and PDB per workload, HPAs for chat and assessment', () => {
+    const objects = render('-f', secretsFile);
+    const names = (kind: string) =>
+      objects
+        .filter((o) => o.kind === kind)
+        .map((o) => o.metadata.name)
+        .sort();
+    const workloads = ['gateway', ...EXPECTED_SERVICES].sort();
+    expect(names('Deployment')).toEqual(workloads);
+    expect(names('Service')).toEqual(workloads);
+    expect(names('PodDisruptionBudget')).toEqual(workloads);
+    expect(names('HorizontalPodAutoscaler')).toEqual([...AUTOSCALED].sort());
+    expect(names('Ingress')).toEqual(['district']);
+    expect(names('Secret')).toEqual(['district-secrets']);
+  });
+
+  it('refuses to render without secrets, and renders no Secret with existingSecret', () => {
+    expect(() => render()).toThrow(/secrets\.databaseUrl is required/);
+    const objects = render('--set', 'secrets.existingSecret=district-external');
+    expect(objects.some((o) => o.kind === 'Secret')).toBe(false);
+  });
+});

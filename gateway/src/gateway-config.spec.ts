@@ -1,0 +1,65 @@
+import { DEFAULT_BODY_LIMIT, DEFAULT_UPLOAD_LIMIT } from './gateway';
+import { GatewayConfigError, gatewaySettingsFromEnv } from './gateway-config';
+import { SERVICE_NAMES } from './routes';
+
+describe('gatewaySettingsFromEnv', () => {
+  it('has safe defaults: no proxy trusted, no extra origin, the standard limits', () => {
+    expect(gatewaySettingsFromEnv({})).toEqual({
+      allowedOrigins: [],
+      trustProxy: false,
+      bodyLimits: { default: DEFAULT_BODY_LIMIT, upload: DEFAULT_UPLOAD_LIMIT },
+      metricsToken: undefined,
+      upstreams: {},
+    });
+  });
+
+  it('reads every setting', () => {
+    expect(
+      gatewaySettingsFromEnv({
+        GATEWAY_ALLOWED_ORIGINS: 'https://www.learn.example.org, https://learn.example.net',
+        GATEWAY_TRUST_PROXY: 'true',
+        GATEWAY_BODY_LIMIT: '2097152',
+        GATEWAY_UPLOAD_LIMIT: '8388608',
+        GATEWAY_METRICS_TOKEN: 'abcdefghijklmnopqrstuvwxyz',
+        UPSTREAM_CHAT: 'http://chat-0:4105,http://chat-1:4105',
+        UPSTREAM_IDENTITY: 'http://identity:4101',
+      }),
+    ).toEqual({
+      allowedOrigins: ['https://www.learn.example.org', 'https://learn.example.net'],
+      trustProxy: true,
+      bodyLimits: { default: 2097152, upload: 8388608 },
+      metricsToken: 'abcdefghijklmnopqrstuvwxyz',
+      upstreams: { chat: ['http://chat-0:4105', 'http://chat-1:4105'], identity: ['http://identity:4101'] },
+    });
+  });
+
+  it('knows an upstream variable for every service', () => {
+    for (const service of SERVICE_NAMES) {
+      const env = { [`UPSTREAM_${service.toUpperCase()}`]: 'http://127.0.0.1:1' };
+      expect(gatewaySettingsFromEnv(env).upstreams).toEqual({ [service]: ['http://127.0.0.1:1'] });
+    }
+  });
+
+  it('lists every mistake at once and never prints the metrics token', () => {
+    let error: unknown;
+    try {
+      gatewaySettingsFromEnv({
+        GATEWAY_ALLOWED_ORIGINS: 'learn.example.org',
+        GATEWAY_TRUST_PROXY: 'maybe',
+        GATEWAY_BODY_LIMIT: '-5',
+        UPSTREAM_IDENTITY: 'ftp://x',
+        GATEWAY_METRICS_TOKEN: 'short-secret',
+      });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(GatewayConfigError);
+    const problems = (error as GatewayConfigError).problems;
+    expect(problems).toHaveLength(5);
+    expect(problems).toContain('GATEWAY_BODY_LIMIT: must be more than 0 (got "-5")');
+    expect(problems).toContain(
+      'UPSTREAM_IDENTITY: must be a comma-separated list of http(s) URLs (got "ftp://x")',
+    );
+    expect((error as Error).message).not.toContain('short-secret');
+  });
+});

@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { DEFAULT_BODY_LIMIT, DEFAULT_UPLOAD_LIMIT, type GatewayOptions } from './gateway';
+import { SERVICE_NAMES, type ServiceName } from './routes';
+
+/**
+ * The gateway's own settings from the environment. The launcher owns the shared ones (PORT, HOST,
+ * PUBLIC_URL, WEB_DIST) and the logger; it spreads these into `createGateway`.
+ */
+export type GatewaySettings = Required<
+  Pick<GatewayOptions, 'allowedOrigins' | 'trustProxy' | 'bodyLimits' | 'upstreams'>
+> &
+  Pick<GatewayOptions, 'metricsToken'>;
+
+export class GatewayConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid gateway configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'GatewayConfigError';
+  }
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+const urlList = z
+  .string()
+  .optional()
+  .transform((v) =>
+    (v ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== ''),
+  )
+  .refine((urls) => urls.every(isHttpUrl), 'must be a comma-separated list of http(s) URLs');
+
+const bytes = (fallback: number) =>
+  z.coerce
+    .number({ error: 'must be a number of bytes' })
+    .int('must be a whole number of bytes')
+    .positive('must be more than 0')
+    .default(fallback);
+
+/** The launcher's convention for replica lists: UPSTREAM_IDENTITY=http://a:4101,http://b:4101 */
+export const upstreamEnvKey = (service: ServiceName) => `UPSTREAM_${service.toUpperCase()}`;
+
+const schema = z.object({
+  GATEWAY_ALLOWED_ORIGINS: urlList,
+  GATEWAY_TRUST_PROXY: z
+    .enum(['true', 'false', '1', '0', 'yes', 'no', ''], { error: 'must be true or false' })
+    .optional()
+    .transform((v) => v === 'true' || v === '1' || v === 'yes'),
+  GATEWAY_BODY_LIMIT: bytes(DEFAULT_BODY_LIMIT),
+  GATEWAY_UPLOAD_LIMIT: bytes(DEFAULT_UPLOAD_LIMIT),
+  GATEWAY_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  UPSTREAM_IDENTITY: urlList,
+  UPSTREAM_CONTENT: urlList,
+  UPSTREAM_ASSESSMENT: urlList,
+  UPSTREAM_CLASSROOM: urlList,
+  UPSTREAM_CHAT: urlList,
+});
+
+/** Reads the gateway's settings, reporting every mistake at once (the metrics token is never echoed). */
+export function gatewaySettingsFromEnv(env: NodeJS.ProcessEnv): GatewaySettings {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    throw new GatewayConfigError(
+      result.error.issues.map((issue) => {
+        const key = issue.path.join('.');
+        const got = env[key];
+        return got === undefined || key.includes('TOKEN')
+          ? `${key}: ${issue.message}`
+          : `${key}: ${issue.message} (got "${got}")`;
+      }),
+    );
+  }
+  const data = result.data;
+  const upstreams: Partial<Record<ServiceName, string[]>> = {};
+  for (const service of SERVICE_NAMES) {
+    const urls = data[upstreamEnvKey(service) as `UPSTREAM_${Uppercase<ServiceName>}`];
+    if (urls.length > 0) upstreams[service] = urls;
+  }
+  return {
+    allowedOrigins: data.GATEWAY_ALLOWED_ORIGINS,
+    trustProxy: data.GATEWAY_TRUST_PROXY,
+    bodyLimits: { default: data.GATEWAY_BODY_LIMIT, upload: data.GATEWAY_UPLOAD_LIMIT },
+    metricsToken: data.GATEWAY_METRICS_TOKEN,
+    upstreams,
+  };
+}

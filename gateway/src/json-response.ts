@@ -1,0 +1,55 @@
+import type { ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { STATUS_CODES } from 'node:http';
+import { Headers, type ErrorResponse } from '@district/contracts';
+
+/** Sends the platform's error shape (`ErrorResponse` of the contracts). */
+export function sendJsonError(
+  res: ServerResponse,
+  statusCode: number,
+  message: string,
+  extraHeaders: Record<string, string> = {},
+): void {
+  const body: ErrorResponse = { statusCode, message };
+  const requestId = res.getHeader(Headers.requestId);
+  if (typeof requestId === 'string') body.requestId = requestId;
+  sendJson(res, statusCode, body, { 'Cache-Control': 'no-store', ...extraHeaders });
+}
+
+export function sendJson(
+  res: ServerResponse,
+  statusCode: number,
+  body: unknown,
+  extraHeaders: Record<string, string> = {},
+): void {
+  const payload = JSON.stringify(body);
+  res.statusCode = statusCode;
+  for (const [name, value] of Object.entries(extraHeaders)) res.setHeader(name, value);
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(payload));
+  res.end(res.req?.method === 'HEAD' ? undefined : payload);
+}
+
+/**
+ * Answers on a raw socket, for upgrade requests that are refused before any HTTP response object exists,
+ * then closes the socket.
+ */
+export function rejectUpgrade(
+  socket: Duplex,
+  statusCode: number,
+  message: string,
+  requestId: string,
+  extraHeaders: Record<string, string> = {},
+): void {
+  if (socket.destroyed) return;
+  const payload = JSON.stringify({ statusCode, message, requestId } satisfies ErrorResponse);
+  const lines = [
+    `HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode] ?? ''}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(payload)}`,
+    'Connection: close',
+    `${Headers.requestId}: ${requestId}`,
+    ...Object.entries(extraHeaders).map(([name, value]) => `${name}: ${value}`),
+  ];
+  socket.end(`${lines.join('\r\n')}\r\n\r\n${payload}`);
+}

@@ -1,0 +1,120 @@
+import { ROUTES, SERVICE_NAMES, isApiPath, matchRoute, type ServiceName } from './routes';
+
+/** Every path the SPA calls, from section 7 of both specs ({id} and friends filled in). */
+const SPEC_CALLS: ReadonlyArray<readonly [string, ServiceName]> = [
+  ['/api/auth/login', 'identity'],
+  ['/api/auth/register', 'identity'],
+  ['/api/auth/logout', 'identity'],
+  ['/api/auth/google', 'identity'],
+  ['/api/auth/me', 'identity'],
+  ['/api/auth/quick-login', 'identity'],
+  ['/api/posts/public', 'content'],
+  ['/api/posts/public/how-to-teach-fractions', 'content'],
+  ['/api/posts', 'content'],
+  ['/api/posts/0b9c', 'content'],
+  ['/api/posts/0b9c/status', 'content'],
+  ['/api/categories', 'content'],
+  ['/api/categories/12', 'content'],
+  ['/api/posts/0b9c/comments', 'content'],
+  ['/api/comments', 'content'],
+  ['/api/comments/7/status', 'content'],
+  ['/api/users', 'identity'],
+  ['/api/users/7/approval', 'identity'],
+  ['/api/users/7/role', 'identity'],
+  ['/api/users/7/admin', 'identity'],
+  ['/api/users/7', 'identity'],
+  ['/api/admin/users/7/password', 'identity'],
+  ['/api/upload-image', 'content'],
+  ['/api/seo/settings', 'content'],
+  ['/api/seo/sitemap/generate', 'content'],
+  ['/api/admin/chatrooms', 'chat'],
+  ['/api/admin/chatrooms/3', 'chat'],
+  ['/api/quiz-grades', 'assessment'],
+  ['/api/quiz-grades/4', 'assessment'],
+  ['/api/audio-quizzes', 'assessment'],
+  ['/api/audio-quizzes/4', 'assessment'],
+  ['/api/text-quizzes', 'assessment'],
+  ['/api/text-quizzes/4', 'assessment'],
+  ['/api/text-quiz-grades', 'assessment'],
+  ['/api/text-quiz-grades/4', 'assessment'],
+  ['/api/audio-proxy', 'classroom'],
+  ['/api/audio-lists', 'classroom'],
+  ['/api/audio-lists/4', 'classroom'],
+  ['/api/chatrooms', 'chat'],
+  ['/ws', 'chat'],
+  ['/api/lesson-plans', 'classroom'],
+  ['/api/lesson-plans/4', 'classroom'],
+  ['/api/google-slides', 'classroom'],
+  ['/api/google-slides/4', 'classroom'],
+  ['/sitemap.xml', 'content'],
+  ['/robots.txt', 'content'],
+  ['/rss.xml', 'content'],
+  ['/uploads/ab/abcdef.png', 'content'],
+];
+
+describe('route table', () => {
+  it.each(SPEC_CALLS)('routes %s to %s', (path, service) => {
+    expect(matchRoute(path)?.service).toBe(service);
+  });
+
+  it.each(ROUTES.map((r) => [r.sample, r.service, r.path] as const))(
+    'sample %s reaches %s through its own entry %s',
+    (sample, service, path) => {
+      const route = matchRoute(sample);
+      expect(route?.service).toBe(service);
+      expect(route?.path).toBe(path);
+    },
+  );
+
+  it('gives every service at least one entry', () => {
+    for (const service of SERVICE_NAMES) {
+      expect(ROUTES.some((r) => r.service === service)).toBe(true);
+    }
+  });
+
+  it('matches whole path segments only', () => {
+    expect(matchRoute('/api/users-export')).toBeUndefined();
+    expect(matchRoute('/api/postsX')).toBeUndefined();
+    expect(matchRoute('/api/upload-image/extra')).toBeUndefined();
+    expect(matchRoute('/ws/other')).toBeUndefined();
+    expect(matchRoute('/uploads')?.service).toBe('content');
+    expect(matchRoute('/sitemap.xml.bak')).toBeUndefined();
+  });
+
+  it('keeps the admin user and admin chatroom trees apart', () => {
+    expect(matchRoute('/api/admin/users/1/password')?.service).toBe('identity');
+    expect(matchRoute('/api/admin/chatrooms/1')?.service).toBe('chat');
+    expect(matchRoute('/api/admin/other')).toBeUndefined();
+  });
+
+  it('leaves SPA screens and the static sounds to the web app', () => {
+    for (const path of [
+      '/',
+      '/blog/my-post',
+      '/admin/quiz-grades-dashboard',
+      '/sounds/spanish/a.mp3',
+      '/assets/index-abc.js',
+    ]) {
+      expect(matchRoute(path)).toBeUndefined();
+      expect(isApiPath(path)).toBe(false);
+    }
+  });
+
+  it('lets only the image upload use the larger body limit', () => {
+    expect(ROUTES.filter((r) => r.bodyLimit === 'upload').map((r) => r.path)).toEqual(['/api/upload-image']);
+  });
+
+  it('puts /api and everything under it in the API namespace', () => {
+    expect(isApiPath('/api')).toBe(true);
+    expect(isApiPath('/api/nothing-here')).toBe(true);
+    expect(isApiPath('/apixyz')).toBe(false);
+  });
+
+  it('lets the first matching entry win', () => {
+    const table = [
+      { path: '/api/a', match: 'tree', service: 'identity', bodyLimit: 'default', sample: '/api/a/b' },
+      { path: '/api/a/b', match: 'tree', service: 'content', bodyLimit: 'default', sample: '/api/a/b' },
+    ] as const;
+    expect(matchRoute('/api/a/b', table)?.service).toBe('identity');
+  });
+});

@@ -1,0 +1,271 @@
+import { createReadStream, type Stats } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { sendJsonError } from './json-response';
+
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.webmanifest': 'application/manifest+json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
+  '.otf': 'font/otf',
+  '.mp3': 'audio/mpeg',
+  '.wav': 'audio/wav',
+  '.ogg': 'audio/ogg',
+  '.m4a': 'audio/mp4',
+  '.mp4': 'video/mp4',
+  '.webm': 'video/webm',
+  '.pdf': 'application/pdf',
+  '.wasm': 'application/wasm',
+};
+
+/** Vite puts content-hashed bundles under /assets/: a changed file gets a new name, so caching forever is safe. */
+export const ASSETS_PREFIX = '/assets/';
+export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
+/** Unhashed files (favicon, sounds, manifest) may change with a deploy: cache briefly. */
+export const SHORT_CACHE = 'public, max-age=300';
+/** index.html must be revalidated every time so a deploy is picked up at once (ETag makes that cheap). */
+export const NO_CACHE = 'no-cache';
+
+const NOT_BUILT_PAGE = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Web app not built</title></head>
+<body>
+<h1>The web app has not been built yet</h1>
+<p>The server is running and the API answers under <code>/api/</code>, but the browser app is missing.
+Run <code>npm run build</code>, then reload this page.</p>
+</body>
+</html>
+`;
+
+interface Encoding {
+  name: 'br' | 'gzip';
+  suffix: string;
+}
+const ENCODINGS: readonly Encoding[] = [
+  { name: 'br', suffix: '.br' },
+  { name: 'gzip', suffix: '.gz' },
+];
+
+export class InvalidPathError extends Error {}
+
+/**
+ * The decoded, normalised path segments of a URL path, refusing anything that could leave the
+ * served folder: `..` segments (also percent-encoded), NUL bytes and backslashes.
+ */
+export function safeSegments(pathname: string): string[] {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    throw new InvalidPathError('malformed percent-encoding');
+  }
+  if (decoded.includes('\0') || decoded.includes('\\')) throw new InvalidPathError('forbidden character');
+  const segments = decoded.split('/').filter((s) => s !== '' && s !== '.');
+  if (segments.includes('..')) throw new InvalidPathError('parent segment');
+  return segments;
+}
+
+function acceptsEncoding(req: IncomingMessage, name: string): boolean {
+  const header = req.headers['accept-encoding'];
+  if (typeof header !== 'string') return false;
+  return header.split(',').some((part) => {
+    const [token, ...params] = part.trim().split(';');
+    if (token.trim().toLowerCase() !== name) return false;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
+}
+
+async function fileStat(filePath: string): Promise<Stats | undefined> {
+  try {
+    const stats = await stat(filePath);
+    return stats.isFile() ? stats : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function etagOf(stats: Stats): string {
+  return `W/"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}"`;
+}
+
+function isFresh(req: IncomingMessage, etag: string): boolean {
+  const ifNoneMatch = req.headers['if-none-match'];
+  if (typeof ifNoneMatch !== 'string') return false;
+  return ifNoneMatch
+    .split(',')
+    .map((t) => t.trim())
+    .some((t) => t === '*' || t === etag || t === etag.slice(2));
+}
+
+/** A single `bytes=` range, or 'invalid' when it cannot be satisfied; multi-ranges are served whole. */
+function parseRange(header: string, size: number): { start: number; end: number } | 'invalid' | undefined {
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match) return undefined;
+  const [, from, to] = match;
+  if (from === '' && to === '') return 'invalid';
+  let start: number;
+  let end: number;
+  if (from === '') {
+    const suffix = Number(to);
+    if (suffix === 0) return 'invalid';
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(from);
+    end = to === '' ? size - 1 : Math.min(Number(to), size - 1);
+  }
+  if (start > end || start >= size) return 'invalid';
+  return { start, end };
+}
+
+/** Serves the built SPA: real files, the hashed assets with a long cache, and index.html for client routes. */
+export class StaticSite {
+  private readonly root: string | undefined;
+
+  constructor(root: string | undefined) {
+    this.root = root === undefined ? undefined : path.resolve(root);
+  }
+
+  /** Answers the request; resolves with the status code sent. */
+  async handle(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<number> {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      sendJsonError(res, 405, 'Method not allowed', { Allow: 'GET, HEAD' });
+      return 405;
+    }
+    let segments: string[];
+    try {
+      segments = safeSegments(pathname);
+    } catch {
+      sendJsonError(res, 400, 'Invalid path');
+      return 400;
+    }
+
+    const root = this.root;
+    const indexPath = root === undefined ? undefined : path.join(root, 'index.html');
+    const indexStats = indexPath === undefined ? undefined : await fileStat(indexPath);
+    if (root === undefined || indexPath === undefined || indexStats === undefined) {
+      return this.sendNotBuilt(req, res);
+    }
+
+    // Dot-files (.env, .git) are never part of a build; treat them as absent.
+    const hidden = segments.some((s) => s.startsWith('.'));
+    if (segments.length > 0 && !hidden) {
+      const filePath = path.join(root, ...segments);
+      if (filePath.startsWith(root + path.sep)) {
+        const stats = await fileStat(filePath);
+        if (stats) {
+          const cache = pathname.startsWith(ASSETS_PREFIX) ? IMMUTABLE_CACHE : SHORT_CACHE;
+          return this.sendFile(req, res, filePath, stats, cache);
+        }
+      }
+    }
+    // A missing hashed asset is a stale page asking for an old build: answering HTML would only
+    // produce a confusing MIME-type error in the browser.
+    if (pathname.startsWith(ASSETS_PREFIX)) {
+      sendJsonError(res, 404, 'Not found');
+      return 404;
+    }
+    return this.sendFile(req, res, indexPath, indexStats, NO_CACHE);
+  }
+
+  private sendNotBuilt(req: IncomingMessage, res: ServerResponse): number {
+    res.statusCode = 503;
+    res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('Content-Length', Buffer.byteLength(NOT_BUILT_PAGE));
+    res.end(req.method === 'HEAD' ? undefined : NOT_BUILT_PAGE);
+    return 503;
+  }
+
+  private async sendFile(
+    req: IncomingMessage,
+    res: ServerResponse,
+    filePath: string,
+    stats: Stats,
+    cacheControl: string,
+  ): Promise<number> {
+    const contentType = CONTENT_TYPES[path.extname(filePath).toLowerCase()] ?? 'application/octet-stream';
+    // Precompressed siblings (index.js.br, index.js.gz) written by the build are served when accepted.
+    const variants = await Promise.all(ENCODINGS.map((e) => fileStat(filePath + e.suffix)));
+    const hasVariants = variants.some((v) => v !== undefined);
+    let bodyPath = filePath;
+    let bodyStats = stats;
+    let encoding: Encoding | undefined;
+    for (const [i, candidate] of ENCODINGS.entries()) {
+      const variant = variants[i];
+      if (variant && acceptsEncoding(req, candidate.name)) {
+        bodyPath = filePath + candidate.suffix;
+        bodyStats = variant;
+        encoding = candidate;
+        break;
+      }
+    }
+
+    const etag = encoding ? `${etagOf(bodyStats).slice(0, -1)}-${encoding.name}"` : etagOf(bodyStats);
+    res.setHeader('Content-Type', contentType);
+    res.setHeader('Cache-Control', cacheControl);
+    res.setHeader('ETag', etag);
+    res.setHeader('Last-Modified', stats.mtime.toUTCString());
+    if (hasVariants) res.setHeader('Vary', 'Accept-Encoding');
+    if (encoding) res.setHeader('Content-Encoding', encoding.name);
+    else res.setHeader('Accept-Ranges', 'bytes');
+
+    if (isFresh(req, etag)) {
+      res.statusCode = 304;
+      res.end();
+      return 304;
+    }
+
+    let start = 0;
+    let end = bodyStats.size - 1;
+    res.statusCode = 200;
+    const rangeHeader = req.headers.range;
+    if (!encoding && typeof rangeHeader === 'string') {
+      const range = parseRange(rangeHeader, bodyStats.size);
+      if (range === 'invalid') {
+        res.statusCode = 416;
+        res.setHeader('Content-Range', `bytes */${bodyStats.size}`);
+        res.setHeader('Content-Length', 0);
+        res.end();
+        return 416;
+      }
+      if (range) {
+        ({ start, end } = range);
+        res.statusCode = 206;
+        res.setHeader('Content-Range', `bytes ${start}-${end}/${bodyStats.size}`);
+      }
+    }
+    res.setHeader('Content-Length', Math.max(0, end - start + 1));
+    if (req.method === 'HEAD' || bodyStats.size === 0) {
+      res.end();
+      return res.statusCode;
+    }
+    try {
+      await pipeline(createReadStream(bodyPath, { start, end }), res);
+    } catch {
+      // The client went away or the file vanished mid-deploy; the status line is already sent.
+      res.destroy();
+    }
+    return res.statusCode;
+  }
+}

@@ -1,0 +1,196 @@
+import http from 'node:http';
+import https from 'node:https';
+
+/** Connection errors that mean "this replica did not get the request": safe to mark it down. */
+const CONNECT_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+]);
+
+export function isConnectError(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return code !== undefined && CONNECT_ERROR_CODES.has(code);
+}
+
+export function isResetError(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ECONNRESET' || code === 'EPIPE';
+}
+
+export interface ReplicaStatus {
+  url: string;
+  up: boolean;
+}
+
+export class Replica {
+  /** Last answer of the active health check; optimistic until the first check has run. */
+  healthy = true;
+  /** Set by a passive failure (a refused or reset connection); the replica is skipped until then. */
+  downUntil = 0;
+  /** The availability last announced through `onStatusChange`, so each change is announced once. */
+  reportedUp = true;
+
+  constructor(
+    readonly url: string,
+    readonly target: URL,
+  ) {}
+
+  isAvailable(now: number): boolean {
+    return this.healthy && now >= this.downUntil;
+  }
+}
+
+export interface UpstreamPoolOptions {
+  /** How long a passively failed replica is skipped. */
+  passiveDownMs?: number;
+  /** Interval of the active `/healthz` check; 0 turns it off. */
+  healthCheckIntervalMs?: number;
+  healthCheckTimeoutMs?: number;
+  healthCheckPath?: string;
+  /** Upper bound of concurrent connections to one replica. */
+  maxSocketsPerReplica?: number;
+  onStatusChange?: (replica: Replica, up: boolean) => void;
+}
+
+/**
+ * The replicas of one service: round-robin choice among the live ones, a keep-alive agent shared by
+ * all of them (pools are per host:port inside the agent), and the passive and active health checks.
+ */
+export class UpstreamPool {
+  readonly replicas: readonly Replica[];
+  readonly agent: http.Agent;
+  private next = 0;
+  private readonly passiveDownMs: number;
+  private readonly healthCheckTimeoutMs: number;
+  private readonly healthCheckPath: string;
+  private readonly onStatusChange?: (replica: Replica, up: boolean) => void;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly inFlightChecks = new Set<http.ClientRequest>();
+  private stopped = false;
+
+  constructor(
+    readonly service: string,
+    urls: readonly string[],
+    options: UpstreamPoolOptions = {},
+  ) {
+    this.replicas = urls.map((url) => {
+      const target = new URL(url);
+      if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+        throw new Error(`Upstream ${url} of ${service} must be an http:// or https:// URL`);
+      }
+      // Paths are forwarded unchanged, so a base path on the replica URL would be silently dropped.
+      if (target.pathname !== '/' || target.search !== '' || target.username !== '') {
+        throw new Error(`Upstream ${url} of ${service} must be a bare origin such as http://127.0.0.1:4101`);
+      }
+      return new Replica(url.replace(/\/+$/, ''), target);
+    });
+    const usesTls = this.replicas.some((r) => r.target.protocol === 'https:');
+    const agentOptions: http.AgentOptions = {
+      keepAlive: true,
+      // LIFO reuses the most recently used sockets, so the spare ones after a burst idle out.
+      scheduling: 'lifo',
+      maxSockets: options.maxSocketsPerReplica ?? 256,
+      maxFreeSockets: 64,
+    };
+    this.agent = usesTls ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
+    this.passiveDownMs = options.passiveDownMs ?? 3000;
+    this.healthCheckTimeoutMs = options.healthCheckTimeoutMs ?? 1000;
+    this.healthCheckPath = options.healthCheckPath ?? '/healthz';
+    this.onStatusChange = options.onStatusChange;
+    const interval = options.healthCheckIntervalMs ?? 2000;
+    if (interval > 0 && this.replicas.length > 0) {
+      this.checkAll();
+      this.timer = setInterval(() => this.checkAll(), interval);
+      this.timer.unref();
+    }
+  }
+
+  /** The next live replica in round-robin order, skipping those in `exclude`; undefined when none is live. */
+  pick(exclude?: ReadonlySet<Replica>): Replica | undefined {
+    const count = this.replicas.length;
+    const now = Date.now();
+    for (let i = 0; i < count; i++) {
+      const replica = this.replicas[(this.next + i) % count];
+      if (replica.isAvailable(now) && !exclude?.has(replica)) {
+        this.next = (this.next + i + 1) % count;
+        return replica;
+      }
+    }
+    return undefined;
+  }
+
+  markFailed(replica: Replica): void {
+    replica.downUntil = Date.now() + this.passiveDownMs;
+    this.report(replica);
+  }
+
+  private report(replica: Replica): void {
+    const up = replica.isAvailable(Date.now());
+    if (up === replica.reportedUp) return;
+    replica.reportedUp = up;
+    this.onStatusChange?.(replica, up);
+  }
+
+  status(): ReplicaStatus[] {
+    const now = Date.now();
+    return this.replicas.map((r) => ({ url: r.url, up: r.isAvailable(now) }));
+  }
+
+  availableCount(): number {
+    const now = Date.now();
+    return this.replicas.filter((r) => r.isAvailable(now)).length;
+  }
+
+  /** Runs one round of active checks now; resolves when every replica has answered or timed out. */
+  checkAll(): Promise<void> {
+    return Promise.all(this.replicas.map((r) => this.check(r))).then(() => undefined);
+  }
+
+  private check(replica: Replica): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    return new Promise((resolve) => {
+      let settled = false;
+      const settle = (up: boolean) => {
+        if (settled) return;
+        settled = true;
+        this.inFlightChecks.delete(req);
+        replica.healthy = up;
+        // A passing active check clears a passive mark: the replica answers again.
+        if (up) replica.downUntil = 0;
+        this.report(replica);
+        resolve();
+      };
+      const client = replica.target.protocol === 'https:' ? https : http;
+      const req = client.request(
+        new URL(this.healthCheckPath, replica.target),
+        { method: 'GET', agent: this.agent, timeout: this.healthCheckTimeoutMs },
+        (res) => {
+          res.resume();
+          // 5xx (e.g. 503 while draining on shutdown) means "do not send traffic"; any other answer means alive.
+          settle((res.statusCode ?? 500) < 500);
+        },
+      );
+      this.inFlightChecks.add(req);
+      req.on('timeout', () => req.destroy(new Error('health check timed out')));
+      req.on('error', () => settle(false));
+      req.end();
+    });
+  }
+
+  stopHealthChecks(): void {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    for (const req of this.inFlightChecks) req.destroy();
+    this.inFlightChecks.clear();
+  }
+
+  /** Stops the checks and closes every upstream connection, idle or not. */
+  close(): void {
+    this.stopHealthChecks();
+    this.agent.destroy();
+  }
+}

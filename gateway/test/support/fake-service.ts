@@ -1,0 +1,118 @@
+import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { WebSocketServer } from 'ws';
+
+export interface SeenRequest {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  bodyBytes: number;
+  /** False when the gateway cut the body off (the request never completed). */
+  complete: boolean;
+}
+
+export interface FakeService {
+  readonly name: string;
+  readonly url: string;
+  readonly port: number;
+  readonly requests: SeenRequest[];
+  /** TCP connections accepted so far. */
+  connections: number;
+  /** What /healthz answers. */
+  healthStatus: number;
+  /** Handles a request instead of the default echo when it returns true. */
+  override?: (req: IncomingMessage, res: ServerResponse) => boolean;
+  /** Stops listening and drops every open connection, as a crashed process would. */
+  kill(): Promise<void>;
+}
+
+export interface FakeServiceOptions {
+  /** Listen on this port (to bring a killed replica back on the same address). */
+  port?: number;
+  /** Accept WebSocket upgrades on /ws and echo messages back, prefixed with the service's label. */
+  websocket?: boolean;
+}
+
+/**
+ * A real HTTP server standing in for one replica of a service: it answers every request with JSON
+ * describing what it received, so tests can see exactly what the gateway forwarded.
+ */
+export async function startFakeService(name: string, options: FakeServiceOptions = {}): Promise<FakeService> {
+  const sockets = new Set<Socket>();
+  const server = http.createServer();
+  const service: FakeService = {
+    name,
+    url: '',
+    port: 0,
+    requests: [],
+    connections: 0,
+    healthStatus: 200,
+    kill: async () => {
+      for (const socket of sockets) socket.destroy();
+      wss?.clients.forEach((client) => client.terminate());
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  server.on('connection', (socket: Socket) => {
+    service.connections += 1;
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (req.url === '/healthz') {
+      res.statusCode = service.healthStatus;
+      res.end();
+      return;
+    }
+    const seen: SeenRequest = {
+      method: req.method ?? '',
+      url: req.url ?? '',
+      headers: req.headers,
+      bodyBytes: 0,
+      complete: false,
+    };
+    service.requests.push(seen);
+    if (service.override?.(req, res)) return;
+    req.on('data', (chunk: Buffer) => {
+      seen.bodyBytes += chunk.length;
+    });
+    req.on('end', () => {
+      seen.complete = true;
+      const body = JSON.stringify({
+        service: name,
+        port: service.port,
+        method: seen.method,
+        url: seen.url,
+        bodyBytes: seen.bodyBytes,
+      });
+      res.setHeader('Content-Type', 'application/json');
+      res.setHeader('Content-Length', Buffer.byteLength(body));
+      res.end(body);
+    });
+    req.on('error', () => undefined);
+  });
+
+  let wss: WebSocketServer | undefined;
+  if (options.websocket) {
+    wss = new WebSocketServer({ server, path: '/ws' });
+    wss.on('connection', (ws, req) => {
+      ws.send(
+        `hello from ${name}:${service.port} origin=${req.headers.origin ?? ''} xff=${req.headers['x-forwarded-for'] ?? ''}`,
+      );
+      ws.on('message', (data) => ws.send(`${name} echo: ${String(data)}`));
+    });
+  }
+
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', () => resolve()));
+  const port = (server.address() as AddressInfo).port;
+  return Object.assign(service, { port, url: `http://127.0.0.1:${port}` });
+}
+
+/** A port nothing listens on: bound once to get a free number, then released. */
+export async function unusedPort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

@@ -1,0 +1,213 @@
+import http from 'node:http';
+import { startFakeService, unusedPort, type FakeService } from './support/fake-service';
+import { PUBLIC_ORIGIN, startGateway, waitFor, type Harness } from './support/gateway-harness';
+import { request } from './support/http-client';
+
+const running: Array<{ close(): Promise<void> } | FakeService> = [];
+
+async function track<T extends { close(): Promise<void> } | FakeService>(item: Promise<T>): Promise<T> {
+  const value = await item;
+  running.push(value);
+  return value;
+}
+
+afterEach(async () => {
+  for (const item of running.splice(0).reverse()) {
+    await ('kill' in item ? item.kill().catch(() => undefined) : item.close());
+  }
+});
+
+function portOf(res: { json(): Record<string, unknown> }): number {
+  return res.json().port as number;
+}
+
+describe('balancing across replicas', () => {
+  it('sends traffic to both replicas in turn', async () => {
+    const a = await track(startFakeService('identity'));
+    const b = await track(startFakeService('identity'));
+    const gw: Harness = await track(startGateway({ upstreams: { identity: [a.url, b.url] } }));
+    const ports: number[] = [];
+    for (let i = 0; i < 20; i++) ports.push(portOf(await request(gw.base, '/api/users')));
+    expect(ports.filter((p) => p === a.port)).toHaveLength(10);
+    expect(ports.filter((p) => p === b.port)).toHaveLength(10);
+  });
+
+  it('keeps every request succeeding when one replica is killed', async () => {
+    const a = await track(startFakeService('content'));
+    const b = await track(startFakeService('content'));
+    const gw = await track(startGateway({ upstreams: { content: [a.url, b.url] }, passiveDownMs: 60_000 }));
+    for (let i = 0; i < 6; i++) expect((await request(gw.base, '/api/posts/public')).status).toBe(200);
+    await a.kill();
+
+    // Reads that hit the dead replica are retried on the live one.
+    const reads = await Promise.all(Array.from({ length: 30 }, () => request(gw.base, '/api/posts/public')));
+    expect(reads.map((r) => r.status)).toEqual(Array(30).fill(200));
+    expect(new Set(reads.map(portOf))).toEqual(new Set([b.port]));
+    expect(gw.gateway.upstreamStatus().content).toEqual([
+      { url: a.url, up: false },
+      { url: b.url, up: true },
+    ]);
+
+    // Once marked down, the dead replica gets no writes either.
+    const writes = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        request(gw.base, '/api/posts', { method: 'POST', body: '{}', headers: { Origin: PUBLIC_ORIGIN } }),
+      ),
+    );
+    expect(writes.map((r) => r.status)).toEqual(Array(10).fill(200));
+  });
+
+  it('finds a dead replica by its health check and takes it back when it recovers', async () => {
+    const a = await track(startFakeService('assessment'));
+    const b = await track(startFakeService('assessment'));
+    const gw = await track(
+      startGateway({
+        upstreams: { assessment: [a.url, b.url] },
+        healthCheckIntervalMs: 50,
+        passiveDownMs: 100,
+      }),
+    );
+    const status = () => gw.gateway.upstreamStatus().assessment.map((r) => r.up);
+
+    a.healthStatus = 503;
+    await waitFor(() => status()[0] === false, 3000, 'replica a to be marked down');
+    // A write is never sent to a replica known to be down, so no write can fail on it.
+    const writes = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        request(gw.base, '/api/quiz-grades', {
+          method: 'POST',
+          body: '{}',
+          headers: { Origin: PUBLIC_ORIGIN },
+        }),
+      ),
+    );
+    expect(writes.map((r) => r.status)).toEqual(Array(10).fill(200));
+    expect(new Set(writes.map(portOf))).toEqual(new Set([b.port]));
+
+    a.healthStatus = 200;
+    await waitFor(() => status()[0] === true, 3000, 'replica a to be back');
+    const ports = new Set<number>();
+    for (let i = 0; i < 4; i++) ports.add(portOf(await request(gw.base, '/api/quiz-grades')));
+    expect(ports).toEqual(new Set([a.port, b.port]));
+  });
+
+  it('uses a restarted replica on the same address again', async () => {
+    const a = await track(startFakeService('classroom'));
+    const port = a.port;
+    const gw = await track(
+      startGateway({ upstreams: { classroom: [a.url] }, healthCheckIntervalMs: 50, passiveDownMs: 100 }),
+    );
+    await a.kill();
+    expect((await request(gw.base, '/api/lesson-plans')).status).toBe(503);
+    await track(startFakeService('classroom', { port }));
+    await waitFor(() => gw.gateway.upstreamStatus().classroom[0].up, 3000, 'restarted replica to be up');
+    expect((await request(gw.base, '/api/lesson-plans')).status).toBe(200);
+  });
+});
+
+describe('service unavailable', () => {
+  it('answers JSON 503 with Retry-After when the only replica refuses connections', async () => {
+    const port = await unusedPort();
+    const gw = await track(startGateway({ upstreams: { assessment: [`http://127.0.0.1:${port}`] } }));
+    for (const [method, path] of [
+      ['GET', '/api/audio-quizzes'],
+      ['POST', '/api/text-quiz-grades'],
+    ] as const) {
+      const res = await request(gw.base, path, { method, body: method === 'POST' ? '{}' : undefined });
+      expect(res.status).toBe(503);
+      expect(res.headers['retry-after']).toMatch(/^\d+$/);
+      expect(res.json()).toMatchObject({
+        statusCode: 503,
+        message: 'The assessment service is not available right now. Please try again shortly.',
+      });
+    }
+    expect(gw.gateway.upstreamStatus().assessment[0].up).toBe(false);
+  });
+
+  it('answers 503 for a service with no replica configured', async () => {
+    const gw = await track(startGateway({ upstreams: {} }));
+    const res = await request(gw.base, '/api/chatrooms');
+    expect(res.status).toBe(503);
+    expect(res.json()).toMatchObject({
+      statusCode: 503,
+      message: 'The chat service is not available right now. Please try again shortly.',
+    });
+  });
+
+  it('answers 504 when a service stays silent', async () => {
+    const slow = await track(startFakeService('content'));
+    slow.override = (req) => req.url === '/api/posts/slow';
+    const gw = await track(startGateway({ upstreams: { content: [slow.url] }, upstreamTimeoutMs: 200 }));
+    const res = await request(gw.base, '/api/posts/slow');
+    expect(res.status).toBe(504);
+    expect(res.json()).toMatchObject({
+      statusCode: 504,
+      message: 'The content service took too long to answer. Please try again.',
+    });
+    expect((await request(gw.base, '/api/posts/fast')).status).toBe(200);
+  });
+
+  it('answers 502 when a service drops the connection mid-request, and does not replay a write', async () => {
+    const flaky = await track(startFakeService('identity'));
+    flaky.override = (req) => {
+      if (req.url !== '/api/auth/login') return false;
+      req.socket.destroy();
+      return true;
+    };
+    const gw = await track(startGateway({ upstreams: { identity: [flaky.url] } }));
+    const before = flaky.requests.length;
+    const res = await request(gw.base, '/api/auth/login', { method: 'POST', body: '{}' });
+    expect(res.status).toBe(502);
+    expect(res.json()).toMatchObject({ statusCode: 502 });
+    expect(flaky.requests.length - before).toBe(1);
+  });
+});
+
+describe('upstream keep-alive', () => {
+  it('reuses one upstream connection for 50 sequential requests', async () => {
+    const svc = await track(startFakeService('content'));
+    const gw = await track(startGateway({ upstreams: { content: [svc.url] } }));
+    for (let i = 0; i < 50; i++) {
+      // Each client request uses its own connection and asks to close it; the upstream side stays pooled.
+      const res = await request(gw.base, `/api/posts/${i}`, { headers: { Connection: 'close' } });
+      expect(res.status).toBe(200);
+      expect(res.headers.connection).toBe('close');
+    }
+    expect(svc.requests).toHaveLength(50);
+    expect(svc.connections).toBe(1);
+    for (const seen of svc.requests) expect(seen.headers.connection).toBe('keep-alive');
+  });
+
+  it('keeps concurrent connections bounded by concurrency, not by request count', async () => {
+    const svc = await track(startFakeService('content'));
+    const gw = await track(startGateway({ upstreams: { content: [svc.url] } }));
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 10 });
+    try {
+      for (let round = 0; round < 5; round++) {
+        const answers = await Promise.all(
+          Array.from({ length: 10 }, () => request(gw.base, '/api/categories', { agent })),
+        );
+        expect(answers.every((r) => r.status === 200)).toBe(true);
+      }
+    } finally {
+      agent.destroy();
+    }
+    expect(svc.requests).toHaveLength(50);
+    expect(svc.connections).toBeLessThanOrEqual(10);
+  });
+
+  it('retries a read whose pooled connection the service had closed', async () => {
+    const svc = await track(startFakeService('content'));
+    const gw = await track(startGateway({ upstreams: { content: [svc.url] } }));
+    expect((await request(gw.base, '/api/posts/public')).status).toBe(200);
+    // Close the pooled connection from the service side without the gateway noticing first.
+    svc.override = (req) => {
+      if (svc.requests.length !== 2) return false;
+      req.socket.destroy();
+      return true;
+    };
+    const res = await request(gw.base, '/api/posts/public');
+    expect(res.status).toBe(200);
+    expect(gw.gateway.upstreamStatus().content[0].up).toBe(true);
+  });
+});

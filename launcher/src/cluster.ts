@@ -1,0 +1,94 @@
+import 'reflect-metadata';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { createLogger } from '@district/nest-common';
+import { loadOrCreateKeys } from './keys';
+import { SERVICES } from './targets';
+
+/**
+ * `npm run start:cluster`: the distributed topology on one machine. Every service replica is its own OS
+ * process (`--target=<service>`) against real PostgreSQL, NATS and Redis, with the gateway in front
+ * balancing across replicas. Replica counts come from <SERVICE>_REPLICAS (default 1).
+ */
+const logger = createLogger('cluster', process.env.LOG_LEVEL);
+const root = path.resolve(__dirname, '../..');
+const BASE_PORT = Number(process.env.CLUSTER_BASE_PORT ?? 4100);
+
+interface Member {
+  name: string;
+  env: NodeJS.ProcessEnv;
+  child?: ChildProcess;
+  restarts: number;
+}
+
+async function main(): Promise<void> {
+  const dataDir = path.resolve(process.env.DATA_DIR ?? path.join(root, '.data'), 'cluster');
+  mkdirSync(dataDir, { recursive: true });
+  const keys = await loadOrCreateKeys(process.env, dataDir);
+  const shared: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    DATA_DIR: dataDir,
+    AUTH_PUBLIC_KEY: keys.publicKeyPem,
+  };
+  const members: Member[] = [];
+  const upstreams: Record<string, string[]> = {};
+  let port = BASE_PORT;
+  for (const service of SERVICES) {
+    const replicas = Math.max(1, Number(process.env[`${service.name.toUpperCase()}_REPLICAS`] ?? 1));
+    for (let i = 0; i < replicas; i++) {
+      port += 1;
+      const env: NodeJS.ProcessEnv = { ...shared, TARGET: service.name, PORT: String(port), HOST: '127.0.0.1' };
+      if (service.name === 'identity') env.AUTH_PRIVATE_KEY = keys.privateKeyPem;
+      members.push({ name: `${service.name}-${i + 1}`, env, restarts: 0 });
+      (upstreams[service.name] ??= []).push(`http://127.0.0.1:${port}`);
+    }
+  }
+  const gatewayEnv: NodeJS.ProcessEnv = { ...shared, TARGET: 'gateway' };
+  for (const [name, urls] of Object.entries(upstreams)) gatewayEnv[`UPSTREAM_${name.toUpperCase()}`] = urls.join(',');
+  members.push({ name: 'gateway', env: gatewayEnv, restarts: 0 });
+
+  let stopping = false;
+  const start = (member: Member) => {
+    const child = spawn(process.execPath, [...process.execArgv, path.join(__dirname, 'main.ts')], {
+      cwd: root,
+      env: member.env,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    member.child = child;
+    child.on('exit', (code, signal) => {
+      if (stopping) return;
+      logger.warn({ member: member.name, code, signal }, 'process exited; restarting');
+      member.restarts += 1;
+      setTimeout(() => start(member), Math.min(10000, 500 * 2 ** Math.min(member.restarts, 5)));
+    });
+    logger.info({ member: member.name, pid: child.pid, port: member.env.PORT }, 'started');
+  };
+  for (const member of members) start(member);
+
+  const shutdown = async () => {
+    if (stopping) return;
+    stopping = true;
+    // Reverse order: the gateway first, then services.
+    for (const member of [...members].reverse()) {
+      const child = member.child;
+      if (!child || child.exitCode !== null) continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10000);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      });
+    }
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown());
+  process.on('SIGINT', () => void shutdown());
+}
+
+void main();

@@ -1,0 +1,72 @@
+import { createGateway, gatewaySettingsFromEnv } from '@district/gateway';
+import { createLogger, startService, type RunningService } from '@district/nest-common';
+import type { Logger } from 'pino';
+import { loadLauncherConfig, type LauncherConfig } from './launcher.config';
+import { buildRuntime } from './runtime-factory';
+import { GATEWAY_TARGET, resolveTargets } from './targets';
+
+export interface Launched {
+  config: LauncherConfig;
+  /** The gateway's URL when this process runs the gateway. */
+  url?: string;
+  services: RunningService[];
+  stop(): Promise<void>;
+}
+
+/**
+ * Loki-style composition: `--target=all` runs the gateway and every service in this process (each service
+ * its own Nest application on a loopback port); `--target=identity` (or a list) runs only those.
+ * Services start in dependency order and stop in reverse.
+ */
+export async function launch(env: NodeJS.ProcessEnv, logger: Logger = createLogger('launcher', env.LOG_LEVEL)): Promise<Launched> {
+  const config = loadLauncherConfig(env);
+  const { services, gateway } = resolveTargets(config.TARGET);
+  if (!config.TARGET.includes('all') && services.length > 0) {
+    const missing = (['DATABASE_URL', 'NATS_URL', 'REDIS_URL'] as const).filter((k) => !config[k]);
+    if (missing.length) {
+      throw new Error(
+        `A service target (${services.map((s) => s.name).join(', ')}) runs beside other processes and needs ${missing.join(', ')}; ` +
+          'use --target=all for the single-process mode.',
+      );
+    }
+  }
+
+  const built = await buildRuntime(config, logger, services.length > 0);
+  const running: RunningService[] = [];
+  let gatewayHandle: ReturnType<typeof createGateway> | undefined;
+  const stop = async () => {
+    if (gatewayHandle) await gatewayHandle.close().catch((err: unknown) => logger.warn({ err }, 'gateway close failed'));
+    for (const service of [...running].reverse()) {
+      await service.close().catch((err: unknown) => logger.warn({ err, service: service.name }, 'service close failed'));
+    }
+    await built.close();
+  };
+
+  try {
+    const single = services.length === 1 && !gateway;
+    for (const definition of services) {
+      const port = single ? config.PORT : gateway ? 0 : Number(env[`${definition.name.toUpperCase()}_PORT`] ?? definition.defaultPort);
+      const host = gateway ? '127.0.0.1' : config.HOST;
+      running.push(await startService(definition, built.runtime, { port, host }));
+    }
+    let url: string | undefined;
+    if (gateway) {
+      const settings = gatewaySettingsFromEnv(env);
+      const upstreams: Record<string, readonly string[]> = { ...settings.upstreams };
+      for (const service of running) upstreams[service.name] = [service.url];
+      gatewayHandle = createGateway({
+        ...settings,
+        upstreams,
+        publicOrigin: config.publicUrl,
+        staticDir: config.WEB_DIST,
+        logger: logger.child({ service: GATEWAY_TARGET }),
+      });
+      await gatewayHandle.listen(config.PORT, config.HOST);
+      url = config.publicUrl;
+    }
+    return { config, url, services: running, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

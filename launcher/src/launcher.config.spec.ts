@@ -1,0 +1,32 @@
+import { ConfigError } from '@district/nest-common';
+import { loadLauncherConfig } from './launcher.config';
+
+describe('launcher configuration', () => {
+  it('defaults to the standalone demo site on port 3000', () => {
+    const config = loadLauncherConfig({});
+    expect(config).toMatchObject({ TARGET: ['all'], PORT: 3000, DATA_DIR: '.data', demo: true, publicUrl: 'http://localhost:3000' });
+  });
+
+  it('turns demo off when the bus is external (cluster) unless asked', () => {
+    expect(loadLauncherConfig({ NATS_URL: 'nats://127.0.0.1:4222' }).demo).toBe(false);
+    expect(loadLauncherConfig({ TARGET: 'identity' }).demo).toBe(false);
+    expect(loadLauncherConfig({ NATS_URL: 'nats://127.0.0.1:4222', DEMO: 'true' }).demo).toBe(true);
+  });
+
+  it('lists every mistake at once, without printing secrets', () => {
+    let error: unknown;
+    try {
+      loadLauncherConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', DEMO: 'maybe', DEMO_PASSWORD: 'abc', LOG_LEVEL: 'loud' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as ConfigError).message;
+    expect(message).toContain('PORT: must be a port number');
+    expect(message).toContain('DATABASE_URL: must be a URL starting with postgres:// or postgresql://');
+    expect(message).toContain('DEMO_PASSWORD: must be at least 6 characters (got "***")');
+    expect(message).toContain('LOG_LEVEL: must be one of');
+    expect(message).toContain('DEMO: must be true or false');
+    expect((error as ConfigError).problems.length).toBeGreaterThanOrEqual(5);
+  });
+});

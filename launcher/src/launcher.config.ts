@@ -1,0 +1,48 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { envPort, loadConfig, logLevelSchema } from '@district/nest-common';
+
+const optionalUrl = (protocols: string[]) =>
+  z
+    .string()
+    .optional()
+    .transform((v) => (v === '' ? undefined : v))
+    .refine((v) => {
+      if (v === undefined) return true;
+      try {
+        return protocols.includes(new URL(v).protocol.replace(':', ''));
+      } catch {
+        return false;
+      }
+    }, `must be a URL starting with ${protocols.map((p) => `${p}://`).join(' or ')}`);
+
+export const launcherConfigSchema = z.object({
+  TARGET: z
+    .string()
+    .default('all')
+    .transform((v) => v.split(',').map((t) => t.trim()).filter(Boolean)),
+  PORT: envPort(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('.data'),
+  DATABASE_URL: optionalUrl(['postgres', 'postgresql']),
+  NATS_URL: optionalUrl(['nats', 'tls']),
+  REDIS_URL: optionalUrl(['redis', 'rediss']),
+  PUBLIC_URL: optionalUrl(['http', 'https']),
+  DEMO: z.enum(['true', 'false', '1', '0', 'yes', 'no', ''], { error: 'must be true or false' }).optional(),
+  DEMO_PASSWORD: z.string().min(6, 'must be at least 6 characters').default('demo1234'),
+  WEB_DIST: z.string().default(path.resolve(__dirname, '../../web/dist')),
+  LOG_LEVEL: logLevelSchema,
+});
+
+export type LauncherConfig = z.infer<typeof launcherConfigSchema> & { demo: boolean; publicUrl: string };
+
+export function loadLauncherConfig(env: NodeJS.ProcessEnv): LauncherConfig {
+  // An empty variable counts as unset (compose files and shells often pass `VAR=`).
+  const set = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const config = loadConfig('launcher', launcherConfigSchema, set);
+  const standalone = config.TARGET.includes('all') && !config.NATS_URL;
+  // Demo accounts are the standalone default and off in the cluster unless asked for.
+  const demo = config.DEMO === undefined || config.DEMO === '' ? standalone : ['true', '1', 'yes'].includes(config.DEMO);
+  const publicUrl = (config.PUBLIC_URL || `http://localhost:${config.PORT}`).replace(/\/$/, '');
+  return { ...config, demo, publicUrl };
+}

@@ -1,0 +1,60 @@
+import 'reflect-metadata';
+import { ConfigError, createLogger } from '@district/nest-common';
+import { GatewayConfigError } from '@district/gateway';
+import { launch } from './launch';
+
+/** `--target=all|gateway|identity|…` (or TARGET=…). */
+function targetFromArgs(argv: string[]): string | undefined {
+  const index = argv.findIndex((a) => a === '--target' || a.startsWith('--target='));
+  if (index === -1) return undefined;
+  return argv[index].includes('=') ? argv[index].split('=')[1] : argv[index + 1];
+}
+
+async function main(): Promise<void> {
+  const env: NodeJS.ProcessEnv = { ...process.env, TARGET: targetFromArgs(process.argv.slice(2)) ?? process.env.TARGET };
+  const logger = createLogger('launcher', env.LOG_LEVEL);
+  let launched: Awaited<ReturnType<typeof launch>>;
+  try {
+    launched = await launch(env, logger);
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof GatewayConfigError) {
+      console.error(error.message);
+    } else {
+      logger.fatal({ err: error }, 'start failed');
+    }
+    process.exit(1);
+  }
+
+  if (launched.url) printBanner(launched.url, launched.config.demo, launched.config.DEMO_PASSWORD);
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 15000);
+    force.unref();
+    await launched.stop();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+function printBanner(url: string, demo: boolean, demoPassword: string): void {
+  const lines = [``, `  District Learning is running at ${url}`, ``];
+  if (demo) {
+    lines.push(`  Demo sign-ins (password: ${demoPassword}):`);
+    for (const [email, what] of [
+      ['admin@demo.school', 'administrator'],
+      ['teacher@demo.school', 'teacher'],
+      ['student@demo.school', 'student'],
+      ['pending@demo.school', 'student awaiting approval'],
+    ]) {
+      lines.push(`    ${email.padEnd(22)} ${what}`);
+    }
+    lines.push('');
+  }
+  console.log(lines.join('\n'));
+}
+
+void main();

@@ -1,0 +1,119 @@
+import type { ChildProcess } from 'node:child_process';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+import { cookieOf, freePort, jsonRequest, runTs, stopProcess, waitFor } from './support/processes';
+
+/**
+ * `npm run start:cluster` for real: identity with two replicas, each its own OS process, the gateway in
+ * front, against this machine's PostgreSQL, NATS and Redis. A second, non-identity service process
+ * (test/fixtures/probe-service.ts, the shared guard on NATS and Redis) checks that a suspension made through
+ * identity is enforced there on the very next request.
+ */
+jest.setTimeout(240_000);
+
+const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const database = `district_cluster_${Date.now().toString(36)}`;
+const databaseUrl = (() => {
+  const u = new URL(adminUrl);
+  u.pathname = `/${database}`;
+  return u.toString();
+})();
+
+interface ReadyBody {
+  services: Record<string, { available: number; replicas: Array<{ url: string; up: boolean }> }>;
+}
+
+describe('cluster topology', () => {
+  const output: string[] = [];
+  let cluster: ChildProcess | undefined;
+  let probe: ChildProcess | undefined;
+  let dataDir: string;
+  let gateway: string;
+  let probeUrl: string;
+
+  beforeAll(async () => {
+    const admin = new Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${database}"`);
+    await admin.end();
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'district-cluster-'));
+    await chmod(dataDir, 0o755);
+    const gatewayPort = await freePort();
+    gateway = `http://127.0.0.1:${gatewayPort}`;
+    cluster = runTs(
+      'launcher/src/cluster.ts',
+      {
+        DATABASE_URL: databaseUrl,
+        DATA_DIR: dataDir,
+        PORT: String(gatewayPort),
+        PUBLIC_URL: gateway,
+        CLUSTER_BASE_PORT: String(20000 + Math.floor(Math.random() * 20000)),
+        IDENTITY_REPLICAS: '2',
+        ADMIN_EMAIL: 'root@district.test',
+        ADMIN_PASSWORD: 'correct horse battery',
+        DEMO: '',
+      },
+      output,
+    );
+    await waitFor(
+      async () => ((await (await fetch(`${gateway}/readyz`)).json()) as ReadyBody).services.identity.available === 2,
+      'the gateway and both identity replicas',
+      150_000,
+      output,
+    );
+    const publicKey = await readFile(path.join(dataDir, 'cluster', 'keys', 'session-public.pem'), 'utf8');
+    const probePort = await freePort();
+    probeUrl = `http://127.0.0.1:${probePort}/api/probe`;
+    probe = runTs('launcher/test/fixtures/probe-service.ts', { DATABASE_URL: databaseUrl, PORT: String(probePort), AUTH_PUBLIC_KEY: publicKey }, output);
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${probePort}/readyz`)).status === 200, 'the probe service', 60_000, output);
+  });
+
+  afterAll(async () => {
+    await stopProcess(probe);
+    await stopProcess(cluster);
+    const admin = new Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+    await admin.end();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('runs two identity replicas behind the gateway, balances across them, and keeps demo shortcuts off', async () => {
+    const ready = (await (await fetch(`${gateway}/readyz`)).json()) as ReadyBody;
+    const replicas = ready.services.identity.replicas;
+    expect(replicas).toHaveLength(2);
+    expect(new Set(replicas.map((r) => r.url)).size).toBe(2);
+    expect(replicas.every((r) => r.up)).toBe(true);
+    for (let i = 0; i < 6; i++) expect((await fetch(`${gateway}/api/auth/me`)).status).toBe(401);
+    expect((await fetch(`${gateway}/api/auth/quick-login`, jsonRequest(gateway, 'POST', { type: 'teacher' }))).status).toBe(404);
+  });
+
+  it('signs the bootstrap admin in and refuses a suspended user in another service on the very next request', async () => {
+    const admin = await fetch(`${gateway}/api/auth/login`, jsonRequest(gateway, 'POST', { email: 'root@district.test', password: 'correct horse battery' }));
+    expect(admin.status).toBe(200);
+    const adminCookie = cookieOf(admin);
+
+    const register = await fetch(
+      `${gateway}/api/auth/register`,
+      jsonRequest(gateway, 'POST', { name: 'Casey Cluster', username: 'casey', email: 'casey@district.test', password: 'secret-pass', role: 'student' }),
+    );
+    expect(register.status).toBe(201);
+    const student = (await register.json()) as { id: string; approved: boolean };
+    expect(student.approved).toBe(false);
+    // Unapproved: the probe's approval guard refuses.
+    expect((await fetch(probeUrl, { headers: { cookie: cookieOf(register) } })).status).toBe(403);
+
+    expect((await fetch(`${gateway}/api/users/${student.id}/approval`, jsonRequest(gateway, 'PATCH', { approved: true }, adminCookie))).status).toBe(200);
+    const login = await fetch(`${gateway}/api/auth/login`, jsonRequest(gateway, 'POST', { email: 'casey@district.test', password: 'secret-pass' }));
+    const studentCookie = cookieOf(login);
+    expect((await fetch(probeUrl, { headers: { cookie: studentCookie } })).status).toBe(200);
+
+    // Suspend through one identity replica; the very next request to the other service is refused.
+    expect((await fetch(`${gateway}/api/users/${student.id}/approval`, jsonRequest(gateway, 'PATCH', { approved: false }, adminCookie))).status).toBe(200);
+    const refused = await fetch(probeUrl, { headers: { cookie: studentCookie } });
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ message: 'Authentication Required' });
+  });
+});

@@ -1,0 +1,80 @@
+import type { ChildProcess } from 'node:child_process';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { cookieOf, freePort, jsonRequest, runTs, stopProcess, waitFor } from './support/processes';
+
+/**
+ * Boots `--target=all` as `npm start` does on a fresh machine: no DATABASE_URL, so a real embedded
+ * PostgreSQL is created under a new DATA_DIR; in-process bus and store; the demo district seeded.
+ */
+jest.setTimeout(180_000);
+
+describe('standalone launcher', () => {
+  let dataDir: string;
+  let child: ChildProcess | undefined;
+  let output: string[] = [];
+
+  const start = async () => {
+    const port = await freePort();
+    output = [];
+    child = runTs(
+      'launcher/src/main.ts',
+      { DATA_DIR: dataDir, PORT: String(port), TARGET: '', DATABASE_URL: '', NATS_URL: '', REDIS_URL: '', WEB_DIST: path.join(dataDir, 'no-web') },
+      output,
+    );
+    const url = `http://localhost:${port}`;
+    await waitFor(async () => (await fetch(`${url}/readyz`)).status === 200, 'the standalone site', 120_000, output);
+    return url;
+  };
+
+  const signIn = (url: string, email: string) =>
+    fetch(`${url}/api/auth/login`, jsonRequest(url, 'POST', { email, password: 'demo1234' }));
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'district-standalone-'));
+    // mkdtemp makes it private; as root the embedded server runs as `postgres` and must enter it.
+    await chmod(dataDir, 0o755);
+  });
+
+  afterAll(async () => {
+    await stopProcess(child);
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('starts from scratch, prints the URL and demo sign-ins, and the demo admin signs in through the gateway', async () => {
+    const url = await start();
+    const banner = output.join('');
+    expect(banner).toContain(`running at ${url}`);
+    expect(banner).toContain('admin@demo.school');
+    expect(banner).toContain('demo1234');
+
+    const login = await signIn(url, 'admin@demo.school');
+    expect(login.status).toBe(200);
+    expect(await login.json()).toMatchObject({ email: 'admin@demo.school', isAdmin: true, approved: true });
+    const cookie = cookieOf(login);
+    expect(cookie).toMatch(/^district_session=/);
+
+    const me = await fetch(`${url}/api/auth/me`, { headers: { cookie } });
+    expect(me.status).toBe(200);
+    const users = await fetch(`${url}/api/users`, { headers: { cookie } });
+    expect(users.status).toBe(200);
+    const emails = ((await users.json()) as Array<{ email: string }>).map((u) => u.email);
+    expect(emails).toEqual(expect.arrayContaining(['admin@demo.school', 'teacher@demo.school', 'student@demo.school', 'pending@demo.school']));
+
+    // Demo shortcuts exist in standalone, and never sign in an arbitrary email.
+    expect((await fetch(`${url}/api/auth/quick-login`, jsonRequest(url, 'POST', { type: 'student' }))).status).toBe(200);
+    expect((await fetch(`${url}/api/auth/quick-login`, jsonRequest(url, 'POST', { email: 'someone@else.org' }))).status).toBe(403);
+    expect((await fetch(`${url}/api/nowhere`)).status).toBe(404);
+  });
+
+  it('reuses the data on a second start and does not duplicate the seed', async () => {
+    await stopProcess(child);
+    const url = await start();
+    const cookie = cookieOf(await signIn(url, 'admin@demo.school'));
+    const users = (await (await fetch(`${url}/api/users`, { headers: { cookie } })).json()) as Array<{ email: string }>;
+    const demo = users.filter((u) => u.email.endsWith('@demo.school'));
+    expect(demo.length).toBeGreaterThanOrEqual(4);
+    expect(new Set(demo.map((u) => u.email)).size).toBe(demo.length);
+  });
+});

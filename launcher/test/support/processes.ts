@@ -1,0 +1,60 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+
+export const repoRoot = path.resolve(__dirname, '../../..');
+
+/** Runs a TypeScript entry point the way `npm start` does (swc-node), in its own process. */
+export function runTs(entry: string, env: NodeJS.ProcessEnv, output: string[] = []): ChildProcess {
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', entry], {
+    cwd: repoRoot,
+    env: { ...process.env, SWC_NODE_PROJECT: path.join(repoRoot, 'tsconfig.runtime.json'), LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const keep = (chunk: Buffer) => {
+    output.push(chunk.toString());
+    if (process.env.TEST_VERBOSE) process.stderr.write(chunk);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  return child;
+}
+
+export async function stopProcess(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+export async function waitFor(check: () => Promise<boolean>, what: string, ms = 90_000, output?: string[]): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (await check().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`timed out waiting for ${what}${output ? `\n--- output ---\n${output.join('').slice(-4000)}` : ''}`);
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export const jsonRequest = (origin: string, method: string, body: unknown, cookie?: string): RequestInit => ({
+  method,
+  headers: { 'content-type': 'application/json', origin, ...(cookie ? { cookie } : {}) },
+  body: JSON.stringify(body),
+});
+
+export const cookieOf = (res: Response): string => res.headers.get('set-cookie')?.split(';')[0] ?? '';

@@ -1,0 +1,89 @@
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import fastifyCookie from '@fastify/cookie';
+import type { LoggerService } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { normaliseRequestId, runWithRequestId } from '../logging/request-context';
+import { ServiceMetrics } from '../health/metrics';
+import type { PlatformRuntime, ServiceDefinition } from '../runtime/runtime';
+
+/** Default JSON body limit; routes that take files raise their own. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+export interface RunningService {
+  name: string;
+  app: NestFastifyApplication;
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds and starts one service as its own Nest application on Fastify (Fastify rather than Express:
+ * the budget is ≥ 0.6 of a bare Node server). The same function serves `--target=all` (many per process)
+ * and one-service pods.
+ */
+export async function startService(
+  definition: ServiceDefinition,
+  runtime: PlatformRuntime,
+  listen: { port: number; host: string },
+): Promise<RunningService> {
+  const logger = runtime.logger.child({ service: definition.name });
+  const adapter = new FastifyAdapter({
+    logger: false,
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    trustProxy: true,
+    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => normaliseRequestId(req.headers['x-request-id']),
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(definition.rootModule(runtime), adapter, {
+    logger: nestLogger(logger),
+    abortOnError: false,
+  });
+  await app.register(fastifyCookie);
+  const fastify = app.getHttpAdapter().getInstance();
+  const metrics = app.get(ServiceMetrics);
+
+  fastify.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    runWithRequestId(request.id, done);
+  });
+  fastify.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    if (route !== '/metrics' && route !== '/healthz' && route !== '/readyz') {
+      const seconds = reply.elapsedTime / 1000;
+      metrics.httpDuration.observe({ method: request.method, route, status: String(reply.statusCode) }, seconds);
+      // The path only: query strings can carry one-time codes (OIDC callback) that must not reach the logs.
+      logger.info(
+        { requestId: request.id, method: request.method, path: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+        'request',
+      );
+    }
+    done();
+  });
+
+  await app.listen(listen.port, listen.host);
+  const address = fastify.server.address();
+  const port = typeof address === 'object' && address ? address.port : listen.port;
+  const url = `http://${listen.host === '0.0.0.0' ? '127.0.0.1' : listen.host}:${port}`;
+  if (definition.afterStart) await definition.afterStart(app, runtime);
+  logger.info({ url }, `${definition.name} listening`);
+  return {
+    name: definition.name,
+    app,
+    url,
+    close: () => app.close(),
+  };
+}
+
+function nestLogger(logger: Logger): LoggerService {
+  const fmt = (message: unknown, context?: unknown) => ({ context: typeof context === 'string' ? context : undefined, msg: String(message) });
+  return {
+    log: (m, c) => logger.debug(fmt(m, c)),
+    error: (m, trace, c) => logger.error({ ...fmt(m, c), trace }),
+    warn: (m, c) => logger.warn(fmt(m, c)),
+    debug: (m, c) => logger.debug(fmt(m, c)),
+    verbose: (m, c) => logger.trace(fmt(m, c)),
+    fatal: (m, c) => logger.fatal(fmt(m, c)),
+  };
+}

@@ -1,0 +1,127 @@
+import { Global, Inject, Injectable, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { Logger } from 'pino';
+import { AuthGuard } from '../auth/auth.guard';
+import { SessionStateStore } from '../auth/session-state';
+import { TokenService } from '../auth/token.service';
+import { EVENT_BUS } from '../bus/bus.port';
+import { createMessagingMigration, InboxService, OutboxRelay, OutboxService, messagingEntities } from '../bus';
+import { dataSourceOptions, ensureSchema, type ServiceDatabaseOptions } from '../database/database';
+import { HealthController } from '../health/health.controller';
+import { ServiceMetrics } from '../health/metrics';
+import { Readiness } from '../health/readiness';
+import { ErrorFilter } from '../http/error.filter';
+import { PLATFORM_LOGGER, SERVICE_NAME } from '../http/tokens';
+import { EPHEMERAL_STORE, PUBSUB } from '../pubsub/pubsub.port';
+import { PLATFORM_RUNTIME, type PlatformRuntime } from '../runtime/runtime';
+
+export interface PlatformOptions {
+  /** The service name: also its schema, bus prefix and durable-consumer prefix. */
+  name: string;
+  runtime: PlatformRuntime;
+  entities: ServiceDatabaseOptions['entities'];
+  migrations: ServiceDatabaseOptions['migrations'];
+  /** Overrides the schema (tests use a throwaway one). */
+  schema?: string;
+}
+
+/**
+ * Everything a service gets from the platform, as one global module: the database (its own schema,
+ * migrations at start), the ports chosen by the launcher, the auth guard and error filter on every route,
+ * health, readiness and metrics, and the outbox relay.
+ */
+@Global()
+@Module({})
+export class PlatformModule {
+  static forService(options: PlatformOptions): DynamicModule {
+    const { runtime } = options;
+    const schema = options.schema ?? options.name;
+    const logger = runtime.logger.child({ service: options.name });
+    return {
+      module: PlatformModule,
+      imports: [
+        TypeOrmModule.forRootAsync({
+          useFactory: async () => {
+            await ensureSchema(runtime.databaseUrl, schema);
+            return dataSourceOptions({
+              url: runtime.databaseUrl,
+              schema,
+              entities: [...(options.entities as unknown[]), ...messagingEntities] as ServiceDatabaseOptions['entities'],
+              // Every service gets the outbox and inbox tables; its own migrations follow.
+              migrations: [createMessagingMigration(schema), ...(options.migrations as unknown[])] as ServiceDatabaseOptions['migrations'],
+            });
+          },
+        }),
+      ],
+      controllers: [HealthController],
+      providers: [
+        { provide: PLATFORM_RUNTIME, useValue: runtime },
+        { provide: SERVICE_NAME, useValue: options.name },
+        { provide: PLATFORM_LOGGER, useValue: logger },
+        { provide: EVENT_BUS, useValue: runtime.bus },
+        { provide: PUBSUB, useValue: runtime.pubsub },
+        { provide: EPHEMERAL_STORE, useValue: runtime.store },
+        { provide: TokenService, useValue: new TokenService(runtime.keys) },
+        { provide: SessionStateStore, useValue: new SessionStateStore(runtime.store) },
+        { provide: ServiceMetrics, useValue: new ServiceMetrics(options.name, runtime.mode === 'cluster') },
+        {
+          provide: Readiness,
+          inject: [DataSource],
+          useFactory: (dataSource: DataSource) => {
+            const readiness = new Readiness();
+            readiness.add('database', async () => (await dataSource.query('SELECT 1')).length === 1);
+            readiness.add('bus', () => runtime.bus.isReady());
+            readiness.add('store', () => runtime.store.isReady());
+            return readiness;
+          },
+        },
+        { provide: OutboxService, useValue: new OutboxService() },
+        { provide: InboxService, inject: [DataSource], useFactory: (dataSource: DataSource) => new InboxService(dataSource) },
+        {
+          provide: OutboxRelay,
+          inject: [DataSource],
+          useFactory: (dataSource: DataSource) =>
+            new OutboxRelay({ dataSource, bus: runtime.bus, logger, schema, pollIntervalMs: 1000 }),
+        },
+        { provide: APP_GUARD, useClass: AuthGuard },
+        { provide: APP_FILTER, useClass: ErrorFilter },
+        PlatformLifecycle,
+      ],
+      exports: [
+        PLATFORM_RUNTIME,
+        SERVICE_NAME,
+        PLATFORM_LOGGER,
+        EVENT_BUS,
+        PUBSUB,
+        EPHEMERAL_STORE,
+        TokenService,
+        SessionStateStore,
+        ServiceMetrics,
+        Readiness,
+        OutboxService,
+        InboxService,
+        OutboxRelay,
+      ],
+    };
+  }
+}
+
+/** Starts the outbox relay once the app is up and stops it before the database closes. */
+@Injectable()
+class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  constructor(
+    @Inject(OutboxRelay) private readonly relay: OutboxRelay,
+    @Inject(PLATFORM_LOGGER) private readonly logger: Logger,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.relay.start();
+    this.logger.debug('outbox relay started');
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.relay.stop();
+  }
+}

@@ -1,0 +1,50 @@
+import { createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
+import type { Role } from '@district/contracts';
+
+export const IS_PUBLIC = 'auth:public';
+export const REQUIRE_APPROVAL = 'auth:approval';
+export const REQUIRE_ADMIN = 'auth:admin';
+export const REQUIRE_ROLES = 'auth:roles';
+
+/** Every route needs a signed-in user unless marked @Public(). */
+export const Public = () => SetMetadata(IS_PUBLIC, true);
+/** Signed in and approved by an admin. */
+export const RequireApproval = () => SetMetadata(REQUIRE_APPROVAL, true);
+/** isAdmin. */
+export const RequireAdmin = () => SetMetadata(REQUIRE_ADMIN, true);
+
+/** 'admin' stands for the isAdmin flag; the others are account roles. */
+export type RoleRequirement = Role | 'admin';
+export interface RoleRule {
+  roles: RoleRequirement[];
+  message: string;
+}
+/** e.g. @RequireRole(['teacher', 'admin'], 'Access denied. Admin or teacher privileges required.') */
+export const RequireRole = (roles: RoleRequirement[], message: string) =>
+  SetMetadata(REQUIRE_ROLES, { roles, message } satisfies RoleRule);
+
+export interface AuthUser {
+  id: string;
+  role: Role;
+  approved: boolean;
+  isAdmin: boolean;
+  name: string;
+  username: string;
+  email: string;
+  tokenVersion: number;
+  sessionId: string;
+  /** Seconds since epoch when the token expires. */
+  expiresAt: number;
+}
+
+export interface RequestWithUser {
+  user?: AuthUser;
+  headers: Record<string, string | string[] | undefined>;
+  cookies?: Record<string, string | undefined>;
+  id?: string;
+}
+
+/** The signed-in user (undefined on public routes when nobody is signed in). */
+export const CurrentUser = createParamDecorator((_data: unknown, ctx: ExecutionContext): AuthUser | undefined => {
+  return ctx.switchToHttp().getRequest<RequestWithUser>().user;
+});

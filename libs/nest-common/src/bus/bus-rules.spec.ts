@@ -1,0 +1,53 @@
+import {
+  assertFilterSubject,
+  assertPublishSubject,
+  normalizeHeaders,
+  retryDelay,
+  subjectMatches,
+} from './bus-rules';
+
+describe('subjectMatches', () => {
+  it.each([
+    ['a.b.c', 'a.b.c', true],
+    ['a.b.c', 'a.b', false],
+    ['a.b', 'a.b.c', false],
+    ['a.*.c', 'a.x.c', true],
+    ['a.*.c', 'a.x.y.c', false],
+    ['a.*', 'a', false],
+    ['a.>', 'a', false],
+    ['a.>', 'a.b', true],
+    ['a.>', 'a.b.c.d', true],
+    ['*.>', 'a.b', true],
+    ['>', 'a', true],
+    ['*', 'a.b', false],
+  ])('%s matches %s: %s', (filter, subject, expected) => {
+    expect(subjectMatches(filter, subject)).toBe(expected);
+  });
+});
+
+describe('subject and header rules', () => {
+  it('accepts concrete subjects and rejects wildcards, blanks and empty tokens', () => {
+    expect(() => assertPublishSubject('identity.user.deleted.v1')).not.toThrow();
+    for (const bad of ['', 'a..b', 'a.*', 'a.>', 'a b', '.a', 'a.']) {
+      expect(() => assertPublishSubject(bad)).toThrow(/invalid subject/);
+    }
+  });
+
+  it('accepts filters with * anywhere and > last only', () => {
+    for (const ok of ['a.*.c', 'a.>', '>', '*.*']) expect(() => assertFilterSubject(ok)).not.toThrow();
+    for (const bad of ['', 'a.>.c', 'a..b', 'a.b*', 'a >'])
+      expect(() => assertFilterSubject(bad)).toThrow(/filter/);
+  });
+
+  it('rejects reserved, malformed or multi-line headers', () => {
+    expect(normalizeHeaders({ 'x-request-id': 'abc 123' })).toEqual({ 'x-request-id': 'abc 123' });
+    expect(() => normalizeHeaders({ 'Nats-Msg-Id': 'x' })).toThrow(/header name/);
+    expect(() => normalizeHeaders({ 'x:y': 'x' })).toThrow(/header name/);
+    expect(() => normalizeHeaders({ x: 'a\nb' })).toThrow(/header "x"/);
+  });
+
+  it('doubles the retry delay per delivery up to a cap', () => {
+    expect([1, 2, 3, 4].map((n) => retryDelay(100, n))).toEqual([100, 200, 400, 800]);
+    expect(retryDelay(1_000, 30)).toBe(60_000);
+  });
+});

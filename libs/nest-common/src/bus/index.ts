@@ -1,0 +1,12 @@
+export * from './bus.port';
+export type { BusLogger } from './bus-logger';
+export { BusRequestError, type BusRequestErrorCode } from './bus-request.error';
+export { subjectMatches } from './bus-rules';
+export { InProcessBus, type InProcessBusOptions } from './in-process.bus';
+export {
+  DEFAULT_STREAM_NAME,
+  DEFAULT_STREAM_SUBJECTS,
+  NatsJetStreamBus,
+  type NatsJetStreamBusOptions,
+} from './nats-jetstream.bus';
+export * from './outbox';

@@ -1,0 +1,19 @@
+import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+
+/** One registry per service app, so several services in one process do not mix their figures. */
+export class ServiceMetrics {
+  readonly registry = new Registry();
+  readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
+
+  constructor(service: string, withDefaults: boolean) {
+    this.registry.setDefaultLabels({ service });
+    if (withDefaults) collectDefaultMetrics({ register: this.registry });
+    this.httpDuration = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP request duration by route and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [this.registry],
+    });
+  }
+}

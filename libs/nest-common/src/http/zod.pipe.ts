@@ -1,0 +1,15 @@
+import { BadRequestException, type PipeTransform } from '@nestjs/common';
+import type { z } from 'zod';
+import { zodErrorBody } from './error.filter';
+
+/** Validates and normalises a body/param/query with a contracts schema: `@Body(new ZodPipe(schema))`. */
+export class ZodPipe<S extends z.ZodType> implements PipeTransform<unknown, z.infer<S>> {
+  constructor(private readonly schema: S) {}
+
+  transform(value: unknown): z.infer<S> {
+    const result = this.schema.safeParse(value ?? {});
+    if (result.success) return result.data;
+    const body = zodErrorBody(result.error);
+    throw new BadRequestException({ message: body.message, errors: body.errors });
+  }
+}

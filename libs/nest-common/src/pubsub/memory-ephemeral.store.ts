@@ -1,0 +1,160 @@
+import type { EphemeralStore } from './pubsub.port';
+import { positiveTtl } from './ttl';
+
+export interface MemoryEphemeralStoreOptions {
+  /** Clock, replaceable for tests of expiry. */
+  now?: () => number;
+  /** Expired entries are also removed in the background, so memory does not grow with dead keys. */
+  sweepIntervalMs?: number;
+}
+
+interface Entry {
+  value: string;
+  /** Epoch ms, or null for no TTL. */
+  expiresAt: number | null;
+}
+
+/** The ephemeral store of standalone mode, with Redis's semantics (TTL in ms, lazy and swept expiry). */
+export class MemoryEphemeralStore implements EphemeralStore {
+  private readonly values = new Map<string, Entry>();
+  /** setKey → member → expiry (epoch ms). */
+  private readonly sets = new Map<string, Map<string, number>>();
+  private readonly now: () => number;
+  private readonly sweeper: NodeJS.Timeout;
+  private closed = false;
+
+  constructor(options: MemoryEphemeralStoreOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.sweeper = setInterval(() => this.sweep(), options.sweepIntervalMs ?? 30_000);
+    this.sweeper.unref();
+  }
+
+  async get(key: string): Promise<string | null> {
+    this.assertOpen();
+    return this.live(key)?.value ?? null;
+  }
+
+  async mget(keys: string[]): Promise<(string | null)[]> {
+    this.assertOpen();
+    return keys.map((key) => this.live(key)?.value ?? null);
+  }
+
+  async set(key: string, value: string, ttlMs?: number): Promise<void> {
+    this.assertOpen();
+    this.values.set(key, { value: String(value), expiresAt: this.expiry(ttlMs) });
+  }
+
+  async setIfAbsent(key: string, value: string, ttlMs?: number): Promise<boolean> {
+    this.assertOpen();
+    if (this.live(key)) return false;
+    this.values.set(key, { value: String(value), expiresAt: this.expiry(ttlMs) });
+    return true;
+  }
+
+  async mset(entries: Record<string, string>): Promise<void> {
+    this.assertOpen();
+    for (const [key, value] of Object.entries(entries))
+      this.values.set(key, { value: String(value), expiresAt: null });
+  }
+
+  async del(key: string): Promise<void> {
+    this.assertOpen();
+    this.values.delete(key);
+    this.sets.delete(key);
+  }
+
+  async incr(key: string, ttlMs: number): Promise<number> {
+    this.assertOpen();
+    const entry = this.live(key);
+    if (!entry) {
+      this.values.set(key, { value: '1', expiresAt: this.expiry(ttlMs) });
+      return 1;
+    }
+    if (!/^-?\d+$/.test(entry.value)) throw new Error('value is not an integer');
+    const next = Number(entry.value) + 1;
+    entry.value = String(next);
+    return next;
+  }
+
+  async pttl(key: string): Promise<number> {
+    this.assertOpen();
+    const entry = this.live(key);
+    if (entry) return entry.expiresAt === null ? -1 : entry.expiresAt - this.now();
+    // A liveness set lives as long as its longest-lived member, as in the Redis adapter.
+    const members = this.liveMembers(key);
+    if (!members) return -2;
+    return Math.max(...members.values()) - this.now();
+  }
+
+  async addMember(setKey: string, member: string, ttlMs: number): Promise<boolean> {
+    this.assertOpen();
+    let members = this.liveMembers(setKey);
+    if (!members) {
+      members = new Map();
+      this.sets.set(setKey, members);
+    }
+    const absent = !members.has(member);
+    members.set(member, this.now() + positiveTtl(ttlMs));
+    return absent;
+  }
+
+  async removeMember(setKey: string, member: string): Promise<void> {
+    this.assertOpen();
+    const members = this.sets.get(setKey);
+    if (!members) return;
+    members.delete(member);
+    if (members.size === 0) this.sets.delete(setKey);
+  }
+
+  async members(setKey: string): Promise<string[]> {
+    this.assertOpen();
+    return [...(this.liveMembers(setKey)?.keys() ?? [])];
+  }
+
+  isReady(): boolean {
+    return !this.closed;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.sweeper);
+    this.values.clear();
+    this.sets.clear();
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('the store is closed');
+  }
+
+  private expiry(ttlMs: number | undefined): number | null {
+    return ttlMs === undefined ? null : this.now() + positiveTtl(ttlMs);
+  }
+
+  private live(key: string): Entry | undefined {
+    const entry = this.values.get(key);
+    if (!entry) return undefined;
+    if (entry.expiresAt !== null && entry.expiresAt <= this.now()) {
+      this.values.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  /** The set with expired members pruned; undefined when nothing is left. */
+  private liveMembers(setKey: string): Map<string, number> | undefined {
+    const members = this.sets.get(setKey);
+    if (!members) return undefined;
+    const now = this.now();
+    for (const [member, expiresAt] of members) if (expiresAt <= now) members.delete(member);
+    if (members.size === 0) {
+      this.sets.delete(setKey);
+      return undefined;
+    }
+    return members;
+  }
+
+  private sweep(): void {
+    for (const key of this.values.keys()) this.live(key);
+    for (const key of this.sets.keys()) this.liveMembers(key);
+  }
+}

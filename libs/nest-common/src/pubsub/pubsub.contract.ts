@@ -1,0 +1,283 @@
+import { sleep, uniqueToken, waitFor } from '../bus/test-support';
+import type { EphemeralStore, PubSub } from './pubsub.port';
+
+/**
+ * Opens an adapter in `namespace`. Two calls with the same namespace are two replicas sharing one backend;
+ * different namespaces must not see each other.
+ */
+export type PortFactory<T> = (namespace: string) => Promise<T>;
+
+const SETTLE_MS = 150;
+
+/** The PubSub contract, run unchanged against every adapter. */
+export function describePubSubContract(name: string, factory: PortFactory<PubSub>): void {
+  describe(`PubSub contract: ${name}`, () => {
+    let opened: PubSub[] = [];
+    let ns: string;
+    const open = async (namespace = ns) => {
+      const p = await factory(namespace);
+      opened.push(p);
+      return p;
+    };
+
+    beforeEach(() => {
+      ns = `ps${uniqueToken()}:`;
+    });
+    afterEach(async () => {
+      await Promise.all(opened.map((p) => p.close()));
+      opened = [];
+    });
+
+    it('delivers to every subscriber of the channel, across replicas, and not to other channels', async () => {
+      const a = await open();
+      const b = await open();
+      const onA: string[] = [];
+      const onB: string[] = [];
+      const other: string[] = [];
+      await a.subscribe('room.1', (m) => onA.push(m));
+      await b.subscribe('room.1', (m) => onB.push(m));
+      await b.subscribe('room.2', (m) => other.push(m));
+      await a.publish('room.1', 'hello');
+      await waitFor(() => onA.length === 1 && onB.length === 1, 'both subscribers');
+      await sleep(SETTLE_MS);
+      expect(onA).toEqual(['hello']);
+      expect(onB).toEqual(['hello']);
+      expect(other).toEqual([]);
+    });
+
+    it('keeps namespaces apart', async () => {
+      const mine = await open();
+      const theirs = await open(`${ns}other:`);
+      const heard: string[] = [];
+      await theirs.subscribe('chan', (m) => heard.push(m));
+      await mine.publish('chan', 'x');
+      await sleep(SETTLE_MS);
+      expect(heard).toEqual([]);
+    });
+
+    it('keeps publish order', async () => {
+      const a = await open();
+      const b = await open();
+      const got: string[] = [];
+      await b.subscribe('seq', (m) => got.push(m));
+      const sent = Array.from({ length: 200 }, (_, i) => `m${i}`);
+      for (const m of sent) await a.publish('seq', m);
+      await waitFor(() => got.length === sent.length, 'all messages');
+      expect(got).toEqual(sent);
+    });
+
+    it('stops delivering to a removed subscription and keeps the others', async () => {
+      const p = await open();
+      const first: string[] = [];
+      const second: string[] = [];
+      const unsubscribe = await p.subscribe('u', (m) => first.push(m));
+      await p.subscribe('u', (m) => second.push(m));
+      await p.publish('u', '1');
+      await waitFor(() => first.length === 1 && second.length === 1, 'first message');
+      await unsubscribe();
+      await unsubscribe();
+      await p.publish('u', '2');
+      await waitFor(() => second.length === 2, 'second message');
+      await sleep(SETTLE_MS);
+      expect(first).toEqual(['1']);
+      expect(second).toEqual(['1', '2']);
+    });
+
+    it('isolates a throwing handler from the other handlers', async () => {
+      const p = await open();
+      const got: string[] = [];
+      await p.subscribe('t', () => {
+        throw new Error('handler bug');
+      });
+      await p.subscribe('t', (m) => got.push(m));
+      await p.publish('t', 'a');
+      await p.publish('t', 'b');
+      await waitFor(() => got.length === 2, 'both messages');
+      expect(got).toEqual(['a', 'b']);
+    });
+
+    it('carries arbitrary text unchanged', async () => {
+      const p = await open();
+      const got: string[] = [];
+      await p.subscribe('text', (m) => got.push(m));
+      const text = JSON.stringify({ msg: 'héllo 👋\n"quoted"', n: 1 });
+      await p.publish('text', text);
+      await p.publish('text', '');
+      await waitFor(() => got.length === 2, 'messages');
+      expect(got).toEqual([text, '']);
+    });
+
+    it('refuses to publish after close', async () => {
+      const p = await open(`${ns}closing:`);
+      await p.close();
+      await expect(p.publish('x', 'y')).rejects.toThrow();
+      await p.close();
+    });
+  });
+}
+
+/** The EphemeralStore contract, run unchanged against every adapter. TTLs are real, so kept short. */
+export function describeEphemeralStoreContract(name: string, factory: PortFactory<EphemeralStore>): void {
+  describe(`EphemeralStore contract: ${name}`, () => {
+    let opened: EphemeralStore[] = [];
+    let ns: string;
+    const open = async (namespace = ns) => {
+      const s = await factory(namespace);
+      opened.push(s);
+      return s;
+    };
+
+    beforeEach(() => {
+      ns = `es${uniqueToken()}:`;
+    });
+    afterEach(async () => {
+      await Promise.all(opened.map((s) => s.close()));
+      opened = [];
+    });
+
+    it('gets, sets, deletes and reads many keys at once', async () => {
+      const s = await open();
+      expect(await s.get('missing')).toBeNull();
+      await s.set('a', '1');
+      await s.mset({ b: '2', c: 'three' });
+      expect(await s.get('a')).toBe('1');
+      expect(await s.mget(['a', 'missing', 'c', 'b'])).toEqual(['1', null, 'three', '2']);
+      expect(await s.mget([])).toEqual([]);
+      await s.mset({});
+      await s.del('a');
+      await s.del('never-set');
+      expect(await s.get('a')).toBeNull();
+    });
+
+    it('shares state between replicas and keeps namespaces apart', async () => {
+      const a = await open();
+      const b = await open();
+      const other = await open(`${ns}other:`);
+      await a.set('k', 'v');
+      expect(await b.get('k')).toBe('v');
+      expect(await other.get('k')).toBeNull();
+    });
+
+    it('expires keys after their TTL and reports the remaining lifetime', async () => {
+      const s = await open();
+      await s.set('short', 'x', 150);
+      await s.set('forever', 'y');
+      const left = await s.pttl('short');
+      expect(left).toBeGreaterThan(50);
+      expect(left).toBeLessThanOrEqual(150);
+      expect(await s.pttl('forever')).toBe(-1);
+      expect(await s.pttl('missing')).toBe(-2);
+      await sleep(250);
+      expect(await s.get('short')).toBeNull();
+      expect(await s.pttl('short')).toBe(-2);
+      expect(await s.mget(['short', 'forever'])).toEqual([null, 'y']);
+    });
+
+    it('clears a TTL when a key is set again without one, as mset does', async () => {
+      const s = await open();
+      await s.set('k', '1', 100);
+      await s.set('k', '2');
+      await s.set('m', '1', 100);
+      await s.mset({ m: '2' });
+      await sleep(200);
+      expect(await s.mget(['k', 'm'])).toEqual(['2', '2']);
+    });
+
+    it('sets if absent: exactly one of many concurrent callers across replicas wins', async () => {
+      const a = await open();
+      const b = await open();
+      const attempts = Array.from({ length: 30 }, (_, i) =>
+        (i % 2 ? a : b).setIfAbsent('lock', `owner-${i}`, 1_000),
+      );
+      const results = await Promise.all(attempts);
+      expect(results.filter(Boolean)).toHaveLength(1);
+      const winner = results.indexOf(true);
+      expect(await a.get('lock')).toBe(`owner-${winner}`);
+      expect(await a.setIfAbsent('lock', 'late')).toBe(false);
+    });
+
+    it('sets if absent again once the previous value expired', async () => {
+      const s = await open();
+      expect(await s.setIfAbsent('once', '1', 100)).toBe(true);
+      expect(await s.pttl('once')).toBeGreaterThan(0);
+      await sleep(200);
+      expect(await s.setIfAbsent('once', '2')).toBe(true);
+      expect(await s.pttl('once')).toBe(-1);
+    });
+
+    it('increments atomically across replicas', async () => {
+      const a = await open();
+      const b = await open();
+      const values = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => (i % 2 ? a : b).incr('counter', 5_000)),
+      );
+      expect([...values].sort((x, y) => x - y)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+      expect(await a.get('counter')).toBe('50');
+    });
+
+    it('sets the counter TTL on creation only, then starts over once it expired', async () => {
+      const s = await open();
+      expect(await s.incr('window', 300)).toBe(1);
+      await sleep(150);
+      expect(await s.incr('window', 300)).toBe(2);
+      const left = await s.pttl('window');
+      expect(left).toBeGreaterThan(0);
+      expect(left).toBeLessThanOrEqual(160);
+      await sleep(250);
+      expect(await s.incr('window', 300)).toBe(1);
+    });
+
+    it('refuses to increment a value that is not an integer', async () => {
+      const s = await open();
+      await s.set('word', 'abc');
+      await expect(s.incr('word', 1_000)).rejects.toThrow();
+    });
+
+    it('tracks liveness set members: added once, refreshed, expired, removed', async () => {
+      const a = await open();
+      const b = await open();
+      expect(await a.addMember('room:1:names', 'ada', 200)).toBe(true);
+      expect(await b.addMember('room:1:names', 'ada', 200)).toBe(false);
+      expect(await b.addMember('room:1:names', 'bob', 200)).toBe(true);
+      expect((await a.members('room:1:names')).sort()).toEqual(['ada', 'bob']);
+
+      // bob keeps refreshing, ada stops: ada lapses, and is then free to be taken again.
+      await sleep(120);
+      expect(await b.addMember('room:1:names', 'bob', 200)).toBe(false);
+      await sleep(120);
+      expect(await a.members('room:1:names')).toEqual(['bob']);
+      expect(await b.addMember('room:1:names', 'ada', 200)).toBe(true);
+
+      await a.removeMember('room:1:names', 'bob');
+      await a.removeMember('room:1:names', 'nobody');
+      expect(await a.members('room:1:names')).toEqual(['ada']);
+      expect(await a.members('room:2:names')).toEqual([]);
+    });
+
+    it('lets exactly one replica claim a member at a time', async () => {
+      const a = await open();
+      const b = await open();
+      const claims = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).addMember('names', 'same-name', 1_000)),
+      );
+      expect(claims.filter(Boolean)).toHaveLength(1);
+    });
+
+    it('forgets a whole liveness set once every member expired', async () => {
+      const s = await open();
+      await s.addMember('set', 'x', 100);
+      expect(await s.pttl('set')).toBeGreaterThan(0);
+      await sleep(200);
+      expect(await s.members('set')).toEqual([]);
+      expect(await s.pttl('set')).toBe(-2);
+    });
+
+    it('reports readiness until closed', async () => {
+      const s = await open(`${ns}closing:`);
+      await waitFor(() => s.isReady(), 'ready');
+      await s.close();
+      expect(s.isReady()).toBe(false);
+      await s.close();
+    });
+  });
+}

@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+// `npm test`: lint, typecheck, every Jest project, the web tests, then the browser journeys.
+// Prints one closing line "tests: N passed, N failed" summing all test layers.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const out = path.join(root, 'coverage', 'test-results');
+mkdirSync(out, { recursive: true });
+const only = process.argv.slice(2);
+const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', SWC_NODE_PROJECT: path.join(root, 'tsconfig.runtime.json') };
+let passed = 0;
+let failed = 0;
+const failures = [];
+
+function step(name, command, args, results) {
+  if (only.length && !only.includes(name)) return;
+  console.log(`\n=== ${name}: ${command} ${args.join(' ')}`);
+  const started = Date.now();
+  const run = spawnSync(command, args, { cwd: root, stdio: 'inherit', env });
+  const counts = results ? results() : null;
+  if (counts) {
+    passed += counts.passed;
+    failed += counts.failed;
+  }
+  const ok = run.status === 0 && (!counts || counts.failed === 0);
+  if (!ok) failures.push(name);
+  console.log(`=== ${name}: ${ok ? 'ok' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+const jsonCounts = (file, pick) => () => {
+  if (!existsSync(file)) return { passed: 0, failed: 1 };
+  return pick(JSON.parse(readFileSync(file, 'utf8')));
+};
+
+step('lint', 'npx', ['nx', 'run-many', '-t', 'lint', '--parallel=2', '--outputStyle=static']);
+step('typecheck', 'npx', ['nx', 'run-many', '-t', 'typecheck', '--parallel=2', '--outputStyle=static']);
+const jestOut = path.join(out, 'jest.json');
+step(
+  'jest',
+  'npx',
+  ['jest', '--maxWorkers=2', '--json', `--outputFile=${jestOut}`],
+  jsonCounts(jestOut, (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0) })),
+);
+const webOut = path.join(out, 'web.json');
+step(
+  'web',
+  'npx',
+  ['vitest', 'run', '--root', 'web', '--reporter=default', '--reporter=json', `--outputFile.json=${webOut}`],
+  jsonCounts(webOut, (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests + (r.numFailedTestSuites ?? 0) })),
+);
+if (existsSync(path.join(root, 'e2e/run.mjs'))) {
+  const e2eOut = path.join(out, 'e2e.json');
+  step('e2e', 'node', ['e2e/run.mjs', `--json=${e2eOut}`], jsonCounts(e2eOut, (r) => ({ passed: r.passed, failed: r.failed })));
+}
+
+if (failures.length) console.log(`\nFailed steps: ${failures.join(', ')}`);
+console.log(`\ntests: ${passed} passed, ${failed} failed`);
+process.exit(failures.length ? 1 : 0);

@@ -1,0 +1,116 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  DEMO_ACCOUNTS,
+  demoAccount,
+  quickLoginRequestSchema,
+  registerRequestSchema,
+  type LoginRequest,
+} from '@district/contracts';
+import {
+  PLATFORM_LOGGER,
+  SessionStateStore,
+  TokenService,
+  type Logger,
+  type VerifiedToken,
+} from '@district/nest-common';
+import type { z } from 'zod';
+import {
+  AccountTakenError,
+  InvalidCredentialsError,
+  NotDemoAccountError,
+  UserNotFoundError,
+} from '../identity.errors';
+import { PasswordHasher } from '../users/password-hasher.service';
+import type { UserEntity } from '../users/user.entity';
+import { UsersService } from '../users/users.service';
+import { LoginThrottle } from './login-throttle.service';
+
+export type RegisterInput = z.output<typeof registerRequestSchema>;
+export type QuickLoginChoice = z.output<typeof quickLoginRequestSchema>;
+
+export interface ResumedSession {
+  user: UserEntity;
+  sessionId: string;
+}
+
+/** Signing in and out, registering, and resuming a session at /me. Cookies are the controller's business. */
+@Injectable()
+export class AuthService {
+  constructor(
+    @Inject(UsersService) private readonly users: UsersService,
+    @Inject(PasswordHasher) private readonly passwords: PasswordHasher,
+    @Inject(LoginThrottle) private readonly throttle: LoginThrottle,
+    @Inject(TokenService) private readonly tokens: TokenService,
+    @Inject(SessionStateStore) private readonly sessions: SessionStateStore,
+    @Inject(PLATFORM_LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /** Unknown email and wrong password look the same, in answer and in time. */
+  async login(credentials: LoginRequest, address: string): Promise<UserEntity> {
+    await this.throttle.begin(credentials.email, address);
+    const user = await this.users.findByEmail(credentials.email);
+    const valid = user?.passwordHash
+      ? await this.passwords.verify(user.passwordHash, credentials.password)
+      : await this.passwords.verifyNothing(credentials.password);
+    if (!user || !valid) {
+      await this.throttle.failed(address);
+      this.logger.info({ address }, 'sign-in failed');
+      throw new InvalidCredentialsError();
+    }
+    await this.throttle.succeeded(credentials.email);
+    this.logger.info({ userId: user.id }, 'signed in');
+    return user;
+  }
+
+  /** New accounts are unapproved students or teachers; an admin approves them. */
+  async register(input: RegisterInput): Promise<UserEntity> {
+    const taken = await this.users.takenField(input.email, input.username);
+    if (taken) throw new AccountTakenError(taken);
+    return this.users.create({
+      name: input.name,
+      username: input.username,
+      email: input.email,
+      password: input.password,
+      role: input.role,
+      approved: false,
+      isAdmin: false,
+    });
+  }
+
+  /**
+   * The session behind a token, if it may continue: well signed, unexpired, not signed out, its user still
+   * there, and issued after the user's last password reset. A token made stale by an approval, role or admin
+   * change does continue here (the fresh token then carries the new state); every other route refuses it.
+   */
+  async resume(token: string | undefined): Promise<ResumedSession | null> {
+    const claims = await this.tokens.verify(token);
+    if (!claims) return null;
+    if ((await this.sessions.check(claims.sub, claims.tv, claims.sid)) === 'revoked') return null;
+    const user = await this.users.findById(claims.sub);
+    if (!user || claims.tv < user.sessionsValidFromVersion) return null;
+    return { user, sessionId: claims.sid };
+  }
+
+  /**
+   * The demo account a quick sign-in asks for (teacher by default). Never anyone else: an email must be a
+   * demo account's.
+   */
+  async demoAccount(choice: QuickLoginChoice): Promise<UserEntity> {
+    const email = choice.email?.toLowerCase();
+    const account = email
+      ? DEMO_ACCOUNTS.find((a) => a.email === email)
+      : demoAccount(choice.type ?? 'teacher');
+    if (!account) throw new NotDemoAccountError();
+    const user = await this.users.findByEmail(account.email);
+    if (!user) throw new UserNotFoundError();
+    return user;
+  }
+
+  /** Sign-out: the token is refused everywhere until it would have expired anyway. */
+  async logout(token: string | undefined): Promise<void> {
+    const claims: VerifiedToken | null = await this.tokens.verify(token);
+    if (!claims) return;
+    await this.sessions.revokeSession(claims.sid, claims.exp * 1000);
+    this.logger.info({ userId: claims.sub }, 'signed out');
+  }
+}

@@ -1,0 +1,48 @@
+import {
+  ConflictException,
+  ForbiddenException,
+  HttpException,
+  HttpStatus,
+  Injectable,
+  NotFoundException,
+  UnauthorizedException,
+  type CallHandler,
+  type ExecutionContext,
+  type NestInterceptor,
+} from '@nestjs/common';
+import { catchError, type Observable } from 'rxjs';
+import {
+  AccountTakenError,
+  InvalidCredentialsError,
+  NotDemoAccountError,
+  SelfChangeError,
+  TooManyAttemptsError,
+  UserNotFoundError,
+} from './identity.errors';
+
+/** The one place identity's expected failures become HTTP answers (the platform's filter writes the JSON). */
+export function toHttpException(error: unknown): unknown {
+  if (error instanceof UserNotFoundError) return new NotFoundException(error.message);
+  if (error instanceof AccountTakenError) return new ConflictException(error.message);
+  if (error instanceof SelfChangeError || error instanceof NotDemoAccountError)
+    return new ForbiddenException(error.message);
+  if (error instanceof InvalidCredentialsError) return new UnauthorizedException(error.message);
+  if (error instanceof TooManyAttemptsError) {
+    return new HttpException(
+      { message: error.message, retryAfter: error.retryAfterSeconds },
+      HttpStatus.TOO_MANY_REQUESTS,
+    );
+  }
+  return error;
+}
+
+@Injectable()
+export class IdentityErrorsInterceptor implements NestInterceptor {
+  intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    return next.handle().pipe(
+      catchError((error: unknown) => {
+        throw toHttpException(error);
+      }),
+    );
+  }
+}

@@ -1,0 +1,40 @@
+import { IdentityMessages } from '@district/contracts';
+
+/**
+ * Expected failures of identity's use cases. Services throw these; the controllers' interceptor maps them
+ * to HTTP (identity-errors.interceptor.ts), so the domain code never speaks HTTP.
+ */
+export abstract class IdentityError extends Error {}
+
+export class UserNotFoundError extends IdentityError {
+  constructor() {
+    super(IdentityMessages.userNotFound);
+  }
+}
+
+export class AccountTakenError extends IdentityError {
+  constructor(readonly field: 'email' | 'username') {
+    super(field === 'email' ? IdentityMessages.emailTaken : IdentityMessages.usernameTaken);
+  }
+}
+
+/** An admin tried to change their own role or admin flag, or to delete themselves. */
+export class SelfChangeError extends IdentityError {}
+
+export class InvalidCredentialsError extends IdentityError {
+  constructor() {
+    super(IdentityMessages.invalidCredentials);
+  }
+}
+
+export class TooManyAttemptsError extends IdentityError {
+  constructor(readonly retryAfterSeconds: number) {
+    super(IdentityMessages.tooManyAttempts);
+  }
+}
+
+export class NotDemoAccountError extends IdentityError {
+  constructor() {
+    super(IdentityMessages.quickLoginDemoOnly);
+  }
+}

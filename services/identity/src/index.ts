@@ -1,0 +1,22 @@
+import type { ServiceDefinition } from '@district/nest-common';
+import { IDENTITY_SERVICE_NAME, IdentityModule, type IdentityModuleOptions } from './identity.module';
+
+export { IdentityModule, IDENTITY_SERVICE_NAME, type IdentityModuleOptions } from './identity.module';
+export {
+  identityEnvSchema,
+  loadIdentityConfig,
+  DEFAULT_DEMO_PASSWORD,
+  type IdentityConfig,
+} from './identity.config';
+
+/** identity in the launcher's target registry. Tests pass a throwaway schema. */
+export function defineIdentityService(options: IdentityModuleOptions = {}): ServiceDefinition {
+  return {
+    name: IDENTITY_SERVICE_NAME,
+    dependsOn: [],
+    defaultPort: 4101,
+    rootModule: (runtime) => IdentityModule.forRoot(runtime, options),
+  };
+}
+
+export const identityService: ServiceDefinition = defineIdentityService();

@@ -1,0 +1,92 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Repository } from 'typeorm';
+import { PLATFORM_LOGGER, type Logger } from '@district/nest-common';
+import { AccountTakenError } from '../identity.errors';
+import { isUniqueViolation } from '../users/unique-violation';
+import type { UserEntity } from '../users/user.entity';
+import { MAX_USERNAME_ATTEMPTS, displayName, usernameBase, usernameCandidate } from '../users/username';
+import { UsersService } from '../users/users.service';
+import { ExternalIdentityEntity } from './external-identity.entity';
+import { OidcEmailRequiredError } from './oidc.errors';
+import type { ProviderProfile } from './oidc-client.service';
+
+/**
+ * Finds the user a provider account signs in as: the one linked to it, else the one with the same
+ * (provider-verified) email, which gets linked; else a new unapproved student is created and linked.
+ */
+@Injectable()
+export class OidcAccountsService {
+  constructor(
+    @InjectRepository(ExternalIdentityEntity) private readonly identities: Repository<ExternalIdentityEntity>,
+    @Inject(UsersService) private readonly users: UsersService,
+    @Inject(PLATFORM_LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async findOrCreate(profile: ProviderProfile, retried = false): Promise<UserEntity> {
+    const linked = await this.identities.findOneBy({ issuer: profile.issuer, subject: profile.subject });
+    const linkedUser = linked && (await this.users.findById(linked.userId));
+    if (linkedUser) return linkedUser;
+
+    // An unverified address could belong to someone else: never link or create by it.
+    if (!profile.email || !profile.emailVerified) throw new OidcEmailRequiredError();
+    const byEmail = await this.users.findByEmail(profile.email);
+    if (byEmail) {
+      await this.identities
+        .createQueryBuilder()
+        .insert()
+        .values(this.link(profile, byEmail.id))
+        .orIgnore()
+        .execute();
+      this.logger.info({ userId: byEmail.id, issuer: profile.issuer }, 'provider account linked by email');
+      return byEmail;
+    }
+
+    try {
+      return await this.create(profile, profile.email);
+    } catch (error) {
+      // Another sign-in of the same person won the race (same email or same provider account): use theirs.
+      const lostRace =
+        (error instanceof AccountTakenError && error.field === 'email') || isUniqueViolation(error);
+      if (lostRace && !retried) return this.findOrCreate(profile, true);
+      throw error;
+    }
+  }
+
+  private async create(profile: ProviderProfile, email: string): Promise<UserEntity> {
+    const base = usernameBase(profile.preferredUsername ?? email.split('@')[0]);
+    for (let attempt = 0; attempt < MAX_USERNAME_ATTEMPTS; attempt++) {
+      try {
+        return await this.users.create(
+          {
+            name: displayName({
+              name: profile.name,
+              given_name: profile.givenName,
+              family_name: profile.familyName,
+              email,
+            }),
+            username: usernameCandidate(base, attempt),
+            email,
+            password: null,
+            role: 'student',
+            approved: false,
+            isAdmin: false,
+          },
+          async (manager, user) => {
+            await manager.insert(ExternalIdentityEntity, this.link(profile, user.id));
+          },
+        );
+      } catch (error) {
+        if (!(error instanceof AccountTakenError && error.field === 'username')) throw error;
+      }
+    }
+    throw new Error('Could not find a free username for a new provider account');
+  }
+
+  private link(
+    profile: ProviderProfile,
+    userId: string,
+  ): Pick<ExternalIdentityEntity, 'issuer' | 'subject' | 'userId'> {
+    return { issuer: profile.issuer, subject: profile.subject, userId };
+  }
+}

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthModule } from '../auth/auth.module';
+import { UsersModule } from '../users/users.module';
+import { ExternalIdentityEntity } from './external-identity.entity';
+import { OidcAccountsService } from './oidc-accounts.service';
+import { OidcClient } from './oidc-client.service';
+import { OidcController } from './oidc.controller';
+import { OidcSignInService } from './oidc-sign-in.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([ExternalIdentityEntity]), UsersModule, AuthModule],
+  controllers: [OidcController],
+  providers: [OidcClient, OidcAccountsService, OidcSignInService],
+})
+export class OidcModule {}

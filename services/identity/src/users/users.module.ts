@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { PasswordHasher } from './password-hasher.service';
+import { UserEntity } from './user.entity';
+import { UsersController } from './users.controller';
+import { UsersListResponder } from './users-list.responder';
+import { UsersService } from './users.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([UserEntity])],
+  controllers: [UsersController],
+  providers: [UsersService, PasswordHasher, UsersListResponder],
+  exports: [UsersService, PasswordHasher],
+})
+export class UsersModule {}

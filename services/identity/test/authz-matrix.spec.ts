@@ -1,0 +1,128 @@
+import { RequestMethod } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { ModulesContainer } from '@nestjs/core';
+import { DEMO_ACCOUNTS, type User } from '@district/contracts';
+import { SESSION_COOKIE } from '@district/nest-common';
+import { DEFAULT_DEMO_PASSWORD } from '../src';
+import matrix from './authz-matrix.json';
+import type { HttpClient } from './support/http-client';
+import { startIdentity, type IdentityTestApp } from './support/identity-app';
+import { newAccount, PERSONAS, type Persona } from './support/people';
+
+interface MatrixRoute {
+  method: string;
+  path: string;
+  body?: unknown;
+  expect: Record<Persona, number>;
+  messages?: Record<string, string>;
+}
+
+const routes = matrix.routes as MatrixRoute[];
+/** The demo district has one account of each kind; anonymous has no account at all. */
+const credentials: Record<Persona, { email: string; password: string }> = {
+  anonymous: { email: 'nobody@school.test', password: 'not-a-password' },
+  pending: { email: demoEmail('pending'), password: DEFAULT_DEMO_PASSWORD },
+  student: { email: demoEmail('student'), password: DEFAULT_DEMO_PASSWORD },
+  teacher: { email: demoEmail('teacher'), password: DEFAULT_DEMO_PASSWORD },
+  admin: { email: demoEmail('admin'), password: DEFAULT_DEMO_PASSWORD },
+};
+
+let app: IdentityTestApp;
+
+beforeAll(async () => {
+  app = await startIdentity({ demo: true });
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+it('lists every route of the service, for every persona', () => {
+  expect([...matrix.personas].sort()).toEqual([...PERSONAS].sort());
+  for (const route of routes) expect(Object.keys(route.expect).sort()).toEqual([...PERSONAS].sort());
+  const inMatrix = new Set(
+    routes.map((r) => `${r.method} ${r.path.split('?')[0].replace('{target}', ':id')}`),
+  );
+  expect(new Set(registeredRoutes(app))).toEqual(inMatrix);
+});
+
+it('answers every route as the matrix says, for every persona', async () => {
+  const mismatches: string[] = [];
+  for (const route of routes) {
+    for (const persona of PERSONAS) {
+      const client = await signIn(persona);
+      const target = route.path.includes('{target}') ? await freshUserId() : '';
+      const res = await client.request(route.method, route.path.replace('{target}', target), {
+        body: bodyFor(route.body, persona),
+      });
+      if (route.path === '/api/auth/logout') sessions.delete(persona);
+      const expected = route.expect[persona];
+      const message = route.messages?.[String(expected)];
+      const actualMessage = (res.body as { message?: string })?.message;
+      if (res.status !== expected || (message && actualMessage !== message)) {
+        mismatches.push(
+          `${route.method} ${route.path} as ${persona}: expected ${expected}${message ? ` "${message}"` : ''}, got ${res.status} ${res.text.slice(0, 120)}`,
+        );
+      }
+    }
+  }
+  expect(mismatches).toEqual([]);
+});
+
+/** One sign-in per persona, copied into a fresh client per cell; signing out forgets it. */
+const sessions = new Map<Persona, string>();
+
+async function signIn(persona: Persona): Promise<HttpClient> {
+  const client = app.client();
+  if (persona === 'anonymous') return client;
+  let token = sessions.get(persona);
+  if (!token) {
+    const res = await app.client().post('/api/auth/login', credentials[persona]);
+    token = res.setCookies.find((c) => c.name === SESSION_COOKIE)?.value;
+    if (res.status !== 200 || !token)
+      throw new Error(`${persona} could not sign in: ${res.status} ${res.text}`);
+    sessions.set(persona, token);
+  }
+  client.jar.set(client.baseUrl, SESSION_COOKIE, token);
+  return client;
+}
+
+async function freshUserId(): Promise<string> {
+  const res = await app.client().post<User>('/api/auth/register', newAccount());
+  return res.body.id;
+}
+
+function bodyFor(body: unknown, persona: Persona): unknown {
+  if (body === '$newAccount') return newAccount();
+  if (body === undefined) return undefined;
+  return JSON.parse(
+    JSON.stringify(body)
+      .replace('{email}', credentials[persona].email)
+      .replace('{password}', credentials[persona].password),
+  );
+}
+
+function demoEmail(key: string): string {
+  const account = DEMO_ACCOUNTS.find((a) => a.key === key);
+  if (!account) throw new Error(`no demo account ${key}`);
+  return account.email;
+}
+
+/** `METHOD /path` of every handler the running app registered, read from Nest's metadata. */
+function registeredRoutes(testApp: IdentityTestApp): string[] {
+  const found: string[] = [];
+  for (const module of testApp.service.app.get(ModulesContainer).values()) {
+    for (const controller of module.controllers.values()) {
+      const type = controller.metatype as (new (...args: never[]) => unknown) | null;
+      if (!type) continue;
+      const base = String(Reflect.getMetadata(PATH_METADATA, type) ?? '');
+      for (const name of Object.getOwnPropertyNames(type.prototype)) {
+        const handler = (type.prototype as Record<string, unknown>)[name];
+        if (typeof handler !== 'function' || !Reflect.hasMetadata(METHOD_METADATA, handler)) continue;
+        const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
+        const sub = String(Reflect.getMetadata(PATH_METADATA, handler) ?? '');
+        found.push(`${method} /${[base, sub].filter((p) => p && p !== '/').join('/')}`.replace(/\/+/g, '/'));
+      }
+    }
+  }
+  return found;
+}

@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import Redis from 'ioredis';
+import { IdentityMessages, LOGIN_MAX_FAILURES, type User } from '@district/contracts';
+import { RedisEphemeralStore } from '@district/nest-common';
+import { startIdentity, type IdentityTestApp } from './support/identity-app';
+import { ADMIN_ENV, newAccount, registerPerson, signInAdmin } from './support/people';
+
+/**
+ * The cluster keeps throttle counters, token versions, revoked sessions and pending OpenID sign-ins in Redis.
+ * The same journeys as elsewhere, against the real Redis, under a key prefix of this run.
+ */
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const prefix = `identity-test-${randomBytes(4).toString('hex')}:`;
+
+let app: IdentityTestApp;
+
+beforeAll(async () => {
+  app = await startIdentity({ env: ADMIN_ENV, store: new RedisEphemeralStore(REDIS_URL, { prefix }) });
+});
+afterAll(async () => {
+  await app?.close();
+  const redis = new Redis(REDIS_URL);
+  const keys = await redis.keys(`${prefix}*`);
+  if (keys.length) await redis.del(...keys);
+  await redis.quit();
+});
+
+it('throttles sign-in with counters in Redis', async () => {
+  const account = newAccount();
+  await app.client().post('/api/auth/register', account);
+  for (let i = 0; i < LOGIN_MAX_FAILURES; i++) {
+    await app
+      .client({ 'x-forwarded-for': `192.0.2.${i}` })
+      .post('/api/auth/login', { email: account.email, password: 'nope-nope' });
+  }
+  const res = await app.client({ 'x-forwarded-for': '192.0.2.99' }).post('/api/auth/login', account);
+  expect(res.status).toBe(429);
+  expect(res.body).toMatchObject({ message: IdentityMessages.tooManyAttempts });
+  expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+});
+
+it('refuses a stale token at once, refreshes it at /me, and revokes a signed-out session', async () => {
+  const admin = await signInAdmin(app);
+  const { client, user } = await registerPerson(app, admin, 'admin');
+  expect((await client.get('/api/users')).status).toBe(200);
+
+  await admin.patch(`/api/users/${user.id}/admin`, { isAdmin: false });
+  expect((await client.get('/api/users')).status).toBe(401);
+  expect((await client.get<User>('/api/auth/me')).body.isAdmin).toBe(false);
+
+  await admin.post('/api/auth/logout');
+  expect((await admin.get('/api/users')).status).toBe(401);
+  const redis = new Redis(REDIS_URL);
+  try {
+    expect(await redis.get(`${prefix}auth:tv:${user.id}`)).toBe('4');
+    expect(await redis.keys(`${prefix}auth:revoked:*`)).toHaveLength(1);
+  } finally {
+    await redis.quit();
+  }
+});

@@ -1,0 +1,243 @@
+import {
+  IdentityMessages,
+  Subjects,
+  userChangedEventSchema,
+  userDeletedEventSchema,
+  usersListReplySchema,
+  type User,
+} from '@district/contracts';
+import type { BusMessage, BusSubscription } from '@district/nest-common';
+import { startIdentity, type IdentityTestApp } from './support/identity-app';
+import type { HttpClient } from './support/http-client';
+import { ADMIN, ADMIN_ENV, registerPerson, signInAdmin } from './support/people';
+
+let app: IdentityTestApp;
+let admin: HttpClient;
+let adminId: string;
+const events: BusMessage[] = [];
+let subscription: BusSubscription;
+
+beforeAll(async () => {
+  app = await startIdentity({ env: ADMIN_ENV });
+  subscription = await app.runtime.bus.subscribe(
+    'identity.user.>',
+    async (message) => {
+      events.push(message);
+    },
+    { durable: 'identity-test-observer' },
+  );
+  admin = await signInAdmin(app);
+  adminId = (await admin.get<User>('/api/auth/me')).body.id;
+});
+afterAll(async () => {
+  await subscription?.unsubscribe();
+  await app?.close();
+});
+
+async function eventually<T>(probe: () => T | undefined, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const eventFor = (subject: string, userId: string, change?: string) =>
+  eventually(() =>
+    events.find((e) => {
+      if (e.subject !== subject) return false;
+      const data = e.data as { user?: { id: string }; userId?: string; changed?: string[] };
+      return (data.user?.id ?? data.userId) === userId && (!change || data.changed?.includes(change));
+    }),
+  );
+
+describe('listing', () => {
+  it('lists every user, oldest first, without passwords', async () => {
+    const { user } = await registerPerson(app, admin, 'pending');
+    const res = await admin.get<User[]>('/api/users');
+    expect(res.status).toBe(200);
+    expect(res.body[0].email).toBe(ADMIN.email);
+    expect(res.body[res.body.length - 1].id).toBe(user.id);
+    const created = res.body.map((u) => Date.parse(u.createdAt));
+    expect(created).toEqual([...created].sort((a, b) => a - b));
+    expect(res.text).not.toMatch(/password/i);
+  });
+
+  it('answers identity.users.list on the bus, without admins when asked', async () => {
+    const { user } = await registerPerson(app, admin, 'student');
+    const all = usersListReplySchema.parse(await app.runtime.bus.request(Subjects.identityUsersList, {}));
+    const noAdmins = usersListReplySchema.parse(
+      await app.runtime.bus.request(Subjects.identityUsersList, { excludeAdmins: true }),
+    );
+    expect(all.users.map((u) => u.id)).toEqual(expect.arrayContaining([adminId, user.id]));
+    expect(noAdmins.users.map((u) => u.id)).toContain(user.id);
+    expect(noAdmins.users.some((u) => u.isAdmin)).toBe(false);
+    expect(Object.keys(all.users[0]).sort()).toEqual(['id', 'isAdmin', 'name', 'role', 'username']);
+  });
+});
+
+describe('creation', () => {
+  it('publishes identity.user.created for a new account', async () => {
+    const { user } = await registerPerson(app, admin, 'pending');
+    const event = userChangedEventSchema.parse((await eventFor(Subjects.identityUserCreated, user.id)).data);
+    expect(event).toEqual({ user, tokenVersion: 1, changed: ['created'] });
+  });
+});
+
+describe('approval', () => {
+  it('approves a pending user, whose next /me carries the approval; the event is relayed', async () => {
+    const { client, user } = await registerPerson(app, admin, 'pending');
+    const res = await admin.patch<User>(`/api/users/${user.id}/approval`, { approved: true });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: user.id, approved: true });
+
+    const me = await client.get<User>('/api/auth/me');
+    expect(me.status).toBe(200);
+    expect(me.body.approved).toBe(true);
+
+    const event = userChangedEventSchema.parse(
+      (await eventFor(Subjects.identityUserUpdated, user.id, 'approval')).data,
+    );
+    expect(event).toMatchObject({ changed: ['approval'], user: { id: user.id, approved: true } });
+    const rows: { published_at: Date | null }[] = await app.dataSource.query(
+      `SELECT published_at FROM outbox WHERE subject = $1 AND payload -> 'user' ->> 'id' = $2`,
+      [Subjects.identityUserUpdated, user.id],
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0].published_at).not.toBeNull();
+  });
+
+  it('changes nothing (no new token version) when the state is already as asked', async () => {
+    const { client, user } = await registerPerson(app, admin, 'admin');
+    expect((await admin.patch(`/api/users/${user.id}/approval`, { approved: true })).status).toBe(200);
+    expect((await client.get('/api/users')).status).toBe(200);
+  });
+
+  it('validates the body', async () => {
+    const { user } = await registerPerson(app, admin, 'pending');
+    const res = await admin.patch(`/api/users/${user.id}/approval`, { approved: 'yes' });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ message: 'approved must be true or false' });
+  });
+});
+
+describe('token versions', () => {
+  it('refuses a demoted admin’s old token on the very next request, while /me refreshes it', async () => {
+    const { client, user } = await registerPerson(app, admin, 'admin');
+    expect((await client.get('/api/users')).status).toBe(200);
+
+    expect((await admin.patch(`/api/users/${user.id}/admin`, { isAdmin: false })).status).toBe(200);
+    const stale = await client.get('/api/users');
+    expect(stale.status).toBe(401);
+    expect(stale.body).toMatchObject({ message: IdentityMessages.authenticationRequired });
+
+    const me = await client.get<User>('/api/auth/me');
+    expect(me.status).toBe(200);
+    expect(me.body.isAdmin).toBe(false);
+    const refreshed = await client.get('/api/users');
+    expect(refreshed.status).toBe(403);
+    expect(refreshed.body).toMatchObject({ message: IdentityMessages.adminRequired });
+    await eventFor(Subjects.identityUserUpdated, user.id, 'admin');
+  });
+
+  it('changes the role and publishes it', async () => {
+    const { client, user } = await registerPerson(app, admin, 'student');
+    const res = await admin.patch<User>(`/api/users/${user.id}/role`, { role: 'teacher' });
+    expect(res.body).toMatchObject({ role: 'teacher' });
+    expect((await client.get<User>('/api/auth/me')).body.role).toBe('teacher');
+    await eventFor(Subjects.identityUserUpdated, user.id, 'role');
+  });
+
+  it('keeps the shared session state in step with the database under concurrent changes', async () => {
+    const { client, user } = await registerPerson(app, admin, 'admin');
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        admin.patch(`/api/users/${user.id}/role`, { role: i % 2 ? 'teacher' : 'student' }),
+      ),
+    );
+    expect((await client.get('/api/auth/me')).status).toBe(200);
+    expect((await client.get('/api/users')).status).toBe(200);
+  });
+});
+
+describe('password reset', () => {
+  it('sets the new password and ends every existing session of that user', async () => {
+    const { client, user, password } = await registerPerson(app, admin, 'student');
+    const res = await admin.put<User>(`/api/admin/users/${user.id}/password`, { newPassword: 'brand-new-1' });
+    expect(res.status).toBe(200);
+    expect(res.body.id).toBe(user.id);
+
+    const me = await client.get('/api/auth/me');
+    expect(me.status).toBe(401);
+    expect(me.body).toMatchObject({ message: IdentityMessages.authenticationRequired });
+
+    expect((await app.client().post('/api/auth/login', { email: user.email, password })).status).toBe(401);
+    const fresh = app.client();
+    expect((await fresh.post('/api/auth/login', { email: user.email, password: 'brand-new-1' })).status).toBe(
+      200,
+    );
+    expect((await fresh.get('/api/auth/me')).status).toBe(200);
+    await eventFor(Subjects.identityUserUpdated, user.id, 'password');
+  });
+
+  it.each([{ newPassword: '12345' }, {}])('refuses a short or missing password (400) %#', async (body) => {
+    const { user } = await registerPerson(app, admin, 'student');
+    const res = await admin.put(`/api/admin/users/${user.id}/password`, body);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ message: IdentityMessages.passwordTooShort });
+  });
+});
+
+describe('delete', () => {
+  it('deletes the user, whose sessions end at once, and publishes the deletion', async () => {
+    const { client, user, password } = await registerPerson(app, admin, 'admin');
+    const res = await admin.delete(`/api/users/${user.id}`);
+    expect(res.status).toBe(204);
+
+    expect((await client.get('/api/users')).status).toBe(401);
+    expect((await client.get('/api/auth/me')).status).toBe(401);
+    expect((await app.client().post('/api/auth/login', { email: user.email, password })).status).toBe(401);
+    expect((await admin.delete(`/api/users/${user.id}`)).status).toBe(404);
+
+    const event = userDeletedEventSchema.parse((await eventFor(Subjects.identityUserDeleted, user.id)).data);
+    expect(event).toEqual({ userId: user.id });
+  });
+});
+
+describe('self-protection', () => {
+  it.each([
+    ['PATCH', 'admin', { isAdmin: false }, IdentityMessages.cannotChangeOwnAdmin],
+    ['PATCH', 'role', { role: 'student' }, IdentityMessages.cannotChangeOwnRole],
+    ['DELETE', '', undefined, IdentityMessages.cannotDeleteOwnAccount],
+  ])('refuses an admin’s %s of their own %s (403)', async (method, field, body, message) => {
+    const path = field ? `/api/users/${adminId}/${field}` : `/api/users/${adminId}`;
+    const res = await admin.request(method, path, { body });
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ statusCode: 403, message });
+    const me = await admin.get<User>('/api/auth/me');
+    expect(me.body).toMatchObject({ isAdmin: true, role: 'teacher' });
+  });
+});
+
+describe('unknown users', () => {
+  it.each([
+    ['PATCH', '/approval', { approved: true }],
+    ['PATCH', '/role', { role: 'teacher' }],
+    ['PATCH', '/admin', { isAdmin: true }],
+    ['DELETE', '', undefined],
+  ])('answers 404 User not found to %s %s for an unknown or malformed id', async (method, suffix, body) => {
+    for (const id of ['7d1c0d5e-8f57-4a43-9c55-8a0c2f0b6f11', 'not-a-uuid']) {
+      const res = await admin.request(method, `/api/users/${id}${suffix}`, { body });
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({ statusCode: 404, message: IdentityMessages.userNotFound });
+    }
+  });
+
+  it('answers 404 to a password reset for an unknown id', async () => {
+    const res = await admin.put('/api/admin/users/not-a-uuid/password', { newPassword: 'long-enough' });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ message: IdentityMessages.userNotFound });
+  });
+});

@@ -1,0 +1,88 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { IdentityMessages } from '@district/contracts';
+import { personas } from '@/testing/fixtures';
+import { renderApp } from '@/testing/render-app';
+
+const heading = (name: string) => screen.findByRole('heading', { level: 1, name });
+
+describe('route guards (spec section 2)', () => {
+  it.each(['/profile', '/admin', '/admin/users', '/educational-tools', '/blog/some-lesson', '/listen-to-type', '/google-slides'])(
+    'a visitor on %s sees Authentication Required with a Login link to third-party sign-in',
+    async (path) => {
+      await renderApp(path, { user: null });
+      expect(await heading(IdentityMessages.authenticationRequired)).toBeInTheDocument();
+      expect(screen.getByRole('link', { name: 'Login' })).toHaveAttribute('href', '/api/auth/google');
+    },
+  );
+
+  it('a pending user on /profile sees Account Pending Approval', async () => {
+    await renderApp('/profile', { user: personas.pending() });
+    expect(await heading(IdentityMessages.accountPendingApproval)).toBeInTheDocument();
+    expect(screen.getByText(/waiting for approval by an administrator/i)).toBeInTheDocument();
+  });
+
+  it('a pending user may open login-only routes (approval not needed)', async () => {
+    await renderApp('/educational-tools', { user: personas.pending() });
+    expect(screen.queryByRole('heading', { name: IdentityMessages.accountPendingApproval })).not.toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: IdentityMessages.authenticationRequired })).not.toBeInTheDocument();
+  });
+
+  it.each([
+    ['student', personas.student],
+    ['teacher', personas.teacher],
+    ['pending', personas.pending],
+  ])('a %s on admin pages sees Access Denied and the admin-required message', async (_label, make) => {
+    for (const path of ['/admin', '/admin/users', '/admin/posts', '/admin/posts/new', '/admin/posts/edit/42', '/admin/seo', '/admin/quiz-grades-dashboard']) {
+      const view = await renderApp(path, { user: make() });
+      expect(await heading(IdentityMessages.accessDenied)).toBeInTheDocument();
+      expect(screen.getByText(IdentityMessages.adminRequired)).toBeInTheDocument();
+      view.unmount();
+    }
+  });
+
+  it('an approved student opens /profile', async () => {
+    await renderApp('/profile', { user: personas.student() });
+    expect(await heading('My Profile')).toBeInTheDocument();
+  });
+
+  it('an admin opens the admin dashboard', async () => {
+    await renderApp('/admin', { user: personas.admin(), setup: (f) => f.on('GET', '/api/users', { json: [] }) });
+    expect(await heading('Admin Dashboard')).toBeInTheDocument();
+  });
+
+  it.each(['/bingo-generator', '/word-bingo', '/spanish-alphabet', '/word-sorter', '/code-evolution', '/crossword-generator', '/blog', '/'])(
+    'the public route %s needs no sign-in',
+    async (path) => {
+      await renderApp(path, { user: null });
+      expect(await screen.findByRole('heading', { level: 1 })).toBeInTheDocument();
+      expect(screen.queryByRole('heading', { name: IdentityMessages.authenticationRequired })).not.toBeInTheDocument();
+    },
+  );
+
+  it.each(['/bingo-generator', '/word-bingo', '/spanish-alphabet', '/word-sorter', '/code-evolution', '/crossword-generator'])(
+    'the tool route %s renders the classroom tool itself',
+    async (path) => {
+      await renderApp(path, { user: null });
+      await screen.findByRole('heading', { level: 1 });
+      expect(screen.queryByText('Coming soon')).not.toBeInTheDocument();
+    },
+  );
+
+  it('the tools hub is routed for a signed-in user', async () => {
+    await renderApp('/educational-tools', { user: personas.teacher() });
+    await screen.findByRole('heading', { level: 1 });
+    expect(screen.queryByText('Coming soon')).not.toBeInTheDocument();
+  });
+
+  it.each([
+    ['/admin/posts', 'Post Management'],
+    ['/admin/comments', 'Comment Moderation'],
+    ['/lesson-plans', 'Lesson Plans'],
+    ['/blog', 'Lessons'],
+  ])('a future screen %s renders its own page, not a blank route', async (path, title) => {
+    await renderApp(path, { user: personas.admin() });
+    expect(await heading(title)).toBeInTheDocument();
+    expect(screen.getByText('Coming soon')).toBeInTheDocument();
+  });
+});

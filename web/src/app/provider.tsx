@@ -1,0 +1,40 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { QueryClientProvider, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { ToastProvider } from '@/components/ui';
+import { SessionProvider, useSession } from '@/lib/auth';
+import { createQueryClient, useListRefreshTriggers } from '@/lib/react-query';
+import { SignInDialogProvider } from '@/lib/sign-in-dialog';
+
+function ListRefreshTriggers() {
+  useListRefreshTriggers();
+  return null;
+}
+
+/** When a different person (or nobody) is signed in, cached server data of the previous one must not show. */
+function ResetCacheOnUserChange() {
+  const { user } = useSession();
+  const client = useQueryClient();
+  const lastUserId = useRef<string | null | undefined>(undefined);
+  const userId = user?.id ?? null;
+  useEffect(() => {
+    if (lastUserId.current !== undefined && lastUserId.current !== userId) void client.resetQueries();
+    lastUserId.current = userId;
+  }, [userId, client]);
+  return null;
+}
+
+/** Every app-wide provider, in dependency order. Tests pass their own QueryClient. */
+export function AppProvider({ children, queryClient }: { children: ReactNode; queryClient?: QueryClient }) {
+  const [client] = useState(() => queryClient ?? createQueryClient());
+  return (
+    <QueryClientProvider client={client}>
+      <ListRefreshTriggers />
+      <ToastProvider>
+        <SessionProvider>
+          <ResetCacheOnUserChange />
+          <SignInDialogProvider>{children}</SignInDialogProvider>
+        </SessionProvider>
+      </ToastProvider>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,74 @@
+import { lazy, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
+import type { RouteObject } from 'react-router-dom';
+import {
+  CodeEvolutionPage,
+  CrosswordPage,
+  NumberBingoPage,
+  SpanishAlphabetPage,
+  ToolsHubPage,
+  WordBingoPage,
+  WordSorterPage,
+} from '@/features/tools';
+import { AppShell } from './app-shell';
+import { Guard, type GuardLevel } from './guards';
+import { RouteErrorPage } from './routes/route-error';
+import type { ComingSoonScreenKey } from './routes/coming-soon';
+
+/** React.lazy for a named export, so every route is its own chunk. */
+function lazyNamed<M, K extends keyof M>(load: () => Promise<M>, name: K): LazyExoticComponent<ComponentType> {
+  return lazy(async () => ({ default: (await load())[name] as ComponentType }));
+}
+
+const HomePage = lazyNamed(() => import('@/features/blog/components/home-page'), 'HomePage');
+const ProfilePage = lazyNamed(() => import('@/features/profile/components/profile-page'), 'ProfilePage');
+const AdminDashboardPage = lazyNamed(() => import('@/features/admin/components/admin-dashboard-page'), 'AdminDashboardPage');
+const AdminUsersPage = lazyNamed(() => import('@/features/admin/components/admin-users-page'), 'AdminUsersPage');
+const NotFoundPage = lazyNamed(() => import('./routes/not-found'), 'NotFoundPage');
+/** A screen that ships later: its own guarded page with the spec's title, never a blank route. */
+const ComingSoonScreen = lazy(() => import('./routes/coming-soon').then((m) => ({ default: m.ComingSoonScreen })));
+
+function guarded(level: GuardLevel | null, element: ReactNode): ReactNode {
+  return level ? <Guard level={level}>{element}</Guard> : element;
+}
+
+const soon = (level: GuardLevel | null, screen: ComingSoonScreenKey) => guarded(level, <ComingSoonScreen screen={screen} />);
+
+/**
+ * The route table of spec section 2, in the spec's order (the last entry is the fallback). React Router
+ * ranks by specificity, which for this table gives the same result as first-match.
+ */
+export const appRoutes: RouteObject[] = [
+  { path: '/admin/posts/new', element: soon('admin', 'adminPostNew') },
+  { path: '/admin/posts/edit/:id', element: soon('admin', 'adminPostEdit') },
+  { path: '/admin/posts', element: soon('admin', 'adminPosts') },
+  { path: '/admin/users', element: guarded('admin', <AdminUsersPage />) },
+  { path: '/admin/comments', element: soon('admin', 'adminComments') },
+  { path: '/admin/categories', element: soon('admin', 'adminCategories') },
+  { path: '/admin/seo', element: soon('admin', 'adminSeo') },
+  { path: '/admin/chatrooms', element: soon('admin', 'adminChatrooms') },
+  { path: '/admin/quiz-grades-dashboard', element: soon('admin', 'quizGrades') },
+  { path: '/admin/text-quiz-grades-dashboard', element: soon('admin', 'textQuizGrades') },
+  { path: '/admin', element: guarded('admin', <AdminDashboardPage />) },
+  { path: '/blog/:slug', element: soon('login', 'blogPost') },
+  { path: '/blog', element: soon(null, 'blog') },
+  { path: '/educational-tools', element: guarded('login', <ToolsHubPage />) },
+  { path: '/bingo-generator', element: <NumberBingoPage /> },
+  { path: '/word-bingo', element: <WordBingoPage /> },
+  { path: '/spanish-alphabet', element: <SpanishAlphabetPage /> },
+  { path: '/word-sorter', element: <WordSorterPage /> },
+  { path: '/code-evolution', element: <CodeEvolutionPage /> },
+  { path: '/crossword-generator', element: <CrosswordPage /> },
+  { path: '/listen-to-type', element: soon('login', 'listenToType') },
+  { path: '/audio-quizzes', element: soon('login', 'audioQuizzes') },
+  { path: '/text-quizzes', element: soon('login', 'textQuizzes') },
+  { path: '/audio-lists', element: soon('login', 'audioLists') },
+  { path: '/lesson-plans', element: soon('login', 'lessonPlans') },
+  { path: '/google-slides', element: soon('login', 'googleSlides') },
+  { path: '/profile', element: guarded('approved', <ProfilePage />) },
+  // Linked from the admin dashboard but absent from the spec's guard table, so it stays unguarded like the other demos.
+  { path: '/sound-demo', element: soon(null, 'soundDemo') },
+  { path: '/', element: <HomePage /> },
+  { path: '*', element: <NotFoundPage /> },
+];
+
+export const routes: RouteObject[] = [{ element: <AppShell />, errorElement: <RouteErrorPage />, children: appRoutes }];

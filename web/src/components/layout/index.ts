@@ -1,0 +1,4 @@
+export { Footer } from './footer';
+export { Layout, PageContainer, PageHeader, RouteFallback } from './layout';
+export { DocumentTitle, LogoMark, PRODUCT_NAME } from './logo';
+export { Navbar, navItemsFor } from './navbar';

@@ -1,0 +1,158 @@
+import { useId, useState } from 'react';
+import { Link, NavLink, useNavigate } from 'react-router-dom';
+import { isAdmin, isApproved, useSession, type User } from '@/lib/auth';
+import { useSignInDialog } from '@/lib/sign-in-dialog';
+import { cn } from '@/lib/cn';
+import { Badge, Button } from '@/components/ui';
+import { LogoMark, PRODUCT_NAME } from './logo';
+
+interface NavItem {
+  to: string;
+  label: string;
+}
+
+/** Spec section 2: Lessons and Tools for everyone; My Profile and Chatroom when approved; Admin Dashboard for admins. */
+export function navItemsFor(user: User | null): NavItem[] {
+  const items: NavItem[] = [
+    { to: '/blog', label: 'Lessons' },
+    { to: '/educational-tools', label: 'Tools' },
+  ];
+  if (isApproved(user)) {
+    items.push({ to: '/profile', label: 'My Profile' }, { to: '/listen-to-type', label: 'Chatroom' });
+  }
+  if (isAdmin(user)) items.push({ to: '/admin', label: 'Admin Dashboard' });
+  return items;
+}
+
+function linkClass({ isActive }: { isActive: boolean }) {
+  return cn(
+    'rounded-md px-3 py-2 text-sm font-medium transition-colors',
+    isActive ? 'bg-white/15 text-white' : 'text-brand-100 hover:bg-white/10 hover:text-white',
+  );
+}
+
+function UserChip({ user }: { user: User }) {
+  return (
+    <div className="flex min-w-0 items-center gap-2 text-sm text-white">
+      <span aria-hidden="true" className="flex size-8 shrink-0 items-center justify-center rounded-full bg-white/15 font-semibold">
+        {(user.name || user.username).slice(0, 1).toUpperCase()}
+      </span>
+      <span className="truncate font-medium">{user.name || user.username}</span>
+      {!user.approved ? <Badge tone="warning">Pending</Badge> : null}
+      {user.isAdmin ? <Badge tone="purple">Admin</Badge> : null}
+    </div>
+  );
+}
+
+export function Navbar() {
+  const { user, logout } = useSession();
+  const signIn = useSignInDialog();
+  const navigate = useNavigate();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [loggingOut, setLoggingOut] = useState(false);
+  const menuId = useId();
+  const items = navItemsFor(user);
+
+  const onLogout = async () => {
+    setLoggingOut(true);
+    try {
+      await logout();
+    } finally {
+      setLoggingOut(false);
+      setMenuOpen(false);
+      navigate('/');
+    }
+  };
+
+  const openSignIn = (mode: 'signin' | 'signup') => {
+    setMenuOpen(false);
+    signIn.open(mode);
+  };
+
+  return (
+    <header className="sticky top-0 z-40 bg-brand-900 shadow-md">
+      <nav aria-label="Main" className="mx-auto flex h-16 max-w-7xl items-center gap-3 px-4 sm:px-6 lg:px-8">
+        <Link to="/" className="flex shrink-0 items-center gap-2 rounded-md text-white">
+          <LogoMark className="size-8 text-brand-600" />
+          <span className="text-base font-bold tracking-tight sm:text-lg">{PRODUCT_NAME}</span>
+        </Link>
+
+        <ul className="ml-4 hidden items-center gap-1 lg:flex">
+          {items.map((item) => (
+            <li key={item.to}>
+              <NavLink to={item.to} className={linkClass} end={item.to === '/admin'}>
+                {item.label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+
+        <div className="ml-auto hidden items-center gap-3 lg:flex">
+          {user ? (
+            <>
+              <UserChip user={user} />
+              <Button variant="outline" size="sm" onClick={onLogout} loading={loggingOut} className="border-white/30 bg-transparent text-white hover:bg-white/10">
+                Logout
+              </Button>
+            </>
+          ) : (
+            <>
+              <Button variant="ghost" size="sm" className="text-white hover:bg-white/10" onClick={() => openSignIn('signin')}>
+                Sign In
+              </Button>
+              <Button variant="secondary" size="sm" onClick={() => openSignIn('signup')}>
+                Sign Up
+              </Button>
+            </>
+          )}
+        </div>
+
+        <button
+          type="button"
+          className="ml-auto inline-flex size-10 items-center justify-center rounded-md text-white hover:bg-white/10 lg:hidden"
+          aria-expanded={menuOpen}
+          aria-controls={menuId}
+          aria-label={menuOpen ? 'Close menu' : 'Open menu'}
+          onClick={() => setMenuOpen((v) => !v)}
+        >
+          <svg aria-hidden="true" viewBox="0 0 24 24" className="size-6" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+            {menuOpen ? <path d="M6 6l12 12M18 6 6 18" /> : <path d="M4 7h16M4 12h16M4 17h16" />}
+          </svg>
+        </button>
+      </nav>
+
+      {menuOpen ? (
+        <div id={menuId} className="border-t border-white/10 bg-brand-900 px-4 pb-4 lg:hidden">
+          <ul className="flex flex-col gap-1 pt-2">
+            {items.map((item) => (
+              <li key={item.to}>
+                <NavLink to={item.to} className={(s) => cn(linkClass(s), 'block')} end={item.to === '/admin'} onClick={() => setMenuOpen(false)}>
+                  {item.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+          <div className="mt-3 border-t border-white/10 pt-3">
+            {user ? (
+              <div className="flex items-center justify-between gap-3">
+                <UserChip user={user} />
+                <Button variant="outline" size="sm" onClick={onLogout} loading={loggingOut} className="border-white/30 bg-transparent text-white hover:bg-white/10">
+                  Logout
+                </Button>
+              </div>
+            ) : (
+              <div className="grid grid-cols-2 gap-2">
+                <Button variant="outline" className="border-white/30 bg-transparent text-white hover:bg-white/10" onClick={() => openSignIn('signin')}>
+                  Sign In
+                </Button>
+                <Button variant="secondary" onClick={() => openSignIn('signup')}>
+                  Sign Up
+                </Button>
+              </div>
+            )}
+          </div>
+        </div>
+      ) : null}
+    </header>
+  );
+}

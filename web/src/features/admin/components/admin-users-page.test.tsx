@@ -1,0 +1,171 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { IdentityMessages, type User } from '@district/contracts';
+import { makeUser, personas } from '@/testing/fixtures';
+import { renderApp } from '@/testing/render-app';
+
+function setupUsers(me: User, others: User[]) {
+  const users = [me, ...others];
+  return renderApp('/admin/users', {
+    user: me,
+    setup: (f) => {
+      f.on('GET', '/api/users', () => ({ json: users }));
+    },
+  });
+}
+
+const row = (name: string) => screen.getByText(name, { selector: 'td > div' }).closest('tr') as HTMLElement;
+const alerts = () => screen.getAllByRole('alert');
+
+describe('admin users (spec sections 2, 5, 6 and 8)', () => {
+  it('lists users with status, role and admin flag', async () => {
+    const me = personas.admin();
+    const pending = makeUser({ name: 'Penny Pending', approved: false });
+    await setupUsers(me, [pending]);
+    expect(await screen.findByRole('heading', { level: 1, name: 'User Management' })).toBeInTheDocument();
+    await screen.findByText('Penny Pending');
+    expect(within(row('Penny Pending')).getByText('Pending')).toBeInTheDocument();
+    expect(within(row('Penny Pending')).getByRole('button', { name: 'Approve Penny Pending' })).toBeInTheDocument();
+    expect(within(row(me.name)).getByRole('switch', { name: `Administrator: ${me.name}` })).toHaveAttribute('aria-checked', 'true');
+    expect(screen.getByRole('button', { name: 'Pending (1)' })).toBeInTheDocument();
+  });
+
+  it('approves and suspends, updating the row from the answer', async () => {
+    const me = personas.admin();
+    const penny = makeUser({ name: 'Penny Pending', approved: false });
+    const { fetch, user } = await setupUsers(me, [penny]);
+    fetch.on('PATCH', `/api/users/${penny.id}/approval`, (req) => ({ json: { ...penny, approved: (req.body as { approved: boolean }).approved } }));
+    await user.click(await screen.findByRole('button', { name: 'Approve Penny Pending' }));
+    expect(await screen.findByRole('button', { name: 'Suspend Penny Pending' })).toBeInTheDocument();
+    expect(fetch.calls('PATCH', `/api/users/${penny.id}/approval`)[0]?.body).toEqual({ approved: true });
+    await user.click(screen.getByRole('button', { name: 'Suspend Penny Pending' }));
+    expect(await screen.findByRole('button', { name: 'Approve Penny Pending' })).toBeInTheDocument();
+    expect(fetch.calls('PATCH', `/api/users/${penny.id}/approval`)[1]?.body).toEqual({ approved: false });
+  });
+
+  it('changes role and admin flag of another user', async () => {
+    const me = personas.admin();
+    const sam = makeUser({ name: 'Sam Student' });
+    const { fetch, user } = await setupUsers(me, [sam]);
+    fetch.on('PATCH', `/api/users/${sam.id}/role`, { json: { ...sam, role: 'teacher' } });
+    fetch.on('PATCH', `/api/users/${sam.id}/admin`, { json: { ...sam, role: 'teacher', isAdmin: true } });
+    await user.selectOptions(await screen.findByLabelText('Role for Sam Student'), 'teacher');
+    await waitFor(() => expect(screen.getByLabelText('Role for Sam Student')).toHaveValue('teacher'));
+    expect(fetch.calls('PATCH', `/api/users/${sam.id}/role`)[0]?.body).toEqual({ role: 'teacher' });
+    await user.click(screen.getByRole('switch', { name: 'Administrator: Sam Student' }));
+    await waitFor(() => expect(screen.getByRole('switch', { name: 'Administrator: Sam Student' })).toHaveAttribute('aria-checked', 'true'));
+    expect(fetch.calls('PATCH', `/api/users/${sam.id}/admin`)[0]?.body).toEqual({ isAdmin: true });
+  });
+
+  it('shows the self-protection messages without calling the server', async () => {
+    const me = personas.admin();
+    const { fetch, user } = await setupUsers(me, []);
+    await user.click(await screen.findByRole('switch', { name: `Administrator: ${me.name}` }));
+    expect(await screen.findByText(IdentityMessages.cannotChangeOwnAdmin)).toBeInTheDocument();
+    await user.selectOptions(screen.getByLabelText(`Role for ${me.name}`), 'student');
+    expect(await screen.findByText(IdentityMessages.cannotChangeOwnRole)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: `Delete ${me.name}` }));
+    expect(await screen.findByText(IdentityMessages.cannotDeleteOwnAccount)).toBeInTheDocument();
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(fetch.requests.filter((r) => r.method !== 'GET')).toHaveLength(0);
+  });
+
+  it('shows the server message when a change is refused', async () => {
+    const me = personas.admin();
+    const sam = makeUser({ name: 'Sam Student' });
+    const { fetch, user } = await setupUsers(me, [sam]);
+    fetch.on('PATCH', `/api/users/${sam.id}/admin`, { status: 403, json: { statusCode: 403, message: IdentityMessages.adminRequired } });
+    await user.click(await screen.findByRole('switch', { name: 'Administrator: Sam Student' }));
+    expect(await screen.findByText(IdentityMessages.adminRequired)).toBeInTheDocument();
+    expect(screen.getByRole('switch', { name: 'Administrator: Sam Student' })).toHaveAttribute('aria-checked', 'false');
+  });
+
+  it('deletes after confirmation, with the success toast', async () => {
+    const me = personas.admin();
+    const sam = makeUser({ name: 'Sam Student' });
+    const { fetch, user } = await setupUsers(me, [sam]);
+    fetch.on('DELETE', `/api/users/${sam.id}`, { status: 204 });
+    await user.click(await screen.findByRole('button', { name: 'Delete Sam Student' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Delete user' });
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    await user.click(within(dialog).getByRole('button', { name: 'Delete User' }));
+    expect(await screen.findByText('User deleted successfully')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText('Sam Student')).not.toBeInTheDocument());
+    expect(fetch.calls('DELETE', `/api/users/${sam.id}`)).toHaveLength(1);
+  });
+
+  it('cancelling the confirmation deletes nothing', async () => {
+    const me = personas.admin();
+    const sam = makeUser({ name: 'Sam Student' });
+    const { fetch, user } = await setupUsers(me, [sam]);
+    await user.click(await screen.findByRole('button', { name: 'Delete Sam Student' }));
+    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Cancel' }));
+    expect(screen.getByText('Sam Student')).toBeInTheDocument();
+    expect(fetch.calls('DELETE', `/api/users/${sam.id}`)).toHaveLength(0);
+  });
+
+  it("toasts 'Failed to delete user' when the delete fails without a message", async () => {
+    const me = personas.admin();
+    const sam = makeUser({ name: 'Sam Student' });
+    const { fetch, user } = await setupUsers(me, [sam]);
+    fetch.on('DELETE', `/api/users/${sam.id}`, { status: 500, text: 'boom' });
+    await user.click(await screen.findByRole('button', { name: 'Delete Sam Student' }));
+    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete User' }));
+    expect(await screen.findByText('Failed to delete user')).toBeInTheDocument();
+    expect(screen.getByText('Sam Student')).toBeInTheDocument();
+  });
+
+  describe('reset password', () => {
+    async function openReset() {
+      const me = personas.admin();
+      const sam = makeUser({ name: 'Sam Student' });
+      const app = await setupUsers(me, [sam]);
+      await app.user.click(await screen.findByRole('button', { name: 'Reset password for Sam Student' }));
+      const dialog = screen.getByRole('dialog', { name: 'Reset Password' });
+      return { ...app, dialog, sam };
+    }
+
+    it("requires the two entries to match ('Passwords do not match')", async () => {
+      const { dialog, user, fetch } = await openReset();
+      expect(within(dialog).getByLabelText('New Password')).toHaveFocus();
+      await user.type(within(dialog).getByLabelText('New Password'), 'abcdef');
+      await user.type(within(dialog).getByLabelText('Confirm Password'), 'abcdeg');
+      await user.click(within(dialog).getByRole('button', { name: 'Reset Password' }));
+      expect(within(dialog).getByText(IdentityMessages.passwordsDoNotMatch)).toBeInTheDocument();
+      expect(fetch.requests.filter((r) => r.method === 'PUT')).toHaveLength(0);
+    });
+
+    it('requires at least 6 characters', async () => {
+      const { dialog, user, fetch } = await openReset();
+      await user.type(within(dialog).getByLabelText('New Password'), 'abc');
+      await user.type(within(dialog).getByLabelText('Confirm Password'), 'abc');
+      await user.click(within(dialog).getByRole('button', { name: 'Reset Password' }));
+      expect(within(dialog).getByText(IdentityMessages.passwordTooShort)).toBeInTheDocument();
+      expect(fetch.requests.filter((r) => r.method === 'PUT')).toHaveLength(0);
+    });
+
+    it('sends newPassword and closes on success', async () => {
+      const { dialog, user, fetch, sam } = await openReset();
+      fetch.on('PUT', `/api/admin/users/${sam.id}/password`, { json: sam });
+      await user.type(within(dialog).getByLabelText('New Password'), 'new-secret');
+      await user.type(within(dialog).getByLabelText('Confirm Password'), 'new-secret');
+      await user.click(within(dialog).getByRole('button', { name: 'Reset Password' }));
+      expect(await screen.findByText('Password reset successfully')).toBeInTheDocument();
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      expect(fetch.calls('PUT', `/api/admin/users/${sam.id}/password`)[0]?.body).toEqual({ newPassword: 'new-secret' });
+    });
+
+    it("shows the server message, else 'Failed to reset password'", async () => {
+      const { dialog, user, fetch, sam } = await openReset();
+      fetch.on('PUT', `/api/admin/users/${sam.id}/password`, { status: 400, json: { statusCode: 400, message: IdentityMessages.passwordTooShort } });
+      await user.type(within(dialog).getByLabelText('New Password'), 'new-secret');
+      await user.type(within(dialog).getByLabelText('Confirm Password'), 'new-secret');
+      await user.click(within(dialog).getByRole('button', { name: 'Reset Password' }));
+      expect(await within(dialog).findByText(IdentityMessages.passwordTooShort)).toBeInTheDocument();
+      fetch.on('PUT', `/api/admin/users/${sam.id}/password`, { status: 502, text: 'bad gateway' });
+      await user.click(within(dialog).getByRole('button', { name: 'Reset Password' }));
+      expect(await within(dialog).findByText('Failed to reset password')).toBeInTheDocument();
+      expect(alerts().length).toBeGreaterThan(0);
+    });
+  });
+});

@@ -1,0 +1,262 @@
+import { useMemo, useState } from 'react';
+import { IdentityMessages, type Role, type User } from '@district/contracts';
+import {
+  Alert,
+  Badge,
+  Button,
+  ButtonLink,
+  ConfirmDialog,
+  Spinner,
+  Table,
+  TableBody,
+  TableCell,
+  TableEmpty,
+  TableHead,
+  TableHeaderCell,
+  TableRow,
+  useToast,
+} from '@/components/ui';
+import { PageContainer, PageHeader } from '@/components/layout';
+import { errorMessage } from '@/lib/api-client';
+import { useSession } from '@/lib/auth';
+import { cn } from '@/lib/cn';
+import { formatFullDate } from '@/lib/format';
+import { AdminMessages } from '../admin.constants';
+import { useDeleteUser, useUpdateUser, useUsers, type UserChange } from '../api/users';
+import { ResetPasswordDialog } from './reset-password-dialog';
+
+type StatusFilter = 'all' | 'pending' | 'approved';
+
+function matches(user: User, query: string): boolean {
+  if (!query) return true;
+  const q = query.toLowerCase();
+  return [user.name, user.username, user.email].some((v) => v.toLowerCase().includes(q));
+}
+
+export function AdminUsersPage() {
+  const { user: me } = useSession();
+  const users = useUsers();
+  const update = useUpdateUser();
+  const remove = useDeleteUser();
+  const { toast } = useToast();
+  const [query, setQuery] = useState('');
+  const [status, setStatus] = useState<StatusFilter>('all');
+  const [resetting, setResetting] = useState<User | null>(null);
+  const [deleting, setDeleting] = useState<User | null>(null);
+  const [busyId, setBusyId] = useState<string | null>(null);
+
+  const all = useMemo(() => users.data ?? [], [users.data]);
+  const counts = useMemo(
+    () => ({ all: all.length, pending: all.filter((u) => !u.approved).length, approved: all.filter((u) => u.approved).length }),
+    [all],
+  );
+  const visible = all.filter((u) => matches(u, query.trim()) && (status === 'all' || (status === 'pending' ? !u.approved : u.approved)));
+
+  const change = async (target: User, next: UserChange) => {
+    // Self-protection (spec section 6): the server enforces it too; checking here saves a round trip.
+    if (me && target.id === me.id) {
+      if (next.kind === 'admin') return toast({ type: 'error', message: IdentityMessages.cannotChangeOwnAdmin });
+      if (next.kind === 'role') return toast({ type: 'error', message: IdentityMessages.cannotChangeOwnRole });
+    }
+    setBusyId(target.id);
+    try {
+      await update.mutateAsync(next);
+    } catch (err) {
+      console.error('User update failed', err);
+      toast({ type: 'error', message: errorMessage(err, AdminMessages.userUpdateFailed) });
+    } finally {
+      setBusyId(null);
+    }
+  };
+
+  const askDelete = (target: User) => {
+    if (me && target.id === me.id) {
+      toast({ type: 'error', message: IdentityMessages.cannotDeleteOwnAccount });
+      return;
+    }
+    setDeleting(target);
+  };
+
+  const confirmDelete = async () => {
+    if (!deleting) return;
+    try {
+      await remove.mutateAsync(deleting.id);
+      toast({ type: 'success', message: AdminMessages.userDeleted });
+    } catch (err) {
+      console.error('User delete failed', err);
+      toast({ type: 'error', message: errorMessage(err, AdminMessages.userDeleteFailed) });
+    } finally {
+      setDeleting(null);
+    }
+  };
+
+  const filters: Array<{ id: StatusFilter; label: string }> = [
+    { id: 'all', label: `All (${counts.all})` },
+    { id: 'pending', label: `Pending (${counts.pending})` },
+    { id: 'approved', label: `Approved (${counts.approved})` },
+  ];
+
+  return (
+    <PageContainer>
+      <PageHeader
+        title="User Management"
+        description="Approve new accounts, set roles and administrator access, reset passwords and remove accounts."
+        actions={
+          <ButtonLink to="/admin" variant="outline">
+            Back to Dashboard
+          </ButtonLink>
+        }
+      />
+
+      <div className="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <div role="group" aria-label="Filter by status" className="inline-flex rounded-lg border border-slate-200 bg-white p-1">
+          {filters.map((f) => (
+            <button
+              key={f.id}
+              type="button"
+              aria-pressed={status === f.id}
+              onClick={() => setStatus(f.id)}
+              className={cn(
+                'rounded-md px-3 py-1.5 text-sm font-medium',
+                status === f.id ? 'bg-brand-700 text-white' : 'text-slate-600 hover:bg-slate-100',
+              )}
+            >
+              {f.label}
+            </button>
+          ))}
+        </div>
+        <label className="relative block sm:w-72">
+          <span className="sr-only">Search users</span>
+          <input
+            type="search"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            placeholder="Search by name, username or email"
+            className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/20"
+          />
+        </label>
+      </div>
+
+      {users.isPending ? (
+        <div className="flex justify-center py-16">
+          <Spinner size="lg" label="Loading users…" />
+        </div>
+      ) : users.isError && !users.data ? (
+        <Alert tone="error" title={AdminMessages.usersLoadFailed}>
+          <p>{errorMessage(users.error, 'Please try again in a moment.')}</p>
+          <Button variant="outline" size="sm" className="mt-3" onClick={() => void users.refetch()}>
+            Try again
+          </Button>
+        </Alert>
+      ) : (
+        <Table caption="Users">
+          <TableHead>
+            <tr>
+              <TableHeaderCell>User</TableHeaderCell>
+              <TableHeaderCell>Role</TableHeaderCell>
+              <TableHeaderCell>Status</TableHeaderCell>
+              <TableHeaderCell>Admin</TableHeaderCell>
+              <TableHeaderCell>Joined</TableHeaderCell>
+              <TableHeaderCell className="text-right">Actions</TableHeaderCell>
+            </tr>
+          </TableHead>
+          <TableBody>
+            {visible.length === 0 ? (
+              <TableEmpty colSpan={6}>{all.length === 0 ? 'No users yet.' : 'No users match your filters.'}</TableEmpty>
+            ) : (
+              visible.map((u) => {
+                const self = me?.id === u.id;
+                const busy = busyId === u.id;
+                return (
+                  <TableRow key={u.id} data-user-id={u.id}>
+                    <TableCell>
+                      <div className="font-semibold text-slate-900">
+                        {u.name}
+                        {self ? <span className="ml-1 text-xs font-normal text-slate-500">(you)</span> : null}
+                      </div>
+                      <div className="text-xs text-slate-500">@{u.username}</div>
+                      <div className="text-xs text-slate-500">{u.email}</div>
+                    </TableCell>
+                    <TableCell>
+                      <label className="sr-only" htmlFor={`role-${u.id}`}>
+                        Role for {u.name}
+                      </label>
+                      <select
+                        id={`role-${u.id}`}
+                        value={u.role}
+                        disabled={busy}
+                        onChange={(e) => void change(u, { kind: 'role', id: u.id, role: e.target.value as Role })}
+                        className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm"
+                      >
+                        <option value="student">Student</option>
+                        <option value="teacher">Teacher</option>
+                      </select>
+                    </TableCell>
+                    <TableCell>
+                      <div className="flex flex-wrap items-center gap-2">
+                        {u.approved ? <Badge tone="success">Approved</Badge> : <Badge tone="warning">Pending</Badge>}
+                        <Button
+                          size="sm"
+                          variant={u.approved ? 'outline' : 'success'}
+                          disabled={busy}
+                          aria-label={`${u.approved ? 'Suspend' : 'Approve'} ${u.name}`}
+                          onClick={() => void change(u, { kind: 'approval', id: u.id, approved: !u.approved })}
+                        >
+                          {u.approved ? 'Suspend' : 'Approve'}
+                        </Button>
+                      </div>
+                    </TableCell>
+                    <TableCell>
+                      <button
+                        type="button"
+                        role="switch"
+                        aria-checked={u.isAdmin}
+                        aria-label={`Administrator: ${u.name}`}
+                        disabled={busy}
+                        onClick={() => void change(u, { kind: 'admin', id: u.id, isAdmin: !u.isAdmin })}
+                        className={cn(
+                          'relative inline-flex h-6 w-11 shrink-0 items-center rounded-full transition-colors disabled:opacity-60',
+                          u.isAdmin ? 'bg-violet-600' : 'bg-slate-300',
+                        )}
+                      >
+                        <span aria-hidden="true" className={cn('inline-block size-5 rounded-full bg-white shadow transition-transform', u.isAdmin ? 'translate-x-5' : 'translate-x-0.5')} />
+                      </button>
+                    </TableCell>
+                    <TableCell className="whitespace-nowrap text-xs">{formatFullDate(u.createdAt)}</TableCell>
+                    <TableCell>
+                      <div className="flex justify-end gap-2">
+                        <Button size="sm" variant="outline" aria-label={`Reset password for ${u.name}`} onClick={() => setResetting(u)}>
+                          Reset Password
+                        </Button>
+                        <Button size="sm" variant="danger" aria-label={`Delete ${u.name}`} onClick={() => askDelete(u)}>
+                          Delete
+                        </Button>
+                      </div>
+                    </TableCell>
+                  </TableRow>
+                );
+              })
+            )}
+          </TableBody>
+        </Table>
+      )}
+
+      <ResetPasswordDialog user={resetting} onClose={() => setResetting(null)} />
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete user"
+        message={
+          deleting ? (
+            <p>
+              Are you sure you want to delete <strong>{deleting.name}</strong> ({deleting.email})? This removes the account and cannot be undone.
+            </p>
+          ) : null
+        }
+        confirmLabel="Delete User"
+        busy={remove.isPending}
+        onConfirm={() => void confirmDelete()}
+        onCancel={() => setDeleting(null)}
+      />
+    </PageContainer>
+  );
+}

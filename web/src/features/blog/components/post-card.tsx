@@ -1,0 +1,71 @@
+import { Link } from 'react-router-dom';
+import { Badge, buttonClasses } from '@/components/ui';
+import { THIRD_PARTY_SIGN_IN_URL } from '@/config/constants';
+import { formatFullDate, formatRelativeDate, htmlToText, readTimeMinutes, truncate } from '@/lib/format';
+import { postCategory, postDate, type PublicPost } from '../api/get-public-posts';
+
+const EXCERPT_LENGTH = 160;
+
+/**
+ * A lesson card. Read More (spec section 2): a signed-out visitor goes to the third-party sign-in;
+ * a signed-in user opens the post.
+ */
+export function PostCard({ post, signedIn }: { post: PublicPost; signedIn: boolean }) {
+  const category = postCategory(post);
+  const date = postDate(post);
+  const excerpt = post.excerpt?.trim() || truncate(htmlToText(post.content ?? ''), EXCERPT_LENGTH);
+  const href = `/blog/${encodeURIComponent(post.slug || post.id)}`;
+  const readMoreLabel = `Read More: ${post.title}`;
+
+  return (
+    <article className="flex h-full flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-md">
+      {post.featuredImage ? (
+        <img src={post.featuredImage} alt="" loading="lazy" decoding="async" className="aspect-[16/9] w-full bg-slate-100 object-cover" />
+      ) : (
+        <div aria-hidden="true" className="flex aspect-[16/9] w-full items-center justify-center bg-gradient-to-br from-brand-700 to-brand-900">
+          <span className="px-6 text-center text-lg font-semibold text-white/90">{truncate(post.title, 60)}</span>
+        </div>
+      )}
+      <div className="flex flex-1 flex-col p-5">
+        <div className="flex flex-wrap items-center gap-2 text-xs text-slate-500">
+          {category ? <Badge tone="brand">{category}</Badge> : null}
+          {date ? (
+            <time dateTime={date} title={formatFullDate(date)}>
+              {formatRelativeDate(date, { withWeeks: true })}
+            </time>
+          ) : null}
+          <span aria-hidden="true">·</span>
+          <span>{readTimeMinutes(post.content ?? post.excerpt ?? '')} min read</span>
+        </div>
+        <h3 className="mt-3 text-lg font-semibold leading-snug text-slate-900">{post.title}</h3>
+        {excerpt ? <p className="mt-2 line-clamp-3 text-sm text-slate-600">{excerpt}</p> : null}
+        <div className="mt-auto flex items-center justify-between gap-3 pt-5">
+          {post.authorName ? <span className="truncate text-xs text-slate-500">By {post.authorName}</span> : <span />}
+          {signedIn ? (
+            <Link to={href} className={buttonClasses('secondary', 'sm')} aria-label={readMoreLabel}>
+              Read More
+            </Link>
+          ) : (
+            <a href={THIRD_PARTY_SIGN_IN_URL} className={buttonClasses('secondary', 'sm')} aria-label={readMoreLabel}>
+              Read More
+            </a>
+          )}
+        </div>
+      </div>
+    </article>
+  );
+}
+
+export function PostCardSkeleton() {
+  return (
+    <div aria-hidden="true" className="overflow-hidden rounded-2xl border border-slate-200 bg-white">
+      <div className="aspect-[16/9] animate-pulse bg-slate-200" />
+      <div className="space-y-3 p-5">
+        <div className="h-3 w-1/3 animate-pulse rounded bg-slate-200" />
+        <div className="h-5 w-4/5 animate-pulse rounded bg-slate-200" />
+        <div className="h-3 w-full animate-pulse rounded bg-slate-100" />
+        <div className="h-3 w-2/3 animate-pulse rounded bg-slate-100" />
+      </div>
+    </div>
+  );
+}

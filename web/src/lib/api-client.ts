@@ -1,0 +1,101 @@
+import type { ZodType } from 'zod';
+
+/** A failed call. `message` is the server's JSON `message` when it sent one. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    /** True when the server itself supplied the message (so it may be shown as is). */
+    readonly fromServer: boolean,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RequestOptions<T> {
+  method?: Method;
+  body?: unknown;
+  /** Validates the answer; a mismatch is reported as an ApiError, never passed on untyped. */
+  schema?: ZodType<T>;
+  signal?: AbortSignal;
+  /** Bypass every HTTP cache (the spec asks this of /api/auth/me and single public posts). */
+  noCache?: boolean;
+}
+
+async function readMessage(res: Response): Promise<string | null> {
+  try {
+    const data: unknown = await res.json();
+    if (data && typeof data === 'object' && 'message' in data) {
+      const m = (data as { message: unknown }).message;
+      if (typeof m === 'string' && m.length > 0) return m;
+      if (Array.isArray(m) && typeof m[0] === 'string') return m[0];
+    }
+  } catch {
+    // A non-JSON error body (e.g. a proxy's HTML page) carries nothing worth showing.
+  }
+  return null;
+}
+
+/**
+ * The one way the SPA talks to the API: same-origin, cookies included, JSON in and out.
+ * Errors carry the server's `message` so screens can show the spec's wording.
+ */
+export async function apiRequest<T = unknown>(path: string, options: RequestOptions<T> = {}): Promise<T> {
+  const { method = 'GET', body, schema, signal, noCache } = options;
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (noCache) headers['Cache-Control'] = 'no-cache';
+
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      headers,
+      credentials: 'include',
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: noCache ? 'no-store' : 'default',
+      signal,
+    });
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') throw err;
+    throw new ApiError(0, 'Network error. Please check your connection and try again.', false);
+  }
+
+  if (!res.ok) {
+    const message = await readMessage(res);
+    throw new ApiError(res.status, message ?? `Request failed (${res.status})`, message !== null);
+  }
+  if (res.status === 204) return undefined as T;
+
+  let data: unknown;
+  try {
+    data = await res.json();
+  } catch {
+    throw new ApiError(res.status, 'The server sent an unreadable answer.', false);
+  }
+  if (!schema) return data as T;
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) throw new ApiError(res.status, 'The server sent an unexpected answer.', false);
+  return parsed.data;
+}
+
+export const api = {
+  get: <T>(path: string, opts?: Omit<RequestOptions<T>, 'method' | 'body'>) => apiRequest<T>(path, { ...opts, method: 'GET' }),
+  post: <T>(path: string, body?: unknown, opts?: Omit<RequestOptions<T>, 'method' | 'body'>) =>
+    apiRequest<T>(path, { ...opts, method: 'POST', body }),
+  put: <T>(path: string, body?: unknown, opts?: Omit<RequestOptions<T>, 'method' | 'body'>) =>
+    apiRequest<T>(path, { ...opts, method: 'PUT', body }),
+  patch: <T>(path: string, body?: unknown, opts?: Omit<RequestOptions<T>, 'method' | 'body'>) =>
+    apiRequest<T>(path, { ...opts, method: 'PATCH', body }),
+  delete: <T = void>(path: string, opts?: Omit<RequestOptions<T>, 'method' | 'body'>) =>
+    apiRequest<T>(path, { ...opts, method: 'DELETE' }),
+};
+
+/** The text to show for a failed call: the server's message when it gave one, else the fallback. */
+export function errorMessage(err: unknown, fallback: string): string {
+  if (err instanceof ApiError && err.fromServer) return err.message;
+  return fallback;
+}

@@ -1,0 +1,40 @@
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { expect } from 'vitest';
+import type { User } from '@district/contracts';
+import { AppProvider } from '@/app/provider';
+import { routes } from '@/app/router';
+import { createQueryClient } from '@/lib/react-query';
+import { stubFetch, type FetchStub } from './fetch-stub';
+
+export interface RenderAppOptions {
+  /** Who GET /api/auth/me says is signed in; null answers 401. Omit to script /me yourself. */
+  user?: User | null;
+  /** Prepare extra answers before the app starts. */
+  setup?: (fetch: FetchStub) => void;
+}
+
+/**
+ * Renders the whole app (providers, session bootstrap, route table, layout) at `path`, with fetch
+ * stubbed, and waits until the session spinner is gone.
+ */
+export async function renderApp(path: string, options: RenderAppOptions = {}) {
+  const fetch = stubFetch();
+  fetch.on('GET', '/api/posts/public', { json: [] });
+  if (options.user !== undefined) {
+    fetch.on('GET', '/api/auth/me', options.user ? { json: options.user } : { status: 401, json: { statusCode: 401, message: 'Unauthorized' } });
+  }
+  options.setup?.(fetch);
+
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const queryClient = createQueryClient({ retry: false });
+  const user = userEvent.setup();
+  const result = render(
+    <AppProvider queryClient={queryClient}>
+      <RouterProvider router={router} />
+    </AppProvider>,
+  );
+  await waitFor(() => expect(screen.queryByTestId('full-page-spinner')).not.toBeInTheDocument());
+  return { ...result, fetch, router, queryClient, user };
+}

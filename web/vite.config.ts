@@ -1,0 +1,129 @@
+/// <reference types="vitest/config" />
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import { defineConfig, type Plugin, type Rollup } from 'vite';
+import react from '@vitejs/plugin-react';
+import tailwindcss from '@tailwindcss/vite';
+
+const src = fileURLToPath(new URL('./src', import.meta.url));
+const contracts = fileURLToPath(new URL('../libs/contracts/src/index.ts', import.meta.url));
+const apiTarget = 'http://127.0.0.1:3000';
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/**
+ * Writes .br and .gz siblings of the hashed text assets. The gateway serves them when the browser
+ * accepts the encoding, so nothing is compressed per request and phones download the least.
+ */
+function precompress(): Plugin {
+  let outDir = '';
+  return {
+    name: 'district:precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    async writeBundle(_options, bundle) {
+      const files = Object.keys(bundle).filter((f) => f.startsWith('assets/') && /\.(js|css|svg|json)$/.test(f));
+      await Promise.all(
+        files.map(async (file) => {
+          const full = path.join(outDir, file);
+          const data = await readFile(full);
+          if (data.length < 1024) return;
+          const [br, gz] = await Promise.all([
+            brotli(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length } }),
+            gzip(data, { level: 9 }),
+          ]);
+          await Promise.all([writeFile(`${full}.br`, br), writeFile(`${full}.gz`, gz)]);
+        }),
+      );
+    },
+  };
+}
+
+/** ARCHITECTURE.md section 9: gzipped JS for the home route at most 170 KB. */
+const HOME_ROUTE_BUDGET_BYTES = 170 * 1024;
+
+/** Sums the gzipped JS the browser needs to show the home page (entry + home route, with their static imports) and enforces the budget. */
+function homeRouteBudget(): Plugin {
+  return {
+    name: 'district:home-route-budget',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle).filter((c): c is Rollup.OutputChunk => c.type === 'chunk');
+      const entry = chunks.find((c) => c.isEntry);
+      const home = chunks.find((c) => c.facadeModuleId?.endsWith('/home-page.tsx'));
+      if (!entry || !home) return;
+      const needed = new Set<string>();
+      const visit = (name: string) => {
+        if (needed.has(name)) return;
+        needed.add(name);
+        const chunk = bundle[name];
+        if (chunk?.type === 'chunk') chunk.imports.forEach(visit);
+      };
+      visit(entry.fileName);
+      visit(home.fileName);
+      let total = 0;
+      for (const name of needed) {
+        const chunk = bundle[name];
+        if (chunk?.type === 'chunk') total += zlib.gzipSync(chunk.code, { level: 9 }).length;
+      }
+      const kb = (total / 1024).toFixed(1);
+      this.info(`home route JS: ${needed.size} chunks, ${kb} KB gzipped (budget ${HOME_ROUTE_BUDGET_BYTES / 1024} KB)`);
+      if (total > HOME_ROUTE_BUDGET_BYTES) this.error(`home route JS is ${kb} KB gzipped, over the ${HOME_ROUTE_BUDGET_BYTES / 1024} KB budget`);
+    },
+  };
+}
+
+export default defineConfig({
+  plugins: [react(), tailwindcss(), precompress(), homeRouteBudget()],
+  resolve: {
+    alias: {
+      '@district/contracts': contracts,
+      '@': src,
+    },
+  },
+  server: {
+    port: 5173,
+    proxy: {
+      '/api': { target: apiTarget, changeOrigin: false },
+      '/ws': { target: apiTarget, ws: true, changeOrigin: false },
+    },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    // The gateway serves assets/* with a one-year immutable cache, so every name must carry its content hash.
+    assetsDir: 'assets',
+    sourcemap: false,
+    rollupOptions: {
+      onwarn(warning, warn) {
+        // zod ships explanatory comments next to its @__PURE__ markers; Rollup drops them harmlessly.
+        if (warning.code === 'INVALID_ANNOTATION' && warning.id?.includes('/node_modules/zod/')) return;
+        warn(warning);
+      },
+      output: {
+        // React and the router change rarely: their own chunk stays cached across app deploys.
+        manualChunks(id) {
+          if (/\/node_modules\/(react|react-dom|scheduler|react-router|react-router-dom|cookie|set-cookie-parser)\//.test(id)) return 'react-vendor';
+          return undefined;
+        },
+        entryFileNames: 'assets/[name]-[hash].js',
+        chunkFileNames: 'assets/[name]-[hash].js',
+        assetFileNames: 'assets/[name]-[hash][extname]',
+      },
+    },
+  },
+  test: {
+    environment: 'jsdom',
+    globals: false,
+    setupFiles: ['./src/testing/setup-tests.ts'],
+    include: ['src/**/*.test.{ts,tsx}'],
+    css: false,
+    restoreMocks: true,
+  },
+});
