@@ -1,11 +1,12 @@
 import type { ServiceDefinition } from '@district/nest-common';
+import { contentService } from '@district/content';
 import { identityService } from '@district/identity';
 
 /**
  * The target registry: every service the platform runs, in one list. Adding a service is its own folder
  * plus one line here; `--target=all` starts them in dependency order and stops them in reverse.
  */
-export const SERVICES: readonly ServiceDefinition[] = [identityService];
+export const SERVICES: readonly ServiceDefinition[] = [identityService, contentService];
 
 export const GATEWAY_TARGET = 'gateway';
 

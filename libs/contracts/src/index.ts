@@ -4,3 +4,7 @@ export * from './identity/messages';
 export * from './identity/schemas';
 export * from './identity/events';
 export * from './identity/demo-accounts';
+export * from './content/messages';
+export * from './content/rules';
+export * from './content/schemas';
+export * from './content/events';

@@ -101,10 +101,17 @@ describe('approval', () => {
       (await eventFor(Subjects.identityUserUpdated, user.id, 'approval')).data,
     );
     expect(event).toMatchObject({ changed: ['approval'], user: { id: user.id, approved: true } });
-    const rows: { published_at: Date | null }[] = await app.dataSource.query(
-      `SELECT published_at FROM outbox WHERE subject = $1 AND payload -> 'user' ->> 'id' = $2`,
-      [Subjects.identityUserUpdated, user.id],
-    );
+    // A subscriber can see the event before the relay has recorded the send, so wait briefly for that.
+    const outboxRows = (): Promise<{ published_at: Date | null }[]> =>
+      app.dataSource.query(
+        `SELECT published_at FROM outbox WHERE subject = $1 AND payload -> 'user' ->> 'id' = $2`,
+        [Subjects.identityUserUpdated, user.id],
+      );
+    let rows = await outboxRows();
+    for (let i = 0; i < 50 && rows[0]?.published_at == null; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      rows = await outboxRows();
+    }
     expect(rows).toHaveLength(1);
     expect(rows[0].published_at).not.toBeNull();
   });

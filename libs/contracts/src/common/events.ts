@@ -7,6 +7,12 @@ export const Subjects = {
   identityUserUpdated: 'identity.user.updated.v1',
   identityUserDeleted: 'identity.user.deleted.v1',
   identityUsersList: 'identity.users.list.v1',
+  contentPostPublished: 'content.post.published.v1',
+  contentPostUnpublished: 'content.post.unpublished.v1',
+  contentPostDeleted: 'content.post.deleted.v1',
+  contentCommentCreated: 'content.comment.created.v1',
+  contentCommentUpdated: 'content.comment.updated.v1',
+  contentCommentDeleted: 'content.comment.deleted.v1',
 } as const;
 
 export type Subject = (typeof Subjects)[keyof typeof Subjects];

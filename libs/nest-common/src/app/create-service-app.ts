@@ -41,6 +41,7 @@ export async function startService(
     abortOnError: false,
   });
   await app.register(fastifyCookie);
+  if (definition.configureApp) await definition.configureApp(app, runtime);
   const fastify = app.getHttpAdapter().getInstance();
   const metrics = app.get(ServiceMetrics);
 

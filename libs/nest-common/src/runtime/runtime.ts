@@ -41,6 +41,11 @@ export interface ServiceDefinition {
   defaultPort: number;
   /** Builds the service's root module for this runtime. */
   rootModule(runtime: PlatformRuntime): DynamicModule;
+  /**
+   * Runs before the app listens, for what must be in place before routes are served (e.g. Fastify plugins
+   * such as multipart parsing). Optional.
+   */
+  configureApp?(app: import('@nestjs/platform-fastify').NestFastifyApplication, runtime: PlatformRuntime): Promise<void>;
   /** Runs once after the app listens (e.g. demo seeding). Optional. */
   afterStart?(app: import('@nestjs/common').INestApplication, runtime: PlatformRuntime): Promise<void>;
 }

@@ -2,7 +2,7 @@ import { forwardRef, type ButtonHTMLAttributes, type ReactNode } from 'react';
 import { Link, type LinkProps } from 'react-router-dom';
 import { cn } from '@/lib/cn';
 
-export type ButtonVariant = 'primary' | 'secondary' | 'outline' | 'ghost' | 'danger' | 'success';
+export type ButtonVariant = 'primary' | 'secondary' | 'outline' | 'ghost' | 'danger' | 'success' | 'inverse';
 export type ButtonSize = 'sm' | 'md' | 'lg';
 
 const base =
@@ -16,6 +16,8 @@ const variants: Record<ButtonVariant, string> = {
   ghost: 'text-slate-700 hover:bg-slate-100 focus-visible:outline-brand-700',
   danger: 'bg-red-600 text-white shadow-sm hover:bg-red-700 focus-visible:outline-red-600',
   success: 'bg-emerald-600 text-white shadow-sm hover:bg-emerald-700 focus-visible:outline-emerald-600',
+  // Outlined, for dark backgrounds such as the home hero.
+  inverse: 'border border-white/40 bg-transparent text-white hover:bg-white/10 focus-visible:outline-white',
 };
 
 const sizes: Record<ButtonSize, string> = {

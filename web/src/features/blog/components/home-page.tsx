@@ -6,7 +6,7 @@ import { HOME_POSTS_LIMIT } from '@/config/constants';
 import { HomeQueryMessages } from '@/config/messages';
 import { useSession } from '@/lib/auth';
 import { useSignInDialog } from '@/lib/sign-in-dialog';
-import { latestPosts, usePublicPosts } from '../api/get-public-posts';
+import { latestPosts, useLatestPosts } from '../api/posts';
 import { PostCard, PostCardSkeleton } from './post-card';
 
 /** Reads the `message` query value once, keeps its text on screen, and clears it from the address bar. */
@@ -44,7 +44,7 @@ const highlights = [
 ];
 
 function LatestLessons({ signedIn }: { signedIn: boolean }) {
-  const posts = usePublicPosts();
+  const posts = useLatestPosts(HOME_POSTS_LIMIT);
 
   if (posts.isPending) {
     return (
@@ -131,11 +131,11 @@ export function HomePage() {
                 Browse Lessons
               </ButtonLink>
               {user ? (
-                <ButtonLink to="/educational-tools" size="lg" variant="outline" className="border-white/40 bg-transparent text-white hover:bg-white/10">
+                <ButtonLink to="/educational-tools" size="lg" variant="inverse">
                   Explore Tools
                 </ButtonLink>
               ) : (
-                <Button size="lg" variant="outline" className="border-white/40 bg-transparent text-white hover:bg-white/10" onClick={() => signIn.open('signup')}>
+                <Button size="lg" variant="inverse" onClick={() => signIn.open('signup')}>
                   Create an account
                 </Button>
               )}

@@ -1,0 +1,44 @@
+import {
+  BadRequestException,
+  ConflictException,
+  HttpException,
+  HttpStatus,
+  Injectable,
+  NotFoundException,
+  UnauthorizedException,
+  type CallHandler,
+  type ExecutionContext,
+  type NestInterceptor,
+} from '@nestjs/common';
+import { catchError, type Observable } from 'rxjs';
+import {
+  ImageTooLargeError,
+  InvalidInputError,
+  NotAnImageError,
+  NotFoundError,
+  SignInRequiredError,
+  SlugTakenError,
+} from './content.errors';
+
+/** The one place content's expected failures become HTTP answers (the platform's filter writes the JSON). */
+export function toHttpException(error: unknown): unknown {
+  if (error instanceof NotFoundError) return new NotFoundException(error.message);
+  if (error instanceof SlugTakenError) return new ConflictException(error.message);
+  if (error instanceof InvalidInputError || error instanceof NotAnImageError)
+    return new BadRequestException(error.message);
+  if (error instanceof SignInRequiredError) return new UnauthorizedException(error.message);
+  if (error instanceof ImageTooLargeError)
+    return new HttpException(error.message, HttpStatus.PAYLOAD_TOO_LARGE);
+  return error;
+}
+
+@Injectable()
+export class ContentErrorsInterceptor implements NestInterceptor {
+  intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    return next.handle().pipe(
+      catchError((error: unknown) => {
+        throw toHttpException(error);
+      }),
+    );
+  }
+}

@@ -1,0 +1,115 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { PLATFORM_RUNTIME, type PlatformRuntime } from '@district/nest-common';
+import { SiteSettingsService } from '../seo/site-settings.service';
+
+/** sitemaps.org allows 50,000 URLs per file. */
+const SITEMAP_MAX_POSTS = 49_000;
+const RSS_ITEMS = 50;
+
+export function escapeXml(text: string): string {
+  return text.replace(
+    /[<>&'"]/g,
+    (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c] as string,
+  );
+}
+
+/** Removes characters XML 1.0 forbids, so a stray control character in a title cannot break the feed. */
+function xmlText(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return escapeXml(text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, ''));
+}
+
+/** What search engines and feed readers fetch: /sitemap.xml, /robots.txt and /rss.xml, built from the database. */
+@Injectable()
+export class DiscoveryService {
+  constructor(
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(SiteSettingsService) private readonly settings: SiteSettingsService,
+    @Inject(PLATFORM_RUNTIME) private readonly runtime: PlatformRuntime,
+  ) {}
+
+  /** The home page, the lesson list and every published post with its last change. */
+  async sitemap(): Promise<{ xml: string; urlCount: number }> {
+    const rows: { slug: string; updated_at: Date }[] = await this.dataSource.query(
+      `SELECT slug, updated_at FROM posts WHERE status = 'published' ORDER BY published_at DESC, id DESC LIMIT $1`,
+      [SITEMAP_MAX_POSTS],
+    );
+    const base = this.runtime.publicUrl.replace(/\/+$/, '');
+    const newest = rows.reduce<Date | null>(
+      (max, r) => (!max || r.updated_at > max ? r.updated_at : max),
+      null,
+    );
+    const entry = (path: string, lastmod: Date | null) =>
+      `  <url><loc>${escapeXml(base + path)}</loc>${lastmod ? `<lastmod>${lastmod.toISOString()}</lastmod>` : ''}</url>`;
+    const urls = [
+      entry('/', newest),
+      entry('/blog', newest),
+      ...rows.map((r) => entry(`/blog/${encodeURIComponent(r.slug)}`, r.updated_at)),
+    ];
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
+    return { xml, urlCount: urls.length };
+  }
+
+  /** The admin's robots.txt, or one that keeps crawlers out of the admin and API and points at the sitemap. */
+  async robots(): Promise<string> {
+    const settings = await this.settings.get();
+    if (settings.robotsTxt.trim())
+      return settings.robotsTxt.endsWith('\n') ? settings.robotsTxt : `${settings.robotsTxt}\n`;
+    const base = this.runtime.publicUrl.replace(/\/+$/, '');
+    const lines = ['User-agent: *', 'Allow: /', 'Disallow: /admin', 'Disallow: /api/'];
+    if (settings.sitemapEnabled) lines.push('', `Sitemap: ${base}/sitemap.xml`);
+    return `${lines.join('\n')}\n`;
+  }
+
+  /** RSS 2.0 of the latest published lessons. */
+  async rss(): Promise<string> {
+    const settings = await this.settings.get();
+    const rows: {
+      slug: string;
+      title: string;
+      excerpt: string;
+      author_name: string;
+      published_at: Date;
+      category_name: string | null;
+    }[] = await this.dataSource.query(
+      `SELECT p.slug, p.title, p.excerpt, p.author_name, p.published_at, c.name AS category_name
+         FROM posts p LEFT JOIN categories c ON c.id = p.category_id
+         WHERE p.status = 'published' ORDER BY p.published_at DESC, p.id DESC LIMIT $1`,
+      [RSS_ITEMS],
+    );
+    const base = this.runtime.publicUrl.replace(/\/+$/, '');
+    const items = rows.map((r) => {
+      const link = `${base}/blog/${encodeURIComponent(r.slug)}`;
+      return [
+        '    <item>',
+        `      <title>${xmlText(r.title)}</title>`,
+        `      <link>${escapeXml(link)}</link>`,
+        `      <guid isPermaLink="true">${escapeXml(link)}</guid>`,
+        `      <description>${xmlText(r.excerpt)}</description>`,
+        `      <dc:creator>${xmlText(r.author_name)}</dc:creator>`,
+        r.category_name ? `      <category>${xmlText(r.category_name)}</category>` : null,
+        `      <pubDate>${r.published_at.toUTCString()}</pubDate>`,
+        '    </item>',
+      ]
+        .filter((line) => line !== null)
+        .join('\n');
+    });
+    return [
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/">',
+      '  <channel>',
+      `    <title>${xmlText(settings.siteName)}</title>`,
+      `    <link>${escapeXml(`${base}/blog`)}</link>`,
+      `    <description>${xmlText(settings.siteDescription || settings.siteName)}</description>`,
+      `    <atom:link href="${escapeXml(`${base}/rss.xml`)}" rel="self" type="application/rss+xml"/>`,
+      rows[0] ? `    <lastBuildDate>${rows[0].published_at.toUTCString()}</lastBuildDate>` : null,
+      ...items,
+      '  </channel>',
+      '</rss>',
+      '',
+    ]
+      .filter((line) => line !== null)
+      .join('\n');
+  }
+}

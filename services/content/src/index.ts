@@ -1,0 +1,25 @@
+import multipart from '@fastify/multipart';
+import { MAX_IMAGE_BYTES } from '@district/contracts';
+import type { ServiceDefinition } from '@district/nest-common';
+import { CONTENT_SERVICE_NAME, ContentModule, type ContentModuleOptions } from './content.module';
+
+export { ContentModule, CONTENT_SERVICE_NAME, type ContentModuleOptions } from './content.module';
+export { sanitizeCommentHtml, sanitizePostHtml, ALLOWED_IFRAME_HOSTS } from './html/html-sanitizer';
+
+/** content in the launcher's target registry. Tests pass a throwaway schema. */
+export function defineContentService(options: ContentModuleOptions = {}): ServiceDefinition {
+  return {
+    name: CONTENT_SERVICE_NAME,
+    dependsOn: ['identity'],
+    defaultPort: 4102,
+    rootModule: (runtime) => ContentModule.forRoot(runtime, options),
+    // Multipart parsing for POST /api/upload-image; limits are checked again per request.
+    configureApp: async (app) => {
+      await app.register(multipart, {
+        limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 20, parts: 25 },
+      });
+    },
+  };
+}
+
+export const contentService: ServiceDefinition = defineContentService();

@@ -1,0 +1,4 @@
+import { CreateContent1732400000000 } from './1732400000000-create-content.migration';
+
+/** Every migration of content, in order (the platform adds the outbox and inbox tables before them). */
+export const contentMigrations = [CreateContent1732400000000];

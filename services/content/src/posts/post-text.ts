@@ -1,0 +1,28 @@
+import { readTimeFromTextLength } from '@district/contracts';
+
+export const EXCERPT_LENGTH = 160;
+
+/**
+ * A full-text query from what someone typed: words only (letters and digits, so no tsquery syntax can get
+ * through), each matched as a prefix, all required. Null when nothing searchable is left.
+ */
+export function prefixTsQuery(input: string): string | null {
+  const words = input
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .slice(0, 8);
+  return words.length ? words.map((w) => `${w}:*`).join(' & ') : null;
+}
+
+/** An excerpt made from the text when the author gave none: the first words, cut at a word boundary. */
+export function excerptFromText(text: string, max = EXCERPT_LENGTH): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+export function readTimeOf(text: string): number {
+  return readTimeFromTextLength(text.length);
+}

@@ -1,0 +1,136 @@
+import { RequestMethod } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { ModulesContainer } from '@nestjs/core';
+import type { Category, Comment, Post } from '@district/contracts';
+import matrix from './authz-matrix.json';
+import type { HttpClient } from './support/http-client';
+import { PERSONAS, startContent, type ContentTestApp, type Persona } from './support/content-app';
+import { png, uploadImage } from './support/upload';
+
+interface MatrixRoute {
+  method: string;
+  path: string;
+  body?: unknown;
+  expect: Record<Persona, number>;
+  messages?: Record<string, string>;
+}
+
+const routes = matrix.routes as MatrixRoute[];
+const PLACEHOLDERS: Record<string, string> = {
+  '{publishedPost}': ':id',
+  '{publishedSlug}': ':slug',
+  '{draftPost}': ':id',
+  '{draftSlug}': ':slug',
+  '{category}': ':id',
+  '{comment}': ':id',
+  '{image}': ':file',
+};
+
+let app: ContentTestApp;
+let admin: HttpClient;
+const clients = new Map<Persona, HttpClient>();
+let counter = 0;
+
+beforeAll(async () => {
+  app = await startContent();
+  for (const persona of PERSONAS) clients.set(persona, (await app.signIn(persona)).client);
+  admin = clients.get('admin') as HttpClient;
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+it('lists every route of the service, for every persona', () => {
+  expect([...matrix.personas].sort()).toEqual([...PERSONAS].sort());
+  for (const route of routes) expect(Object.keys(route.expect).sort()).toEqual([...PERSONAS].sort());
+  const inMatrix = new Set(routes.map((r) => `${r.method} ${routePattern(r.path)}`));
+  expect(new Set(registeredRoutes(app))).toEqual(inMatrix);
+});
+
+it('answers every route as the matrix says, for every persona', async () => {
+  const mismatches: string[] = [];
+  for (const route of routes) {
+    for (const persona of PERSONAS) {
+      const client = clients.get(persona) as HttpClient;
+      const path = await fillPath(route.path);
+      const res =
+        route.body === '$image'
+          ? await uploadImage(client, png(++counter))
+          : await client.request(route.method, path, { body: bodyFor(route.body) });
+      const expected = route.expect[persona];
+      const message = route.messages?.[String(expected)];
+      const actualMessage = (res.body as { message?: string })?.message;
+      if (res.status !== expected || (message && actualMessage !== message)) {
+        mismatches.push(
+          `${route.method} ${route.path} as ${persona}: expected ${expected}${message ? ` "${message}"` : ''}, got ${res.status} ${res.text.slice(0, 120)}`,
+        );
+      }
+    }
+  }
+  expect(mismatches).toEqual([]);
+});
+
+function routePattern(path: string): string {
+  let pattern = path.split('?')[0];
+  for (const [placeholder, param] of Object.entries(PLACEHOLDERS))
+    pattern = pattern.replace(placeholder, param);
+  // The comments routes name their post parameter postId.
+  return pattern.replace(/^\/api\/posts\/:id\/comments$/, '/api/posts/:postId/comments');
+}
+
+async function newPost(status: 'draft' | 'published'): Promise<Post> {
+  const res = await admin.post<Post>('/api/posts', { title: `Matrix ${++counter}`, status });
+  if (res.status !== 201) throw new Error(`post: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+async function fillPath(path: string): Promise<string> {
+  let filled = path;
+  if (filled.includes('{publishedPost}') || filled.includes('{publishedSlug}')) {
+    const post = await newPost('published');
+    filled = filled.replace('{publishedPost}', post.id).replace('{publishedSlug}', post.slug);
+  }
+  if (filled.includes('{draftPost}') || filled.includes('{draftSlug}')) {
+    const post = await newPost('draft');
+    filled = filled.replace('{draftPost}', post.id).replace('{draftSlug}', post.slug);
+  }
+  if (filled.includes('{category}')) {
+    const res = await admin.post<Category>('/api/categories', { name: `Matrix category ${++counter}` });
+    filled = filled.replace('{category}', res.body.id);
+  }
+  if (filled.includes('{comment}')) {
+    const post = await newPost('published');
+    const res = await admin.post<Comment>(`/api/posts/${post.id}/comments`, { content: 'Matrix' });
+    filled = filled.replace('{comment}', res.body.id);
+  }
+  if (filled.includes('{image}')) {
+    const res = await uploadImage(admin, png(++counter));
+    filled = filled.replace('{image}', (res.body.url ?? '').replace('/uploads/', ''));
+  }
+  return filled;
+}
+
+function bodyFor(body: unknown): unknown {
+  if (body === undefined) return undefined;
+  return JSON.parse(JSON.stringify(body).replace('$uniqueName', `Matrix name ${++counter}`));
+}
+
+/** `METHOD /path` of every handler the running app registered, read from Nest's metadata. */
+function registeredRoutes(testApp: ContentTestApp): string[] {
+  const found: string[] = [];
+  for (const module of testApp.service.app.get(ModulesContainer).values()) {
+    for (const controller of module.controllers.values()) {
+      const type = controller.metatype as (new (...args: never[]) => unknown) | null;
+      if (!type) continue;
+      const base = String(Reflect.getMetadata(PATH_METADATA, type) ?? '');
+      for (const name of Object.getOwnPropertyNames(type.prototype)) {
+        const handler = (type.prototype as Record<string, unknown>)[name];
+        if (typeof handler !== 'function' || !Reflect.hasMetadata(METHOD_METADATA, handler)) continue;
+        const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
+        const sub = String(Reflect.getMetadata(PATH_METADATA, handler) ?? '');
+        found.push(`${method} /${[base, sub].filter((p) => p && p !== '/').join('/')}`.replace(/\/+/g, '/'));
+      }
+    }
+  }
+  return found;
+}

@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+import { ContentMessages, MAX_IMAGE_BYTES } from '@district/contracts';
+import type { HttpClient } from './support/http-client';
+import { startContent, type ContentTestApp } from './support/content-app';
+import { png, uploadImage } from './support/upload';
+
+let app: ContentTestApp;
+let admin: HttpClient;
+
+beforeAll(async () => {
+  app = await startContent();
+  admin = (await app.signIn('admin')).client;
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+it('stores an image under its hash and serves it with long cache headers', async () => {
+  const bytes = png(10);
+  const res = await uploadImage(admin, bytes, { filename: 'evil.html', type: 'text/html' });
+  expect(res.status).toBe(201);
+  const sha = createHash('sha256').update(bytes).digest('hex');
+  expect(res.body.url).toBe(`/uploads/${sha}.png`);
+  // The same bytes again: same URL, stored once.
+  expect((await uploadImage(admin, bytes)).body.url).toBe(res.body.url);
+
+  const served = await fetch(new URL(res.body.url ?? '', app.url));
+  expect(served.status).toBe(200);
+  expect(served.headers.get('content-type')).toBe('image/png');
+  expect(served.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  expect(served.headers.get('x-content-type-options')).toBe('nosniff');
+  expect(Buffer.from(await served.arrayBuffer()).equals(bytes)).toBe(true);
+  const again = await fetch(new URL(res.body.url ?? '', app.url), {
+    headers: { 'if-none-match': served.headers.get('etag') ?? '' },
+  });
+  expect(again.status).toBe(304);
+  expect((await fetch(new URL(`/uploads/${'0'.repeat(64)}.png`, app.url))).status).toBe(404);
+  expect((await fetch(new URL('/uploads/..%2Fetc%2Fpasswd', app.url))).status).toBe(404);
+});
+
+it('checks the type by content, in the spec words', async () => {
+  const script = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
+  const res = await uploadImage(admin, script, { filename: 'x.png', type: 'image/png' });
+  expect(res.status).toBe(400);
+  expect(res.body.message).toBe(ContentMessages.selectImageFile);
+  const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(100)]);
+  expect((await uploadImage(admin, jpeg, { filename: 'a.txt', type: 'text/plain' })).body.url).toMatch(
+    /\.jpg$/,
+  );
+  const wrongField = await uploadImage(admin, png(), { field: 'file' });
+  expect(wrongField.status).toBe(400);
+  expect(wrongField.body.message).toBe(ContentMessages.selectImageFile);
+  const notMultipart = await admin.post('/api/upload-image', { image: 'x' });
+  expect(notMultipart.status).toBe(400);
+});
+
+it('accepts 5 MB and refuses more, in the spec words', async () => {
+  const limit = png(MAX_IMAGE_BYTES - png().length);
+  expect(limit.length).toBe(MAX_IMAGE_BYTES);
+  expect((await uploadImage(admin, limit)).status).toBe(201);
+  const over = await uploadImage(admin, png(MAX_IMAGE_BYTES));
+  expect(over.status).toBe(413);
+  expect(over.body.message).toBe(ContentMessages.imageTooLarge);
+});
+
+it('lets only admins upload', async () => {
+  expect((await uploadImage(app.client(), png(1))).status).toBe(401);
+  expect((await uploadImage((await app.signIn('teacher')).client, png(1))).status).toBe(403);
+});
