@@ -3,6 +3,7 @@ import { SESSION_COOKIE, TOKEN_TTL_SECONDS } from '@district/nest-common';
 import type { SetCookie } from './support/http-client';
 import { startIdentity, type IdentityTestApp } from './support/identity-app';
 import { ADMIN, ADMIN_ENV, newAccount, tokenClaims } from './support/people';
+import { TOKEN_REFRESH_AFTER_SECONDS } from '../src/auth/auth.service';
 
 let app: IdentityTestApp;
 
@@ -175,15 +176,25 @@ describe('login', () => {
 });
 
 describe('me', () => {
-  it('re-issues the token for the same session with a later expiry (sliding session), uncached', async () => {
+  it('keeps a fresh token, and re-issues it for the same session with a later expiry once it is ten minutes old', async () => {
     const client = app.client();
     const login = await client.post('/api/auth/login', ADMIN);
     const before = tokenClaims(sessionCookie(login)?.value);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
 
-    const me = await client.get<User>('/api/auth/me');
+    const fresh = await client.get<User>('/api/auth/me');
+    expect(fresh.status).toBe(200);
+    expect(fresh.headers.get('cache-control')).toBe('no-store');
+    expect(sessionCookie(fresh)).toBeUndefined();
+
+    const now = Date.now();
+    const clock = jest.spyOn(Date, 'now').mockReturnValue(now + (TOKEN_REFRESH_AFTER_SECONDS + 60) * 1000);
+    let me: Awaited<ReturnType<typeof client.get<User>>>;
+    try {
+      me = await client.get<User>('/api/auth/me');
+    } finally {
+      clock.mockRestore();
+    }
     expect(me.status).toBe(200);
-    expect(me.headers.get('cache-control')).toBe('no-store');
     const after = tokenClaims(sessionCookie(me)?.value);
     expect(after.sid).toBe(before.sid);
     expect(after.exp as number).toBeGreaterThan(before.exp as number);

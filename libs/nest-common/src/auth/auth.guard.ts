@@ -1,7 +1,22 @@
-import { ForbiddenException, Inject, Injectable, UnauthorizedException, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import {
+  ForbiddenException,
+  Inject,
+  Injectable,
+  UnauthorizedException,
+  type CanActivate,
+  type ExecutionContext,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { IdentityMessages } from '@district/contracts';
-import { IS_PUBLIC, REQUIRE_ADMIN, REQUIRE_APPROVAL, REQUIRE_ROLES, type AuthUser, type RequestWithUser, type RoleRule } from './decorators';
+import {
+  IS_PUBLIC,
+  REQUIRE_ADMIN,
+  REQUIRE_APPROVAL,
+  REQUIRE_ROLES,
+  type AuthUser,
+  type RequestWithUser,
+  type RoleRule,
+} from './decorators';
 import { SESSION_COOKIE, TokenService } from './token.service';
 import { SessionStateStore } from './session-state';
 

@@ -45,6 +45,8 @@ export interface RequestWithUser {
 }
 
 /** The signed-in user (undefined on public routes when nobody is signed in). */
-export const CurrentUser = createParamDecorator((_data: unknown, ctx: ExecutionContext): AuthUser | undefined => {
-  return ctx.switchToHttp().getRequest<RequestWithUser>().user;
-});
+export const CurrentUser = createParamDecorator(
+  (_data: unknown, ctx: ExecutionContext): AuthUser | undefined => {
+    return ctx.switchToHttp().getRequest<RequestWithUser>().user;
+  },
+);

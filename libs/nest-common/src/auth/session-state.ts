@@ -38,7 +38,9 @@ export class SessionStateStore {
   }
 
   async warm(versions: Record<string, number>): Promise<void> {
-    const entries = Object.fromEntries(Object.entries(versions).map(([id, v]) => [versionKey(id), String(v)]));
+    const entries = Object.fromEntries(
+      Object.entries(versions).map(([id, v]) => [versionKey(id), String(v)]),
+    );
     if (Object.keys(entries).length) await this.store.mset(entries);
   }
 }

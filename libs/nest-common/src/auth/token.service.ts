@@ -18,11 +18,21 @@ export interface VerifiedToken extends SessionClaims {
 export class TokenService {
   private publicKey?: CryptoKey | KeyObject;
   private privateKey?: CryptoKey | KeyObject;
+  /**
+   * Tokens whose signature was already checked. The same bytes stay well-signed until they expire, and an
+   * ES256 verify costs ~0.2 ms — the largest share of a guarded request (bench/reports/gateway.md). Revocation
+   * does not depend on this: the guard still checks the session state on every request.
+   */
+  private readonly verified = new Map<string, VerifiedToken>();
+  private static readonly VERIFIED_CACHE_SIZE = 10_000;
 
   constructor(private readonly keys: AuthKeys) {}
 
-  async sign(claims: Omit<SessionClaims, 'sid'> & { sid?: string }): Promise<{ token: string; sid: string; expiresAt: Date }> {
-    if (!this.keys.privateKeyPem) throw new Error('This process holds no signing key (only identity signs tokens)');
+  async sign(
+    claims: Omit<SessionClaims, 'sid'> & { sid?: string },
+  ): Promise<{ token: string; sid: string; expiresAt: Date }> {
+    if (!this.keys.privateKeyPem)
+      throw new Error('This process holds no signing key (only identity signs tokens)');
     this.privateKey ??= await importPKCS8(this.keys.privateKeyPem, TOKEN_ALG);
     const sid = claims.sid ?? randomUUID();
     const { sub, ...rest } = claims;
@@ -40,14 +50,34 @@ export class TokenService {
   /** Returns the claims of a well-signed, unexpired token, or null. Never throws on bad input. */
   async verify(token: string | undefined): Promise<VerifiedToken | null> {
     if (!token || token.length > 4096) return null;
+    const cached = this.verified.get(token);
+    if (cached) {
+      if (cached.exp * 1000 > Date.now()) return cached;
+      this.verified.delete(token);
+    }
     try {
       this.publicKey ??= await importSPKI(this.keys.publicKeyPem, TOKEN_ALG);
-      const { payload } = await jwtVerify(token, this.publicKey, { issuer: TOKEN_ISSUER, algorithms: [TOKEN_ALG] });
+      const { payload } = await jwtVerify(token, this.publicKey, {
+        issuer: TOKEN_ISSUER,
+        algorithms: [TOKEN_ALG],
+        currentDate: new Date(Date.now()),
+      });
       const claims = sessionClaimsSchema.safeParse(payload);
       if (!claims.success || typeof payload.iat !== 'number' || typeof payload.exp !== 'number') return null;
-      return { ...claims.data, iat: payload.iat, exp: payload.exp };
+      const verified = { ...claims.data, iat: payload.iat, exp: payload.exp };
+      this.remember(token, verified);
+      return verified;
     } catch {
       return null;
     }
+  }
+
+  private remember(token: string, verified: VerifiedToken): void {
+    if (this.verified.size >= TokenService.VERIFIED_CACHE_SIZE) {
+      // Maps iterate in insertion order: drop the oldest entry.
+      const oldest = this.verified.keys().next().value;
+      if (oldest !== undefined) this.verified.delete(oldest);
+    }
+    this.verified.set(token, verified);
   }
 }

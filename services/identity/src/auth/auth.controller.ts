@@ -73,7 +73,10 @@ export class AuthController {
     this.cookies.clear(request, reply);
   }
 
-  /** Who is signed in, with a freshly issued token (sliding session); otherwise 401 and the cookie cleared. */
+  /**
+   * Who is signed in. The token is re-issued when it no longer matches the user (approval, role…) or is over
+   * ten minutes old (sliding session); otherwise 401 and the cookie cleared.
+   */
   @Get('me')
   @Header('Cache-Control', 'no-store')
   async me(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<User> {
@@ -82,7 +85,7 @@ export class AuthController {
       this.cookies.clear(request, reply);
       throw new UnauthorizedException(IdentityMessages.authenticationRequired);
     }
-    await this.cookies.refresh(request, reply, session.user, session.sessionId);
+    if (session.needsNewToken) await this.cookies.refresh(request, reply, session.user, session.sessionId);
     return toUser(session.user);
   }
 }

@@ -31,6 +31,23 @@ export type QuickLoginChoice = z.output<typeof quickLoginRequestSchema>;
 export interface ResumedSession {
   user: UserEntity;
   sessionId: string;
+  /** The token no longer says what is true of the user, or is old enough to slide forward. */
+  needsNewToken: boolean;
+}
+
+/** /me re-signs a current token only after this long, so frequent calls do not each pay for a signature. */
+export const TOKEN_REFRESH_AFTER_SECONDS = 10 * 60;
+
+function claimsMatch(claims: VerifiedToken, user: UserEntity): boolean {
+  return (
+    claims.tv === user.tokenVersion &&
+    claims.role === user.role &&
+    claims.approved === user.approved &&
+    claims.isAdmin === user.isAdmin &&
+    claims.name === user.name &&
+    claims.username === user.username &&
+    claims.email === user.email
+  );
 }
 
 /** Signing in and out, registering, and resuming a session at /me. Cookies are the controller's business. */
@@ -88,7 +105,12 @@ export class AuthService {
     if ((await this.sessions.check(claims.sub, claims.tv, claims.sid)) === 'revoked') return null;
     const user = await this.users.findById(claims.sub);
     if (!user || claims.tv < user.sessionsValidFromVersion) return null;
-    return { user, sessionId: claims.sid };
+    const age = Date.now() / 1000 - claims.iat;
+    return {
+      user,
+      sessionId: claims.sid,
+      needsNewToken: age >= TOKEN_REFRESH_AFTER_SECONDS || !claimsMatch(claims, user),
+    };
   }
 
   /**

@@ -1,0 +1,82 @@
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export const REPO_ROOT = path.resolve(__dirname, '..', '..');
+
+/** A port nobody listens on right now (the OS picks it; a small race with other programs remains). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** Starts a TypeScript file the way `npm start` runs the launcher: plain Node with @swc-node/register. */
+export function spawnTypeScript(
+  file: string,
+  args: string[],
+  options: { env: NodeJS.ProcessEnv; stdio: StdioOptions },
+): ChildProcess {
+  return spawn(process.execPath, ['-r', '@swc-node/register', file, ...args], {
+    cwd: REPO_ROOT,
+    env: { ...options.env, SWC_NODE_PROJECT: path.join(REPO_ROOT, 'tsconfig.runtime.json') },
+    stdio: options.stdio,
+  });
+}
+
+/** The first line a child writes on stdout, parsed as JSON (the handshake of the bare server). */
+export function firstJsonLine<T>(child: ChildProcess, timeoutMs: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const stdout = child.stdout;
+    if (!stdout) {
+      reject(new Error('the child has no stdout pipe'));
+      return;
+    }
+    let buffered = '';
+    const timer = setTimeout(() => finish(new Error(`no handshake line within ${timeoutMs} ms`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      buffered += chunk.toString('utf8');
+      const newline = buffered.indexOf('\n');
+      if (newline === -1) return;
+      try {
+        finish(undefined, JSON.parse(buffered.slice(0, newline)) as T);
+      } catch (error) {
+        finish(error as Error);
+      }
+    };
+    const onExit = (code: number | null) => finish(new Error(`exited with ${code} before its handshake line`));
+    function finish(error?: Error, value?: T) {
+      clearTimeout(timer);
+      stdout?.off('data', onData);
+      child.off('exit', onExit);
+      // Whatever the child prints later is drained so that its writes never block.
+      stdout?.resume();
+      if (error) reject(error);
+      else resolve(value as T);
+    }
+    stdout.on('data', onData);
+    child.once('exit', onExit);
+  });
+}
+
+export function hasExited(child: ChildProcess): boolean {
+  return child.exitCode !== null || child.signalCode !== null;
+}
+
+/** SIGTERM, then SIGKILL after `graceMs`; resolves once the process is gone. Only ever this one pid. */
+export async function stopChild(child: ChildProcess, graceMs = 20_000): Promise<void> {
+  if (hasExited(child)) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const inTime = await Promise.race([exited.then(() => true), sleep(graceMs).then(() => false)]);
+  if (!inTime && !hasExited(child)) {
+    child.kill('SIGKILL');
+    await exited;
+  }
+}
