@@ -3,7 +3,7 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer } from '@nestjs/core';
 import type { Category, Comment, Post } from '@district/contracts';
 import matrix from './authz-matrix.json';
-import type { HttpClient } from './support/http-client';
+import type { HttpClient } from '@district/nest-common/testing';
 import { PERSONAS, startContent, type ContentTestApp, type Persona } from './support/content-app';
 import { png, uploadImage } from './support/upload';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ContentMessages, Subjects, type Comment, type Post } from '@district/contracts';
 import { SessionStateStore } from '@district/nest-common';
-import type { HttpClient } from './support/http-client';
+import type { HttpClient } from '@district/nest-common/testing';
 import { startContent, type ContentTestApp } from './support/content-app';
 
 let app: ContentTestApp;

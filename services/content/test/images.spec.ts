@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ContentMessages, MAX_IMAGE_BYTES } from '@district/contracts';
-import type { HttpClient } from './support/http-client';
+import type { HttpClient } from '@district/nest-common/testing';
 import { startContent, type ContentTestApp } from './support/content-app';
 import { png, uploadImage } from './support/upload';
 

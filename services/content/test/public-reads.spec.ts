@@ -1,5 +1,5 @@
 import { Subjects, TOTAL_COUNT_HEADER, type Category, type Post } from '@district/contracts';
-import type { HttpClient } from './support/http-client';
+import type { HttpClient } from '@district/nest-common/testing';
 import { startContent, type ContentTestApp } from './support/content-app';
 import { parseXml } from './support/dom';
 

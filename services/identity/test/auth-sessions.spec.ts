@@ -1,6 +1,6 @@
 import { IdentityMessages, userSchema, type User } from '@district/contracts';
 import { SESSION_COOKIE, TOKEN_TTL_SECONDS } from '@district/nest-common';
-import type { SetCookie } from './support/http-client';
+import type { SetCookie } from '@district/nest-common/testing';
 import { startIdentity, type IdentityTestApp } from './support/identity-app';
 import { ADMIN, ADMIN_ENV, newAccount, tokenClaims } from './support/people';
 import { TOKEN_REFRESH_AFTER_SECONDS } from '../src/auth/auth.service';

@@ -5,7 +5,7 @@ import { DEMO_ACCOUNTS, type User } from '@district/contracts';
 import { SESSION_COOKIE } from '@district/nest-common';
 import { DEFAULT_DEMO_PASSWORD } from '../src';
 import matrix from './authz-matrix.json';
-import type { HttpClient } from './support/http-client';
+import type { HttpClient } from '@district/nest-common/testing';
 import { startIdentity, type IdentityTestApp } from './support/identity-app';
 import { newAccount, PERSONAS, type Persona } from './support/people';
 

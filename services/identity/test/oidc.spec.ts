@@ -1,7 +1,7 @@
 import { IdentityMessages, type User } from '@district/contracts';
 import { SESSION_COOKIE } from '@district/nest-common';
 import { startIdentity, type IdentityTestApp } from './support/identity-app';
-import type { HttpClient } from './support/http-client';
+import type { HttpClient } from '@district/nest-common/testing';
 import { newAccount } from './support/people';
 import {
   signInAtProvider,

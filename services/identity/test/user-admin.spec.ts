@@ -8,7 +8,7 @@ import {
 } from '@district/contracts';
 import type { BusMessage, BusSubscription } from '@district/nest-common';
 import { startIdentity, type IdentityTestApp } from './support/identity-app';
-import type { HttpClient } from './support/http-client';
+import type { HttpClient } from '@district/nest-common/testing';
 import { ADMIN, ADMIN_ENV, registerPerson, signInAdmin } from './support/people';
 
 let app: IdentityTestApp;

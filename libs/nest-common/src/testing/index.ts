@@ -25,7 +25,9 @@ export function testKeys(): { publicKeyPem: string; privateKeyPem: string } {
 }
 
 /** A standalone-style runtime (in-process bus and store) on the real test database. */
-export function createTestRuntime(overrides: Partial<PlatformRuntime> = {}): PlatformRuntime & { dispose(): Promise<void> } {
+export function createTestRuntime(
+  overrides: Partial<PlatformRuntime> = {},
+): PlatformRuntime & { dispose(): Promise<void> } {
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const runtime: PlatformRuntime = {
     mode: 'standalone',
@@ -51,3 +53,4 @@ export function createTestRuntime(overrides: Partial<PlatformRuntime> = {}): Pla
 }
 
 export { dropSchema };
+export * from './http-client';

@@ -14,7 +14,7 @@ import {
 } from '@district/nest-common/testing';
 import { DataSource } from 'typeorm';
 import { defineContentService } from '../../src';
-import { HttpClient } from './http-client';
+import { HttpClient } from '@district/nest-common/testing';
 
 export const PERSONAS = ['anonymous', 'pending', 'student', 'teacher', 'admin'] as const;
 export type Persona = (typeof PERSONAS)[number];

@@ -1,4 +1,4 @@
-import type { HttpClient, TestResponse } from './http-client';
+import type { HttpClient, TestResponse } from '@district/nest-common/testing';
 
 /** POST /api/upload-image as the editor's form does: multipart, one file in field `image`. */
 export function uploadImage(

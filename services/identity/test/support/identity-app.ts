@@ -12,7 +12,7 @@ import {
 } from '@district/nest-common/testing';
 import { DataSource } from 'typeorm';
 import { defineIdentityService } from '../../src';
-import { HttpClient } from './http-client';
+import { HttpClient } from '@district/nest-common/testing';
 
 export interface IdentityTestOptions {
   demo?: boolean;

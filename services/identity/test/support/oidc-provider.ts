@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { HttpClient, TestResponse } from './http-client';
+import type { HttpClient, TestResponse } from '@district/nest-common/testing';
 
 export interface ProviderAccount {
   email?: string;

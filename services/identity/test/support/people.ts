@@ -1,5 +1,5 @@
 import type { User } from '@district/contracts';
-import type { HttpClient } from './http-client';
+import type { HttpClient } from '@district/nest-common/testing';
 import type { IdentityTestApp } from './identity-app';
 
 export const ADMIN = { email: 'head@district.test', password: 'admin-secret-1' };
