@@ -179,9 +179,10 @@ export class StaticSite {
         }
       }
     }
-    // A missing hashed asset is a stale page asking for an old build: answering HTML would only
-    // produce a confusing MIME-type error in the browser.
-    if (pathname.startsWith(ASSETS_PREFIX)) {
+    // A missing hashed asset is a stale page asking for an old build, and a missing file with a known
+    // extension (/sounds/x.mp3) is a broken link: answering HTML would only produce a confusing error.
+    const last = segments[segments.length - 1] ?? '';
+    if (pathname.startsWith(ASSETS_PREFIX) || CONTENT_TYPES[path.extname(last).toLowerCase()] !== undefined) {
       sendJsonError(res, 404, 'Not found');
       return 404;
     }

@@ -72,6 +72,12 @@ describe('the SPA', () => {
     expect(res.status).toBe(404);
   });
 
+  it('answers a missing file with a known extension with 404, not the page', async () => {
+    const res = await request(harness.base, '/sounds/spanish/nope.mp3');
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toContain('application/json');
+  });
+
   it('supports HEAD without a body', async () => {
     const res = await request(harness.base, '/assets/style-77aa.css', { method: 'HEAD' });
     expect(res.status).toBe(200);

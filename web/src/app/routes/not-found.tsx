@@ -7,7 +7,7 @@ export function NotFoundPage() {
     <div className="flex flex-1 items-center justify-center px-4 py-20">
       <DocumentTitle title={ShellMessages.notFoundTitle} />
       <section aria-labelledby="not-found-title" className="max-w-lg text-center">
-        <p className="text-6xl font-extrabold tracking-tight text-brand-200 sm:text-7xl" aria-hidden="true">
+        <p className="text-6xl font-extrabold tracking-tight text-brand-600 sm:text-7xl" aria-hidden="true">
           404
         </p>
         <h1 id="not-found-title" className="mt-2 text-3xl font-bold text-slate-900">

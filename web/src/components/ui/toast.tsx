@@ -130,16 +130,21 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     <ToastContext.Provider value={value}>
       {children}
       <div className="pointer-events-none fixed inset-x-0 bottom-0 z-[60] flex flex-col items-center gap-2 p-3 sm:inset-x-auto sm:right-0 sm:top-16 sm:bottom-auto sm:w-96 sm:items-end">
-        <ol role="alert" aria-live="assertive" aria-atomic="false" className="flex w-full flex-col gap-2">
-          {errors.map((item) => (
-            <ToastView key={item.id} item={item} onDismiss={dismiss} />
-          ))}
-        </ol>
-        <ol role="status" aria-live="polite" aria-atomic="false" className="flex w-full flex-col gap-2">
-          {others.map((item) => (
-            <ToastView key={item.id} item={item} onDismiss={dismiss} />
-          ))}
-        </ol>
+        {/* The live-region role sits on a wrapper so the lists stay real lists for assistive technology. */}
+        <div role="alert" aria-live="assertive" aria-atomic="false" className="w-full">
+          <ol className="flex w-full flex-col gap-2">
+            {errors.map((item) => (
+              <ToastView key={item.id} item={item} onDismiss={dismiss} />
+            ))}
+          </ol>
+        </div>
+        <div role="status" aria-live="polite" aria-atomic="false" className="w-full">
+          <ol className="flex w-full flex-col gap-2">
+            {others.map((item) => (
+              <ToastView key={item.id} item={item} onDismiss={dismiss} />
+            ))}
+          </ol>
+        </div>
       </div>
     </ToastContext.Provider>
   );

@@ -127,7 +127,7 @@ export function SignInModal() {
           {title}
         </Button>
 
-        <div className="relative py-1 text-center text-xs uppercase tracking-wide text-slate-400">
+        <div className="relative py-1 text-center text-xs uppercase tracking-wide text-slate-500">
           <span aria-hidden="true" className="absolute inset-x-0 top-1/2 h-px bg-slate-200" />
           <span className="relative bg-white px-2">or</span>
         </div>

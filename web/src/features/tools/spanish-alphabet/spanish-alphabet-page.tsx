@@ -51,7 +51,6 @@ export default function SpanishAlphabetPage() {
               <button
                 type="button"
                 onClick={() => player.current?.playOne(letter)}
-                aria-label={`Play ${letter.letter}: ${letter.name}. ${letter.hint}`}
                 aria-current={active ? 'true' : undefined}
                 className={cn(
                   'flex w-full flex-col items-center rounded-2xl border bg-white p-4 text-center shadow-sm transition',
@@ -61,10 +60,14 @@ export default function SpanishAlphabetPage() {
                     : 'border-slate-200',
                 )}
               >
+                {/* The accessible name starts with the visible text, so voice control users can say what they see. */}
+                <span className="sr-only">Play </span>
                 <span className={cn('text-4xl font-extrabold', active ? 'text-brand-700' : 'text-slate-900')}>
                   {letter.letter}
                 </span>
+                <span className="sr-only">: </span>
                 <span className="mt-1 text-base font-semibold text-brand-800">{letter.name}</span>
+                <span className="sr-only">. </span>
                 <span className="mt-1 text-xs text-slate-600">{letter.hint}</span>
               </button>
             </li>

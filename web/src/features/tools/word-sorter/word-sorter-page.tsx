@@ -218,7 +218,7 @@ export default function WordSorterPage() {
             </li>
           ))}
           {words.length === 0 ? (
-            <li className="flex flex-1 items-center justify-center rounded-lg border-2 border-dashed border-slate-200 p-6 text-sm text-slate-400">
+            <li className="flex flex-1 items-center justify-center rounded-lg border-2 border-dashed border-slate-200 p-6 text-sm text-slate-500">
               {SorterMessages.emptyList}
             </li>
           ) : null}
