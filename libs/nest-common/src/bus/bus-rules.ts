@@ -1,3 +1,4 @@
+import { currentRequestId, runWithRequestId } from '../logging/request-context';
 /**
  * Rules both bus adapters apply the same way, so code that works in standalone mode does not break on NATS:
  * subject syntax, header syntax, JSON encoding and the retry schedule.
@@ -42,9 +43,18 @@ export function subjectMatches(filter: string, subject: string): boolean {
   return f.length === s.length;
 }
 
-/** Copies and checks caller headers; throws on names or values NATS would refuse. */
+export const REQUEST_ID_HEADER = 'x-request-id';
+
+/**
+ * Copies and checks caller headers; throws on names or values NATS would refuse. The current request id
+ * (from the HTTP request or bus message being handled) travels along unless the caller set one.
+ */
 export function normalizeHeaders(headers: Record<string, string> | undefined): Record<string, string> {
   const out: Record<string, string> = {};
+  const requestId = currentRequestId();
+  if (requestId && !Object.keys(headers ?? {}).some((h) => h.toLowerCase() === REQUEST_ID_HEADER)) {
+    out[REQUEST_ID_HEADER] = requestId;
+  }
   for (const [name, value] of Object.entries(headers ?? {})) {
     if (!HEADER_NAME.test(name) || name.toLowerCase().startsWith(RESERVED_HEADER_PREFIX)) {
       throw new Error(`invalid header name "${name}"`);
@@ -55,6 +65,14 @@ export function normalizeHeaders(headers: Record<string, string> | undefined): R
     out[name] = value;
   }
   return out;
+}
+
+/** Runs a handler with the message's request id as the current one, so its logs and onward messages carry it. */
+export function inRequestContext<A extends unknown[], R>(
+  handler: (...args: A) => Promise<R>,
+  headersOf: (...args: A) => Record<string, string>,
+): (...args: A) => Promise<R> {
+  return (...args: A) => runWithRequestId(headersOf(...args)[REQUEST_ID_HEADER], () => handler(...args));
 }
 
 export function isReservedHeader(name: string): boolean {

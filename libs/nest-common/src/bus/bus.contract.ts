@@ -1,6 +1,7 @@
 import type { BusMessage, BusSubscription, EventBus } from './bus.port';
 import type { BusLogger } from './bus-logger';
 import { BusRequestError } from './bus-request.error';
+import { currentRequestId, runWithRequestId } from '../logging/request-context';
 import { PINO_ERROR, capturingLogger, sleep, uniqueToken, waitFor } from './test-support';
 
 export interface BusUnderTest {
@@ -238,6 +239,19 @@ export function describeEventBusContract(name: string, factory: BusFactory): voi
       await expect(u.bus.publish(subjectOf(u, 'h'), {}, { headers: { 'bad name': 'v' } })).rejects.toThrow(
         /header/,
       );
+    });
+
+    it('carries the current request id to handlers, their logs and onward messages', async () => {
+      const u = await open();
+      const seen: Array<{ header?: string; context?: string }> = [];
+      await u.bus.subscribe(
+        subjectOf(u, 'ctx'),
+        async (m) => void seen.push({ header: m.headers['x-request-id'], context: currentRequestId() }),
+        { durable: durable('a') },
+      );
+      await runWithRequestId(`ctx-${test}`, () => u.bus.publish(subjectOf(u, 'ctx'), {}));
+      await waitFor(() => seen.length === 1, 'delivery');
+      expect(seen[0]).toEqual({ header: `ctx-${test}`, context: `ctx-${test}` });
     });
 
     it('rejects wildcards in a published subject and malformed filters', async () => {

@@ -18,6 +18,7 @@ import {
   normalizeHeaders,
   retryDelay,
   subjectMatches,
+  inRequestContext,
 } from './bus-rules';
 
 export interface InProcessBusOptions {
@@ -151,6 +152,7 @@ export class InProcessBus implements EventBus {
     handler: BusHandler<T>,
     options: SubscribeOptions,
   ): Promise<BusSubscription> {
+    handler = inRequestContext(handler, (message) => message.headers);
     this.assertOpen();
     assertFilterSubject(subject);
     if (!options?.durable) throw new Error('subscribe() needs a durable name');
@@ -243,6 +245,7 @@ export class InProcessBus implements EventBus {
     handler: (data: TReq, headers: Record<string, string>) => Promise<TRes>,
     queueGroup: string,
   ): Promise<BusSubscription> {
+    handler = inRequestContext(handler, (_data, headers) => headers);
     this.assertOpen();
     assertFilterSubject(subject);
     let group = this.replyGroups.find((g) => g.filter === subject && g.queueGroup === queueGroup);

@@ -42,6 +42,7 @@ import {
   normalizeHeaders,
   retryDelay,
   subjectMatches,
+  inRequestContext,
 } from './bus-rules';
 
 export const DEFAULT_STREAM_NAME = 'DISTRICT_EVENTS';
@@ -193,6 +194,7 @@ export class NatsJetStreamBus implements EventBus {
     handler: BusHandler<T>,
     options: SubscribeOptions,
   ): Promise<BusSubscription> {
+    handler = inRequestContext(handler, (message) => message.headers);
     if (this.closing) throw new Error('the bus is closed');
     assertFilterSubject(subject);
     if (!options?.durable) throw new Error('subscribe() needs a durable name');
@@ -272,6 +274,7 @@ export class NatsJetStreamBus implements EventBus {
     handler: (data: TReq, headers: Record<string, string>) => Promise<TRes>,
     queueGroup: string,
   ): Promise<BusSubscription> {
+    handler = inRequestContext(handler, (_data, headers) => headers);
     if (this.closing) throw new Error('the bus is closed');
     assertFilterSubject(subject);
     const sub: Subscription = this.nc.subscribe(this.rpcSubject(subject), {
