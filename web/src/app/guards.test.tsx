@@ -76,10 +76,9 @@ describe('route guards (spec section 2)', () => {
   });
 
   it.each([
-    ['/admin/posts', 'Post Management'],
-    ['/admin/comments', 'Comment Moderation'],
+    ['/admin/chatrooms', 'Chatroom Management'],
     ['/lesson-plans', 'Lesson Plans'],
-    ['/blog', 'Lessons'],
+    ['/sound-demo', 'Sound Demo'],
   ])('a future screen %s renders its own page, not a blank route', async (path, title) => {
     await renderApp(path, { user: personas.admin() });
     expect(await heading(title)).toBeInTheDocument();

@@ -20,9 +20,16 @@ function lazyNamed<M, K extends keyof M>(load: () => Promise<M>, name: K): LazyE
 }
 
 const HomePage = lazyNamed(() => import('@/features/blog/components/home-page'), 'HomePage');
+const BlogListPage = lazyNamed(() => import('@/features/blog/components/blog-list-page'), 'BlogListPage');
+const PostPage = lazyNamed(() => import('@/features/blog/components/post-page'), 'PostPage');
 const ProfilePage = lazyNamed(() => import('@/features/profile/components/profile-page'), 'ProfilePage');
 const AdminDashboardPage = lazyNamed(() => import('@/features/admin/components/admin-dashboard-page'), 'AdminDashboardPage');
 const AdminUsersPage = lazyNamed(() => import('@/features/admin/components/admin-users-page'), 'AdminUsersPage');
+const AdminPostsPage = lazyNamed(() => import('@/features/admin/components/admin-posts-page'), 'AdminPostsPage');
+const AdminCategoriesPage = lazyNamed(() => import('@/features/admin/components/admin-categories-page'), 'AdminCategoriesPage');
+const AdminCommentsPage = lazyNamed(() => import('@/features/admin/components/admin-comments-page'), 'AdminCommentsPage');
+const PostEditorPage = lazyNamed(() => import('@/features/admin/components/post-editor-page'), 'PostEditorPage');
+const AdminSeoPage = lazyNamed(() => import('@/features/admin/components/admin-seo-page'), 'AdminSeoPage');
 const NotFoundPage = lazyNamed(() => import('./routes/not-found'), 'NotFoundPage');
 /** A screen that ships later: its own guarded page with the spec's title, never a blank route. */
 const ComingSoonScreen = lazy(() => import('./routes/coming-soon').then((m) => ({ default: m.ComingSoonScreen })));
@@ -38,19 +45,19 @@ const soon = (level: GuardLevel | null, screen: ComingSoonScreenKey) => guarded(
  * ranks by specificity, which for this table gives the same result as first-match.
  */
 export const appRoutes: RouteObject[] = [
-  { path: '/admin/posts/new', element: soon('admin', 'adminPostNew') },
-  { path: '/admin/posts/edit/:id', element: soon('admin', 'adminPostEdit') },
-  { path: '/admin/posts', element: soon('admin', 'adminPosts') },
+  { path: '/admin/posts/new', element: guarded('admin', <PostEditorPage />) },
+  { path: '/admin/posts/edit/:id', element: guarded('admin', <PostEditorPage />) },
+  { path: '/admin/posts', element: guarded('admin', <AdminPostsPage />) },
   { path: '/admin/users', element: guarded('admin', <AdminUsersPage />) },
-  { path: '/admin/comments', element: soon('admin', 'adminComments') },
-  { path: '/admin/categories', element: soon('admin', 'adminCategories') },
-  { path: '/admin/seo', element: soon('admin', 'adminSeo') },
+  { path: '/admin/comments', element: guarded('admin', <AdminCommentsPage />) },
+  { path: '/admin/categories', element: guarded('admin', <AdminCategoriesPage />) },
+  { path: '/admin/seo', element: guarded('admin', <AdminSeoPage />) },
   { path: '/admin/chatrooms', element: soon('admin', 'adminChatrooms') },
   { path: '/admin/quiz-grades-dashboard', element: soon('admin', 'quizGrades') },
   { path: '/admin/text-quiz-grades-dashboard', element: soon('admin', 'textQuizGrades') },
   { path: '/admin', element: guarded('admin', <AdminDashboardPage />) },
-  { path: '/blog/:slug', element: soon('login', 'blogPost') },
-  { path: '/blog', element: soon(null, 'blog') },
+  { path: '/blog/:slug', element: guarded('login', <PostPage />) },
+  { path: '/blog', element: <BlogListPage /> },
   { path: '/educational-tools', element: guarded('login', <ToolsHubPage />) },
   { path: '/bingo-generator', element: <NumberBingoPage /> },
   { path: '/word-bingo', element: <WordBingoPage /> },

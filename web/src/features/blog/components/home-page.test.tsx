@@ -3,22 +3,20 @@ import { describe, expect, it } from 'vitest';
 import { BLOG_DATA_UPDATED_EVENT } from '@/config/constants';
 import { personas } from '@/testing/fixtures';
 import { renderApp } from '@/testing/render-app';
+import { makePost } from '../testing/content-fixtures';
 
-function post(i: number, extra: Record<string, unknown> = {}) {
-  return {
-    id: `post-${i}`,
+function post(i: number) {
+  const date = new Date(Date.UTC(2025, 0, i)).toISOString();
+  return makePost({
     slug: `lesson-${i}`,
     title: `Lesson ${i}`,
-    content: `<p>${'word '.repeat(50 * i)}</p>`,
     excerpt: `Excerpt ${i}`,
     categoryName: 'Spanish',
-    status: 'published',
+    category: 'Spanish',
     tags: ['spanish'],
-    authorName: 'Tia Teacher',
-    publishedAt: new Date(Date.UTC(2025, 0, i)).toISOString(),
-    createdAt: new Date(Date.UTC(2025, 0, i)).toISOString(),
-    ...extra,
-  };
+    publishedAt: date,
+    createdAt: date,
+  });
 }
 
 const lessons = () => screen.getByRole('region', { name: 'Latest Lessons' });
@@ -27,7 +25,9 @@ describe('home page (spec section 2)', () => {
   it('shows the hero, the 6 latest posts newest first, and View All Posts', async () => {
     const posts = Array.from({ length: 8 }, (_, i) => post(i + 1));
     await renderApp('/', { user: null, setup: (f) => f.on('GET', '/api/posts/public', { json: posts }) });
-    expect(await screen.findByRole('heading', { level: 1, name: /Lessons and classroom tools/ })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: /Lessons and classroom tools/ }),
+    ).toBeInTheDocument();
     const titles = (await within(lessons()).findAllByRole('heading', { level: 3 })).map((h) => h.textContent);
     expect(titles).toEqual(['Lesson 8', 'Lesson 7', 'Lesson 6', 'Lesson 5', 'Lesson 4', 'Lesson 3']);
     expect(within(lessons()).getByRole('link', { name: 'View All Posts' })).toHaveAttribute('href', '/blog');
@@ -35,11 +35,17 @@ describe('home page (spec section 2)', () => {
 
   it('Read More sends a visitor to third-party sign-in', async () => {
     await renderApp('/', { user: null, setup: (f) => f.on('GET', '/api/posts/public', { json: [post(1)] }) });
-    expect(await screen.findByRole('link', { name: 'Read More: Lesson 1' })).toHaveAttribute('href', '/api/auth/google');
+    expect(await screen.findByRole('link', { name: 'Read More: Lesson 1' })).toHaveAttribute(
+      'href',
+      '/api/auth/google',
+    );
   });
 
   it('Read More opens the post for a signed-in user', async () => {
-    const { user, router } = await renderApp('/', { user: personas.student(), setup: (f) => f.on('GET', '/api/posts/public', { json: [post(1)] }) });
+    const { user, router } = await renderApp('/', {
+      user: personas.student(),
+      setup: (f) => f.on('GET', '/api/posts/public', { json: [post(1)] }),
+    });
     const link = await screen.findByRole('link', { name: 'Read More: Lesson 1' });
     expect(link).toHaveAttribute('href', '/blog/lesson-1');
     await user.click(link);
@@ -54,7 +60,11 @@ describe('home page (spec section 2)', () => {
   it('stays calm when the posts service is unavailable', async () => {
     const { fetch, user } = await renderApp('/', {
       user: null,
-      setup: (f) => f.on('GET', '/api/posts/public', { status: 503, json: { statusCode: 503, message: 'Service Unavailable' } }),
+      setup: (f) =>
+        f.on('GET', '/api/posts/public', {
+          status: 503,
+          json: { statusCode: 503, message: 'Service Unavailable' },
+        }),
     });
     expect(await within(lessons()).findByText('Lessons are unavailable right now')).toBeInTheDocument();
     fetch.on('GET', '/api/posts/public', { json: [post(2)] });

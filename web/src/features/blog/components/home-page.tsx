@@ -13,7 +13,9 @@ import { PostCard, PostCardSkeleton } from './post-card';
 function useHomeNotice(): [string | null, () => void] {
   const [params, setParams] = useSearchParams();
   const key = params.get('message');
-  const [notice, setNotice] = useState<string | null>(() => (key === null ? null : (HomeQueryMessages[key] ?? null)));
+  const [notice, setNotice] = useState<string | null>(() =>
+    key === null ? null : (HomeQueryMessages[key] ?? null),
+  );
   const [seenKey, setSeenKey] = useState(key);
 
   // Adjusting state while rendering (not in an effect) when a new message arrives on an already-mounted page.
@@ -38,9 +40,18 @@ function useHomeNotice(): [string | null, () => void] {
 }
 
 const highlights = [
-  { title: 'Lessons from your teachers', text: 'Read published lessons, follow along at your own pace, and join the discussion.' },
-  { title: 'Classroom tools', text: 'Bingo cards, crosswords, word sorting, the Spanish alphabet and more, ready for class.' },
-  { title: 'A safe community', text: 'Every account is approved by a district administrator before it can use profiles and chat.' },
+  {
+    title: 'Lessons from your teachers',
+    text: 'Read published lessons, follow along at your own pace, and join the discussion.',
+  },
+  {
+    title: 'Classroom tools',
+    text: 'Bingo cards, crosswords, word sorting, the Spanish alphabet and more, ready for class.',
+  },
+  {
+    title: 'A safe community',
+    text: 'Every account is approved by a district administrator before it can use profiles and chat.',
+  },
 ];
 
 function LatestLessons({ signedIn }: { signedIn: boolean }) {
@@ -48,7 +59,7 @@ function LatestLessons({ signedIn }: { signedIn: boolean }) {
 
   if (posts.isPending) {
     return (
-      <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3" aria-busy="true" aria-label="Loading lessons">
+      <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3" role="status" aria-busy="true" aria-label="Loading lessons">
         {Array.from({ length: 3 }, (_, i) => (
           <PostCardSkeleton key={i} />
         ))}
@@ -60,8 +71,15 @@ function LatestLessons({ signedIn }: { signedIn: boolean }) {
     return (
       <div className="rounded-2xl border border-slate-200 bg-white px-6 py-12 text-center">
         <h3 className="text-lg font-semibold text-slate-900">Lessons are unavailable right now</h3>
-        <p className="mt-2 text-slate-600">We could not load the latest lessons. Please try again in a moment.</p>
-        <Button variant="outline" className="mt-5" onClick={() => void posts.refetch()} loading={posts.isFetching}>
+        <p className="mt-2 text-slate-600">
+          We could not load the latest lessons. Please try again in a moment.
+        </p>
+        <Button
+          variant="outline"
+          className="mt-5"
+          onClick={() => void posts.refetch()}
+          loading={posts.isFetching}
+        >
           Try again
         </Button>
       </div>
@@ -72,13 +90,26 @@ function LatestLessons({ signedIn }: { signedIn: boolean }) {
   if (latest.length === 0) {
     return (
       <div className="rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center">
-        <span aria-hidden="true" className="mx-auto flex size-12 items-center justify-center rounded-full bg-brand-50 text-brand-700">
-          <svg viewBox="0 0 24 24" className="size-6" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
+        <span
+          aria-hidden="true"
+          className="mx-auto flex size-12 items-center justify-center rounded-full bg-brand-50 text-brand-700"
+        >
+          <svg
+            viewBox="0 0 24 24"
+            className="size-6"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="1.8"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          >
             <path d="M4 19.5A2.5 2.5 0 0 1 6.5 17H20M4 19.5A2.5 2.5 0 0 0 6.5 22H20V2H6.5A2.5 2.5 0 0 0 4 4.5v15Z" />
           </svg>
         </span>
         <h3 className="mt-4 text-lg font-semibold text-slate-900">No lessons published yet</h3>
-        <p className="mt-2 text-slate-600">New lessons from your teachers will appear here as soon as they are published.</p>
+        <p className="mt-2 text-slate-600">
+          New lessons from your teachers will appear here as soon as they are published.
+        </p>
       </div>
     );
   }
@@ -107,7 +138,11 @@ export function HomePage() {
           <Alert tone="warning">
             <div className="flex flex-wrap items-center justify-between gap-3">
               <span>{notice}</span>
-              <button type="button" onClick={dismissNotice} className="text-sm font-semibold underline underline-offset-2">
+              <button
+                type="button"
+                onClick={dismissNotice}
+                className="text-sm font-semibold underline underline-offset-2"
+              >
                 Dismiss
               </button>
             </div>
@@ -118,13 +153,15 @@ export function HomePage() {
       <section className="relative overflow-hidden bg-gradient-to-br from-brand-900 via-brand-800 to-brand-700 text-white">
         <div className="mx-auto grid max-w-7xl gap-10 px-4 py-16 sm:px-6 sm:py-20 lg:grid-cols-5 lg:px-8">
           <div className="lg:col-span-3">
-            <p className="text-sm font-semibold uppercase tracking-widest text-brand-200">Teaching and learning, together</p>
+            <p className="text-sm font-semibold uppercase tracking-widest text-brand-200">
+              Teaching and learning, together
+            </p>
             <h1 className="mt-3 text-3xl font-extrabold leading-tight tracking-tight sm:text-5xl">
               Lessons and classroom tools for every school in the district
             </h1>
             <p className="mt-5 max-w-2xl text-base text-brand-100 sm:text-lg">
-              Teachers publish lessons, students read and discuss them, and everyone gets interactive tools that make language
-              learning stick.
+              Teachers publish lessons, students read and discuss them, and everyone gets interactive tools
+              that make language learning stick.
             </p>
             <div className="mt-8 flex flex-wrap gap-3">
               <ButtonLink to="/blog" size="lg" variant="secondary">
@@ -140,7 +177,9 @@ export function HomePage() {
                 </Button>
               )}
             </div>
-            {user ? <p className="mt-6 text-sm text-brand-100">Welcome back, {user.name || user.username}.</p> : null}
+            {user ? (
+              <p className="mt-6 text-sm text-brand-100">Welcome back, {user.name || user.username}.</p>
+            ) : null}
           </div>
           <ul className="grid gap-4 self-center lg:col-span-2">
             {highlights.map((h) => (
@@ -153,7 +192,10 @@ export function HomePage() {
         </div>
       </section>
 
-      <section aria-labelledby="latest-lessons" className="mx-auto w-full max-w-7xl px-4 py-12 sm:px-6 lg:px-8">
+      <section
+        aria-labelledby="latest-lessons"
+        className="mx-auto w-full max-w-7xl px-4 py-12 sm:px-6 lg:px-8"
+      >
         <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
           <div>
             <h2 id="latest-lessons" className="text-2xl font-bold tracking-tight text-slate-900">

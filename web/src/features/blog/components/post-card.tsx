@@ -1,52 +1,85 @@
 import { Link } from 'react-router-dom';
+import type { Post } from '@district/contracts';
 import { Badge, buttonClasses } from '@/components/ui';
 import { THIRD_PARTY_SIGN_IN_URL } from '@/config/constants';
-import { formatFullDate, formatRelativeDate, htmlToText, readTimeMinutes, truncate } from '@/lib/format';
-import { postCategory, postDate, type PublicPost } from '../api/get-public-posts';
+import { formatFullDate, formatRelativeDate, htmlToText, truncate } from '@/lib/format';
+import { postCategory, postDate } from '../api/posts';
+import { Highlight } from './highlight';
 
 const EXCERPT_LENGTH = 160;
 
 /**
  * A lesson card. Read More (spec section 2): a signed-out visitor goes to the third-party sign-in;
- * a signed-in user opens the post.
+ * a signed-in user opens the post. `highlight` marks search words in the title and excerpt (the blog list).
  */
-export function PostCard({ post, signedIn }: { post: PublicPost; signedIn: boolean }) {
+export function PostCard({
+  post,
+  signedIn,
+  highlight = [],
+}: {
+  post: Post;
+  signedIn: boolean;
+  highlight?: string[];
+}) {
   const category = postCategory(post);
   const date = postDate(post);
-  const excerpt = post.excerpt?.trim() || truncate(htmlToText(post.content ?? ''), EXCERPT_LENGTH);
+  const excerpt = post.excerpt.trim() || truncate(htmlToText(post.content), EXCERPT_LENGTH);
   const href = `/blog/${encodeURIComponent(post.slug || post.id)}`;
   const readMoreLabel = `Read More: ${post.title}`;
 
   return (
     <article className="flex h-full flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-md">
       {post.featuredImage ? (
-        <img src={post.featuredImage} alt="" loading="lazy" decoding="async" className="aspect-[16/9] w-full bg-slate-100 object-cover" />
+        <img
+          src={post.featuredImage}
+          alt=""
+          loading="lazy"
+          decoding="async"
+          className="aspect-[16/9] w-full bg-slate-100 object-cover"
+        />
       ) : (
-        <div aria-hidden="true" className="flex aspect-[16/9] w-full items-center justify-center bg-gradient-to-br from-brand-700 to-brand-900">
-          <span className="px-6 text-center text-lg font-semibold text-white/90">{truncate(post.title, 60)}</span>
+        <div
+          aria-hidden="true"
+          className="flex aspect-[16/9] w-full items-center justify-center bg-gradient-to-br from-brand-700 to-brand-900"
+        >
+          <span className="px-6 text-center text-lg font-semibold text-white/90">
+            {truncate(post.title, 60)}
+          </span>
         </div>
       )}
       <div className="flex flex-1 flex-col p-5">
         <div className="flex flex-wrap items-center gap-2 text-xs text-slate-500">
           {category ? <Badge tone="brand">{category}</Badge> : null}
-          {date ? (
-            <time dateTime={date} title={formatFullDate(date)}>
-              {formatRelativeDate(date, { withWeeks: true })}
-            </time>
-          ) : null}
+          <time dateTime={date} title={formatFullDate(date)}>
+            {formatRelativeDate(date, { withWeeks: true })}
+          </time>
           <span aria-hidden="true">·</span>
-          <span>{readTimeMinutes(post.content ?? post.excerpt ?? '')} min read</span>
+          <span>{post.readTime} min read</span>
         </div>
-        <h3 className="mt-3 text-lg font-semibold leading-snug text-slate-900">{post.title}</h3>
-        {excerpt ? <p className="mt-2 line-clamp-3 text-sm text-slate-600">{excerpt}</p> : null}
+        <h3 className="mt-3 text-lg font-semibold leading-snug text-slate-900">
+          <Highlight text={post.title} words={highlight} />
+        </h3>
+        {excerpt ? (
+          <p className="mt-2 line-clamp-3 text-sm text-slate-600">
+            <Highlight text={excerpt} words={highlight} />
+          </p>
+        ) : null}
         <div className="mt-auto flex items-center justify-between gap-3 pt-5">
-          {post.authorName ? <span className="truncate text-xs text-slate-500">By {post.authorName}</span> : <span />}
+          {post.authorName ? (
+            <span className="truncate text-xs text-slate-500">By {post.authorName}</span>
+          ) : (
+            <span />
+          )}
           {signedIn ? (
             <Link to={href} className={buttonClasses('secondary', 'sm')} aria-label={readMoreLabel}>
               Read More
             </Link>
           ) : (
-            <a href={THIRD_PARTY_SIGN_IN_URL} className={buttonClasses('secondary', 'sm')} aria-label={readMoreLabel}>
+            <a
+              href={THIRD_PARTY_SIGN_IN_URL}
+              className={buttonClasses('secondary', 'sm')}
+              aria-label={readMoreLabel}
+            >
               Read More
             </a>
           )}

@@ -2,6 +2,7 @@ import { act, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderTool } from '../shared/render-tool.testing';
 import CodeEvolutionPage from './code-evolution-page';
+import { EvolutionMessages } from './evolution-samples';
 
 const stepHeading = () => screen.getByRole('heading', { level: 2, name: /^Step \d+ of \d+/ }).textContent;
 
@@ -10,7 +11,7 @@ describe('CodeEvolutionPage (/code-evolution)', () => {
 
   it('shows a timeline of 5 sample states, starting at the first', async () => {
     await renderTool(<CodeEvolutionPage />, { path: '/code-evolution' });
-    expect(screen.getByRole('list').querySelectorAll('li')).toHaveLength(5);
+    expect(screen.getByRole('list', { name: EvolutionMessages.timeline }).querySelectorAll('li')).toHaveLength(5);
     expect(stepHeading()).toBe('Step 1 of 5: Print a greeting');
   });
 

@@ -36,7 +36,7 @@ export default function CodeEvolutionPage() {
         <Card className="self-start">
           <CardHeader title={EvolutionMessages.timeline} />
           <CardBody>
-            <ol className="space-y-1">
+            <ol className="space-y-1" aria-label={EvolutionMessages.timeline}>
               {state.steps.map((s, i) => (
                 <li key={i}>
                   <button

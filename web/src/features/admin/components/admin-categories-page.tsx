@@ -1,0 +1,287 @@
+import { useState, type FormEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { ContentMessages, slugify, type Category } from '@district/contracts';
+import {
+  Alert,
+  Button,
+  ButtonLink,
+  Card,
+  CardBody,
+  CardHeader,
+  ConfirmDialog,
+  Spinner,
+  Table,
+  TableBody,
+  TableCell,
+  TableEmpty,
+  TableHead,
+  TableHeaderCell,
+  TableRow,
+  TextField,
+  useToast,
+} from '@/components/ui';
+import { PageContainer, PageHeader } from '@/components/layout';
+import { ApiError, errorMessage } from '@/lib/api-client';
+import { truncate } from '@/lib/format';
+import { announceBlogDataUpdated } from '@/lib/react-query';
+import { CATEGORY_DESCRIPTION_LENGTH, ContentAdminMessages } from '../admin.constants';
+import {
+  adminCategoriesQueryKey,
+  createCategory,
+  deleteCategory,
+  updateCategory,
+  useAdminCategories,
+} from '../api/content';
+
+interface FormState {
+  id: string | null;
+  name: string;
+  slug: string;
+  description: string;
+  /** Once the admin types a slug it stops following the name (spec §5: generated, and editable). */
+  slugEdited: boolean;
+}
+
+const emptyForm: FormState = { id: null, name: '', slug: '', description: '', slugEdited: false };
+
+/** Spec §8: the server's message if it sent one; 'Failed to fetch categories' for a refusal, else 'Error loading categories'. */
+export function categoriesLoadError(err: unknown): string {
+  if (err instanceof ApiError && err.fromServer) return err.message;
+  return err instanceof ApiError && err.status > 0
+    ? ContentAdminMessages.categoriesFetchFailed
+    : ContentAdminMessages.categoriesLoadError;
+}
+
+function CategoryForm({
+  initial,
+  onSaved,
+  onCancel,
+}: {
+  initial: FormState;
+  onSaved: () => void;
+  onCancel: () => void;
+}) {
+  const client = useQueryClient();
+  const { toast } = useToast();
+  const [form, setForm] = useState(initial);
+  const [error, setError] = useState<string | undefined>();
+  const [saving, setSaving] = useState(false);
+  const editing = form.id !== null;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const name = form.name.trim();
+    if (!name) {
+      setError(ContentMessages.categoryNameRequired);
+      return;
+    }
+    setError(undefined);
+    setSaving(true);
+    const body = { name, slug: slugify(form.slug) || slugify(name), description: form.description.trim() };
+    try {
+      if (form.id) await updateCategory(form.id, body);
+      else await createCategory(body);
+      await client.invalidateQueries({ queryKey: adminCategoriesQueryKey });
+      announceBlogDataUpdated();
+      toast({
+        type: 'success',
+        message: editing ? ContentAdminMessages.categoryUpdated : ContentAdminMessages.categoryCreated,
+      });
+      onSaved();
+    } catch (err) {
+      console.error('Saving the category failed', err);
+      toast({ type: 'error', message: errorMessage(err, ContentMessages.saveCategoryFailed) });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <form
+      onSubmit={(e) => void submit(e)}
+      aria-label={editing ? 'Edit category' : 'Add category'}
+      className="space-y-4"
+      noValidate
+    >
+      <TextField
+        label="Name"
+        value={form.name}
+        maxLength={100}
+        error={error}
+        required
+        onChange={(e) => {
+          const name = e.target.value;
+          setForm((f) => ({ ...f, name, slug: f.slugEdited ? f.slug : slugify(name) }));
+        }}
+      />
+      <TextField
+        label="Slug"
+        value={form.slug}
+        maxLength={120}
+        hint="Made from the name; you can change it."
+        onChange={(e) => setForm((f) => ({ ...f, slug: e.target.value, slugEdited: true }))}
+      />
+      <div>
+        <label htmlFor="category-description" className="mb-1 block text-sm font-medium text-slate-700">
+          Description
+        </label>
+        <textarea
+          id="category-description"
+          value={form.description}
+          maxLength={1000}
+          rows={3}
+          onChange={(e) => setForm((f) => ({ ...f, description: e.target.value }))}
+          className="block w-full rounded-lg border border-slate-300 px-3 py-2 text-sm shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/20"
+        />
+      </div>
+      <div className="flex gap-2">
+        <Button type="submit" loading={saving}>
+          {editing ? 'Update Category' : 'Add Category'}
+        </Button>
+        {editing ? (
+          <Button type="button" variant="outline" onClick={onCancel}>
+            Cancel
+          </Button>
+        ) : null}
+      </div>
+    </form>
+  );
+}
+
+/** Category management (spec §2): add/edit form and a table with the description cut to 50 characters. */
+export function AdminCategoriesPage() {
+  const categories = useAdminCategories();
+  const client = useQueryClient();
+  const { toast } = useToast();
+  const [form, setForm] = useState<FormState>(emptyForm);
+  // A new key remounts the form with fresh state whenever an edit starts or a save finishes.
+  const [formKey, setFormKey] = useState(0);
+  const [deleting, setDeleting] = useState<Category | null>(null);
+  const [deleteBusy, setDeleteBusy] = useState(false);
+
+  const startEdit = (c: Category) => {
+    setForm({ id: c.id, name: c.name, slug: c.slug, description: c.description, slugEdited: true });
+    setFormKey((k) => k + 1);
+  };
+  const resetForm = () => {
+    setForm(emptyForm);
+    setFormKey((k) => k + 1);
+  };
+
+  const confirmDelete = async () => {
+    if (!deleting) return;
+    setDeleteBusy(true);
+    try {
+      await deleteCategory(deleting.id);
+      client.setQueryData<Category[]>(adminCategoriesQueryKey, (list) =>
+        list?.filter((c) => c.id !== deleting.id),
+      );
+      announceBlogDataUpdated();
+      toast({ type: 'success', message: ContentAdminMessages.categoryDeleted });
+      if (form.id === deleting.id) resetForm();
+    } catch (err) {
+      console.error('Deleting the category failed', err);
+      toast({ type: 'error', message: errorMessage(err, ContentAdminMessages.categoryDeleteFailed) });
+    } finally {
+      setDeleteBusy(false);
+      setDeleting(null);
+    }
+  };
+
+  return (
+    <PageContainer>
+      <PageHeader
+        title="Category Management"
+        description="Organise lessons into categories."
+        actions={
+          <ButtonLink to="/admin" variant="outline">
+            Back to Dashboard
+          </ButtonLink>
+        }
+      />
+      <div className="grid gap-6 lg:grid-cols-3">
+        <Card className="self-start">
+          <CardHeader title={form.id ? 'Edit Category' : 'Add Category'} />
+          <CardBody>
+            <CategoryForm key={formKey} initial={form} onSaved={resetForm} onCancel={resetForm} />
+          </CardBody>
+        </Card>
+        <div className="lg:col-span-2">
+          {categories.isPending ? (
+            <div className="flex justify-center py-16">
+              <Spinner size="lg" label="Loading categories…" />
+            </div>
+          ) : categories.isError && !categories.data ? (
+            <Alert tone="error">
+              <p>{categoriesLoadError(categories.error)}</p>
+              <Button variant="outline" size="sm" className="mt-3" onClick={() => void categories.refetch()}>
+                Try again
+              </Button>
+            </Alert>
+          ) : (
+            <Table caption="Categories">
+              <TableHead>
+                <tr>
+                  <TableHeaderCell>Name</TableHeaderCell>
+                  <TableHeaderCell>Slug</TableHeaderCell>
+                  <TableHeaderCell>Description</TableHeaderCell>
+                  <TableHeaderCell>Posts</TableHeaderCell>
+                  <TableHeaderCell className="text-right">Actions</TableHeaderCell>
+                </tr>
+              </TableHead>
+              <TableBody>
+                {categories.data.length === 0 ? (
+                  <TableEmpty colSpan={5}>No categories yet.</TableEmpty>
+                ) : (
+                  categories.data.map((c) => (
+                    <TableRow key={c.id}>
+                      <TableCell className="font-medium text-slate-900">{c.name}</TableCell>
+                      <TableCell className="font-mono text-xs">{c.slug}</TableCell>
+                      <TableCell title={c.description || undefined}>
+                        {truncate(c.description, CATEGORY_DESCRIPTION_LENGTH)}
+                      </TableCell>
+                      <TableCell>{c.postCount}</TableCell>
+                      <TableCell className="text-right">
+                        <div className="inline-flex gap-2">
+                          <Button
+                            size="sm"
+                            variant="outline"
+                            aria-label={`Edit ${c.name}`}
+                            onClick={() => startEdit(c)}
+                          >
+                            Edit
+                          </Button>
+                          <Button
+                            size="sm"
+                            variant="danger"
+                            aria-label={`Delete ${c.name}`}
+                            onClick={() => setDeleting(c)}
+                          >
+                            Delete
+                          </Button>
+                        </div>
+                      </TableCell>
+                    </TableRow>
+                  ))
+                )}
+              </TableBody>
+            </Table>
+          )}
+        </div>
+      </div>
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete category"
+        message={
+          deleting
+            ? `Are you sure you want to delete the category "${deleting.name}"? Its posts stay, without a category.`
+            : ''
+        }
+        confirmLabel="Delete"
+        busy={deleteBusy}
+        onConfirm={() => void confirmDelete()}
+        onCancel={() => setDeleting(null)}
+      />
+    </PageContainer>
+  );
+}

@@ -1,0 +1,177 @@
+import { useMemo, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import type { Comment } from '@district/contracts';
+import { Alert, Badge, Button, ButtonLink, ConfirmDialog, Spinner, useToast } from '@/components/ui';
+import { PageContainer, PageHeader } from '@/components/layout';
+import { errorMessage } from '@/lib/api-client';
+import { cn } from '@/lib/cn';
+import { formatFullDate, formatRelativeDate, htmlToText } from '@/lib/format';
+import { announceBlogDataUpdated } from '@/lib/react-query';
+import { ContentAdminMessages } from '../admin.constants';
+import { adminCommentsQueryKey, deleteComment, setCommentStatus, useAllComments } from '../api/content';
+
+type Filter = 'all' | 'pending' | 'approved';
+
+/** Comment moderation (spec §2): All / Pending / Approved with counts, approve/unapprove and delete. */
+export function AdminCommentsPage() {
+  const comments = useAllComments();
+  const client = useQueryClient();
+  const { toast } = useToast();
+  const [filter, setFilter] = useState<Filter>('all');
+  const [busyId, setBusyId] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<Comment | null>(null);
+  const [deleteBusy, setDeleteBusy] = useState(false);
+
+  const all = useMemo(() => comments.data ?? [], [comments.data]);
+  const counts = {
+    all: all.length,
+    pending: all.filter((c) => c.status === 'pending').length,
+    approved: all.filter((c) => c.status === 'approved').length,
+  };
+  const visible = filter === 'all' ? all : all.filter((c) => c.status === filter);
+  const filters: Array<{ id: Filter; label: string }> = [
+    { id: 'all', label: `All (${counts.all})` },
+    { id: 'pending', label: `Pending (${counts.pending})` },
+    { id: 'approved', label: `Approved (${counts.approved})` },
+  ];
+
+  const toggle = async (c: Comment) => {
+    setBusyId(c.id);
+    try {
+      const updated = await setCommentStatus(c.id, c.status === 'approved' ? 'pending' : 'approved');
+      client.setQueryData<Comment[]>(adminCommentsQueryKey, (list) =>
+        list?.map((x) => (x.id === updated.id ? { ...x, status: updated.status } : x)),
+      );
+      announceBlogDataUpdated();
+    } catch (err) {
+      // Spec §7: status-change failures are only logged.
+      console.error('Changing the comment status failed', err);
+    } finally {
+      setBusyId(null);
+    }
+  };
+
+  const confirmDelete = async () => {
+    if (!deleting) return;
+    setDeleteBusy(true);
+    try {
+      await deleteComment(deleting.id);
+      // Its replies go with it on the server, so drop them here too.
+      client.setQueryData<Comment[]>(adminCommentsQueryKey, (list) =>
+        list?.filter((x) => x.id !== deleting.id && x.parentId !== deleting.id),
+      );
+      announceBlogDataUpdated();
+      toast({ type: 'success', message: ContentAdminMessages.commentDeleted });
+    } catch (err) {
+      console.error('Deleting the comment failed', err);
+      toast({ type: 'error', message: errorMessage(err, ContentAdminMessages.commentDeleteFailed) });
+    } finally {
+      setDeleteBusy(false);
+      setDeleting(null);
+    }
+  };
+
+  return (
+    <PageContainer>
+      <PageHeader
+        title="Comment Moderation"
+        description="Approve, unapprove and delete comments and replies."
+        actions={
+          <ButtonLink to="/admin" variant="outline">
+            Back to Dashboard
+          </ButtonLink>
+        }
+      />
+      <div
+        role="group"
+        aria-label="Filter by status"
+        className="mb-4 inline-flex rounded-lg border border-slate-200 bg-white p-1"
+      >
+        {filters.map((f) => (
+          <button
+            key={f.id}
+            type="button"
+            aria-pressed={filter === f.id}
+            onClick={() => setFilter(f.id)}
+            className={cn(
+              'rounded-md px-3 py-1.5 text-sm font-medium',
+              filter === f.id ? 'bg-brand-700 text-white' : 'text-slate-600 hover:bg-slate-100',
+            )}
+          >
+            {f.label}
+          </button>
+        ))}
+      </div>
+
+      {comments.isPending ? (
+        <div className="flex justify-center py-16">
+          <Spinner size="lg" label="Loading comments…" />
+        </div>
+      ) : comments.isError && !comments.data ? (
+        <Alert tone="error" title="Failed to load comments">
+          <p>{errorMessage(comments.error, 'Please try again in a moment.')}</p>
+          <Button variant="outline" size="sm" className="mt-3" onClick={() => void comments.refetch()}>
+            Try again
+          </Button>
+        </Alert>
+      ) : visible.length === 0 ? (
+        <p className="rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center text-slate-600">
+          {all.length === 0 ? 'No comments yet.' : 'No comments match this filter.'}
+        </p>
+      ) : (
+        <ul className="space-y-4" aria-label="Comments">
+          {visible.map((c) => {
+            const approved = c.status === 'approved';
+            const label = `comment by ${c.authorName}: ${htmlToText(c.content).slice(0, 40)}`;
+            return (
+              <li key={c.id} className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
+                <div className="flex flex-wrap items-center gap-2 text-sm">
+                  <span className="font-semibold text-slate-900">{c.authorName}</span>
+                  <Badge tone={approved ? 'success' : 'warning'}>{approved ? 'Approved' : 'Pending'}</Badge>
+                  {c.parentId ? <Badge>Reply</Badge> : null}
+                  <time dateTime={c.createdAt} title={formatFullDate(c.createdAt)} className="text-slate-500">
+                    {formatRelativeDate(c.createdAt)}
+                  </time>
+                </div>
+                {c.postTitle ? <p className="mt-1 text-xs text-slate-500">On: {c.postTitle}</p> : null}
+                {/* Comment HTML is sanitised by the content service when written (allow-list), so it is safe to render. */}
+                <div
+                  className="mt-2 text-sm text-slate-700"
+                  dangerouslySetInnerHTML={{ __html: c.content }}
+                />
+                <div className="mt-3 flex gap-2">
+                  <Button
+                    size="sm"
+                    variant={approved ? 'outline' : 'success'}
+                    loading={busyId === c.id}
+                    aria-label={`${approved ? 'Unapprove' : 'Approve'} ${label}`}
+                    onClick={() => void toggle(c)}
+                  >
+                    {approved ? 'Unapprove' : 'Approve'}
+                  </Button>
+                  <Button
+                    size="sm"
+                    variant="danger"
+                    aria-label={`Delete ${label}`}
+                    onClick={() => setDeleting(c)}
+                  >
+                    Delete
+                  </Button>
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete comment"
+        message="Are you sure you want to delete this comment? Its replies are deleted too."
+        confirmLabel="Delete"
+        busy={deleteBusy}
+        onConfirm={() => void confirmDelete()}
+        onCancel={() => setDeleting(null)}
+      />
+    </PageContainer>
+  );
+}

@@ -1,0 +1,181 @@
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { useQueryClient } from '@tanstack/react-query';
+import type { Post } from '@district/contracts';
+import { Alert, Badge, Button, ButtonLink, ConfirmDialog, Spinner, useToast } from '@/components/ui';
+import { PageContainer, PageHeader } from '@/components/layout';
+import { ApiError, errorMessage } from '@/lib/api-client';
+import { formatFullDate, htmlToText, truncate } from '@/lib/format';
+import { announceBlogDataUpdated } from '@/lib/react-query';
+import { ADMIN_EXCERPT_LENGTH, ContentAdminMessages } from '../admin.constants';
+import { adminPostsQueryKey, deletePost, setPostStatus, useAllPosts } from '../api/content';
+
+/** Spec §9: the admin card excerpt is cut to 100 characters. */
+export function adminExcerpt(post: Pick<Post, 'excerpt' | 'content'>): string {
+  return truncate(post.excerpt.trim() || htmlToText(post.content), ADMIN_EXCERPT_LENGTH);
+}
+
+function PostAdminCard({
+  post,
+  busy,
+  onToggle,
+  onDelete,
+}: {
+  post: Post;
+  busy: boolean;
+  onToggle: () => void;
+  onDelete: () => void;
+}) {
+  const published = post.status === 'published';
+  return (
+    <article className="flex h-full flex-col rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
+      <div className="flex flex-wrap items-center gap-2 text-xs text-slate-500">
+        <Badge tone={published ? 'success' : 'warning'}>{published ? 'Published' : 'Draft'}</Badge>
+        {post.categoryName ? <Badge tone="brand">{post.categoryName}</Badge> : null}
+        <time dateTime={post.publishedAt ?? post.createdAt}>
+          {formatFullDate(post.publishedAt ?? post.createdAt)}
+        </time>
+      </div>
+      <h2 className="mt-3 text-lg font-semibold text-slate-900">
+        {published ? (
+          <Link
+            to={`/blog/${encodeURIComponent(post.slug)}`}
+            className="hover:text-brand-700 hover:underline"
+          >
+            {post.title}
+          </Link>
+        ) : (
+          post.title
+        )}
+      </h2>
+      <p className="mt-2 flex-1 text-sm text-slate-600">{adminExcerpt(post)}</p>
+      <p className="mt-3 text-xs text-slate-500">By {post.authorName}</p>
+      <div className="mt-4 flex flex-wrap gap-2">
+        <ButtonLink
+          to={`/admin/posts/edit/${encodeURIComponent(post.id)}`}
+          size="sm"
+          variant="outline"
+          aria-label={`Edit ${post.title}`}
+        >
+          Edit
+        </ButtonLink>
+        <Button
+          size="sm"
+          variant={published ? 'outline' : 'success'}
+          loading={busy}
+          onClick={onToggle}
+          aria-label={`${published ? 'Unpublish' : 'Publish'} ${post.title}`}
+        >
+          {published ? 'Unpublish' : 'Publish'}
+        </Button>
+        <Button size="sm" variant="danger" onClick={onDelete} aria-label={`Delete ${post.title}`}>
+          Delete
+        </Button>
+      </div>
+    </article>
+  );
+}
+
+/** Post management (spec §2): every post as a card with Edit, Publish/Unpublish and Delete. */
+export function AdminPostsPage() {
+  const posts = useAllPosts();
+  const client = useQueryClient();
+  const { toast } = useToast();
+  const [busyId, setBusyId] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<Post | null>(null);
+  const [deleteBusy, setDeleteBusy] = useState(false);
+
+  const toggle = async (post: Post) => {
+    setBusyId(post.id);
+    try {
+      const updated = await setPostStatus(post.id, post.status === 'published' ? 'draft' : 'published');
+      client.setQueryData<Post[]>(adminPostsQueryKey, (list) =>
+        list?.map((p) => (p.id === updated.id ? updated : p)),
+      );
+      announceBlogDataUpdated();
+    } catch (err) {
+      // Spec §7: status-change failures are only logged.
+      console.error('Changing the post status failed', err);
+    } finally {
+      setBusyId(null);
+    }
+  };
+
+  const confirmDelete = async () => {
+    if (!deleting) return;
+    setDeleteBusy(true);
+    try {
+      await deletePost(deleting.id);
+      client.setQueryData<Post[]>(adminPostsQueryKey, (list) => list?.filter((p) => p.id !== deleting.id));
+      announceBlogDataUpdated();
+      toast({ type: 'success', message: ContentAdminMessages.postDeleted });
+    } catch (err) {
+      console.error('Deleting the post failed', err);
+      // The server refused: 'Failed to delete post'; the request never completed: 'Error deleting post'.
+      const refused = err instanceof ApiError && err.status > 0;
+      toast({
+        type: 'error',
+        message: refused ? ContentAdminMessages.postDeleteFailed : ContentAdminMessages.postDeleteError,
+      });
+    } finally {
+      setDeleteBusy(false);
+      setDeleting(null);
+    }
+  };
+
+  return (
+    <PageContainer>
+      <PageHeader
+        title="Post Management"
+        description="Edit, publish, unpublish and delete lessons."
+        actions={
+          <>
+            <ButtonLink to="/admin" variant="outline">
+              Back to Dashboard
+            </ButtonLink>
+            <ButtonLink to="/admin/posts/new">New Post</ButtonLink>
+          </>
+        }
+      />
+      {posts.isPending ? (
+        <div className="flex justify-center py-16">
+          <Spinner size="lg" label="Loading posts…" />
+        </div>
+      ) : posts.isError && !posts.data ? (
+        <Alert tone="error" title="Failed to load posts">
+          <p>{errorMessage(posts.error, 'Please try again in a moment.')}</p>
+          <Button variant="outline" size="sm" className="mt-3" onClick={() => void posts.refetch()}>
+            Try again
+          </Button>
+        </Alert>
+      ) : posts.data.length === 0 ? (
+        <div className="rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center">
+          <h2 className="text-lg font-semibold text-slate-900">No posts yet</h2>
+          <p className="mt-2 text-slate-600">Write the first lesson with New Post.</p>
+        </div>
+      ) : (
+        <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+          {posts.data.map((post) => (
+            <li key={post.id}>
+              <PostAdminCard
+                post={post}
+                busy={busyId === post.id}
+                onToggle={() => void toggle(post)}
+                onDelete={() => setDeleting(post)}
+              />
+            </li>
+          ))}
+        </ul>
+      )}
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete post"
+        message={ContentAdminMessages.confirmDeletePost}
+        confirmLabel="Delete"
+        busy={deleteBusy}
+        onConfirm={() => void confirmDelete()}
+        onCancel={() => setDeleting(null)}
+      />
+    </PageContainer>
+  );
+}
