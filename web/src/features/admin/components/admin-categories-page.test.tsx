@@ -136,12 +136,13 @@ describe('category management (spec sections 2, 5, 8 and 9)', { timeout: 20_000 
   });
 
   it.each([
-    ['the server refuses', { status: 500, text: 'oops' }, 'Failed to fetch categories'],
-    ['the request fails', Promise.reject(new TypeError('Failed to fetch')), 'Error loading categories'],
+    // Replies are made per request: a rejected promise built while collecting tests would go unhandled.
+    ['the server refuses', () => ({ status: 500, text: 'oops' }), 'Failed to fetch categories'],
+    ['the request fails', () => Promise.reject(new TypeError('Failed to fetch')), 'Error loading categories'],
   ] as const)('says so when loading fails because %s', async (_label, reply, text) => {
     await renderApp('/admin/categories', {
       user: personas.admin(),
-      setup: (f) => f.on('GET', '/api/categories', () => reply),
+      setup: (f) => f.on('GET', '/api/categories', reply),
     });
     expect(await screen.findByText(text)).toBeInTheDocument();
   });
