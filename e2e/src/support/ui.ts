@@ -75,7 +75,7 @@ export async function textOf(page: Page, selector = 'body'): Promise<string> {
 export async function waitForToast(page: Page, message: string, kind: 'status' | 'alert' = 'status'): Promise<void> {
   await page.waitForFunction(
     (m: string, k: string) =>
-      Array.from(document.querySelectorAll(`ol[role="${k}"] li p`)).some((p) => p.textContent?.trim() === m),
+      Array.from(document.querySelectorAll(`[role="${k}"] li p`)).some((p) => p.textContent?.trim() === m),
     {},
     message,
     kind,
@@ -84,7 +84,7 @@ export async function waitForToast(page: Page, message: string, kind: 'status' |
 
 export async function toastVisible(page: Page, message: string): Promise<boolean> {
   return page.evaluate(
-    (m: string) => Array.from(document.querySelectorAll('ol[role="status"] li p, ol[role="alert"] li p')).some((p) => p.textContent?.trim() === m),
+    (m: string) => Array.from(document.querySelectorAll('[role="status"] li p, [role="alert"] li p')).some((p) => p.textContent?.trim() === m),
     message,
   );
 }

@@ -91,7 +91,7 @@ export function Navbar() {
           {user ? (
             <>
               <UserChip user={user} />
-              <Button variant="outline" size="sm" onClick={onLogout} loading={loggingOut} className="border-white/30 bg-transparent text-white hover:bg-white/10">
+              <Button variant="inverse" size="sm" onClick={onLogout} loading={loggingOut}>
                 Logout
               </Button>
             </>
@@ -136,13 +136,13 @@ export function Navbar() {
             {user ? (
               <div className="flex items-center justify-between gap-3">
                 <UserChip user={user} />
-                <Button variant="outline" size="sm" onClick={onLogout} loading={loggingOut} className="border-white/30 bg-transparent text-white hover:bg-white/10">
+                <Button variant="inverse" size="sm" onClick={onLogout} loading={loggingOut}>
                   Logout
                 </Button>
               </div>
             ) : (
               <div className="grid grid-cols-2 gap-2">
-                <Button variant="outline" className="border-white/30 bg-transparent text-white hover:bg-white/10" onClick={() => openSignIn('signin')}>
+                <Button variant="inverse" onClick={() => openSignIn('signin')}>
                   Sign In
                 </Button>
                 <Button variant="secondary" onClick={() => openSignIn('signup')}>
