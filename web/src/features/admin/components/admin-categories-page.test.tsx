@@ -4,7 +4,7 @@ import { ContentMessages, type Category } from '@district/contracts';
 import type { FetchStub } from '@/testing/fetch-stub';
 import { personas } from '@/testing/fixtures';
 import { renderApp } from '@/testing/render-app';
-import { makeCategory } from '../testing/content-fixtures';
+import { makeCategory } from '@/testing/content-fixtures';
 
 // Whole-app renders with lazy routes are slow on a busy 2-core runner; allow for it rather than flake.
 configure({ asyncUtilTimeout: 4000 });

@@ -4,7 +4,7 @@ import type { Comment } from '@district/contracts';
 import type { FetchStub } from '@/testing/fetch-stub';
 import { personas } from '@/testing/fixtures';
 import { renderApp } from '@/testing/render-app';
-import { makeComment } from '../testing/content-fixtures';
+import { makeComment } from '@/testing/content-fixtures';
 
 // Whole-app renders with lazy routes are slow on a busy 2-core runner; allow for it rather than flake.
 configure({ asyncUtilTimeout: 4000 });

@@ -4,7 +4,7 @@ import { ContentMessages, DEFAULT_SEO_SETTINGS, type Post } from '@district/cont
 import type { FetchStub } from '@/testing/fetch-stub';
 import { personas } from '@/testing/fixtures';
 import { renderApp } from '@/testing/render-app';
-import { makePost } from '../testing/content-fixtures';
+import { makePost } from '@/testing/content-fixtures';
 
 // Whole-app renders with lazy routes are slow on a busy 2-core runner; allow for it rather than flake.
 configure({ asyncUtilTimeout: 4000 });

@@ -4,7 +4,7 @@ import { ContentMessages, type Post } from '@district/contracts';
 import type { FetchStub } from '@/testing/fetch-stub';
 import { personas } from '@/testing/fixtures';
 import { renderApp } from '@/testing/render-app';
-import { makeCategory, makePost } from '../testing/content-fixtures';
+import { makeCategory, makePost } from '@/testing/content-fixtures';
 import { uploadProblem } from './post-editor-page';
 
 // Whole-app renders with lazy routes are slow on a busy 2-core runner; allow for it rather than flake.

@@ -2,7 +2,7 @@ import { configure, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { personas } from '@/testing/fixtures';
 import { renderApp } from '@/testing/render-app';
-import { makeCategory, makePost } from '../testing/content-fixtures';
+import { makeCategory, makePost } from '@/testing/content-fixtures';
 
 // Whole-app renders with lazy routes are slow on a busy 2-core runner; allow for it rather than flake.
 configure({ asyncUtilTimeout: 4000 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { BLOG_DATA_UPDATED_EVENT } from '@/config/constants';
 import { personas } from '@/testing/fixtures';
 import { renderApp } from '@/testing/render-app';
-import { makePost } from '../testing/content-fixtures';
+import { makePost } from '@/testing/content-fixtures';
 
 function post(i: number) {
   const date = new Date(Date.UTC(2025, 0, i)).toISOString();

@@ -4,7 +4,7 @@ import { ContentMessages, IdentityMessages, type Comment, type Post } from '@dis
 import type { FetchStub } from '@/testing/fetch-stub';
 import { personas } from '@/testing/fixtures';
 import { renderApp } from '@/testing/render-app';
-import { makeComment, makePost } from '../testing/content-fixtures';
+import { makeComment, makePost } from '@/testing/content-fixtures';
 
 // Whole-app renders with lazy routes are slow on a busy 2-core runner; allow for it rather than flake.
 configure({ asyncUtilTimeout: 4000 });
