@@ -7,6 +7,7 @@ export * from './auth/decorators';
 export * from './auth/auth.guard';
 export * from './http/error.filter';
 export * from './http/zod.pipe';
+export * from './http/error-mapping.interceptor';
 export * from './http/tokens';
 export * from './health/metrics';
 export * from './health/readiness';

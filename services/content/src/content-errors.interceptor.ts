@@ -3,14 +3,10 @@ import {
   ConflictException,
   HttpException,
   HttpStatus,
-  Injectable,
   NotFoundException,
   UnauthorizedException,
-  type CallHandler,
-  type ExecutionContext,
-  type NestInterceptor,
 } from '@nestjs/common';
-import { catchError, type Observable } from 'rxjs';
+import { errorMappingInterceptor } from '@district/nest-common';
 import {
   ImageTooLargeError,
   InvalidInputError,
@@ -32,13 +28,4 @@ export function toHttpException(error: unknown): unknown {
   return error;
 }
 
-@Injectable()
-export class ContentErrorsInterceptor implements NestInterceptor {
-  intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    return next.handle().pipe(
-      catchError((error: unknown) => {
-        throw toHttpException(error);
-      }),
-    );
-  }
-}
+export const ContentErrorsInterceptor = errorMappingInterceptor(toHttpException);

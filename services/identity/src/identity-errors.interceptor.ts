@@ -3,14 +3,10 @@ import {
   ForbiddenException,
   HttpException,
   HttpStatus,
-  Injectable,
   NotFoundException,
   UnauthorizedException,
-  type CallHandler,
-  type ExecutionContext,
-  type NestInterceptor,
 } from '@nestjs/common';
-import { catchError, type Observable } from 'rxjs';
+import { errorMappingInterceptor } from '@district/nest-common';
 import {
   AccountTakenError,
   InvalidCredentialsError,
@@ -36,13 +32,4 @@ export function toHttpException(error: unknown): unknown {
   return error;
 }
 
-@Injectable()
-export class IdentityErrorsInterceptor implements NestInterceptor {
-  intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    return next.handle().pipe(
-      catchError((error: unknown) => {
-        throw toHttpException(error);
-      }),
-    );
-  }
-}
+export const IdentityErrorsInterceptor = errorMappingInterceptor(toHttpException);
