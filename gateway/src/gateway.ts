@@ -8,6 +8,7 @@ import { Headers } from '@district/contracts';
 import { GatewayMetrics } from './gateway-metrics';
 import { rejectUpgrade, sendJson, sendJsonError } from './json-response';
 import { OriginPolicy, isStateChanging } from './origin-check';
+import { PostPageMeta, blogSlugOf, injectHead, renderHeadTags } from './page-meta';
 import { assignRequestId } from './request-id';
 import {
   ROUTES,
@@ -86,6 +87,8 @@ interface ProxyState {
   clientConnection?: string;
 }
 
+/** A lesson that is not (or no longer) public: the app says so, crawlers drop the URL. */
+const NOINDEX_TAG = '<meta name="robots" content="noindex" />';
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const OWN_ENDPOINTS = new Set(['/healthz', '/readyz', '/metrics']);
 /** Hop-by-hop headers (RFC 9110 §7.6.1) and headers the gateway recomputes. */
@@ -202,6 +205,12 @@ export function createGateway(options: GatewayOptions): Gateway {
     });
   }
 
+  const postPageMeta = new PostPageMeta({
+    pool: pools.get('content') as UpstreamPool,
+    publicOrigin: options.publicOrigin,
+    logger,
+  });
+
   const server = http.createServer();
   // Longer than common load balancer idle timeouts, so the balancer never reuses a socket we just closed.
   server.keepAliveTimeout = 65_000;
@@ -291,7 +300,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         return;
       }
       service = 'web';
-      staticSite.handle(req, res, pathname).catch((err: unknown) => {
+      serveWeb(req, res, pathname).catch((err: unknown) => {
         logger.error({ err, requestId }, 'static file error');
         if (!res.headersSent) sendJsonError(res, 500, 'Internal server error');
         else res.destroy();
@@ -300,6 +309,18 @@ export function createGateway(options: GatewayOptions): Gateway {
     }
     service = route.service;
     proxyRequest(req, res, route, proto, expectsContinue);
+  }
+
+  /** The SPA; a lesson's page gets its title, description and preview tags from the content service. */
+  async function serveWeb(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<number> {
+    const slug = req.method === 'GET' || req.method === 'HEAD' ? blogSlugOf(pathname) : undefined;
+    if (slug === undefined) return staticSite.handle(req, res, pathname);
+    const found = await postPageMeta.lookup(slug, req);
+    if (found.kind === 'found')
+      return staticSite.sendIndex(req, res, (html) => injectHead(html, renderHeadTags(found.meta)));
+    if (found.kind === 'missing')
+      return staticSite.sendIndex(req, res, (html) => injectHead(html, NOINDEX_TAG), 404);
+    return staticSite.handle(req, res, pathname);
   }
 
   function proxyRequest(

@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { createReadStream, type Stats } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -141,6 +142,8 @@ function parseRange(header: string, size: number): { start: number; end: number 
 /** Serves the built SPA: real files, the hashed assets with a long cache, and index.html for client routes. */
 export class StaticSite {
   private readonly root: string | undefined;
+  /** index.html's text, kept while the file's size and mtime stay the same. */
+  private indexCache?: { key: string; html: string };
 
   constructor(root: string | undefined) {
     this.root = root === undefined ? undefined : path.resolve(root);
@@ -187,6 +190,37 @@ export class StaticSite {
       return 404;
     }
     return this.sendFile(req, res, indexPath, indexStats, NO_CACHE);
+  }
+
+  /**
+   * index.html with `transform` applied (a page's own head tags), for a client route the server knows more
+   * about. Revalidated on every visit like index.html, with an ETag of the bytes sent.
+   */
+  async sendIndex(
+    req: IncomingMessage,
+    res: ServerResponse,
+    transform: (html: string) => string,
+    statusCode = 200,
+  ): Promise<number> {
+    const indexPath = this.root === undefined ? undefined : path.join(this.root, 'index.html');
+    const stats = indexPath === undefined ? undefined : await fileStat(indexPath);
+    if (indexPath === undefined || stats === undefined) return this.sendNotBuilt(req, res);
+    const key = `${stats.size}-${stats.mtimeMs}`;
+    if (this.indexCache?.key !== key) this.indexCache = { key, html: await readFile(indexPath, 'utf8') };
+    const body = Buffer.from(transform(this.indexCache.html));
+    const etag = `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+    res.setHeader('Content-Type', CONTENT_TYPES['.html'] as string);
+    res.setHeader('Cache-Control', NO_CACHE);
+    res.setHeader('ETag', etag);
+    if (statusCode === 200 && isFresh(req, etag)) {
+      res.statusCode = 304;
+      res.end();
+      return 304;
+    }
+    res.statusCode = statusCode;
+    res.setHeader('Content-Length', body.length);
+    res.end(req.method === 'HEAD' ? undefined : body);
+    return statusCode;
   }
 
   private sendNotBuilt(req: IncomingMessage, res: ServerResponse): number {

@@ -31,7 +31,9 @@ describe('blog list (spec section 2)', { timeout: 20_000 }, () => {
   it('is public and lists the lessons with the category filter', async () => {
     await renderApp('/blog', { user: null, setup: setup() });
     expect(await screen.findByRole('heading', { level: 1, name: 'Lessons' })).toBeInTheDocument();
-    expect(await screen.findByRole('heading', { level: 3, name: 'Ser y estar' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 2, name: 'Ser y estar' })).toBeInTheDocument();
+    // The outline never skips a level (axe heading-order): cards sit right under the page's h1.
+    expect(screen.queryAllByRole('heading', { level: 3 })).toEqual([]);
     const select = screen.getByLabelText('Category');
     await waitFor(() =>
       expect(
@@ -58,7 +60,7 @@ describe('blog list (spec section 2)', { timeout: 20_000 }, () => {
 
   it('searches with q and highlights the words only after typing stops for 300 ms', async () => {
     const { user, fetch } = await renderApp('/blog', { user: null, setup: setup() });
-    await screen.findByRole('heading', { level: 3, name: 'Ser y estar' });
+    await screen.findByRole('heading', { level: 2, name: 'Ser y estar' });
     await user.click(screen.getByLabelText('Search lessons'));
     await user.paste('ser');
     // Straight after the input nothing is highlighted and no search was sent yet.
@@ -94,7 +96,7 @@ describe('blog list (spec section 2)', { timeout: 20_000 }, () => {
 
   it('says so when nothing matches', async () => {
     const { user, fetch } = await renderApp('/blog', { user: null, setup: setup() });
-    await screen.findByRole('heading', { level: 3, name: 'Ser y estar' });
+    await screen.findByRole('heading', { level: 2, name: 'Ser y estar' });
     fetch.on('GET', '/api/posts/public', { json: [], headers: { 'X-Total-Count': '0' } });
     await user.type(screen.getByLabelText('Search lessons'), 'zzz');
     expect(await screen.findByText('No lessons match your search')).toBeInTheDocument();

@@ -161,7 +161,7 @@ export function BlogListPage() {
           >
             {list.data.posts.map((post) => (
               <li key={post.id}>
-                <PostCard post={post} signedIn={Boolean(user)} highlight={words} />
+                <PostCard post={post} signedIn={Boolean(user)} highlight={words} headingLevel={2} />
               </li>
             ))}
           </ul>

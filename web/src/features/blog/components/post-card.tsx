@@ -16,11 +16,15 @@ export function PostCard({
   post,
   signedIn,
   highlight = [],
+  headingLevel = 3,
 }: {
   post: Post;
   signedIn: boolean;
   highlight?: string[];
+  /** The card title's level under the page's outline: 2 right under the page title (/blog), 3 under a section. */
+  headingLevel?: 2 | 3;
 }) {
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const category = postCategory(post);
   const date = postDate(post);
   const excerpt = post.excerpt.trim() || truncate(htmlToText(post.content), EXCERPT_LENGTH);
@@ -56,9 +60,9 @@ export function PostCard({
           <span aria-hidden="true">·</span>
           <span>{post.readTime} min read</span>
         </div>
-        <h3 className="mt-3 text-lg font-semibold leading-snug text-slate-900">
+        <Heading className="mt-3 text-lg font-semibold leading-snug text-slate-900">
           <Highlight text={post.title} words={highlight} />
-        </h3>
+        </Heading>
         {excerpt ? (
           <p className="mt-2 line-clamp-3 text-sm text-slate-600">
             <Highlight text={excerpt} words={highlight} />
