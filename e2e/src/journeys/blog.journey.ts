@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
-import type { Page } from 'puppeteer-core';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { ElementHandle, Page } from 'puppeteer-core';
 import type { Journey, JourneyContext } from '../support/harness';
 import { byRole, click, fill, isPresent, open, signInWithModal, textOf, waitFor, waitForText, waitForToast } from '../support/ui';
+import { pngImage } from '../support/png';
 import { ADMIN, DEMO_PASSWORD, STUDENT, TEACHER } from './shell.journey';
 
 /** Issue #4, the blog. Texts copied from shared/spec/blog-accounts-admin.md (sections 2, 5 and 8). */
@@ -32,11 +35,35 @@ async function sitemap(ctx: JourneyContext): Promise<string> {
   return res.text();
 }
 
+/** The stored sitemap follows content.post.* events: give the event a few seconds to arrive. */
+async function untilSitemap(ctx: JourneyContext, listed: boolean, slug: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (((await sitemap(ctx)).includes(`/blog/${slug}<`)) !== listed) {
+    assert.ok(Date.now() < deadline, `the sitemap ${listed ? 'lacks the published' : 'still lists the unpublished'} post ${slug}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** What a link preview (a chat app, a search engine) sees: the server's HTML, no JavaScript run. */
+async function previewTags(ctx: JourneyContext, slug: string): Promise<{ status: number; html: string }> {
+  const res = await fetch(new URL(`/blog/${encodeURIComponent(slug)}`, ctx.baseUrl));
+  return { status: res.status, html: await res.text() };
+}
+
+/** The featured image as the browser decoded it. */
+async function imageSize(image: ElementHandle<Element>): Promise<{ src: string; width: number; height: number }> {
+  return image.evaluate(async (img) => {
+    const el = img as HTMLImageElement;
+    await el.decode().catch(() => undefined);
+    return { src: el.getAttribute('src') ?? '', width: el.naturalWidth, height: el.naturalHeight };
+  });
+}
+
 const blogLifecycle: Journey = {
   id: 14,
   title: 'blog: category, post, search, comment moderation, unpublish',
-  topologies: ['standalone'],
-  timeoutMs: 120_000,
+  topologies: ['standalone', 'cluster'],
+  timeoutMs: 150_000,
   async run(ctx) {
     // Letters only, so the full-text search sees one plain word.
     const tag = ctx.runId.replace(/[0-9]/g, (d) => String.fromCharCode(97 + Number(d)));
@@ -66,6 +93,19 @@ const blogLifecycle: Journey = {
     await ctx.axe.check(admin, 'admin new post');
     await fill(admin, byRole('textbox', 'Title'), title);
     await fill(admin, byRole('textbox', 'Content (HTML)'), `<h2>About the word</h2><p>This lesson is about ${word} and nothing else.</p>`);
+    // The featured image, uploaded from disk: the content service checks its bytes and stores it by hash.
+    const imageFile = path.join(ctx.artifacts, `upload-${tag}.png`);
+    await writeFile(imageFile, pngImage(96, 48));
+    const fileInput = (await admin.waitForSelector('input[type="file"][aria-label="Upload featured image"]')) as ElementHandle<HTMLInputElement>;
+    await fileInput.uploadFile(imageFile);
+    await fileInput.dispose();
+    const previewImage = await waitFor(admin, 'img[alt="Featured image preview"]');
+    const uploaded = await imageSize(previewImage);
+    await previewImage.dispose();
+    assert.match(uploaded.src, /^\/uploads\/[0-9a-f]{64}\.png$/, 'the uploaded image URL');
+    assert.deepEqual([uploaded.width, uploaded.height], [96, 48], 'the uploaded image as the browser decoded it');
+    const imageUrl = await admin.$eval(byRole('textbox', 'Featured image URL'), (el) => (el as HTMLInputElement).value);
+    assert.equal(imageUrl, uploaded.src, 'the Featured image URL field holds the uploaded image');
     const categoryId = await admin.$$eval(
       'option',
       (options, name) => (options as HTMLOptionElement[]).find((o) => o.textContent === name)?.value ?? '',
@@ -88,6 +128,9 @@ const blogLifecycle: Journey = {
     await waitForText(visitor, title, 'main ul');
     await waitForText(visitor, categoryName, 'main ul');
     await ctx.axe.check(visitor, 'blog search');
+    // …and on home, among the latest lessons.
+    await open(visitor, ctx.baseUrl, '/');
+    await waitForText(visitor, title, 'main');
 
     // The student opens the post; the card's link gives the slug the server made from the title.
     const student = await signedIn(ctx, STUDENT.email);
@@ -97,10 +140,19 @@ const blogLifecycle: Journey = {
     await readMore.dispose();
     const slug = decodeURIComponent(href.replace(/^\/blog\//, ''));
     assert.ok(slug && !slug.includes('/'), `unexpected post link ${href}`);
-    assert.ok((await sitemap(ctx)).includes(slug), `the sitemap lacks the published post ${slug}`);
+    await untilSitemap(ctx, true, slug);
+    // Shared links preview well: the server puts the lesson's title and image in the page's head.
+    const preview = await previewTags(ctx, slug);
+    assert.equal(preview.status, 200, `GET /blog/${slug}`);
+    assert.ok(preview.html.includes(`<title>${title} · `), `the server-set <title> of /blog/${slug}`);
+    assert.ok(preview.html.includes(`<meta property="og:title" content="${title} · `), 'og:title');
+    assert.ok(preview.html.includes(`<meta property="og:image" content="${new URL(imageUrl, ctx.baseUrl).href}"`), 'og:image is the uploaded image');
     await click(student, byRole('link', `Read More: ${title}`));
     await waitFor(student, byRole('heading', title));
     await waitForText(student, word, 'main');
+    const shown = await waitFor(student, `main img[src="${imageUrl}"]`);
+    assert.deepEqual(Object.values(await imageSize(shown)).slice(1), [96, 48], 'the featured image on the post page');
+    await shown.dispose();
     await fill(student, byRole('textbox', 'Leave a comment'), comment);
     await click(student, byRole('button', 'Post Comment'));
     await waitForText(student, comment, '#comments-title + div + div');
@@ -126,7 +178,8 @@ const blogLifecycle: Journey = {
     await click(admin, byRole('button', `Unpublish ${title}`));
     await waitFor(admin, byRole('button', `Publish ${title}`));
 
-    assert.ok(!(await sitemap(ctx)).includes(slug), `the sitemap still lists the unpublished post ${slug}`);
+    await untilSitemap(ctx, false, slug);
+    assert.equal((await previewTags(ctx, slug)).status, 404, 'the unpublished post page answers 404');
     await searchBlog(visitor, ctx, word);
     await waitFor(visitor, byRole('heading', Spec.noMatch));
     assert.equal(await isPresent(visitor, byRole('link', `Read More: ${title}`)), false, 'the unpublished post is still found');

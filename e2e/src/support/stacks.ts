@@ -90,7 +90,7 @@ async function withAdminClient<T>(fn: (client: Client) => Promise<T>): Promise<T
 }
 
 /**
- * `npm run start:cluster`: identity with two replicas, each its own process, and the gateway in front, against a
+ * `npm run start:cluster`: identity and content with two replicas each, each its own process, and the gateway in front, against a
  * database created for this run on the local PostgreSQL (dropped afterwards), the local NATS and Redis.
  */
 export async function startCluster(artifacts: string, webDist: string, runId: string): Promise<Stack> {
@@ -123,6 +123,7 @@ export async function startCluster(artifacts: string, webDist: string, runId: st
         PUBLIC_URL: baseUrl,
         CLUSTER_BASE_PORT: String(20000 + Math.floor(Math.random() * 20000)),
         IDENTITY_REPLICAS: '2',
+        CONTENT_REPLICAS: '2',
         WEB_DIST: webDist,
         DEMO: 'true',
         TARGET: '',
