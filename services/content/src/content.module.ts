@@ -6,6 +6,7 @@ import { CommentsController } from './comments/comments.controller';
 import { CommentsService } from './comments/comments.service';
 import { DiscoveryController } from './discovery/discovery.controller';
 import { DiscoveryService } from './discovery/discovery.service';
+import { SitemapEventsConsumer } from './discovery/sitemap-events.consumer';
 import { ImagesController } from './images/images.controller';
 import { ImagesService } from './images/images.service';
 import { contentMigrations } from './migrations';
@@ -58,6 +59,7 @@ export class ContentModule {
         SiteSettingsService,
         DiscoveryService,
         UserEventsConsumer,
+        SitemapEventsConsumer,
         SeedService,
       ],
     };

@@ -1,5 +1,5 @@
 import { Subjects, TOTAL_COUNT_HEADER, type Category, type Post } from '@district/contracts';
-import type { HttpClient } from '@district/nest-common/testing';
+import { waitFor, type HttpClient } from '@district/nest-common/testing';
 import { startContent, type ContentTestApp } from './support/content-app';
 import { parseXml } from './support/dom';
 
@@ -105,6 +105,11 @@ describe('GET /api/posts/public', () => {
 
 describe('discovery', () => {
   it('serves a valid sitemap of published posts with lastmod', async () => {
+    // The stored sitemap follows the content.post.* events of the 25 publications.
+    await waitFor(
+      async () => (await app.client().get('/sitemap.xml')).text.split('<url>').length - 1 === 27,
+      'the sitemap to list the published posts',
+    );
     const res = await app.client().get('/sitemap.xml');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('application/xml');
@@ -165,6 +170,42 @@ describe('discovery', () => {
     expect((await app.client().get('/sitemap.xml')).status).toBe(404);
     expect((await admin.post('/api/seo/sitemap/generate')).status).toBe(400);
     await admin.post('/api/seo/settings', { sitemapEnabled: true });
+  });
+
+  it('keeps the stored sitemap current from content.post.* events, and serves it as stored', async () => {
+    const anon = app.client();
+    const sitemap = async () => (await anon.get('/sitemap.xml')).text;
+    const post = (
+      await admin.post<Post>('/api/posts', {
+        title: 'Sitemap newcomer',
+        content: '<p>x</p>',
+        status: 'published',
+      })
+    ).body;
+    await waitFor(async () => (await sitemap()).includes('/blog/sitemap-newcomer<'), 'published post listed');
+    await admin.put(`/api/posts/${post.id}`, { slug: 'sitemap-renamed' });
+    await waitFor(async () => (await sitemap()).includes('/blog/sitemap-renamed<'), 'new slug listed');
+    expect(await sitemap()).not.toContain('/blog/sitemap-newcomer<');
+    await admin.patch(`/api/posts/${post.id}/status`, { status: 'draft' });
+    await waitFor(async () => !(await sitemap()).includes('/blog/sitemap-renamed<'), 'unpublished post gone');
+    await admin.patch(`/api/posts/${post.id}/status`, { status: 'published' });
+    await waitFor(
+      async () => (await sitemap()).includes('/blog/sitemap-renamed<'),
+      'republished post listed',
+    );
+    await admin.delete(`/api/posts/${post.id}`);
+    await waitFor(async () => !(await sitemap()).includes('/blog/sitemap-renamed<'), 'deleted post gone');
+
+    // A row written behind the service's back (no event) is not in the stored sitemap until it is regenerated.
+    await app.dataSource.query(
+      `INSERT INTO "${app.schema}".posts (slug, title, status, author_id, author_name, published_at)
+       VALUES ('written-directly', 'Written directly', 'published', gen_random_uuid(), 'x', now())`,
+    );
+    expect(await sitemap()).not.toContain('/blog/written-directly<');
+    expect((await admin.post<{ urlCount: number }>('/api/seo/sitemap/generate')).body.urlCount).toBe(28);
+    expect(await sitemap()).toContain('/blog/written-directly<');
+    await app.dataSource.query(`DELETE FROM "${app.schema}".posts WHERE slug = 'written-directly'`);
+    await admin.post('/api/seo/sitemap/generate');
   });
 });
 

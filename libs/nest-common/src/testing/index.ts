@@ -54,3 +54,4 @@ export function createTestRuntime(
 
 export { dropSchema };
 export * from './http-client';
+export { sleep, waitFor } from '../bus/test-support';

@@ -1,11 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { PLATFORM_RUNTIME, type PlatformRuntime } from '@district/nest-common';
 import { SiteSettingsService } from '../seo/site-settings.service';
 
 /** sitemaps.org allows 50,000 URLs per file. */
 const SITEMAP_MAX_POSTS = 49_000;
 const RSS_ITEMS = 50;
+const SITEMAP_DOCUMENT = 'sitemap.xml';
+
+export interface StoredSitemap {
+  xml: string;
+  urlCount: number;
+  generatedAt: Date;
+}
 
 export function escapeXml(text: string): string {
   return text.replace(
@@ -29,9 +36,43 @@ export class DiscoveryService {
     @Inject(PLATFORM_RUNTIME) private readonly runtime: PlatformRuntime,
   ) {}
 
+  /**
+   * The stored sitemap, as the last regeneration left it (content.post.* events and the admin's "Generate
+   * sitemap" keep it current; see ADR 0008). Built and stored on first use.
+   */
+  async sitemap(): Promise<StoredSitemap> {
+    const rows: { body: string; item_count: number; generated_at: Date }[] = await this.dataSource.query(
+      `SELECT body, item_count, generated_at FROM discovery_documents WHERE name = $1`,
+      [SITEMAP_DOCUMENT],
+    );
+    const row = rows[0];
+    if (row) return { xml: row.body, urlCount: row.item_count, generatedAt: row.generated_at };
+    return this.regenerateSitemap();
+  }
+
+  /**
+   * Builds the sitemap from the published posts and stores it. Regenerations are serialised by a lock, and each
+   * reads the posts after taking it, so the last one stored always saw the latest committed change, however
+   * events from several replicas interleave.
+   */
+  async regenerateSitemap(): Promise<StoredSitemap> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query(`SELECT pg_advisory_xact_lock(hashtext(current_schema() || '.sitemap'))`);
+      const built = await this.buildSitemap(manager);
+      const stored: { generated_at: Date }[] = await manager.query(
+        `INSERT INTO discovery_documents (name, body, item_count, generated_at) VALUES ($1, $2, $3, clock_timestamp())
+         ON CONFLICT (name) DO UPDATE SET body = EXCLUDED.body, item_count = EXCLUDED.item_count,
+           generated_at = EXCLUDED.generated_at
+         RETURNING generated_at`,
+        [SITEMAP_DOCUMENT, built.xml, built.urlCount],
+      );
+      return { ...built, generatedAt: stored[0].generated_at };
+    });
+  }
+
   /** The home page, the lesson list and every published post with its last change. */
-  async sitemap(): Promise<{ xml: string; urlCount: number }> {
-    const rows: { slug: string; updated_at: Date }[] = await this.dataSource.query(
+  private async buildSitemap(manager: EntityManager): Promise<{ xml: string; urlCount: number }> {
+    const rows: { slug: string; updated_at: Date }[] = await manager.query(
       `SELECT slug, updated_at FROM posts WHERE status = 'published' ORDER BY published_at DESC, id DESC LIMIT $1`,
       [SITEMAP_MAX_POSTS],
     );

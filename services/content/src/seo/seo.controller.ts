@@ -36,8 +36,8 @@ export class SeoController {
   }
 
   /**
-   * /sitemap.xml is built from the database on each request, so it is never stale; generating checks it
-   * builds, records when, and says how many URLs it holds.
+   * Regenerates the stored /sitemap.xml now (events keep it current anyway; this is the admin's "do it now"),
+   * records when, and says how many URLs it holds.
    */
   @Post('sitemap/generate')
   @RequireAdmin()
@@ -45,8 +45,7 @@ export class SeoController {
   async generate(): Promise<{ url: string; urlCount: number; generatedAt: string }> {
     const settings = await this.settings.get();
     if (!settings.sitemapEnabled) throw new InvalidInputError(ContentMessages.sitemapDisabled);
-    const { urlCount } = await this.discovery.sitemap();
-    const generatedAt = new Date();
+    const { urlCount, generatedAt } = await this.discovery.regenerateSitemap();
     await this.settings.recordSitemapGenerated(generatedAt, urlCount);
     return { url: `${this.runtime.publicUrl}/sitemap.xml`, urlCount, generatedAt: generatedAt.toISOString() };
   }
