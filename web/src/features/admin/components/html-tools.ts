@@ -1,4 +1,4 @@
-/** Helpers of the HTML content mode: find-in-HTML, link insertion and the alt-text rule before publishing. */
+/** Helpers of the content modes: find-in-HTML, link and image insertion, and the alt-text rule before publishing. */
 
 /** Start offsets of every case-insensitive occurrence of `term` in `text`. */
 export function findMatches(text: string, term: string): number[] {
@@ -17,6 +17,12 @@ const escapeHtml = (s: string) =>
 export function isSafeLinkUrl(url: string): boolean {
   const u = url.trim();
   return /^(https?:\/\/|mailto:)\S+$/i.test(u) || /^\/(?!\/)\S*$/.test(u);
+}
+
+/** Images may come from http(s) or a site path (uploads); the server drops any other source. */
+export function isSafeImageUrl(url: string): boolean {
+  const u = url.trim();
+  return /^https?:\/\/\S+$/i.test(u) || /^\/(?!\/)\S*$/.test(u);
 }
 
 /** `<a href="url">text</a>` with both parts escaped. */

@@ -1,4 +1,4 @@
-import { useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
+import { lazy, Suspense, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import {
@@ -15,7 +15,6 @@ import {
   Card,
   CardBody,
   CardHeader,
-  Modal,
   SelectField,
   Spinner,
   TextField,
@@ -33,9 +32,23 @@ import {
   useAdminCategories,
   useAdminPost,
 } from '../api/content';
-import { findMatches, imagesWithoutAlt, insertAt, isSafeLinkUrl, linkHtml } from './html-tools';
+import { findMatches, imagesWithoutAlt, insertAt, linkHtml } from './html-tools';
 import { HtmlPreview } from './html-preview';
+import { InsertLinkDialog, type LinkRequest } from './insert-link-dialog';
 import { analyzeSeo, parseKeywords } from './seo-analysis';
+
+/** TipTap and its extensions load only when an admin opens rich-text mode (their own chunk, off every other route). */
+const loadRichText = () => import('./rich-text-editor');
+const RichTextEditor = lazy(() => loadRichText().then((m) => ({ default: m.RichTextEditor })));
+
+type ContentMode = 'rich' | 'html';
+
+/** Shown instead of switching when rich text would drop part of the HTML (lost: what, as lostInConversion says). */
+export function richTextWarning(lost: string[]): string {
+  const shown = lost.slice(0, 5).join(', ');
+  const more = lost.length > 5 ? ` and ${lost.length - 5} more` : '';
+  return `Rich text would drop part of this post's HTML (${shown}${more}). Stay in HTML mode to keep it, or remove it from the HTML first.`;
+}
 
 const textareaClasses =
   'block w-full rounded-lg border border-slate-300 px-3 py-2 text-sm shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/20';
@@ -154,58 +167,6 @@ function FindBar({
   );
 }
 
-function InsertLinkDialog({
-  open,
-  initialText,
-  onInsert,
-  onClose,
-}: {
-  open: boolean;
-  initialText: string;
-  onInsert: (html: string) => void;
-  onClose: () => void;
-}) {
-  const [url, setUrl] = useState('');
-  const [text, setText] = useState(initialText);
-  const [error, setError] = useState<string | undefined>();
-  return (
-    <Modal
-      open={open}
-      onClose={onClose}
-      title="Insert Link"
-      footer={
-        <>
-          <Button variant="outline" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button
-            onClick={() => {
-              if (!isSafeLinkUrl(url)) {
-                setError('Please enter a link starting with http://, https://, mailto: or /');
-                return;
-              }
-              onInsert(linkHtml(url, text));
-            }}
-          >
-            Insert
-          </Button>
-        </>
-      }
-    >
-      <div className="space-y-4">
-        <TextField
-          label="Link URL"
-          value={url}
-          error={error}
-          onChange={(e) => setUrl(e.target.value)}
-          placeholder="https://"
-        />
-        <TextField label="Link text" value={text} onChange={(e) => setText(e.target.value)} />
-      </div>
-    </Modal>
-  );
-}
-
 function PostEditorForm({ post }: { post?: Post }) {
   const navigate = useNavigate();
   const client = useQueryClient();
@@ -213,6 +174,10 @@ function PostEditorForm({ post }: { post?: Post }) {
   const categories = useAdminCategories();
   const [draft, setDraft] = useState<Draft>(() => draftOf(post));
   const [mode, setMode] = useState<'edit' | 'preview'>('edit');
+  // HTML first for new and existing posts alike: nothing is rewritten until the admin asks for rich text (ADR 0007).
+  const [contentMode, setContentMode] = useState<ContentMode>('html');
+  const [switchingMode, setSwitchingMode] = useState(false);
+  const [modeWarning, setModeWarning] = useState<string | null>(null);
   const [finding, setFinding] = useState(false);
   const [linkDialog, setLinkDialog] = useState<{ start: number; end: number; text: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -251,12 +216,38 @@ function PostEditorForm({ post }: { post?: Post }) {
     setLinkDialog({ start, end, text: draft.content.slice(start, end) });
   };
 
-  const insertLink = (html: string) => {
+  const insertLink = ({ url, text }: LinkRequest) => {
     if (!linkDialog) return;
-    const next = insertAt(draft.content, linkDialog.start, linkDialog.end, html);
+    const next = insertAt(draft.content, linkDialog.start, linkDialog.end, linkHtml(url, text));
     set('content', next.text);
     setLinkDialog(null);
     requestAnimationFrame(() => selectInContent(next.caret, next.caret));
+  };
+
+  const chooseContentMode = async (next: ContentMode) => {
+    if (next === contentMode || switchingMode) return;
+    setModeWarning(null);
+    if (next === 'html') {
+      setContentMode('html');
+      return;
+    }
+    // The HTML is read-only meanwhile, so the check below sees exactly what the editor will open.
+    setSwitchingMode(true);
+    try {
+      const { richTextLosses } = await loadRichText();
+      const lost = richTextLosses(draft.content);
+      if (lost.length) {
+        setModeWarning(richTextWarning(lost));
+      } else {
+        setFinding(false);
+        setContentMode('rich');
+      }
+    } catch (err) {
+      console.error('Loading the rich text editor failed', err);
+      toast({ type: 'error', message: 'The rich text editor could not be loaded. Please try again.' });
+    } finally {
+      setSwitchingMode(false);
+    }
   };
 
   const onFile = async (event: ChangeEvent<HTMLInputElement>) => {
@@ -347,6 +338,21 @@ function PostEditorForm({ post }: { post?: Post }) {
     </button>
   );
 
+  const contentModeButton = (id: ContentMode, label: string) => (
+    <button
+      type="button"
+      aria-pressed={contentMode === id}
+      disabled={switchingMode}
+      onClick={() => void chooseContentMode(id)}
+      className={cn(
+        'rounded-md px-2.5 py-1 text-xs font-medium disabled:cursor-wait',
+        contentMode === id ? 'bg-brand-700 text-white' : 'text-slate-600 hover:bg-slate-100',
+      )}
+    >
+      {label}
+    </button>
+  );
+
   return (
     <PageContainer>
       <PageHeader
@@ -406,44 +412,77 @@ function PostEditorForm({ post }: { post?: Post }) {
                   className={textareaClasses}
                 />
               </div>
-              <div onKeyDown={onEditorKeyDown} className="space-y-2">
+              <div onKeyDown={contentMode === 'html' ? onEditorKeyDown : undefined} className="space-y-2">
                 <div className="flex flex-wrap items-center justify-between gap-2">
-                  <label htmlFor="post-content" className="text-sm font-medium text-slate-700">
-                    Content (HTML)
-                  </label>
-                  <div className="flex gap-2">
-                    <Button size="sm" variant="outline" onClick={openLinkDialog}>
-                      Insert Link
-                    </Button>
-                    <Button
-                      size="sm"
-                      variant="outline"
-                      onClick={() => setFinding(true)}
-                      aria-keyshortcuts="Control+F"
+                  {contentMode === 'html' ? (
+                    <label htmlFor="post-content" className="text-sm font-medium text-slate-700">
+                      Content (HTML)
+                    </label>
+                  ) : (
+                    <span className="text-sm font-medium text-slate-700">Content (rich text)</span>
+                  )}
+                  <div className="flex flex-wrap items-center gap-2">
+                    <div
+                      role="group"
+                      aria-label="Content mode"
+                      aria-busy={switchingMode || undefined}
+                      className="inline-flex rounded-lg border border-slate-200 bg-white p-0.5"
                     >
-                      Find (Ctrl+F)
-                    </Button>
+                      {contentModeButton('rich', 'Rich text')}
+                      {contentModeButton('html', 'HTML')}
+                    </div>
+                    {contentMode === 'html' ? (
+                      <>
+                        <Button size="sm" variant="outline" onClick={openLinkDialog}>
+                          Insert Link
+                        </Button>
+                        <Button
+                          size="sm"
+                          variant="outline"
+                          onClick={() => setFinding(true)}
+                          aria-keyshortcuts="Control+F"
+                        >
+                          Find (Ctrl+F)
+                        </Button>
+                      </>
+                    ) : null}
                   </div>
                 </div>
-                <p className="text-xs text-slate-500">
-                  HTML mode: the rich-text mode is not available in this version.
-                </p>
-                {finding ? (
-                  <FindBar
-                    text={draft.content}
-                    onSelect={selectInContent}
-                    onClose={() => setFinding(false)}
-                  />
-                ) : null}
-                <textarea
-                  id="post-content"
-                  ref={contentRef}
-                  rows={18}
-                  spellCheck={false}
-                  value={draft.content}
-                  onChange={(e) => set('content', e.target.value)}
-                  className={cn(textareaClasses, 'font-mono')}
-                />
+                {modeWarning ? <Alert tone="warning">{modeWarning}</Alert> : null}
+                {contentMode === 'html' ? (
+                  <>
+                    {finding ? (
+                      <FindBar
+                        text={draft.content}
+                        onSelect={selectInContent}
+                        onClose={() => setFinding(false)}
+                      />
+                    ) : null}
+                    <textarea
+                      id="post-content"
+                      ref={contentRef}
+                      rows={18}
+                      spellCheck={false}
+                      readOnly={switchingMode}
+                      value={draft.content}
+                      onChange={(e) => set('content', e.target.value)}
+                      className={cn(textareaClasses, 'font-mono')}
+                    />
+                    <p className="text-xs text-slate-500">Ctrl+F searches this HTML source.</p>
+                  </>
+                ) : (
+                  <>
+                    <Suspense fallback={<Spinner label="Loading the rich text editor…" />}>
+                      <RichTextEditor
+                        initialContent={draft.content}
+                        onChange={(html) => set('content', html)}
+                      />
+                    </Suspense>
+                    <p className="text-xs text-slate-500">
+                      Ctrl+F is the browser&apos;s own find here; switch to HTML to search the source.
+                    </p>
+                  </>
+                )}
               </div>
               <div>
                 <h2 className="mb-2 text-sm font-medium text-slate-700">Live preview</h2>
