@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { Headers } from '@district/contracts';
 import { GatewayMetrics } from './gateway-metrics';
 import { rejectUpgrade, sendJson, sendJsonError } from './json-response';
+import { API_DOCS_JSON_PATH, API_DOCS_PATH, ApiDocs, renderDocsPage } from './api-docs';
 import { OriginPolicy, isStateChanging } from './origin-check';
 import { PostPageMeta, blogSlugOf, injectHead, renderHeadTags } from './page-meta';
 import { assignRequestId } from './request-id';
@@ -211,6 +212,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     logger,
   });
 
+  const apiDocs = new ApiDocs({ pools, publicOrigin: options.publicOrigin, logger });
+
   const server = http.createServer();
   // Longer than common load balancer idle timeouts, so the balancer never reuses a socket we just closed.
   server.keepAliveTimeout = 65_000;
@@ -293,6 +296,14 @@ export function createGateway(options: GatewayOptions): Gateway {
       void answerOwnEndpoint(req, res, pathname);
       return;
     }
+    if (pathname === API_DOCS_PATH || pathname === API_DOCS_JSON_PATH) {
+      service = 'gateway';
+      answerApiDocs(req, res, pathname).catch((err: unknown) => {
+        logger.error({ err, requestId }, 'API reference failed');
+        if (!res.headersSent) sendJsonError(res, 500, 'Internal server error');
+      });
+      return;
+    }
     const route = matchRoute(pathname, ROUTES);
     if (!route) {
       if (isApiPath(pathname)) {
@@ -309,6 +320,25 @@ export function createGateway(options: GatewayOptions): Gateway {
     }
     service = route.service;
     proxyRequest(req, res, route, proto, expectsContinue);
+  }
+
+  /** `/api/docs` (the page) and `/api/docs/openapi.json` (the merged OpenAPI document). */
+  async function answerApiDocs(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      sendJsonError(res, 405, 'Method not allowed', { Allow: 'GET, HEAD' });
+      return;
+    }
+    const doc = await apiDocs.document();
+    if (pathname === API_DOCS_JSON_PATH) {
+      sendJson(res, 200, doc, { 'Cache-Control': 'no-cache' });
+      return;
+    }
+    const html = renderDocsPage(doc);
+    res.statusCode = 200;
+    res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-cache');
+    res.setHeader('Content-Length', Buffer.byteLength(html));
+    res.end(req.method === 'HEAD' ? undefined : html);
   }
 
   /** The SPA; a lesson's page gets its title, description and preview tags from the content service. */

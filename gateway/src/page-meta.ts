@@ -1,7 +1,8 @@
-import http, { type IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import { Headers, type Post, type SeoSettings } from '@district/contracts';
 import type { UpstreamPool } from './upstream-pool';
+import { fetchUpstreamJson, type UpstreamJson } from './upstream-fetch';
 
 /**
  * Server-set <title>, description, canonical link and Open Graph / Twitter tags for `/blog/{slug}`, so a
@@ -129,8 +130,6 @@ export interface PageMetaOptions {
   settingsTtlMs?: number;
 }
 
-const MAX_UPSTREAM_BODY = 2 * 1024 * 1024;
-
 /** Looks up a published post's preview details from the content service. */
 export class PostPageMeta {
   private settings?: { value: Pick<SeoSettings, 'siteName'>; until: number };
@@ -172,47 +171,7 @@ export class PostPageMeta {
     return this.settings.value;
   }
 
-  private getJson<T>(path: string, requestId: string): Promise<{ status: number; body?: T }> {
-    const replica = this.options.pool.pick();
-    if (!replica) return Promise.reject(new Error('no content replica available'));
-    return new Promise((resolve, reject) => {
-      const request = http.get(
-        new URL(path, replica.target),
-        {
-          agent: this.options.pool.agent,
-          headers: {
-            accept: 'application/json',
-            [Headers.requestId]: requestId,
-            'cache-control': 'no-cache',
-          },
-          timeout: this.timeoutMs,
-        },
-        (response) => {
-          const chunks: Buffer[] = [];
-          let size = 0;
-          response.on('data', (chunk: Buffer) => {
-            size += chunk.length;
-            if (size > MAX_UPSTREAM_BODY) request.destroy(new Error('upstream answer too large'));
-            else chunks.push(chunk);
-          });
-          response.on('end', () => {
-            const status = response.statusCode ?? 0;
-            if (status !== 200) return resolve({ status });
-            try {
-              resolve({ status, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as T });
-            } catch (err) {
-              reject(err as Error);
-            }
-          });
-          response.on('error', reject);
-        },
-      );
-      request.on('timeout', () =>
-        request.destroy(new Error(`content did not answer within ${this.timeoutMs} ms`)),
-      );
-      request.on('error', (err) => {
-        reject(err);
-      });
-    });
+  private getJson<T>(path: string, requestId: string): Promise<UpstreamJson<T>> {
+    return fetchUpstreamJson<T>(this.options.pool, path, { requestId, timeoutMs: this.timeoutMs });
   }
 }

@@ -66,6 +66,19 @@ describe('standalone launcher', () => {
     expect((await fetch(`${url}/api/auth/quick-login`, jsonRequest(url, 'POST', { type: 'student' }))).status).toBe(200);
     expect((await fetch(`${url}/api/auth/quick-login`, jsonRequest(url, 'POST', { email: 'someone@else.org' }))).status).toBe(403);
     expect((await fetch(`${url}/api/nowhere`)).status).toBe(404);
+
+    // The API reference merges every running service's OpenAPI document.
+    const docs = (await (await fetch(`${url}/api/docs/openapi.json`)).json()) as {
+      info: { description: string };
+      paths: Record<string, Record<string, { 'x-access': string }>>;
+    };
+    expect(docs.paths['/api/auth/login'].post['x-access']).toBe('public');
+    expect(docs.paths['/api/posts/public'].get['x-access']).toBe('public');
+    expect(docs.paths['/api/posts/{id}'].put['x-access']).toBe('admin');
+    expect(docs.info.description).not.toContain('Not running');
+    const page = await fetch(`${url}/api/docs`);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await page.text()).toContain('<code>/api/upload-image</code>');
   });
 
   it('reuses the data on a second start and does not duplicate the seed', async () => {

@@ -3,7 +3,8 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer } from '@nestjs/core';
 import type { Category, Comment, Post } from '@district/contracts';
 import matrix from './authz-matrix.json';
-import type { HttpClient } from '@district/nest-common/testing';
+import { openApiMatrixDifferences, type HttpClient } from '@district/nest-common/testing';
+import type { OpenApiDocument } from '@district/nest-common';
 import { PERSONAS, startContent, type ContentTestApp, type Persona } from './support/content-app';
 import { png, uploadImage } from './support/upload';
 
@@ -45,6 +46,13 @@ it('lists every route of the service, for every persona', () => {
   for (const route of routes) expect(Object.keys(route.expect).sort()).toEqual([...PERSONAS].sort());
   const inMatrix = new Set(routes.map((r) => `${r.method} ${routePattern(r.path)}`));
   expect(new Set(registeredRoutes(app))).toEqual(inMatrix);
+});
+
+it('documents every route in its OpenAPI document, public exactly where the matrix lets anyone in', async () => {
+  const res = await app.client().get<OpenApiDocument>('/openapi.json');
+  expect(res.status).toBe(200);
+  expect(res.body.openapi).toBe('3.1.0');
+  expect(openApiMatrixDifferences(res.body, routes)).toEqual([]);
 });
 
 it('answers every route as the matrix says, for every persona', async () => {

@@ -5,7 +5,8 @@ import { DEMO_ACCOUNTS, type User } from '@district/contracts';
 import { SESSION_COOKIE } from '@district/nest-common';
 import { DEFAULT_DEMO_PASSWORD } from '../src';
 import matrix from './authz-matrix.json';
-import type { HttpClient } from '@district/nest-common/testing';
+import { openApiMatrixDifferences, type HttpClient } from '@district/nest-common/testing';
+import type { OpenApiDocument } from '@district/nest-common';
 import { startIdentity, type IdentityTestApp } from './support/identity-app';
 import { newAccount, PERSONAS, type Persona } from './support/people';
 
@@ -43,6 +44,16 @@ it('lists every route of the service, for every persona', () => {
     routes.map((r) => `${r.method} ${r.path.split('?')[0].replace('{target}', ':id')}`),
   );
   expect(new Set(registeredRoutes(app))).toEqual(inMatrix);
+});
+
+it('documents every route in its OpenAPI document, public exactly where the matrix lets anyone in', async () => {
+  const res = await app.client().get<OpenApiDocument>('/openapi.json');
+  expect(res.status).toBe(200);
+  expect(res.body.openapi).toBe('3.1.0');
+  // Public, but a stranger's 401 means "wrong email or password" and "no session" respectively.
+  expect(openApiMatrixDifferences(res.body, routes, ['POST /api/auth/login', 'GET /api/auth/me'])).toEqual(
+    [],
+  );
 });
 
 it('answers every route as the matrix says, for every persona', async () => {

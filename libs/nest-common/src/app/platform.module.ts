@@ -13,6 +13,7 @@ import { HealthController } from '../health/health.controller';
 import { ServiceMetrics } from '../health/metrics';
 import { Readiness } from '../health/readiness';
 import { ErrorFilter } from '../http/error.filter';
+import { OpenApiController } from '../http/openapi';
 import { PLATFORM_LOGGER, SERVICE_NAME } from '../http/tokens';
 import { EPHEMERAL_STORE, PUBSUB } from '../pubsub/pubsub.port';
 import { PLATFORM_RUNTIME, type PlatformRuntime } from '../runtime/runtime';
@@ -55,7 +56,7 @@ export class PlatformModule {
           },
         }),
       ],
-      controllers: [HealthController],
+      controllers: [HealthController, OpenApiController],
       providers: [
         { provide: PLATFORM_RUNTIME, useValue: runtime },
         { provide: SERVICE_NAME, useValue: options.name },

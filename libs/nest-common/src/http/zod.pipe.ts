@@ -4,7 +4,8 @@ import { zodErrorBody } from './error.filter';
 
 /** Validates and normalises a body/param/query with a contracts schema: `@Body(new ZodPipe(schema))`. */
 export class ZodPipe<S extends z.ZodType> implements PipeTransform<unknown, z.infer<S>> {
-  constructor(private readonly schema: S) {}
+  /** Public so the OpenAPI document can describe exactly what is validated. */
+  constructor(readonly schema: S) {}
 
   transform(value: unknown): z.infer<S> {
     const result = this.schema.safeParse(value ?? {});

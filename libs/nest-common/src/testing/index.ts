@@ -55,3 +55,4 @@ export function createTestRuntime(
 export { dropSchema };
 export * from './http-client';
 export { sleep, waitFor } from '../bus/test-support';
+export * from './openapi-check';

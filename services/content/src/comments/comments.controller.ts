@@ -16,7 +16,14 @@ import {
   ContentMessages,
   type Comment,
 } from '@district/contracts';
-import { CurrentUser, Public, RequireAdmin, ZodPipe, type AuthUser } from '@district/nest-common';
+import {
+  CurrentUser,
+  Public,
+  RequireAdmin,
+  ZodPipe,
+  type AuthUser,
+  DocumentAccess,
+} from '@district/nest-common';
 import type { z } from 'zod';
 import { ContentErrorsInterceptor } from '../content-errors.interceptor';
 import { SignInRequiredError } from '../content.errors';
@@ -37,6 +44,7 @@ export class CommentsController {
   /** Public at the guard so a signed-out visitor gets the spec's own message rather than the generic one. */
   @Post('posts/:postId/comments')
   @Public()
+  @DocumentAccess('signed-in')
   create(
     @Param('postId') postId: string,
     @CurrentUser() author: AuthUser | undefined,
