@@ -1,9 +1,12 @@
-import { RequestMethod } from '@nestjs/common';
-import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer } from '@nestjs/core';
 import type { Category, Comment, Post } from '@district/contracts';
 import matrix from './authz-matrix.json';
-import { openApiMatrixDifferences, type HttpClient } from '@district/nest-common/testing';
+import {
+  openApiMatrixDifferences,
+  registeredRouteKeys,
+  routeKey,
+  type HttpClient,
+} from '@district/nest-common/testing';
 import type { OpenApiDocument } from '@district/nest-common';
 import { PERSONAS, startContent, type ContentTestApp, type Persona } from './support/content-app';
 import { png, uploadImage } from './support/upload';
@@ -17,15 +20,6 @@ interface MatrixRoute {
 }
 
 const routes = matrix.routes as MatrixRoute[];
-const PLACEHOLDERS: Record<string, string> = {
-  '{publishedPost}': ':id',
-  '{publishedSlug}': ':slug',
-  '{draftPost}': ':id',
-  '{draftSlug}': ':slug',
-  '{category}': ':id',
-  '{comment}': ':id',
-  '{image}': ':file',
-};
 
 let app: ContentTestApp;
 let admin: HttpClient;
@@ -44,8 +38,8 @@ afterAll(async () => {
 it('lists every route of the service, for every persona', () => {
   expect([...matrix.personas].sort()).toEqual([...PERSONAS].sort());
   for (const route of routes) expect(Object.keys(route.expect).sort()).toEqual([...PERSONAS].sort());
-  const inMatrix = new Set(routes.map((r) => `${r.method} ${routePattern(r.path)}`));
-  expect(new Set(registeredRoutes(app))).toEqual(inMatrix);
+  const inMatrix = new Set(routes.map((r) => routeKey(r.method, r.path)));
+  expect(new Set(registeredRouteKeys(app.service.app.get(ModulesContainer)))).toEqual(inMatrix);
 });
 
 it('documents every route in its OpenAPI document, public exactly where the matrix lets anyone in', async () => {
@@ -77,14 +71,6 @@ it('answers every route as the matrix says, for every persona', async () => {
   }
   expect(mismatches).toEqual([]);
 });
-
-function routePattern(path: string): string {
-  let pattern = path.split('?')[0];
-  for (const [placeholder, param] of Object.entries(PLACEHOLDERS))
-    pattern = pattern.replace(placeholder, param);
-  // The comments routes name their post parameter postId.
-  return pattern.replace(/^\/api\/posts\/:id\/comments$/, '/api/posts/:postId/comments');
-}
 
 async function newPost(status: 'draft' | 'published'): Promise<Post> {
   const res = await admin.post<Post>('/api/posts', { title: `Matrix ${++counter}`, status });
@@ -121,24 +107,4 @@ async function fillPath(path: string): Promise<string> {
 function bodyFor(body: unknown): unknown {
   if (body === undefined) return undefined;
   return JSON.parse(JSON.stringify(body).replace('$uniqueName', `Matrix name ${++counter}`));
-}
-
-/** `METHOD /path` of every handler the running app registered, read from Nest's metadata. */
-function registeredRoutes(testApp: ContentTestApp): string[] {
-  const found: string[] = [];
-  for (const module of testApp.service.app.get(ModulesContainer).values()) {
-    for (const controller of module.controllers.values()) {
-      const type = controller.metatype as (new (...args: never[]) => unknown) | null;
-      if (!type) continue;
-      const base = String(Reflect.getMetadata(PATH_METADATA, type) ?? '');
-      for (const name of Object.getOwnPropertyNames(type.prototype)) {
-        const handler = (type.prototype as Record<string, unknown>)[name];
-        if (typeof handler !== 'function' || !Reflect.hasMetadata(METHOD_METADATA, handler)) continue;
-        const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
-        const sub = String(Reflect.getMetadata(PATH_METADATA, handler) ?? '');
-        found.push(`${method} /${[base, sub].filter((p) => p && p !== '/').join('/')}`.replace(/\/+/g, '/'));
-      }
-    }
-  }
-  return found;
 }

@@ -1,11 +1,14 @@
-import { RequestMethod } from '@nestjs/common';
-import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer } from '@nestjs/core';
 import { DEMO_ACCOUNTS, type User } from '@district/contracts';
 import { SESSION_COOKIE } from '@district/nest-common';
 import { DEFAULT_DEMO_PASSWORD } from '../src';
 import matrix from './authz-matrix.json';
-import { openApiMatrixDifferences, type HttpClient } from '@district/nest-common/testing';
+import {
+  openApiMatrixDifferences,
+  registeredRouteKeys,
+  routeKey,
+  type HttpClient,
+} from '@district/nest-common/testing';
 import type { OpenApiDocument } from '@district/nest-common';
 import { startIdentity, type IdentityTestApp } from './support/identity-app';
 import { newAccount, PERSONAS, type Persona } from './support/people';
@@ -40,10 +43,8 @@ afterAll(async () => {
 it('lists every route of the service, for every persona', () => {
   expect([...matrix.personas].sort()).toEqual([...PERSONAS].sort());
   for (const route of routes) expect(Object.keys(route.expect).sort()).toEqual([...PERSONAS].sort());
-  const inMatrix = new Set(
-    routes.map((r) => `${r.method} ${r.path.split('?')[0].replace('{target}', ':id')}`),
-  );
-  expect(new Set(registeredRoutes(app))).toEqual(inMatrix);
+  const inMatrix = new Set(routes.map((r) => routeKey(r.method, r.path)));
+  expect(new Set(registeredRouteKeys(app.service.app.get(ModulesContainer)))).toEqual(inMatrix);
 });
 
 it('documents every route in its OpenAPI document, public exactly where the matrix lets anyone in', async () => {
@@ -116,24 +117,4 @@ function demoEmail(key: string): string {
   const account = DEMO_ACCOUNTS.find((a) => a.key === key);
   if (!account) throw new Error(`no demo account ${key}`);
   return account.email;
-}
-
-/** `METHOD /path` of every handler the running app registered, read from Nest's metadata. */
-function registeredRoutes(testApp: IdentityTestApp): string[] {
-  const found: string[] = [];
-  for (const module of testApp.service.app.get(ModulesContainer).values()) {
-    for (const controller of module.controllers.values()) {
-      const type = controller.metatype as (new (...args: never[]) => unknown) | null;
-      if (!type) continue;
-      const base = String(Reflect.getMetadata(PATH_METADATA, type) ?? '');
-      for (const name of Object.getOwnPropertyNames(type.prototype)) {
-        const handler = (type.prototype as Record<string, unknown>)[name];
-        if (typeof handler !== 'function' || !Reflect.hasMetadata(METHOD_METADATA, handler)) continue;
-        const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
-        const sub = String(Reflect.getMetadata(PATH_METADATA, handler) ?? '');
-        found.push(`${method} /${[base, sub].filter((p) => p && p !== '/').join('/')}`.replace(/\/+/g, '/'));
-      }
-    }
-  }
-  return found;
 }

@@ -201,13 +201,20 @@ function describeOperation(
   };
 }
 
-/** The OpenAPI document of every controller registered in the app's modules. */
-export function buildOpenApiDocument(
-  modules: ModulesContainer,
-  service: string,
-  version = '1',
-): OpenApiDocument {
-  const paths: OpenApiDocument['paths'] = {};
+export interface ControllerRoute {
+  /** Upper-case HTTP method. */
+  method: string;
+  verb: HttpVerb;
+  /** OpenAPI style: `/api/posts/{id}`. */
+  path: string;
+  controller: Type;
+  methodName: string;
+  handler: object;
+}
+
+/** Every route handler registered in the app's modules, read from Nest's own metadata. */
+export function controllerRoutes(modules: ModulesContainer): ControllerRoute[] {
+  const found: ControllerRoute[] = [];
   for (const module of modules.values()) {
     for (const wrapper of module.controllers.values()) {
       const controller = wrapper.metatype as Type | null;
@@ -221,20 +228,38 @@ export function buildOpenApiDocument(
         const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
         const verb = method === undefined ? undefined : VERBS[method];
         if (route === undefined || !verb) continue;
-        for (const one of Array.isArray(route) ? route : [route]) {
-          const path = joinPaths(base, one);
-          if (PLATFORM_PATHS.has(path)) continue;
-          (paths[path] ??= {})[verb] = describeOperation(
-            service,
+        for (const one of Array.isArray(route) ? route : [route])
+          found.push({
+            method: verb.toUpperCase(),
+            verb,
+            path: joinPaths(base, one),
             controller,
             methodName,
             handler,
-            verb,
-            path,
-          );
-        }
+          });
       }
     }
+  }
+  return found;
+}
+
+/** The OpenAPI document of every controller registered in the app's modules. */
+export function buildOpenApiDocument(
+  modules: ModulesContainer,
+  service: string,
+  version = '1',
+): OpenApiDocument {
+  const paths: OpenApiDocument['paths'] = {};
+  for (const route of controllerRoutes(modules)) {
+    if (PLATFORM_PATHS.has(route.path)) continue;
+    (paths[route.path] ??= {})[route.verb] = describeOperation(
+      service,
+      route.controller,
+      route.methodName,
+      route.handler,
+      route.verb,
+      route.path,
+    );
   }
   const sorted = Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b)));
   return {

@@ -1,4 +1,5 @@
-import type { OpenApiDocument } from '../http/openapi';
+import type { ModulesContainer } from '@nestjs/core';
+import { controllerRoutes, type OpenApiDocument } from '../http/openapi';
 
 export interface MatrixRoute {
   method: string;
@@ -10,8 +11,13 @@ export interface MatrixRoute {
 const PLATFORM_PATHS = new Set(['/healthz', '/readyz', '/metrics', '/openapi.json']);
 
 /** `/api/posts/{publishedPost}` and `/api/posts/{id}` are the same route: parameters compared by position. */
-const shape = (method: string, path: string) =>
+export const routeKey = (method: string, path: string) =>
   `${method.toUpperCase()} ${path.split('?')[0].replace(/\{[^}]+\}/g, '{}')}`;
+
+/** `METHOD /path/{}` of every handler the running app registered (compare with `routeKey` of the matrix's routes). */
+export function registeredRouteKeys(modules: ModulesContainer): string[] {
+  return controllerRoutes(modules).map((r) => routeKey(r.method, r.path));
+}
 
 /**
  * Compares a service's OpenAPI document with its authorisation matrix (the data file its authz test runs):
@@ -27,12 +33,12 @@ export function openApiMatrixDifferences(
   const documented = new Map<string, string>();
   for (const [path, operations] of Object.entries(doc.paths))
     for (const [verb, operation] of Object.entries(operations))
-      if (operation) documented.set(shape(verb, path), operation['x-access']);
+      if (operation) documented.set(routeKey(verb, path), operation['x-access']);
   const differences: string[] = [];
   const inMatrix = new Set<string>();
   for (const route of routes) {
     if (PLATFORM_PATHS.has(route.path)) continue;
-    const key = shape(route.method, route.path);
+    const key = routeKey(route.method, route.path);
     if (inMatrix.has(key)) continue;
     inMatrix.add(key);
     const access = documented.get(key);
