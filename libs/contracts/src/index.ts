@@ -8,3 +8,4 @@ export * from './content/messages';
 export * from './content/rules';
 export * from './content/schemas';
 export * from './content/events';
+export * from './content/html-policy';

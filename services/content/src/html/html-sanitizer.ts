@@ -1,86 +1,34 @@
+import { isAllowedIframeSrc, POST_HTML_POLICY } from '@district/contracts';
 import sanitizeHtml from 'sanitize-html';
 
 /**
- * Where embedded frames may come from: Google Slides (docs.google.com/presentation) and YouTube.
+ * Where embedded frames may come from (Google Slides and YouTube, see POST_HTML_POLICY in @district/contracts).
  * Everything else is dropped, so a post can never frame an arbitrary page.
  */
-export const ALLOWED_IFRAME_HOSTS = [
-  'docs.google.com',
-  'www.youtube.com',
-  'youtube.com',
-  'www.youtube-nocookie.com',
-];
-const IFRAME_PATHS: Record<string, RegExp> = {
-  'docs.google.com': /^\/presentation\//,
-  'www.youtube.com': /^\/embed\//,
-  'youtube.com': /^\/embed\//,
-  'www.youtube-nocookie.com': /^\/embed\//,
-};
+export const ALLOWED_IFRAME_HOSTS: string[] = POST_HTML_POLICY.iframe.hosts.map((rule) => rule.host);
 
 const COMMENT_REL = 'ugc noopener noreferrer nofollow';
 
-/** A frame source we keep: https, an allowed host, and that host's embed path. */
-export function isAllowedIframeSrc(src: string | undefined): boolean {
-  if (!src) return false;
-  let url: URL;
-  try {
-    url = new URL(src);
-  } catch {
-    return false;
-  }
-  const path = IFRAME_PATHS[url.hostname];
-  return (
-    url.protocol === 'https:' &&
-    url.username === '' &&
-    url.password === '' &&
-    !!path &&
-    path.test(url.pathname)
-  );
-}
+const copyLists = (lists: Readonly<Record<string, readonly string[]>>): Record<string, string[]> =>
+  Object.fromEntries(Object.entries(lists).map(([key, list]) => [key, [...list]]));
 
+/** Post options, all built from the shared policy; only how sanitize-html applies it is said here. */
 const POST_OPTIONS: sanitizeHtml.IOptions = {
-  allowedTags: [
-    ...sanitizeHtml.defaults.allowedTags,
-    'img',
-    'figure',
-    'figcaption',
-    'h1',
-    'h2',
-    'span',
-    'del',
-    'ins',
-    'sub',
-    'sup',
-    'mark',
-    'u',
-    's',
-    'iframe',
-    'video',
-    'audio',
-    'source',
-  ],
+  allowedTags: [...POST_HTML_POLICY.tags],
   disallowedTagsMode: 'discard',
-  allowedAttributes: {
-    '*': ['class', 'title', 'lang', 'dir'],
-    a: ['href', 'name', 'target', 'rel'],
-    img: ['src', 'alt', 'width', 'height', 'loading'],
-    iframe: ['src', 'width', 'height', 'title', 'allowfullscreen', 'frameborder', 'allow'],
-    video: ['src', 'controls', 'width', 'height', 'poster'],
-    audio: ['src', 'controls'],
-    source: ['src', 'type'],
-    td: ['colspan', 'rowspan'],
-    th: ['colspan', 'rowspan', 'scope'],
-    ol: ['start', 'type'],
-  },
-  allowedSchemes: ['http', 'https', 'mailto', 'tel'],
-  allowedSchemesByTag: {
-    img: ['http', 'https'],
-    video: ['https'],
-    audio: ['https'],
-    source: ['https'],
-    iframe: ['https'],
-  },
-  allowProtocolRelative: false,
+  nonTextTags: [...POST_HTML_POLICY.droppedWithText],
+  // transformTags runs before the attribute filter, so the frame attributes it sets are in this list too.
+  allowedAttributes: copyLists(POST_HTML_POLICY.attributes),
+  allowedSchemes: [...POST_HTML_POLICY.schemes],
+  allowedSchemesByTag: copyLists(POST_HTML_POLICY.schemesByTag),
+  // The policy's URL attributes, and whatever else sanitize-html treats as a URL.
+  allowedSchemesAppliedToAttributes: [
+    ...new Set([
+      ...sanitizeHtml.defaults.allowedSchemesAppliedToAttributes,
+      ...POST_HTML_POLICY.urlAttributes,
+    ]),
+  ],
+  allowProtocolRelative: POST_HTML_POLICY.allowProtocolRelative,
   allowedIframeHostnames: ALLOWED_IFRAME_HOSTS,
   allowIframeRelativeUrls: false,
   exclusiveFilter: (frame) => frame.tag === 'iframe' && !isAllowedIframeSrc(frame.attribs.src),
@@ -92,24 +40,12 @@ const POST_OPTIONS: sanitizeHtml.IOptions = {
           ? { ...attribs, rel: 'noopener noreferrer' }
           : { ...attribs, target: attribs.target === '_self' ? '_self' : '' },
     }),
-    // Sandboxed anyway: the player needs scripts in its own origin, never access to ours.
     iframe: (tagName, attribs) => ({
       tagName,
-      attribs: {
-        ...attribs,
-        sandbox: 'allow-scripts allow-same-origin allow-popups allow-presentation',
-        loading: 'lazy',
-        referrerpolicy: 'strict-origin-when-cross-origin',
-      },
+      attribs: { ...attribs, ...POST_HTML_POLICY.iframe.setAttributes },
     }),
   },
 };
-// transformTags runs before the attribute filter, so the attributes it adds must be allowed.
-(POST_OPTIONS.allowedAttributes as Record<string, string[]>).iframe.push(
-  'sandbox',
-  'loading',
-  'referrerpolicy',
-);
 
 const COMMENT_OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [

@@ -1,91 +1,40 @@
+import { isAllowedIframeSrc, POST_HTML_POLICY } from '@district/contracts';
+
 /**
- * What the server keeps of a post's HTML, mirrored from services/content/src/html/html-sanitizer.ts (POST_OPTIONS).
- * The editor uses it to accept only the frames the server would keep, and to tell whether switching to rich text
- * would drop anything that saving would have kept. Keep the two in step when the server's allow-list changes.
+ * What the server keeps of a post's HTML, read from the post allow-list both share (POST_HTML_POLICY in
+ * @district/contracts, which the content service's sanitiser is built from). The editor uses it to accept only the
+ * frames the server would keep, and to tell whether switching to rich text would drop anything that saving would
+ * have kept.
  */
 
-/** Frame hosts and the embed path each must use (server: ALLOWED_IFRAME_HOSTS and IFRAME_PATHS). */
-const IFRAME_PATHS: Record<string, RegExp> = {
-  'docs.google.com': /^\/presentation\//,
-  'www.youtube.com': /^\/embed\//,
-  'youtube.com': /^\/embed\//,
-  'www.youtube-nocookie.com': /^\/embed\//,
-};
-
 /** A frame source the server keeps: https, no credentials, an allowed host and that host's embed path. */
-export function isAllowedIframeSrc(src: string | null | undefined): boolean {
-  if (!src) return false;
-  let url: URL;
-  try {
-    url = new URL(src);
-  } catch {
-    return false;
-  }
-  const path = IFRAME_PATHS[url.hostname];
-  return (
-    url.protocol === 'https:' && url.username === '' && url.password === '' && !!path && path.test(url.pathname)
-  );
+export { isAllowedIframeSrc };
+
+/** Attributes the rich-text editor keeps on a frame: those the server keeps (it sets a few of them itself). */
+export const IFRAME_ATTRIBUTES: readonly string[] = POST_HTML_POLICY.attributes.iframe ?? [];
+
+const SERVER_TAGS: ReadonlySet<string> = new Set(POST_HTML_POLICY.tags);
+
+/** Elements the server drops together with their text. */
+const DROPPED_WITH_TEXT = POST_HTML_POLICY.droppedWithText.join(', ');
+
+const SERVER_ATTRIBUTES = POST_HTML_POLICY.attributes;
+
+/** URL schemes the server keeps in a URL attribute of `tag`; null when `name` is not a URL. Relative URLs are kept too. */
+function urlSchemes(tag: string, name: string): readonly string[] | null {
+  if (!POST_HTML_POLICY.urlAttributes.includes(name)) return null;
+  return POST_HTML_POLICY.schemesByTag[tag] ?? POST_HTML_POLICY.schemes;
 }
 
-/** Attributes the rich-text editor keeps on a frame; the server keeps the same ones (and sets the last three itself). */
-export const IFRAME_ATTRIBUTES = [
-  'src',
-  'width',
-  'height',
-  'title',
-  'allowfullscreen',
-  'frameborder',
-  'allow',
-  'sandbox',
-  'loading',
-  'referrerpolicy',
-] as const;
-
-/** sanitize-html's default allowedTags plus the post extras. */
-const SERVER_TAGS = new Set([
-  ...['address', 'article', 'aside', 'footer', 'header', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hgroup', 'main', 'nav'],
-  ...['section', 'blockquote', 'dd', 'div', 'dl', 'dt', 'figcaption', 'figure', 'hr', 'li', 'menu', 'ol', 'p', 'pre'],
-  ...['ul', 'a', 'abbr', 'b', 'bdi', 'bdo', 'br', 'cite', 'code', 'data', 'dfn', 'em', 'i', 'kbd', 'mark', 'q', 'rb'],
-  ...['rp', 'rt', 'rtc', 'ruby', 's', 'samp', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u', 'var', 'wbr'],
-  ...['caption', 'col', 'colgroup', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr'],
-  ...['img', 'del', 'ins', 'iframe', 'video', 'audio', 'source'],
-]);
-
-/** Elements the server drops together with their text (sanitize-html's nonTextTags). */
-const DROPPED_WITH_TEXT = 'script, style, textarea, option, noscript';
-
-const SERVER_ATTRIBUTES: Record<string, readonly string[]> = {
-  '*': ['class', 'title', 'lang', 'dir'],
-  a: ['href', 'name', 'target', 'rel'],
-  img: ['src', 'alt', 'width', 'height', 'loading'],
-  iframe: IFRAME_ATTRIBUTES,
-  video: ['src', 'controls', 'width', 'height', 'poster'],
-  audio: ['src', 'controls'],
-  source: ['src', 'type'],
-  td: ['colspan', 'rowspan'],
-  th: ['colspan', 'rowspan', 'scope'],
-  ol: ['start', 'type'],
-};
-
-/** URL schemes the server keeps per attribute (allowedSchemes, allowedSchemesByTag); relative URLs are kept too. */
-const URL_SCHEMES: Record<string, readonly string[]> = {
-  'a href': ['http', 'https', 'mailto', 'tel'],
-  'img src': ['http', 'https'],
-  'video src': ['https'],
-  'audio src': ['https'],
-  'source src': ['https'],
-  'iframe src': ['https'],
-};
-
 function keepsUrl(tag: string, name: string, value: string): boolean {
-  const schemes = URL_SCHEMES[`${tag} ${name}`];
+  const schemes = urlSchemes(tag, name);
   if (!schemes) return true;
   // Browsers ignore whitespace and control characters in a scheme ("java\tscript:"), so the server does too.
   const compact = Array.from(value)
     .filter((ch) => ch.charCodeAt(0) > 0x20)
     .join('');
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(compact)?.[1];
-  if (!scheme) return !value.trim().startsWith('//');
+  if (!scheme) return POST_HTML_POLICY.allowProtocolRelative || !value.trim().startsWith('//');
   return schemes.includes(scheme.toLowerCase());
 }
 
