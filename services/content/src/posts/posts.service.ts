@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import {
   ContentMessages,
@@ -16,8 +16,10 @@ import {
   OutboxRelay,
   OutboxService,
   PLATFORM_LOGGER,
+  PLATFORM_RUNTIME,
   type AuthUser,
   type Logger,
+  type PlatformRuntime,
 } from '@district/nest-common';
 import {
   CategoryNotFoundError,
@@ -30,6 +32,9 @@ import { htmlToText, sanitizePostHtml } from '../html/html-sanitizer';
 import { UUID, violatedUniqueConstraint } from '../unique-violation';
 import { POST_COLUMNS, POST_FROM, toPost, type PostRow } from './post-row';
 import { excerptFromText, prefixTsQuery, readTimeOf } from './post-text';
+import { PublicListCache, type RenderedPage } from './public-list-cache';
+import { renderPage } from './public-list-http';
+import { PublicListListener } from './public-list-listener';
 
 /** Fields of a create or update, already validated by the contracts schema. */
 export interface PostInput {
@@ -56,15 +61,56 @@ const INSERT_RETRIES = 3;
  * enqueue their event in the same transaction as the change.
  */
 @Injectable()
-export class PostsService {
+export class PostsService implements OnApplicationBootstrap, OnApplicationShutdown {
+  /** Rendered pages of the public list; see public-list-cache.ts for why they cannot go stale. */
+  readonly publicPages = new PublicListCache();
+  private readonly listener: PublicListListener;
+
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
     @Inject(OutboxService) private readonly outbox: OutboxService,
     @Inject(OutboxRelay) private readonly relay: OutboxRelay,
     @Inject(PLATFORM_LOGGER) private readonly logger: Logger,
-  ) {}
+    @Inject(PLATFORM_RUNTIME) runtime: PlatformRuntime,
+  ) {
+    this.listener = new PublicListListener({
+      databaseUrl: runtime.databaseUrl,
+      // The schema the platform put this service in (tests: a throwaway one), as the triggers see it.
+      schema: (dataSource.options as { schema?: string }).schema ?? 'public',
+      onChange: () => this.publicPages.invalidate(),
+      onHearing: (hearing) => this.publicPages.setHearing(hearing),
+      logger,
+    });
+  }
 
-  /** Published posts, newest first (id breaks ties, so pages never overlap), with the total matching. */
+  onApplicationBootstrap(): Promise<void> {
+    return this.listener.start();
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.listener.stop();
+  }
+
+  /**
+   * A page of the public list, rendered: from memory when this replica has it and nothing changed since
+   * (every replica hears every committed change of posts and categories through PostgreSQL notifications),
+   * otherwise from the database. `fresh` (a client bypassing caches) always reads the database.
+   */
+  publicPage(query: PublicPostsQuery, options: { fresh: boolean }): Promise<RenderedPage> {
+    const key = PublicListCache.key(query);
+    const build = async () => {
+      const { posts, total } = await this.listPublic(query);
+      return renderPage(posts, total);
+    };
+    return options.fresh ? this.publicPages.refresh(key, build) : this.publicPages.load(key, build);
+  }
+
+  /**
+   * Published posts, newest first (id breaks ties, so pages never overlap), with the total matching, in one
+   * statement: a round trip to PostgreSQL costs more CPU than either query (bench/reports/content.md). The
+   * page's ids come first from the list-order indexes (index-only, however deep the page), then only those
+   * rows are read whole. A page past the end still gives one row, without a post, carrying the total.
+   */
   async listPublic(query: PublicPostsQuery): Promise<{ posts: Post[]; total: number }> {
     const where = [`p.status = 'published'`];
     const params: unknown[] = [];
@@ -83,17 +129,19 @@ export class PostsService {
       );
     }
     const filter = where.join(' AND ');
-    const [rows, counted] = await Promise.all([
-      this.dataSource.query(
-        `SELECT ${POST_COLUMNS} FROM ${POST_FROM} WHERE ${filter}
-         ORDER BY p.published_at DESC, p.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-        [...params, query.limit, (query.page - 1) * query.limit],
-      ) as Promise<PostRow[]>,
-      this.dataSource.query(`SELECT count(*)::int AS total FROM posts p WHERE ${filter}`, params) as Promise<
-        { total: number }[]
-      >,
-    ]);
-    return { posts: rows.map(toPost), total: counted[0]?.total ?? 0 };
+    const rows: (PostRow & { total: number })[] = await this.dataSource.query(
+      `WITH matching AS (SELECT count(*)::int AS total FROM posts p WHERE ${filter}),
+            page AS (
+              SELECT p.id, p.published_at FROM posts p WHERE ${filter}
+              ORDER BY p.published_at DESC, p.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}
+            )
+       SELECT matching.total, ${POST_COLUMNS}
+       FROM matching
+       LEFT JOIN (page JOIN posts p ON p.id = page.id LEFT JOIN categories c ON c.id = p.category_id) ON true
+       ORDER BY page.published_at DESC, page.id DESC`,
+      [...params, query.limit, (query.page - 1) * query.limit],
+    );
+    return { posts: rows.filter((row) => row.id !== null).map(toPost), total: rows[0]?.total ?? 0 };
   }
 
   /** A published post by slug or id; drafts are not found. */
@@ -161,6 +209,7 @@ export class PostsService {
           if (created.status === 'published') await this.enqueuePublished(manager, created);
           return created;
         });
+        this.changedPublicList();
         this.relay.nudge();
         this.logger.info({ postId: post.id, status: post.status }, 'post created');
         return post;
@@ -218,6 +267,7 @@ export class PostsService {
         await this.enqueueStatusEvents(manager, before, after);
         return after;
       });
+      this.changedPublicList();
       this.relay.nudge();
       return post;
     } catch (error) {
@@ -249,6 +299,7 @@ export class PostsService {
       await this.enqueueStatusEvents(manager, before, after);
       return after;
     });
+    this.changedPublicList();
     this.relay.nudge();
     this.logger.info({ postId: id, status }, 'post status changed');
     return post;
@@ -265,8 +316,18 @@ export class PostsService {
         eventHeaders(),
       );
     });
+    this.changedPublicList();
     this.relay.nudge();
     this.logger.info({ postId: id }, 'post deleted');
+  }
+
+  /**
+   * After a committed write, before its answer leaves: this replica's pages are forgotten at once, so whoever
+   * made the change sees it on their next read. Other replicas (and this one again) hear the commit's
+   * notification a moment later.
+   */
+  private changedPublicList(): void {
+    this.publicPages.invalidate();
   }
 
   private statusColumns(
