@@ -1,5 +1,6 @@
-import { assessNoise, checkTargets, summariseProbe } from './gateway-results';
-import { cpu, fixtureRun } from './gateway-run.fixture';
+import { summariseProbe } from '../lib/results';
+import { checkTargets } from './gateway-results';
+import { fixtureRun } from './gateway-run.fixture';
 
 const round = (bare: number, direct: number, gateway: number) => ({
   bare: { reqPerSec: bare, serverCpu: 1 },
@@ -13,37 +14,6 @@ const rate = (directP99: number, gatewayP99: number, directAchieved = 500) => ({
 });
 
 describe('gateway results', () => {
-  it('takes ratios round by round, then the median', () => {
-    // Round 2 is slow for everybody (drift): the per-round ratios do not care.
-    const run = fixtureRun([round(10000, 1000, 600), round(5000, 500, 300), round(10000, 1000, 700)], []);
-    const s = summariseProbe(run, 'me');
-    expect(s.ratios.gatewayOverDirect?.values).toEqual([0.6, 0.6, 0.7]);
-    expect(s.ratios.gatewayOverDirect?.median).toBe(0.6);
-    expect(s.ratios.directOverBare?.median).toBe(0.1);
-    expect(s.throughput.direct?.reqPerSec.median).toBe(1000);
-    expect(s.throughput.direct?.reqPerSec.min).toBe(500);
-  });
-
-  it('derives CPU per request, and what the gateway adds to it', () => {
-    // 8 s of CPU for 10,000 requests is 800 µs each; the gateway's 9 s for 6,000 is 1,500 µs.
-    const run = fixtureRun([round(10000, 1000, 600)], []);
-    const s = summariseProbe(run, 'me');
-    expect(s.throughput.bare?.serverCpuUsPerRequest.median).toBe(10);
-    expect(s.throughput.direct?.serverCpuUsPerRequest.median).toBe(800);
-    expect(s.gatewayCpuUsPerRequest?.median).toBe(700);
-    expect(s.throughput.direct?.databaseCpuUsPerRequest.median).toBe(100);
-  });
-
-  it('pairs the fixed-rate rounds for the added latency', () => {
-    const run = fixtureRun([], [rate(4, 6), rate(5, 12), rate(3, 5)]);
-    const s = summariseProbe(run, 'me');
-    expect(s.rates).toHaveLength(1);
-    expect(s.rates[0].rate).toBe(500);
-    expect(s.rates[0].addedP99Ms?.values).toEqual([2, 7, 2]);
-    expect(s.rates[0].addedP99Ms?.median).toBe(2);
-    expect(s.rates[0].addedP50Ms?.median).toBe(0.5);
-  });
-
   it('says which targets are met and by how much the others are missed', () => {
     const run = fixtureRun([round(10000, 1000, 400), round(10000, 1000, 450), round(10000, 1000, 420)], [rate(4, 12), rate(4, 11), rate(4, 13)]);
     const checks = checkTargets(run, [summariseProbe(run, 'me')]);
@@ -96,18 +66,5 @@ describe('gateway results', () => {
     run.probes[0].contenders = ['bare', 'direct'];
     const checks = checkTargets(run, [summariseProbe(run, 'me')]);
     expect(checks.map((c) => c.id)).toEqual(['service-over-bare']);
-  });
-
-  it('calls a run noisy when others took CPU or the load was high at the start', () => {
-    const quiet = fixtureRun([round(1000, 900, 600)], []);
-    expect(assessNoise(quiet)).toMatchObject({ noisy: false, reasons: [] });
-
-    const busy = fixtureRun([round(1000, 900, 600)], [], { loadAverage: { start: [3.5, 3, 2], end: [4, 3, 2] } });
-    busy.throughput = busy.throughput.map((r) => ({ ...r, cpu: cpu(r.contender, 5, 8) }));
-    const noise = assessNoise(busy);
-    expect(noise.noisy).toBe(true);
-    expect(noise.othersCores.median).toBeCloseTo(0.8, 10);
-    expect(noise.reasons).toHaveLength(2);
-    expect(noise.reasons[1]).toContain('load average was 3.5');
   });
 });

@@ -74,7 +74,9 @@ export async function stopChild(child: ChildProcess, graceMs = 20_000): Promise<
   if (hasExited(child)) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGTERM');
-  const inTime = await Promise.race([exited.then(() => true), sleep(graceMs).then(() => false)]);
+  // An unreferenced timer: the child's own handle keeps Node alive while it runs, and once it has exited the
+  // grace period must not hold the caller (a finished benchmark, a test) open until it runs out.
+  const inTime = await Promise.race([exited.then(() => true), sleep(graceMs, undefined, { ref: false }).then(() => false)]);
   if (!inTime && !hasExited(child)) {
     child.kill('SIGKILL');
     await exited;

@@ -1,18 +1,7 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createBareServer } from '../gateway/bare-server';
+import { createBareServer } from './bare-server';
 import { newHistogram, recordMs, runAtRate, runClosedLoop, summarise } from './load-client';
-
-function listen(server: http.Server): Promise<string> {
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
-  });
-}
-
-function close(server: http.Server): Promise<void> {
-  server.closeAllConnections();
-  return new Promise((resolve) => server.close(() => resolve()));
-}
+import { close, listen } from './local-server.fixture';
 
 describe('load clients (against a real local server)', () => {
   let server: http.Server;

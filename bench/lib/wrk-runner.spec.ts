@@ -1,6 +1,6 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createBareServer } from '../gateway/bare-server';
+import { createBareServer } from './bare-server';
+import { close, listen } from './local-server.fixture';
 import { toolVersion } from './machine-info';
 import { parseWrkOutput, runWrk } from './wrk-runner';
 
@@ -34,8 +34,7 @@ describe('wrk runner', () => {
     const cookies = new Set<string>();
     const server = createBareServer({ '/me': '{"ok":true}' });
     server.prependListener('request', (req: http.IncomingMessage) => cookies.add(String(req.headers.cookie)));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const origin = await listen(server);
     try {
       const ok = await runWrk({ origin, path: '/me', headers: { cookie: 'a=b' } }, { connections: 2, durationMs: 1000 });
       expect(ok.requests).toBeGreaterThan(0);
@@ -45,8 +44,7 @@ describe('wrk runner', () => {
       const missing = await runWrk({ origin, path: '/elsewhere', headers: {} }, { connections: 2, durationMs: 1000 });
       expect(missing.non2xx).toBe(missing.requests);
     } finally {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await close(server);
     }
   });
 });

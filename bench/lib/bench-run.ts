@@ -1,0 +1,175 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { BareAnswer } from './bare-server';
+import type { CommonOptions } from './bench-options';
+import { firstJsonLine, spawnTypeScript, stopChild } from './child-processes';
+import { startLauncher, type RunningLauncher } from './launcher-stack';
+import { describeMachine, loadAverage } from './machine-info';
+import type { Contender, MeasuredRun, RunSettings } from './results';
+import { contenderMeter, describeTools, loadGenerator, measureRounds, type PlannedProbe } from './rounds';
+
+/** What a probe sends, whoever answers it. */
+export interface ProbeRequest {
+  path: string;
+  headers: Record<string, string>;
+}
+
+/** A benchmark's progress line on stderr, e.g. `[bench:gateway] …`. */
+export function progressLog(benchmark: string): (message: string) => void {
+  return (message) => process.stderr.write(`[bench:${benchmark}] ${message}\n`);
+}
+
+/** GETs a probe from one contender; anything but a 200 is an error. */
+export async function fetchAnswer(origin: string, request: ProbeRequest): Promise<{ body: string; headers: Headers }> {
+  const res = await fetch(new URL(request.path, origin), { headers: request.headers });
+  const body = await res.text();
+  if (res.status !== 200) throw new Error(`GET ${origin}${request.path} answered ${res.status}: ${body.slice(0, 500)}`);
+  return { body, headers: res.headers };
+}
+
+/** Checks that every contender answers every probe with the expected JSON before anything is timed. */
+export async function verifyAnswers(
+  origins: Record<Contender, string>,
+  probes: readonly PlannedProbe[],
+  request: (probe: string) => ProbeRequest,
+  expected: Record<string, string>,
+): Promise<void> {
+  for (const probe of probes) {
+    const sent = request(probe.id);
+    for (const contender of probe.contenders) {
+      const { body } = await fetchAnswer(origins[contender], sent);
+      if (body !== expected[probe.id]) {
+        throw new Error(`${contender} answered ${sent.path} with another body (${body.length} bytes, expected ${expected[probe.id].length})`);
+      }
+    }
+  }
+}
+
+export interface BareProcess {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** Starts lib/bare-server.ts in its own process, answering `answers` (by URL); stop() also removes its file. */
+export async function startBareServer(answers: Record<string, BareAnswer>): Promise<BareProcess> {
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'district-bench-bare-'));
+  const answersFile = path.join(scratch, 'answers.json');
+  await writeFile(answersFile, JSON.stringify(answers));
+  const child = spawnTypeScript(path.join(__dirname, 'bare-server.ts'), [answersFile], {
+    env: { PATH: process.env.PATH },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      await stopChild(child, 5000);
+      await rm(scratch, { recursive: true, force: true });
+    })());
+  try {
+    const { url } = await firstJsonLine<{ url: string }>(child, 30_000);
+    return { url, pid: child.pid as number, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** What a benchmark brings to `runContest`: its service, its probes, and how to get the bodies to compare. */
+export interface ContestSpec<S> {
+  /** The service measured direct and behind the gateway (a key of the gateway's /readyz). */
+  service: string;
+  /** Prefix of the launcher's temporary data directory. */
+  prefix: string;
+  probes: readonly PlannedProbe[];
+  progress(message: string): void;
+  /** Once the launcher is ready: whatever the benchmark sets up (a session, a seed) and the real answers. */
+  prepare(launcher: RunningLauncher, serviceUrl: string): Promise<Prepared<S>>;
+  /** The request of a probe, given what `prepare` set up. */
+  request(probe: string, state: S): ProbeRequest;
+}
+
+export interface Prepared<S> {
+  state: S;
+  /** What the bare server answers, by URL. */
+  answers: Record<string, BareAnswer>;
+  /** The body every contender must answer, by probe. */
+  bodies: Record<string, string>;
+}
+
+/** The measured part of a run, in the pieces its JSON puts its own fields between, and what `prepare` set up. */
+export interface Contest<S> extends Prepared<S> {
+  /** When, where, and how loaded the machine was. */
+  context: Pick<MeasuredRun, 'startedAt' | 'finishedAt' | 'machine' | 'loadAverage'>;
+  settings: RunSettings;
+  rounds: Pick<MeasuredRun, 'throughput' | 'fixedRate'>;
+}
+
+/**
+ * One benchmark run from start to end: starts the launcher, lets the benchmark prepare, starts the bare
+ * server with the real answers, checks that all three contenders answer the same, runs the rounds, and stops
+ * everything again (on Ctrl-C too, so no launcher, embedded PostgreSQL or data directory is left behind).
+ */
+export async function runContest<S>(options: CommonOptions, spec: ContestSpec<S>): Promise<Contest<S>> {
+  const { progress } = spec;
+  const machine = describeMachine();
+  const loadStart = loadAverage();
+  const startedAt = new Date().toISOString();
+  const tools = await describeTools(options.tool);
+  progress(`load average ${loadStart.join(', ')} on ${machine.cores} cores; starting the launcher`);
+
+  const launcher = await startLauncher({ logLevel: options.logLevel, keep: options.keep, services: [spec.service], prefix: spec.prefix });
+  let bare: BareProcess | undefined;
+  const cleanUp = async () => {
+    await bare?.stop();
+    await launcher.stop();
+    if (options.keep) progress(`kept the launcher's data and log: ${launcher.dataDir}`);
+  };
+  const interrupted = (signal: NodeJS.Signals) => {
+    progress(`${signal}: stopping the servers`);
+    void cleanUp().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
+  try {
+    const serviceUrl = launcher.serviceUrls[spec.service];
+    progress(`launcher ready: gateway ${launcher.gatewayUrl}, ${spec.service} ${serviceUrl} (log ${launcher.logFile})`);
+    const prepared = await spec.prepare(launcher, serviceUrl);
+    const request = (probe: string) => spec.request(probe, prepared.state);
+    bare = await startBareServer(prepared.answers);
+    const origins: Record<Contender, string> = { bare: bare.url, direct: serviceUrl, gateway: launcher.gatewayUrl };
+    await verifyAnswers(origins, spec.probes, request, prepared.bodies);
+    progress('every contender answers the same JSON');
+
+    const rounds = await measureRounds({
+      plan: options,
+      probes: spec.probes,
+      request: (probe, contender) => ({ origin: origins[contender], ...request(probe) }),
+      load: loadGenerator(options.tool, options.connections),
+      meter: contenderMeter(launcher.pid, bare.pid),
+      progress,
+    });
+    return {
+      ...prepared,
+      context: { startedAt, finishedAt: new Date().toISOString(), machine, loadAverage: { start: loadStart, end: loadAverage() } },
+      settings: {
+        rounds: options.rounds,
+        durationSeconds: options.durationSeconds,
+        warmupSeconds: options.warmupSeconds,
+        connections: options.connections,
+        rates: options.rates,
+        rateDurationSeconds: options.rateDurationSeconds,
+        rateConnections: options.rateConnections,
+        ...tools,
+        logLevel: options.logLevel,
+        probes: options.probes,
+      },
+      rounds,
+    };
+  } finally {
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
+    await cleanUp();
+  }
+}
