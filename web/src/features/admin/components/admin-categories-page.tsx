@@ -24,6 +24,7 @@ import { PageContainer, PageHeader } from '@/components/layout';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { truncate } from '@/lib/format';
 import { announceBlogDataUpdated } from '@/lib/react-query';
+import { useConfirmedAction } from '@/lib/use-confirmed-action';
 import { CATEGORY_DESCRIPTION_LENGTH, ContentAdminMessages } from '../admin.constants';
 import {
   adminCategoriesQueryKey,
@@ -156,8 +157,6 @@ export function AdminCategoriesPage() {
   const [form, setForm] = useState<FormState>(emptyForm);
   // A new key remounts the form with fresh state whenever an edit starts or a save finishes.
   const [formKey, setFormKey] = useState(0);
-  const [deleting, setDeleting] = useState<Category | null>(null);
-  const [deleteBusy, setDeleteBusy] = useState(false);
 
   const startEdit = (c: Category) => {
     setForm({ id: c.id, name: c.name, slug: c.slug, description: c.description, slugEdited: true });
@@ -168,10 +167,8 @@ export function AdminCategoriesPage() {
     setFormKey((k) => k + 1);
   };
 
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    setDeleteBusy(true);
-    try {
+  const remove = useConfirmedAction(
+    async (deleting: Category) => {
       await deleteCategory(deleting.id);
       client.setQueryData<Category[]>(adminCategoriesQueryKey, (list) =>
         list?.filter((c) => c.id !== deleting.id),
@@ -179,14 +176,15 @@ export function AdminCategoriesPage() {
       announceBlogDataUpdated();
       toast({ type: 'success', message: ContentAdminMessages.categoryDeleted });
       if (form.id === deleting.id) resetForm();
-    } catch (err) {
-      console.error('Deleting the category failed', err);
-      toast({ type: 'error', message: errorMessage(err, ContentAdminMessages.categoryDeleteFailed) });
-    } finally {
-      setDeleteBusy(false);
-      setDeleting(null);
-    }
-  };
+    },
+    {
+      onError: (err) => {
+        console.error('Deleting the category failed', err);
+        toast({ type: 'error', message: errorMessage(err, ContentAdminMessages.categoryDeleteFailed) });
+      },
+    },
+  );
+  const deleting = remove.target;
 
   return (
     <PageContainer>
@@ -255,7 +253,7 @@ export function AdminCategoriesPage() {
                             size="sm"
                             variant="danger"
                             aria-label={`Delete ${c.name}`}
-                            onClick={() => setDeleting(c)}
+                            onClick={() => remove.ask(c)}
                           >
                             Delete
                           </Button>
@@ -278,9 +276,9 @@ export function AdminCategoriesPage() {
             : ''
         }
         confirmLabel="Delete"
-        busy={deleteBusy}
-        onConfirm={() => void confirmDelete()}
-        onCancel={() => setDeleting(null)}
+        busy={remove.busy}
+        onConfirm={() => void remove.confirm()}
+        onCancel={remove.cancel}
       />
     </PageContainer>
   );

@@ -7,6 +7,7 @@ import { errorMessage } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
 import { formatFullDate, formatRelativeDate, htmlToText } from '@/lib/format';
 import { announceBlogDataUpdated } from '@/lib/react-query';
+import { useConfirmedAction } from '@/lib/use-confirmed-action';
 import { ContentAdminMessages } from '../admin.constants';
 import { adminCommentsQueryKey, deleteComment, setCommentStatus, useAllComments } from '../api/content';
 
@@ -19,8 +20,23 @@ export function AdminCommentsPage() {
   const { toast } = useToast();
   const [filter, setFilter] = useState<Filter>('all');
   const [busyId, setBusyId] = useState<string | null>(null);
-  const [deleting, setDeleting] = useState<Comment | null>(null);
-  const [deleteBusy, setDeleteBusy] = useState(false);
+  const remove = useConfirmedAction(
+    async (deleting: Comment) => {
+      await deleteComment(deleting.id);
+      // Its replies go with it on the server, so drop them here too.
+      client.setQueryData<Comment[]>(adminCommentsQueryKey, (list) =>
+        list?.filter((x) => x.id !== deleting.id && x.parentId !== deleting.id),
+      );
+      announceBlogDataUpdated();
+      toast({ type: 'success', message: ContentAdminMessages.commentDeleted });
+    },
+    {
+      onError: (err) => {
+        console.error('Deleting the comment failed', err);
+        toast({ type: 'error', message: errorMessage(err, ContentAdminMessages.commentDeleteFailed) });
+      },
+    },
+  );
 
   const all = useMemo(() => comments.data ?? [], [comments.data]);
   const counts = {
@@ -48,26 +64,6 @@ export function AdminCommentsPage() {
       console.error('Changing the comment status failed', err);
     } finally {
       setBusyId(null);
-    }
-  };
-
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    setDeleteBusy(true);
-    try {
-      await deleteComment(deleting.id);
-      // Its replies go with it on the server, so drop them here too.
-      client.setQueryData<Comment[]>(adminCommentsQueryKey, (list) =>
-        list?.filter((x) => x.id !== deleting.id && x.parentId !== deleting.id),
-      );
-      announceBlogDataUpdated();
-      toast({ type: 'success', message: ContentAdminMessages.commentDeleted });
-    } catch (err) {
-      console.error('Deleting the comment failed', err);
-      toast({ type: 'error', message: errorMessage(err, ContentAdminMessages.commentDeleteFailed) });
-    } finally {
-      setDeleteBusy(false);
-      setDeleting(null);
     }
   };
 
@@ -153,7 +149,7 @@ export function AdminCommentsPage() {
                     size="sm"
                     variant="danger"
                     aria-label={`Delete ${label}`}
-                    onClick={() => setDeleting(c)}
+                    onClick={() => remove.ask(c)}
                   >
                     Delete
                   </Button>
@@ -164,13 +160,13 @@ export function AdminCommentsPage() {
         </ul>
       )}
       <ConfirmDialog
-        open={deleting !== null}
+        open={remove.target !== null}
         title="Delete comment"
         message="Are you sure you want to delete this comment? Its replies are deleted too."
         confirmLabel="Delete"
-        busy={deleteBusy}
-        onConfirm={() => void confirmDelete()}
-        onCancel={() => setDeleting(null)}
+        busy={remove.busy}
+        onConfirm={() => void remove.confirm()}
+        onCancel={remove.cancel}
       />
     </PageContainer>
   );

@@ -7,6 +7,7 @@ import { PageContainer, PageHeader } from '@/components/layout';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { formatFullDate, htmlToText, truncate } from '@/lib/format';
 import { announceBlogDataUpdated } from '@/lib/react-query';
+import { useConfirmedAction } from '@/lib/use-confirmed-action';
 import { ADMIN_EXCERPT_LENGTH, ContentAdminMessages } from '../admin.constants';
 import { adminPostsQueryKey, deletePost, setPostStatus, useAllPosts } from '../api/content';
 
@@ -82,8 +83,25 @@ export function AdminPostsPage() {
   const client = useQueryClient();
   const { toast } = useToast();
   const [busyId, setBusyId] = useState<string | null>(null);
-  const [deleting, setDeleting] = useState<Post | null>(null);
-  const [deleteBusy, setDeleteBusy] = useState(false);
+  const remove = useConfirmedAction(
+    async (deleting: Post) => {
+      await deletePost(deleting.id);
+      client.setQueryData<Post[]>(adminPostsQueryKey, (list) => list?.filter((p) => p.id !== deleting.id));
+      announceBlogDataUpdated();
+      toast({ type: 'success', message: ContentAdminMessages.postDeleted });
+    },
+    {
+      onError: (err) => {
+        console.error('Deleting the post failed', err);
+        // The server refused: 'Failed to delete post'; the request never completed: 'Error deleting post'.
+        const refused = err instanceof ApiError && err.status > 0;
+        toast({
+          type: 'error',
+          message: refused ? ContentAdminMessages.postDeleteFailed : ContentAdminMessages.postDeleteError,
+        });
+      },
+    },
+  );
 
   const toggle = async (post: Post) => {
     setBusyId(post.id);
@@ -98,28 +116,6 @@ export function AdminPostsPage() {
       console.error('Changing the post status failed', err);
     } finally {
       setBusyId(null);
-    }
-  };
-
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    setDeleteBusy(true);
-    try {
-      await deletePost(deleting.id);
-      client.setQueryData<Post[]>(adminPostsQueryKey, (list) => list?.filter((p) => p.id !== deleting.id));
-      announceBlogDataUpdated();
-      toast({ type: 'success', message: ContentAdminMessages.postDeleted });
-    } catch (err) {
-      console.error('Deleting the post failed', err);
-      // The server refused: 'Failed to delete post'; the request never completed: 'Error deleting post'.
-      const refused = err instanceof ApiError && err.status > 0;
-      toast({
-        type: 'error',
-        message: refused ? ContentAdminMessages.postDeleteFailed : ContentAdminMessages.postDeleteError,
-      });
-    } finally {
-      setDeleteBusy(false);
-      setDeleting(null);
     }
   };
 
@@ -161,20 +157,20 @@ export function AdminPostsPage() {
                 post={post}
                 busy={busyId === post.id}
                 onToggle={() => void toggle(post)}
-                onDelete={() => setDeleting(post)}
+                onDelete={() => remove.ask(post)}
               />
             </li>
           ))}
         </ul>
       )}
       <ConfirmDialog
-        open={deleting !== null}
+        open={remove.target !== null}
         title="Delete post"
         message={ContentAdminMessages.confirmDeletePost}
         confirmLabel="Delete"
-        busy={deleteBusy}
-        onConfirm={() => void confirmDelete()}
-        onCancel={() => setDeleting(null)}
+        busy={remove.busy}
+        onConfirm={() => void remove.confirm()}
+        onCancel={remove.cancel}
       />
     </PageContainer>
   );

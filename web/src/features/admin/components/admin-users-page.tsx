@@ -21,6 +21,7 @@ import { errorMessage } from '@/lib/api-client';
 import { useSession } from '@/lib/auth';
 import { cn } from '@/lib/cn';
 import { formatFullDate } from '@/lib/format';
+import { useConfirmedAction } from '@/lib/use-confirmed-action';
 import { AdminMessages } from '../admin.constants';
 import { useDeleteUser, useUpdateUser, useUsers, type UserChange } from '../api/users';
 import { ResetPasswordDialog } from './reset-password-dialog';
@@ -37,12 +38,11 @@ export function AdminUsersPage() {
   const { user: me } = useSession();
   const users = useUsers();
   const update = useUpdateUser();
-  const remove = useDeleteUser();
+  const deleteUser = useDeleteUser();
   const { toast } = useToast();
   const [query, setQuery] = useState('');
   const [status, setStatus] = useState<StatusFilter>('all');
   const [resetting, setResetting] = useState<User | null>(null);
-  const [deleting, setDeleting] = useState<User | null>(null);
   const [busyId, setBusyId] = useState<string | null>(null);
 
   const all = useMemo(() => users.data ?? [], [users.data]);
@@ -69,25 +69,26 @@ export function AdminUsersPage() {
     }
   };
 
+  const remove = useConfirmedAction(
+    async (target: User) => {
+      await deleteUser.mutateAsync(target.id);
+      toast({ type: 'success', message: AdminMessages.userDeleted });
+    },
+    {
+      onError: (err) => {
+        console.error('User delete failed', err);
+        toast({ type: 'error', message: errorMessage(err, AdminMessages.userDeleteFailed) });
+      },
+    },
+  );
+  const deleting = remove.target;
+
   const askDelete = (target: User) => {
     if (me && target.id === me.id) {
       toast({ type: 'error', message: IdentityMessages.cannotDeleteOwnAccount });
       return;
     }
-    setDeleting(target);
-  };
-
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    try {
-      await remove.mutateAsync(deleting.id);
-      toast({ type: 'success', message: AdminMessages.userDeleted });
-    } catch (err) {
-      console.error('User delete failed', err);
-      toast({ type: 'error', message: errorMessage(err, AdminMessages.userDeleteFailed) });
-    } finally {
-      setDeleting(null);
-    }
+    remove.ask(target);
   };
 
   const filters: Array<{ id: StatusFilter; label: string }> = [
@@ -253,9 +254,9 @@ export function AdminUsersPage() {
           ) : null
         }
         confirmLabel="Delete User"
-        busy={remove.isPending}
-        onConfirm={() => void confirmDelete()}
-        onCancel={() => setDeleting(null)}
+        busy={remove.busy}
+        onConfirm={() => void remove.confirm()}
+        onCancel={remove.cancel}
       />
     </PageContainer>
   );
