@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
-import { Headers, type Post, type SeoSettings } from '@district/contracts';
+import { DEFAULT_SEO_SETTINGS, Headers, type Post, type SeoSettings } from '@district/contracts';
 import type { UpstreamPool } from './upstream-pool';
 import { fetchUpstreamJson, type UpstreamJson } from './upstream-fetch';
 
@@ -166,7 +166,7 @@ export class PostPageMeta {
     if (this.settings && this.settings.until > now) return this.settings.value;
     const answer = await this.getJson<SeoSettings>('/api/seo/settings', requestId);
     const siteName = answer.status === 200 && answer.body?.siteName ? answer.body.siteName : undefined;
-    if (!siteName) return this.settings?.value ?? { siteName: 'District Learning' };
+    if (!siteName) return this.settings?.value ?? { siteName: DEFAULT_SEO_SETTINGS.siteName };
     this.settings = { value: { siteName }, until: now + this.settingsTtlMs };
     return this.settings.value;
   }

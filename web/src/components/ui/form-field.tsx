@@ -1,4 +1,11 @@
-import { forwardRef, useId, type InputHTMLAttributes, type SelectHTMLAttributes, type ReactNode } from 'react';
+import {
+  forwardRef,
+  useId,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from 'react';
 import { cn } from '@/lib/cn';
 
 const control =
@@ -12,10 +19,10 @@ interface FieldShellProps {
 }
 
 /** A labelled text input with its error announced and linked through aria-describedby. */
-export const TextField = forwardRef<HTMLInputElement, FieldShellProps & InputHTMLAttributes<HTMLInputElement>>(function TextField(
-  { label, error, hint, id, className, ...rest },
-  ref,
-) {
+export const TextField = forwardRef<
+  HTMLInputElement,
+  FieldShellProps & InputHTMLAttributes<HTMLInputElement>
+>(function TextField({ label, error, hint, id, className, ...rest }, ref) {
   const autoId = useId();
   const inputId = id ?? autoId;
   const errorId = `${inputId}-error`;
@@ -48,10 +55,47 @@ export const TextField = forwardRef<HTMLInputElement, FieldShellProps & InputHTM
   );
 });
 
-export const SelectField = forwardRef<HTMLSelectElement, FieldShellProps & SelectHTMLAttributes<HTMLSelectElement>>(function SelectField(
-  { label, error, hint, id, className, children, ...rest },
-  ref,
-) {
+/** A labelled multi-line text field, with the same label, hint and error wiring as TextField. */
+export const TextAreaField = forwardRef<
+  HTMLTextAreaElement,
+  FieldShellProps & TextareaHTMLAttributes<HTMLTextAreaElement> & { controlClassName?: string }
+>(function TextAreaField({ label, error, hint, id, className, controlClassName, ...rest }, ref) {
+  const autoId = useId();
+  const fieldId = id ?? autoId;
+  const errorId = `${fieldId}-error`;
+  const hintId = `${fieldId}-hint`;
+  const describedBy = [error ? errorId : null, hint ? hintId : null].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className={className}>
+      <label htmlFor={fieldId} className="mb-1 block text-sm font-medium text-slate-700">
+        {label}
+      </label>
+      <textarea
+        ref={ref}
+        id={fieldId}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+        className={cn(control, error ? 'border-red-400' : 'border-slate-300', controlClassName)}
+        {...rest}
+      />
+      {hint ? (
+        <p id={hintId} className="mt-1 text-xs text-slate-500">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={errorId} className="mt-1 text-xs font-medium text-red-700">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+});
+
+export const SelectField = forwardRef<
+  HTMLSelectElement,
+  FieldShellProps & SelectHTMLAttributes<HTMLSelectElement>
+>(function SelectField({ label, error, hint, id, className, children, ...rest }, ref) {
   const autoId = useId();
   const selectId = id ?? autoId;
   const errorId = `${selectId}-error`;

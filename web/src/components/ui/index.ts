@@ -3,7 +3,7 @@ export { Badge, type BadgeTone } from './badge';
 export { Button, ButtonLink, buttonClasses, type ButtonProps, type ButtonVariant, type ButtonSize } from './button';
 export { Card, CardBody, CardFooter, CardHeader } from './card';
 export { ConfirmDialog, type ConfirmDialogProps } from './confirm-dialog';
-export { SelectField, TextField } from './form-field';
+export { SelectField, TextAreaField, TextField } from './form-field';
 export { Modal, type ModalProps } from './modal';
 export { FullPageSpinner, Spinner } from './spinner';
 export { Table, TableBody, TableCell, TableEmpty, TableHead, TableHeaderCell, TableRow } from './table';

@@ -17,6 +17,7 @@ import {
   TableHead,
   TableHeaderCell,
   TableRow,
+  TextAreaField,
   TextField,
   useToast,
 } from '@/components/ui';
@@ -122,19 +123,13 @@ function CategoryForm({
         hint="Made from the name; you can change it."
         onChange={(e) => setForm((f) => ({ ...f, slug: e.target.value, slugEdited: true }))}
       />
-      <div>
-        <label htmlFor="category-description" className="mb-1 block text-sm font-medium text-slate-700">
-          Description
-        </label>
-        <textarea
-          id="category-description"
-          value={form.description}
-          maxLength={1000}
-          rows={3}
-          onChange={(e) => setForm((f) => ({ ...f, description: e.target.value }))}
-          className="block w-full rounded-lg border border-slate-300 px-3 py-2 text-sm shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/20"
-        />
-      </div>
+      <TextAreaField
+        label="Description"
+        value={form.description}
+        maxLength={1000}
+        rows={3}
+        onChange={(e) => setForm((f) => ({ ...f, description: e.target.value }))}
+      />
       <div className="flex gap-2">
         <Button type="submit" loading={saving}>
           {editing ? 'Update Category' : 'Add Category'}

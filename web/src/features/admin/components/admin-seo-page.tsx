@@ -17,6 +17,7 @@ import {
   TableHead,
   TableHeaderCell,
   TableRow,
+  TextAreaField,
   TextField,
   useToast,
 } from '@/components/ui';
@@ -30,9 +31,6 @@ import {
   useSeoSettings,
 } from '../api/content';
 import { analyzeSeo } from './seo-analysis';
-
-const textareaClasses =
-  'block w-full rounded-lg border border-slate-300 px-3 py-2 text-sm shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/20';
 
 type Form = Omit<SeoSettings, 'defaultMetaKeywords'> & { defaultMetaKeywords: string };
 
@@ -79,19 +77,13 @@ function SettingsForm({ settings }: { settings: SeoSettings }) {
         maxLength={120}
         onChange={(e) => set('siteName', e.target.value)}
       />
-      <div>
-        <label htmlFor="seo-site-description" className="mb-1 block text-sm font-medium text-slate-700">
-          Site description
-        </label>
-        <textarea
-          id="seo-site-description"
-          rows={2}
-          maxLength={500}
-          value={form.siteDescription}
-          onChange={(e) => set('siteDescription', e.target.value)}
-          className={textareaClasses}
-        />
-      </div>
+      <TextAreaField
+        label="Site description"
+        rows={2}
+        maxLength={500}
+        value={form.siteDescription}
+        onChange={(e) => set('siteDescription', e.target.value)}
+      />
       <TextField
         label="Default meta keywords"
         hint="Comma separated"
@@ -112,20 +104,15 @@ function SettingsForm({ settings }: { settings: SeoSettings }) {
           onChange={(e) => set('googleSearchConsoleId', e.target.value)}
         />
       </div>
-      <div>
-        <label htmlFor="seo-robots" className="mb-1 block text-sm font-medium text-slate-700">
-          robots.txt
-        </label>
-        <textarea
-          id="seo-robots"
-          rows={5}
-          maxLength={10_000}
-          value={form.robotsTxt}
-          placeholder="Empty: allow all, disallow /admin and /api/, with the sitemap line"
-          onChange={(e) => set('robotsTxt', e.target.value)}
-          className={`${textareaClasses} font-mono`}
-        />
-      </div>
+      <TextAreaField
+        label="robots.txt"
+        rows={5}
+        maxLength={10_000}
+        value={form.robotsTxt}
+        placeholder="Empty: allow all, disallow /admin and /api/, with the sitemap line"
+        onChange={(e) => set('robotsTxt', e.target.value)}
+        controlClassName="font-mono"
+      />
       <label className="flex items-center gap-2 text-sm text-slate-700">
         <input
           type="checkbox"

@@ -17,6 +17,7 @@ import {
   CardHeader,
   SelectField,
   Spinner,
+  TextAreaField,
   TextField,
   useToast,
 } from '@/components/ui';
@@ -399,19 +400,13 @@ function PostEditorForm({ post }: { post?: Post }) {
                 maxLength={200}
                 onChange={(e) => set('title', e.target.value)}
               />
-              <div>
-                <label htmlFor="post-excerpt" className="mb-1 block text-sm font-medium text-slate-700">
-                  Excerpt
-                </label>
-                <textarea
-                  id="post-excerpt"
-                  rows={2}
-                  maxLength={1000}
-                  value={draft.excerpt}
-                  onChange={(e) => set('excerpt', e.target.value)}
-                  className={textareaClasses}
-                />
-              </div>
+              <TextAreaField
+                label="Excerpt"
+                rows={2}
+                maxLength={1000}
+                value={draft.excerpt}
+                onChange={(e) => set('excerpt', e.target.value)}
+              />
               <div onKeyDown={contentMode === 'html' ? onEditorKeyDown : undefined} className="space-y-2">
                 <div className="flex flex-wrap items-center justify-between gap-2">
                   {contentMode === 'html' ? (
@@ -579,22 +574,13 @@ function PostEditorForm({ post }: { post?: Post }) {
                 maxLength={200}
                 onChange={(e) => set('seoTitle', e.target.value)}
               />
-              <div>
-                <label
-                  htmlFor="post-meta-description"
-                  className="mb-1 block text-sm font-medium text-slate-700"
-                >
-                  Meta description
-                </label>
-                <textarea
-                  id="post-meta-description"
-                  rows={3}
-                  maxLength={500}
-                  value={draft.metaDescription}
-                  onChange={(e) => set('metaDescription', e.target.value)}
-                  className={textareaClasses}
-                />
-              </div>
+              <TextAreaField
+                label="Meta description"
+                rows={3}
+                maxLength={500}
+                value={draft.metaDescription}
+                onChange={(e) => set('metaDescription', e.target.value)}
+              />
               <TextField
                 label="Focus keyword"
                 value={draft.focusKeyword}
