@@ -13,6 +13,7 @@ const only = process.argv.slice(2);
 const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', SWC_NODE_PROJECT: path.join(root, 'tsconfig.runtime.json') };
 let passed = 0;
 let failed = 0;
+let skipped = 0;
 const failures = [];
 
 function step(name, command, args, results) {
@@ -24,6 +25,7 @@ function step(name, command, args, results) {
   if (counts) {
     passed += counts.passed;
     failed += counts.failed;
+    skipped += counts.skipped ?? 0;
   }
   const ok = run.status === 0 && (!counts || counts.failed === 0);
   if (!ok) failures.push(name);
@@ -42,20 +44,30 @@ step(
   'jest',
   'npx',
   ['jest', '--maxWorkers=2', '--json', `--outputFile=${jestOut}`],
-  jsonCounts(jestOut, (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0) })),
+  jsonCounts(jestOut, (r) => ({
+    passed: r.numPassedTests,
+    failed: r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0),
+    skipped: (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0),
+  })),
 );
 const webOut = path.join(out, 'web.json');
 step(
   'web',
   'npx',
   ['vitest', 'run', '--root', 'web', '--reporter=default', '--reporter=json', `--outputFile.json=${webOut}`],
-  jsonCounts(webOut, (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests + (r.numFailedTestSuites ?? 0) })),
+  jsonCounts(webOut, (r) => ({
+    passed: r.numPassedTests,
+    failed: r.numFailedTests + (r.numFailedTestSuites ?? 0),
+    skipped: (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0),
+  })),
 );
 if (existsSync(path.join(root, 'e2e/run.mjs'))) {
   const e2eOut = path.join(out, 'e2e.json');
-  step('e2e', 'node', ['e2e/run.mjs', `--json=${e2eOut}`], jsonCounts(e2eOut, (r) => ({ passed: r.passed, failed: r.failed })));
+  step('e2e', 'node', ['e2e/run.mjs', `--json=${e2eOut}`], jsonCounts(e2eOut, (r) => ({ passed: r.passed, failed: r.failed, skipped: r.skipped ?? 0 })));
 }
 
+// A test that skips in CI is a test that is missing: CI installs everything every test needs.
+if (skipped > 0 && process.env.CI) failures.push(`${skipped} skipped test(s) under CI`);
 if (failures.length) console.log(`\nFailed steps: ${failures.join(', ')}`);
-console.log(`\ntests: ${passed} passed, ${failed} failed`);
+console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failures.length ? 1 : 0);
