@@ -10,6 +10,7 @@ export * from './http/zod.pipe';
 export * from './http/error-mapping.interceptor';
 export * from './http/tokens';
 export * from './http/openapi';
+export * from './http/rate-limit';
 export * from './health/metrics';
 export * from './health/readiness';
 export * from './database/database';

@@ -14,6 +14,7 @@ import { ServiceMetrics } from '../health/metrics';
 import { Readiness } from '../health/readiness';
 import { ErrorFilter } from '../http/error.filter';
 import { OpenApiController } from '../http/openapi';
+import { RateLimiter } from '../http/rate-limit';
 import { PLATFORM_LOGGER, SERVICE_NAME } from '../http/tokens';
 import { EPHEMERAL_STORE, PUBSUB } from '../pubsub/pubsub.port';
 import { PLATFORM_RUNTIME, type PlatformRuntime } from '../runtime/runtime';
@@ -86,6 +87,7 @@ export class PlatformModule {
           useFactory: (dataSource: DataSource) =>
             new OutboxRelay({ dataSource, bus: runtime.bus, logger, schema, pollIntervalMs: 1000 }),
         },
+        RateLimiter,
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: ErrorFilter },
         PlatformLifecycle,
@@ -104,6 +106,7 @@ export class PlatformModule {
         OutboxService,
         InboxService,
         OutboxRelay,
+        RateLimiter,
       ],
     };
   }
