@@ -4,25 +4,21 @@ import path from 'node:path';
 import { embeddedDatabaseUrl, serviceUrlsOf } from './launcher-stack';
 
 describe('launcher stack helpers', () => {
-  it("picks each wanted service's first replica that is up from the gateway's /readyz", () => {
-    const body = {
-      services: {
-        identity: { replicas: [{ url: 'http://127.0.0.1:4101', up: true }] },
-        content: {
-          replicas: [
-            { url: 'http://127.0.0.1:4102', up: false },
-            { url: 'http://127.0.0.1:4112', up: true },
-          ],
-        },
-      },
-    };
-    expect(serviceUrlsOf(body, ['content', 'identity'])).toEqual({
+  it("picks each wanted service's first replica that is up from the gateway's metrics", () => {
+    const metrics = [
+      '# HELP gateway_upstream_up 1 when the gateway sends traffic to this replica, 0 when it is considered down',
+      '# TYPE gateway_upstream_up gauge',
+      'gateway_upstream_up{service="identity",replica="http://127.0.0.1:4101"} 1',
+      'gateway_upstream_up{service="content",replica="http://127.0.0.1:4102"} 0',
+      'gateway_upstream_up{service="content",replica="http://127.0.0.1:4112"} 1',
+    ].join('\n');
+    expect(serviceUrlsOf(metrics, ['content', 'identity'])).toEqual({
       content: 'http://127.0.0.1:4112',
       identity: 'http://127.0.0.1:4101',
     });
     // Not ready while a wanted service has no replica up, or is not there at all.
-    expect(serviceUrlsOf({ services: { content: { replicas: [{ url: 'x', up: false }] } } }, ['content'])).toBeUndefined();
-    expect(serviceUrlsOf({}, ['content'])).toBeUndefined();
+    expect(serviceUrlsOf('gateway_upstream_up{service="content",replica="x"} 0', ['content'])).toBeUndefined();
+    expect(serviceUrlsOf('', ['content'])).toBeUndefined();
   });
 
   it("reads the embedded PostgreSQL's port from its postmaster.pid", async () => {

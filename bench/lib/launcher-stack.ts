@@ -27,9 +27,6 @@ export interface LauncherOptions {
   startTimeoutMs?: number;
 }
 
-interface ReadyBody {
-  services?: Record<string, { replicas?: Array<{ url: string; up: boolean }> }>;
-}
 
 /**
  * Starts the standalone topology exactly as `npm start` runs it: `launcher/src/main.ts --target=all` in its
@@ -89,22 +86,30 @@ export async function startLauncher(options: LauncherOptions): Promise<RunningLa
   }
 }
 
-/** The URL of an up replica of each wanted service, once the gateway says it is ready; otherwise undefined. */
+/**
+ * The URL of an up replica of each wanted service, once the gateway is ready; otherwise undefined. Replica
+ * addresses are not in `/readyz` (they are internal); the gateway's `/metrics` has them, open on loopback.
+ */
 async function readyServices(gatewayUrl: string, wanted: readonly string[]): Promise<Record<string, string> | undefined> {
   try {
-    const res = await fetch(`${gatewayUrl}/readyz`, { signal: AbortSignal.timeout(2000) });
-    if (res.status !== 200) return undefined;
-    return serviceUrlsOf((await res.json()) as ReadyBody, wanted);
+    const ready = await fetch(`${gatewayUrl}/readyz`, { signal: AbortSignal.timeout(2000) });
+    if (ready.status !== 200) return undefined;
+    const metrics = await fetch(`${gatewayUrl}/metrics`, { signal: AbortSignal.timeout(2000) });
+    if (metrics.status !== 200) return undefined;
+    return serviceUrlsOf(await metrics.text(), wanted);
   } catch {
     return undefined;
   }
 }
 
-/** Picks each wanted service's first replica that is up from a /readyz body; undefined while one has none. */
-export function serviceUrlsOf(body: ReadyBody, wanted: readonly string[]): Record<string, string> | undefined {
+/** Picks each wanted service's first replica that is up from the gateway's `gateway_upstream_up` series. */
+export function serviceUrlsOf(metricsText: string, wanted: readonly string[]): Record<string, string> | undefined {
+  const up = new Map<string, string>();
+  for (const [, service, replica] of metricsText.matchAll(/^gateway_upstream_up\{service="([^"]+)",replica="([^"]+)"\} 1$/gm))
+    if (!up.has(service)) up.set(service, replica);
   const urls: Record<string, string> = {};
   for (const service of wanted) {
-    const url = body.services?.[service]?.replicas?.find((r) => r.up)?.url;
+    const url = up.get(service);
     if (!url) return undefined;
     urls[service] = url;
   }

@@ -6,6 +6,7 @@ describe('gatewaySettingsFromEnv', () => {
   it('has safe defaults: no proxy trusted, no extra origin, the standard limits', () => {
     expect(gatewaySettingsFromEnv({})).toEqual({
       allowedOrigins: [],
+      allowedHosts: [],
       trustProxy: false,
       bodyLimits: { default: DEFAULT_BODY_LIMIT, upload: DEFAULT_UPLOAD_LIMIT },
       metricsToken: undefined,
@@ -17,6 +18,7 @@ describe('gatewaySettingsFromEnv', () => {
     expect(
       gatewaySettingsFromEnv({
         GATEWAY_ALLOWED_ORIGINS: 'https://www.learn.example.org, https://learn.example.net',
+        GATEWAY_ALLOWED_HOSTS: 'Gateway.internal:3000, 10.0.0.5:3000,[::1]:3000',
         GATEWAY_TRUST_PROXY: 'true',
         GATEWAY_BODY_LIMIT: '2097152',
         GATEWAY_UPLOAD_LIMIT: '8388608',
@@ -26,6 +28,7 @@ describe('gatewaySettingsFromEnv', () => {
       }),
     ).toEqual({
       allowedOrigins: ['https://www.learn.example.org', 'https://learn.example.net'],
+      allowedHosts: ['gateway.internal:3000', '10.0.0.5:3000', '[::1]:3000'],
       trustProxy: true,
       bodyLimits: { default: 2097152, upload: 8388608 },
       metricsToken: 'abcdefghijklmnopqrstuvwxyz',
@@ -45,6 +48,7 @@ describe('gatewaySettingsFromEnv', () => {
     try {
       gatewaySettingsFromEnv({
         GATEWAY_ALLOWED_ORIGINS: 'learn.example.org',
+        GATEWAY_ALLOWED_HOSTS: 'learn.example.org,https://learn.example.org',
         GATEWAY_TRUST_PROXY: 'maybe',
         GATEWAY_BODY_LIMIT: '-5',
         UPSTREAM_IDENTITY: 'ftp://x',
@@ -55,7 +59,10 @@ describe('gatewaySettingsFromEnv', () => {
     }
     expect(error).toBeInstanceOf(GatewayConfigError);
     const problems = (error as GatewayConfigError).problems;
-    expect(problems).toHaveLength(5);
+    expect(problems).toHaveLength(6);
+    expect(problems).toContain(
+      'GATEWAY_ALLOWED_HOSTS: must be a comma-separated list of host[:port] names (got "learn.example.org,https://learn.example.org")',
+    );
     expect(problems).toContain('GATEWAY_BODY_LIMIT: must be more than 0 (got "-5")');
     expect(problems).toContain(
       'UPSTREAM_IDENTITY: must be a comma-separated list of http(s) URLs (got "ftp://x")',

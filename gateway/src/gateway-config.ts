@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_BODY_LIMIT, DEFAULT_UPLOAD_LIMIT, type GatewayOptions } from './gateway';
+import { hostNameOf } from './origin-check';
 import { SERVICE_NAMES, type ServiceName } from './routes';
 
 /**
@@ -7,7 +8,7 @@ import { SERVICE_NAMES, type ServiceName } from './routes';
  * PUBLIC_URL, WEB_DIST) and the logger; it spreads these into `createGateway`.
  */
 export type GatewaySettings = Required<
-  Pick<GatewayOptions, 'allowedOrigins' | 'trustProxy' | 'bodyLimits' | 'upstreams'>
+  Pick<GatewayOptions, 'allowedOrigins' | 'allowedHosts' | 'trustProxy' | 'bodyLimits' | 'upstreams'>
 > &
   Pick<GatewayOptions, 'metricsToken'>;
 
@@ -27,7 +28,7 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
-const urlList = z
+const commaList = z
   .string()
   .optional()
   .transform((v) =>
@@ -35,8 +36,19 @@ const urlList = z
       .split(',')
       .map((s) => s.trim())
       .filter((s) => s !== ''),
+  );
+
+const urlList = commaList.refine(
+  (urls) => urls.every(isHttpUrl),
+  'must be a comma-separated list of http(s) URLs',
+);
+
+const hostList = commaList
+  .refine(
+    (hosts) => hosts.every((h) => hostNameOf(h) !== undefined),
+    'must be a comma-separated list of host[:port] names',
   )
-  .refine((urls) => urls.every(isHttpUrl), 'must be a comma-separated list of http(s) URLs');
+  .transform((hosts) => hosts.map((h) => hostNameOf(h) as string));
 
 const bytes = (fallback: number) =>
   z.coerce
@@ -50,13 +62,18 @@ export const upstreamEnvKey = (service: ServiceName) => `UPSTREAM_${service.toUp
 
 const schema = z.object({
   GATEWAY_ALLOWED_ORIGINS: urlList,
+  GATEWAY_ALLOWED_HOSTS: hostList,
   GATEWAY_TRUST_PROXY: z
     .enum(['true', 'false', '1', '0', 'yes', 'no', ''], { error: 'must be true or false' })
     .optional()
     .transform((v) => v === 'true' || v === '1' || v === 'yes'),
   GATEWAY_BODY_LIMIT: bytes(DEFAULT_BODY_LIMIT),
   GATEWAY_UPLOAD_LIMIT: bytes(DEFAULT_UPLOAD_LIMIT),
-  GATEWAY_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  // Compose passes an unset variable as an empty string: that is no token.
+  GATEWAY_METRICS_TOKEN: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.string().min(16, 'must be at least 16 characters').optional(),
+  ),
   UPSTREAM_IDENTITY: urlList,
   UPSTREAM_CONTENT: urlList,
   UPSTREAM_ASSESSMENT: urlList,
@@ -86,6 +103,7 @@ export function gatewaySettingsFromEnv(env: NodeJS.ProcessEnv): GatewaySettings 
   }
   return {
     allowedOrigins: data.GATEWAY_ALLOWED_ORIGINS,
+    allowedHosts: data.GATEWAY_ALLOWED_HOSTS,
     trustProxy: data.GATEWAY_TRUST_PROXY,
     bodyLimits: { default: data.GATEWAY_BODY_LIMIT, upload: data.GATEWAY_UPLOAD_LIMIT },
     metricsToken: data.GATEWAY_METRICS_TOKEN,

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import http, { type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -8,7 +9,7 @@ import { Headers } from '@district/contracts';
 import { GatewayMetrics } from './gateway-metrics';
 import { rejectUpgrade, sendJson, sendJsonError } from './json-response';
 import { API_DOCS_JSON_PATH, API_DOCS_PATH, ApiDocs, renderDocsPage } from './api-docs';
-import { OriginPolicy, isStateChanging } from './origin-check';
+import { HostPolicy, OriginPolicy, isLoopbackHostname, isStateChanging } from './origin-check';
 import { PostPageMeta, blogSlugOf, injectHead, renderHeadTags } from './page-meta';
 import { assignRequestId } from './request-id';
 import {
@@ -35,6 +36,11 @@ export interface GatewayOptions {
   publicOrigin: string;
   /** More origins whose pages may send state-changing requests (another public host name). */
   allowedOrigins?: readonly string[];
+  /**
+   * More `host[:port]` names the site may be reached by without being an allowed origin (an internal
+   * address). Requests for any name that is neither this nor the host of an allowed origin get 421.
+   */
+  allowedHosts?: readonly string[];
   /** The built SPA (web/dist). May be absent or not yet built. */
   staticDir?: string;
   logger: Logger;
@@ -50,7 +56,10 @@ export interface GatewayOptions {
   passiveDownMs?: number;
   /** An upstream silent for this long (no bytes) gets a 504. */
   upstreamTimeoutMs?: number;
-  /** When set, `/metrics` needs `Authorization: Bearer <token>`. */
+  /**
+   * When set, `/metrics` needs `Authorization: Bearer <token>`. Without it, `/metrics` is open only while
+   * the gateway listens on loopback; beyond loopback it answers 403.
+   */
   metricsToken?: string;
   /** Register process metrics (CPU, memory, event loop) in the gateway's registry. */
   defaultMetrics?: boolean;
@@ -92,6 +101,8 @@ interface ProxyState {
 const NOINDEX_TAG = '<meta name="robots" content="noindex" />';
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const OWN_ENDPOINTS = new Set(['/healthz', '/readyz', '/metrics']);
+/** Answered whatever the Host: orchestrators probe the pod's address. */
+const PROBE_ENDPOINTS = new Set(['/healthz', '/readyz']);
 /** Hop-by-hop headers (RFC 9110 §7.6.1) and headers the gateway recomputes. */
 const STRIPPED_REQUEST_HEADERS = [
   'connection',
@@ -142,6 +153,19 @@ function pathOf(url: string | undefined): string | undefined {
   return q === -1 ? url : url.slice(0, q);
 }
 
+const METRICS_TOKEN_NEEDED =
+  'Metrics need GATEWAY_METRICS_TOKEN: the gateway listens beyond loopback, where /metrics is not open.';
+
+/** Fixed-length digests, so comparing a presented token takes the same time whatever it shares with ours. */
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+/** The bound address is on loopback (127.0.0.0/8 or ::1): nothing outside this machine can connect. */
+function isLoopbackAddress(address: string): boolean {
+  return isLoopbackHostname(address.includes(':') ? `[${address}]` : address);
+}
+
 function hasParentSegment(pathname: string): boolean {
   return pathname.includes('/..') && pathname.split('/').includes('..');
 }
@@ -155,6 +179,15 @@ export function createGateway(options: GatewayOptions): Gateway {
   const retryAfter = String(Math.max(1, Math.ceil(passiveDownMs / 1000)));
   const upstreamTimeoutMs = options.upstreamTimeoutMs ?? 60_000;
   const originPolicy = new OriginPolicy(options.publicOrigin, options.allowedOrigins ?? []);
+  const hostPolicy = new HostPolicy(
+    options.publicOrigin,
+    options.allowedOrigins ?? [],
+    options.allowedHosts ?? [],
+  );
+  const metricsAuthorization =
+    options.metricsToken === undefined ? undefined : digest(`Bearer ${options.metricsToken}`);
+  // Until listen() says the socket is on loopback, /metrics without a token is refused.
+  let metricsOpenWithoutToken = false;
   const staticSite = new StaticSite(options.staticDir);
   const metrics = new GatewayMetrics({
     defaultMetrics: options.defaultMetrics,
@@ -246,6 +279,19 @@ export function createGateway(options: GatewayOptions): Gateway {
     else delete req.headers['x-forwarded-host'];
   }
 
+  /** The name the client addressed: behind a trusted proxy, the one it forwarded. */
+  function requestedHost(req: IncomingMessage): string | undefined {
+    if (trustProxy) return firstValue(req.headers['x-forwarded-host']) ?? req.headers.host;
+    return req.headers.host;
+  }
+
+  function hostAccepted(req: IncomingMessage, pathname: string | undefined): boolean {
+    if (pathname !== undefined && PROBE_ENDPOINTS.has(pathname)) return true;
+    // A scraper reaches /metrics by pod address too; with a token required, a rebinding page cannot read it.
+    if (pathname === '/metrics' && metricsAuthorization !== undefined) return true;
+    return hostPolicy.accepts(requestedHost(req));
+  }
+
   function trackCompletion(
     req: IncomingMessage,
     res: ServerResponse,
@@ -287,6 +333,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     let service = 'none';
     trackCompletion(req, res, pathname ?? String(req.url), requestId, started, () => service);
 
+    if (!hostAccepted(req, pathname)) {
+      sendJsonError(res, 421, 'Unknown host');
+      return;
+    }
     if (pathname === undefined || hasParentSegment(pathname)) {
       sendJsonError(res, 400, 'Invalid path');
       return;
@@ -544,6 +594,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       log(status);
     };
     if (closing) return refuse(503, unavailableMessage('chat'), { 'Retry-After': retryAfter });
+    if (!hostPolicy.accepts(requestedHost(req))) return refuse(421, 'Unknown host');
     if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket')
       return refuse(400, 'Only WebSocket upgrades are accepted');
     if (pathname !== WEBSOCKET_PATH) return refuse(404, 'Not found');
@@ -629,9 +680,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     }
     if (pathname === '/readyz') {
       const ready = isReady();
-      const services: Record<string, { available: number; replicas: ReplicaStatus[] }> = {};
+      // Counts only: the replicas' addresses are internal and this endpoint answers anyone.
+      const services: Record<string, { available: number; total: number }> = {};
       for (const [service, pool] of pools) {
-        services[service] = { available: pool.availableCount(), replicas: pool.status() };
+        services[service] = { available: pool.availableCount(), total: pool.replicas.length };
       }
       sendJson(
         res,
@@ -641,10 +693,11 @@ export function createGateway(options: GatewayOptions): Gateway {
       );
       return;
     }
-    if (
-      options.metricsToken !== undefined &&
-      req.headers.authorization !== `Bearer ${options.metricsToken}`
-    ) {
+    if (metricsAuthorization === undefined && !metricsOpenWithoutToken) {
+      sendJsonError(res, 403, METRICS_TOKEN_NEEDED);
+      return;
+    }
+    if (metricsAuthorization !== undefined && !authorizationMatches(req.headers.authorization)) {
       sendJsonError(res, 401, 'A valid metrics token is required', { 'WWW-Authenticate': 'Bearer' });
       return;
     }
@@ -660,6 +713,14 @@ export function createGateway(options: GatewayOptions): Gateway {
     }
   }
 
+  function authorizationMatches(header: string | undefined): boolean {
+    return (
+      typeof header === 'string' &&
+      metricsAuthorization !== undefined &&
+      timingSafeEqual(digest(header), metricsAuthorization)
+    );
+  }
+
   function isReady(): boolean {
     return server.listening && !closing;
   }
@@ -672,6 +733,13 @@ export function createGateway(options: GatewayOptions): Gateway {
         server.off('error', onError);
         const address = server.address() as AddressInfo;
         logger.info({ port: address.port, host: address.address }, 'gateway listening');
+        metricsOpenWithoutToken = isLoopbackAddress(address.address);
+        if (metricsAuthorization === undefined && !metricsOpenWithoutToken) {
+          logger.warn(
+            { host: address.address },
+            `${METRICS_TOKEN_NEEDED} /metrics answers 403 until it is set.`,
+          );
+        }
         resolve(address);
       });
     });

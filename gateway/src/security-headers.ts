@@ -5,7 +5,9 @@ import type { ServerResponse } from 'node:http';
  * script); inline styles are allowed because React and the editor set `style` attributes; lessons embed
  * Google Slides and YouTube; images may come from any https host (featured images, avatars) and from
  * blobs (previews before upload); PDF libraries may start blob workers; audio is played from the site,
- * from cloud-storage links and from blobs; chat uses ws:/wss:.
+ * from cloud-storage links and from blobs. The SPA fetches and opens its chat WebSocket on its own origin
+ * only, and CSP3 `'self'` covers ws:/wss: to that host, so an injected script cannot send data elsewhere;
+ * forms may only post to the site.
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
@@ -15,11 +17,12 @@ export const CONTENT_SECURITY_POLICY = [
   "media-src 'self' https: blob:",
   "font-src 'self' data:",
   "worker-src 'self' blob:",
-  "connect-src 'self' ws: wss:",
+  "connect-src 'self'",
   'frame-src https://docs.google.com https://www.youtube.com https://www.youtube-nocookie.com',
   "frame-ancestors 'self'",
   "object-src 'none'",
   "base-uri 'self'",
+  "form-action 'self'",
 ].join('; ');
 
 /** Nothing the site uses; turning the rest off keeps an injected script from reaching them. */
@@ -33,6 +36,10 @@ const BASE_HEADERS: ReadonlyArray<readonly [string, string]> = [
   ['Referrer-Policy', 'strict-origin-when-cross-origin'],
   ['X-Frame-Options', 'SAMEORIGIN'],
   ['Permissions-Policy', PERMISSIONS_POLICY],
+  // A page of another site that opens ours gets no window handle to it, and cannot embed our responses
+  // (images, JSON) as no-cors resources; the site itself loads them from its own origin.
+  ['Cross-Origin-Opener-Policy', 'same-origin'],
+  ['Cross-Origin-Resource-Policy', 'same-origin'],
 ];
 
 /**

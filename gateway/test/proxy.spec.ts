@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { createGateway } from '../src';
 import { ROUTES, type ServiceName } from '../src/routes';
 import { CONTENT_SECURITY_POLICY } from '../src/security-headers';
 import type { FakeService } from './support/fake-service';
@@ -9,6 +12,7 @@ import {
   upstreamsOf,
   type Harness,
 } from './support/gateway-harness';
+import { unusedPort } from './support/fake-service';
 import { request } from './support/http-client';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -149,10 +153,21 @@ describe('Origin check', () => {
     expect((await post({ Origin: 'null' })).status).toBe(403);
   });
 
-  it('accepts the public origin, the request’s own origin and requests without Origin', async () => {
+  it('accepts the public origin and requests without Origin or Referer', async () => {
     expect((await post({ Origin: PUBLIC_ORIGIN })).status).toBe(200);
-    expect((await post({ Origin: harness.base })).status).toBe(200);
     expect((await post({})).status).toBe(200);
+  });
+
+  it('refuses the request’s own origin when it is not a configured origin', async () => {
+    // 127.0.0.1:<port> may reach the site (an extra host name), but its pages are not an allowed origin.
+    const res = await post({ Origin: harness.base });
+    expect(res.status).toBe(403);
+    expect(res.json()).toMatchObject({ statusCode: 403, message: 'Cross-origin request refused' });
+  });
+
+  it('refuses garbage in Origin', async () => {
+    expect((await post({ Origin: 'not a url' })).status).toBe(403);
+    expect((await post({ Referer: 'javascript:alert(1)' })).status).toBe(403);
   });
 
   it('does not check safe methods', async () => {
@@ -180,6 +195,156 @@ describe('Origin check', () => {
       expect(refused.status).toBe(403);
     } finally {
       await other.close();
+    }
+  });
+});
+
+describe('Host check (DNS rebinding)', () => {
+  const port = () => new URL(harness.base).port;
+
+  it('refuses a rebinding request (foreign Host and matching Origin) with 421 before calling the service', async () => {
+    const before = services.content.requests.length;
+    const res = await request(harness.base, '/api/categories', {
+      method: 'POST',
+      body: '{"name":"Maths"}',
+      headers: {
+        'Content-Type': 'application/json',
+        Host: `evil.example:${port()}`,
+        Origin: `http://evil.example:${port()}`,
+      },
+    });
+    expect(res.status).toBe(421);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.json()).toMatchObject({ statusCode: 421, message: 'Unknown host' });
+    expect(services.content.requests.length).toBe(before);
+  });
+
+  it('refuses every method and path for an unknown Host: the SPA, the API, the API reference', async () => {
+    const before = Object.values(services).reduce((n, s) => n + s.requests.length, 0);
+    for (const [method, path] of [
+      ['GET', '/'],
+      ['GET', '/blog/fractions'],
+      ['HEAD', '/assets/app.js'],
+      ['GET', '/api/auth/me'],
+      ['GET', '/api/posts/public'],
+      ['GET', '/uploads/a.png'],
+      ['GET', '/api/docs'],
+      ['GET', '/metrics'],
+      ['OPTIONS', '/api/users'],
+    ]) {
+      const res = await request(harness.base, path, { method, headers: { Host: `evil.example:${port()}` } });
+      expect([method, path, res.status]).toEqual([method, path, 421]);
+    }
+    expect(Object.values(services).reduce((n, s) => n + s.requests.length, 0)).toBe(before);
+  });
+
+  it('refuses names the public origin does not cover: other ports, loopback names, IP addresses', async () => {
+    for (const host of [
+      `localhost:${port()}`,
+      `127.0.0.1:${Number(port()) + 1}`,
+      '10.1.2.3:3000',
+      'learn.example-district.org.evil.example',
+    ]) {
+      const res = await request(harness.base, '/api/posts/public', { headers: { Host: host } });
+      expect([host, res.status]).toEqual([host, 421]);
+    }
+  });
+
+  it('accepts the public origin’s own host name', async () => {
+    const res = await request(harness.base, '/api/posts/public', {
+      headers: { Host: 'learn.example-district.org' },
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it('answers /healthz and /readyz whatever the Host (orchestrators probe pod addresses)', async () => {
+    for (const path of ['/healthz', '/readyz']) {
+      const res = await request(harness.base, path, { headers: { Host: '10.1.2.3:3000' } });
+      expect([path, res.status]).toEqual([path, 200]);
+    }
+  });
+
+  it('still refuses the rebinding origin with 403 when its host name is configured', async () => {
+    const other = await startGateway({ upstreams: upstreamsOf(services), allowedHosts: ['evil.example'] });
+    try {
+      const read = await request(other.base, '/api/categories', { headers: { Host: 'evil.example' } });
+      expect(read.status).toBe(200);
+      const write = await request(other.base, '/api/categories', {
+        method: 'POST',
+        body: '{}',
+        headers: { Host: 'evil.example', Origin: 'http://evil.example' },
+      });
+      expect(write.status).toBe(403);
+      expect(write.json()).toMatchObject({ statusCode: 403, message: 'Cross-origin request refused' });
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('lets an allowed extra origin reach the site and send state-changing requests', async () => {
+    const other = await startGateway({
+      upstreams: upstreamsOf(services),
+      allowedOrigins: ['https://www.example-district.org'],
+    });
+    try {
+      const res = await request(other.base, '/api/comments/1', {
+        method: 'DELETE',
+        headers: { Host: 'www.example-district.org', Origin: 'https://www.example-district.org' },
+      });
+      expect(res.status).toBe(200);
+      expect(res.json()).toMatchObject({ service: 'content', method: 'DELETE' });
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('behind a trusted proxy, checks the host the client asked for (X-Forwarded-Host)', async () => {
+    const behind = await startGateway({ upstreams: upstreamsOf(services), trustProxy: true });
+    try {
+      const rebound = await request(behind.base, '/api/posts/public', {
+        headers: { 'X-Forwarded-Host': 'evil.example' },
+      });
+      expect(rebound.status).toBe(421);
+      const ok = await request(behind.base, '/api/posts/public', {
+        headers: { 'X-Forwarded-Host': 'learn.example-district.org' },
+      });
+      expect(ok.status).toBe(200);
+    } finally {
+      await behind.close();
+    }
+  });
+
+  it('reaches a loopback public origin by its loopback aliases on the same port, and nothing else', async () => {
+    const free = await unusedPort();
+    const gateway = createGateway({
+      upstreams: upstreamsOf(services),
+      publicOrigin: `http://localhost:${free}`,
+      logger: pino({ level: 'silent' }),
+      defaultMetrics: false,
+      healthCheckIntervalMs: 0,
+    });
+    try {
+      const { port: bound } = (await gateway.listen(free, '127.0.0.1')) as AddressInfo;
+      const base = `http://127.0.0.1:${bound}`;
+      for (const host of [`localhost:${bound}`, `127.0.0.1:${bound}`, `[::1]:${bound}`]) {
+        expect([
+          host,
+          (await request(base, '/api/posts/public', { headers: { Host: host } })).status,
+        ]).toEqual([host, 200]);
+      }
+      for (const host of [`evil.example:${bound}`, `localhost:${bound + 1}`, `0.0.0.0:${bound}`]) {
+        expect([
+          host,
+          (await request(base, '/api/posts/public', { headers: { Host: host } })).status,
+        ]).toEqual([host, 421]);
+      }
+      // The aliases may reach the site; only the public origin's pages may write.
+      const write = (origin: string) =>
+        request(base, '/api/categories', { method: 'POST', body: '{}', headers: { Origin: origin } });
+      expect((await write(`http://localhost:${bound}`)).status).toBe(200);
+      expect((await write(`http://evil.example:${bound}`)).status).toBe(403);
+    } finally {
+      await gateway.close();
     }
   });
 });
@@ -267,6 +432,8 @@ describe('body-size limits', () => {
 describe('security headers', () => {
   const expectSecurityHeaders = (headers: Record<string, unknown>) => {
     expect(headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+    expect(headers['cross-origin-opener-policy']).toBe('same-origin');
+    expect(headers['cross-origin-resource-policy']).toBe('same-origin');
     expect(headers['x-content-type-options']).toBe('nosniff');
     expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
     expect(headers['x-frame-options']).toBe('SAMEORIGIN');
@@ -274,27 +441,43 @@ describe('security headers', () => {
   };
 
   it('are on proxied answers, gateway errors and the gateway’s own endpoints', async () => {
-    for (const path of ['/api/posts/public', '/api/missing', '/healthz', '/some/screen']) {
+    for (const path of [
+      '/api/posts/public',
+      '/api/missing',
+      '/healthz',
+      '/readyz',
+      '/metrics',
+      '/some/screen',
+    ]) {
       const res = await request(harness.base, path);
       expectSecurityHeaders(res.headers);
       expect(res.headers['strict-transport-security']).toBeUndefined();
     }
+    const refused = await request(harness.base, '/api/posts/public', { headers: { Host: 'evil.example' } });
+    expect(refused.status).toBe(421);
+    expectSecurityHeaders(refused.headers);
   });
 
-  it('allow the embeds and connections the SPA needs', () => {
-    for (const part of [
-      "default-src 'self'",
-      'frame-src https://docs.google.com https://www.youtube.com https://www.youtube-nocookie.com',
-      "img-src 'self' data: blob: https:",
-      "media-src 'self' https: blob:",
-      "connect-src 'self' ws: wss:",
-      "style-src 'self' 'unsafe-inline'",
-      "frame-ancestors 'self'",
-      "object-src 'none'",
-      "base-uri 'self'",
-    ]) {
-      expect(CONTENT_SECURITY_POLICY).toContain(part);
-    }
+  it('allow the embeds the SPA needs, connections to the site only, and forms posting to the site only', () => {
+    const directives = new Map(
+      CONTENT_SECURITY_POLICY.split(';').map((d) => {
+        const [name, ...values] = d.trim().split(/\s+/);
+        return [name, values.join(' ')] as const;
+      }),
+    );
+    expect(Object.fromEntries(directives)).toMatchObject({
+      'default-src': "'self'",
+      'frame-src': 'https://docs.google.com https://www.youtube.com https://www.youtube-nocookie.com',
+      'img-src': "'self' data: blob: https:",
+      'media-src': "'self' https: blob:",
+      // CSP3 'self' covers ws:/wss: to the same host; a blanket ws: wss: would let a script talk to any host.
+      'connect-src': "'self'",
+      'form-action': "'self'",
+      'style-src': "'self' 'unsafe-inline'",
+      'frame-ancestors': "'self'",
+      'object-src': "'none'",
+      'base-uri': "'self'",
+    });
   });
 
   it('add HSTS only for requests that came over TLS at a trusted proxy', async () => {
@@ -332,7 +515,7 @@ describe('own endpoints, metrics and access log', () => {
     expect(ready.status).toBe(200);
     const body = ready.json<{
       status: string;
-      services: Record<string, { available: number; replicas: unknown[] }>;
+      services: Record<string, { available: number; total: number }>;
     }>();
     expect(body.status).toBe('ready');
     expect(Object.keys(body.services).sort()).toEqual([
@@ -342,11 +525,26 @@ describe('own endpoints, metrics and access log', () => {
       'content',
       'identity',
     ]);
-    expect(body.services.identity).toEqual({
-      available: 1,
-      replicas: [{ url: services.identity.url, up: true }],
-    });
+    expect(body.services.identity).toEqual({ available: 1, total: 1 });
     expect(harness.gateway.isReady()).toBe(true);
+  });
+
+  it('does not tell /readyz callers where the replicas are', async () => {
+    const down = await unusedPort();
+    const gw = await startGateway({
+      upstreams: { content: [services.content.url, `http://10.20.30.40:${down}`] },
+    });
+    try {
+      const ready = await request(gw.base, '/readyz');
+      expect(ready.json()).toMatchObject({ services: { content: { available: 2, total: 2 } } });
+      expect(ready.text).not.toContain('10.20.30.40');
+      expect(ready.text).not.toContain(services.content.url);
+      expect(ready.text).not.toMatch(/url|replica|:\d{2,5}\b/);
+      // The programmatic status keeps them, for operators and tests.
+      expect(gw.gateway.upstreamStatus().content.map((r) => r.url)).toContain(services.content.url);
+    } finally {
+      await gw.close();
+    }
   });
 
   it('exposes request counts and durations by service and status', async () => {
@@ -363,6 +561,58 @@ describe('own endpoints, metrics and access log', () => {
     expect(res.text).toContain(
       `gateway_upstream_up{service="identity",replica="${services.identity.url}"} 1`,
     );
+  });
+
+  it('beyond loopback without a token, refuses /metrics with 403 and warns once at listen', async () => {
+    const wide = await startGateway({ upstreams: upstreamsOf(services) }, { listenHost: '0.0.0.0' });
+    try {
+      for (const headers of [{}, { Authorization: 'Bearer anything-at-all-here' }]) {
+        const res = await request(wide.base, '/metrics', { headers });
+        expect(res.status).toBe(403);
+        expect(res.json()).toMatchObject({
+          statusCode: 403,
+          message: expect.stringContaining('GATEWAY_METRICS_TOKEN'),
+        });
+        expect(res.text).not.toContain('gateway_requests_total');
+      }
+      expect((await request(wide.base, '/healthz')).status).toBe(200);
+      const warnings = wide.logLines.filter(
+        (l) => l.level === 40 && String(l.msg).includes('GATEWAY_METRICS_TOKEN'),
+      );
+      expect(warnings).toHaveLength(1);
+    } finally {
+      await wide.close();
+    }
+  });
+
+  it('beyond loopback with a token, serves /metrics to the bearer only, whatever the Host', async () => {
+    const wide = await startGateway(
+      { upstreams: upstreamsOf(services), metricsToken: 'a-long-metrics-token' },
+      { listenHost: '0.0.0.0' },
+    );
+    try {
+      expect((await request(wide.base, '/metrics')).status).toBe(401);
+      const wrong = await request(wide.base, '/metrics', {
+        headers: { Authorization: 'Bearer a-long-metrics-tokeN' },
+      });
+      expect(wrong.status).toBe(401);
+      expect(wrong.headers['www-authenticate']).toBe('Bearer');
+      const ok = await request(wide.base, '/metrics', {
+        headers: { Authorization: 'Bearer a-long-metrics-token' },
+      });
+      expect(ok.status).toBe(200);
+      expect(ok.text).toContain('gateway_requests_total');
+      // Prometheus scrapes the pod address; a rebinding page cannot present the token.
+      const byPodAddress = await request(wide.base, '/metrics', {
+        headers: { Host: '10.1.2.3:3000', Authorization: 'Bearer a-long-metrics-token' },
+      });
+      expect(byPodAddress.status).toBe(200);
+      const anonymous = await request(wide.base, '/metrics', { headers: { Host: '10.1.2.3:3000' } });
+      expect(anonymous.status).toBe(401);
+      expect(wide.logLines.filter((l) => String(l.msg).includes('GATEWAY_METRICS_TOKEN'))).toHaveLength(0);
+    } finally {
+      await wide.close();
+    }
   });
 
   it('protects /metrics with a token when one is configured', async () => {

@@ -13,9 +13,9 @@ function wsUrl(base: string, path = '/ws'): string {
 }
 
 /** Opens a WebSocket and collects its messages; rejects with the HTTP status when the handshake is refused. */
-function open(url: string, origin?: string): Promise<Opened> {
+function open(url: string, origin?: string, headers: Record<string, string> = {}): Promise<Opened> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, origin === undefined ? {} : { origin });
+    const ws = new WebSocket(url, { headers, ...(origin === undefined ? {} : { origin }) });
     const messages: string[] = [];
     const waiters: Array<(m: string) => void> = [];
     ws.on('message', (data) => {
@@ -99,14 +99,47 @@ describe('WebSocket upgrades', () => {
     await Promise.all(clients.map((c) => closed(c.ws)));
   });
 
-  it('accepts a handshake without Origin (not a browser) and from the gateway’s own origin', async () => {
+  it('accepts a handshake without Origin (not a browser)', async () => {
     const noOrigin = await open(wsUrl(harness.base));
     expect(await noOrigin.next()).toMatch(/^hello from chat/);
     noOrigin.ws.close();
-    const sameOrigin = await open(wsUrl(harness.base), harness.base);
-    expect(await sameOrigin.next()).toMatch(/^hello from chat/);
-    sameOrigin.ws.close();
-    await Promise.all([closed(noOrigin.ws), closed(sameOrigin.ws)]);
+    await closed(noOrigin.ws);
+  });
+
+  it('refuses the handshake from the gateway’s own address when it is not a configured origin', async () => {
+    await expect(open(wsUrl(harness.base), harness.base)).rejects.toMatchObject({ status: 403 });
+  });
+
+  it('refuses a handshake for an unknown Host with 421 before reaching chat (DNS rebinding)', async () => {
+    const before = chatA.connections + chatB.connections;
+    const port = new URL(harness.base).port;
+    await expect(
+      open(wsUrl(harness.base), `http://evil.example:${port}`, { Host: `evil.example:${port}` }),
+    ).rejects.toMatchObject({ status: 421, body: expect.stringContaining('Unknown host') });
+    // Even without an Origin: the name, not the page, is what is wrong.
+    await expect(
+      open(wsUrl(harness.base), undefined, { Host: `evil.example:${port}` }),
+    ).rejects.toMatchObject({
+      status: 421,
+    });
+    expect(chatA.connections + chatB.connections).toBe(before);
+  });
+
+  it('accepts a handshake from an allowed extra origin', async () => {
+    const other = await startGateway({
+      upstreams: { chat: [chatA.url] },
+      allowedOrigins: ['https://www.example-district.org'],
+    });
+    try {
+      const client = await open(wsUrl(other.base), 'https://www.example-district.org', {
+        Host: 'www.example-district.org',
+      });
+      expect(await client.next()).toMatch(/^hello from chat:\d+ origin=https:\/\/www\.example-district\.org/);
+      client.ws.close();
+      await closed(client.ws);
+    } finally {
+      await other.close();
+    }
   });
 
   it('refuses a handshake from a foreign origin with 403 before reaching chat', async () => {

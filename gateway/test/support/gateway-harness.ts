@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { createGateway, type Gateway, type GatewayOptions } from '../../src';
 import { SERVICE_NAMES, type ServiceName } from '../../src/routes';
-import { startFakeService, type FakeService } from './fake-service';
+import { startFakeService, unusedPort, type FakeService } from './fake-service';
 
 export interface Harness {
   gateway: Gateway;
@@ -13,9 +13,20 @@ export interface Harness {
 
 export const PUBLIC_ORIGIN = 'https://learn.example-district.org';
 
-/** A gateway on an ephemeral loopback port, logging into an array the test can read. */
+export interface ListenOptions {
+  /** The address the gateway binds; `0.0.0.0` makes it listen beyond loopback. */
+  listenHost?: string;
+}
+
+/**
+ * A gateway on an ephemeral port, logging into an array the test can read. The tests reach it as
+ * `127.0.0.1:<port>`, a name PUBLIC_ORIGIN does not cover, so that name is configured as an extra host
+ * (as an operator would) and the Host check stays on in every test. The port is chosen before the gateway
+ * is created because the name includes it; if another process takes it meanwhile, another one is tried.
+ */
 export async function startGateway(
   options: Partial<GatewayOptions> & Pick<GatewayOptions, 'upstreams'>,
+  { listenHost = '127.0.0.1' }: ListenOptions = {},
 ): Promise<Harness> {
   const logLines: Array<Record<string, unknown>> = [];
   const sink = new Writable({
@@ -26,15 +37,25 @@ export async function startGateway(
       callback();
     },
   });
-  const gateway = createGateway({
-    publicOrigin: PUBLIC_ORIGIN,
-    logger: pino({ level: 'debug' }, sink),
-    defaultMetrics: false,
-    healthCheckIntervalMs: 0,
-    ...options,
-  });
-  const address = await gateway.listen(0, '127.0.0.1');
-  return { gateway, base: `http://127.0.0.1:${address.port}`, logLines, close: () => gateway.close() };
+  for (let attempt = 1; ; attempt++) {
+    const port = await unusedPort();
+    const gateway = createGateway({
+      publicOrigin: PUBLIC_ORIGIN,
+      logger: pino({ level: 'debug' }, sink),
+      defaultMetrics: false,
+      healthCheckIntervalMs: 0,
+      ...options,
+      allowedHosts: [`127.0.0.1:${port}`, ...(options.allowedHosts ?? [])],
+    });
+    try {
+      await gateway.listen(port, listenHost);
+    } catch (err) {
+      await gateway.close();
+      if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE' && attempt < 5) continue;
+      throw err;
+    }
+    return { gateway, base: `http://127.0.0.1:${port}`, logLines, close: () => gateway.close() };
+  }
 }
 
 /** One fake replica per service. */

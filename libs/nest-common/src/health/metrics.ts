@@ -1,8 +1,11 @@
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { MetricsAccess } from './metrics-access';
 
 /** One registry per service app, so several services in one process do not mix their figures. */
 export class ServiceMetrics {
   readonly registry = new Registry();
+  /** Who may read the registry over /metrics; `startService` sets it from METRICS_TOKEN and the listen host. */
+  readonly access = new MetricsAccess();
   readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
 
   constructor(service: string, withDefaults: boolean) {

@@ -1,0 +1,151 @@
+import 'reflect-metadata';
+import { Writable } from 'node:stream';
+import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import pino from 'pino';
+import { startService, type RunningService } from '../app/create-service-app';
+import { ConfigError } from '../config/config';
+import { ErrorFilter } from '../http/error.filter';
+import { PLATFORM_LOGGER } from '../http/tokens';
+import type { PlatformRuntime, ServiceDefinition } from '../runtime/runtime';
+import { HealthController } from './health.controller';
+import { isLoopbackListenHost } from './metrics-access';
+import { ServiceMetrics } from './metrics';
+import { Readiness } from './readiness';
+
+const TOKEN = 'a-long-service-metrics-token';
+
+/** Only what the health endpoints need from the platform, so no database is involved. */
+@Module({})
+class HealthOnlyModule {
+  static forRoot(logger: pino.Logger): DynamicModule {
+    const readiness = new Readiness();
+    readiness.add('database', () => true);
+    readiness.add('bus', () => false);
+    return {
+      module: HealthOnlyModule,
+      controllers: [HealthController],
+      providers: [
+        { provide: Readiness, useValue: readiness },
+        { provide: ServiceMetrics, useValue: new ServiceMetrics('probe', false) },
+        { provide: PLATFORM_LOGGER, useValue: logger },
+        { provide: APP_FILTER, useClass: ErrorFilter },
+      ],
+    };
+  }
+}
+
+interface Started {
+  service: RunningService;
+  logLines: Array<Record<string, unknown>>;
+}
+
+async function start(host: string, env: NodeJS.ProcessEnv = {}): Promise<Started> {
+  const logLines: Array<Record<string, unknown>> = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      for (const line of chunk.toString('utf8').split('\n')) {
+        if (line.trim() !== '') logLines.push(JSON.parse(line) as Record<string, unknown>);
+      }
+      callback();
+    },
+  });
+  const logger = pino({ level: 'info' }, sink);
+  const definition: ServiceDefinition = {
+    name: 'probe',
+    dependsOn: [],
+    defaultPort: 0,
+    rootModule: () => HealthOnlyModule.forRoot(logger),
+  };
+  const runtime = { logger, env } as unknown as PlatformRuntime;
+  const service = await startService(definition, runtime, { port: 0, host });
+  return { service, logLines };
+}
+
+const running: RunningService[] = [];
+async function started(host: string, env: NodeJS.ProcessEnv = {}): Promise<Started> {
+  const s = await start(host, env);
+  running.push(s.service);
+  return s;
+}
+
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((s) => s.close()));
+});
+
+const metricsWarnings = (lines: Array<Record<string, unknown>>) =>
+  lines.filter((l) => l.level === 40 && String(l.msg).includes('METRICS_TOKEN'));
+
+describe('service /metrics', () => {
+  it('is open on loopback when no token is set (npm start)', async () => {
+    const { service, logLines } = await started('127.0.0.1');
+    const res = await fetch(`${service.url}/metrics`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('http_request_duration_seconds');
+    expect(metricsWarnings(logLines)).toHaveLength(0);
+  });
+
+  it('beyond loopback without a token, answers 403 naming METRICS_TOKEN and warns once at listen', async () => {
+    const { service, logLines } = await started('0.0.0.0');
+    for (const headers of [{}, { Authorization: `Bearer ${TOKEN}` }] as Array<Record<string, string>>) {
+      const res = await fetch(`${service.url}/metrics`, { headers });
+      expect(res.status).toBe(403);
+      const body = (await res.json()) as { statusCode: number; message: string };
+      expect(body).toMatchObject({ statusCode: 403, message: expect.stringContaining('METRICS_TOKEN') });
+    }
+    expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
+    expect(metricsWarnings(logLines)).toHaveLength(1);
+  });
+
+  it('beyond loopback with METRICS_TOKEN, serves the bearer of the token only', async () => {
+    const { service, logLines } = await started('0.0.0.0', { METRICS_TOKEN: TOKEN });
+    const anonymous = await fetch(`${service.url}/metrics`);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('www-authenticate')).toBe('Bearer');
+    expect(await anonymous.json()).toMatchObject({ statusCode: 401, message: 'A valid metrics token is required' });
+    const wrong = await fetch(`${service.url}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}x` } });
+    expect(wrong.status).toBe(401);
+    const ok = await fetch(`${service.url}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+    expect(ok.status).toBe(200);
+    expect(await ok.text()).toContain('http_request_duration_seconds');
+    expect(metricsWarnings(logLines)).toHaveLength(0);
+  });
+
+  it('needs the token on loopback too once one is set', async () => {
+    const { service } = await started('127.0.0.1', { METRICS_TOKEN: TOKEN });
+    expect((await fetch(`${service.url}/metrics`)).status).toBe(401);
+    const ok = await fetch(`${service.url}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+    expect(ok.status).toBe(200);
+  });
+
+  it('refuses to start with a short token, without echoing it', async () => {
+    const error = await start('127.0.0.1', { METRICS_TOKEN: 'short-secret' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems).toEqual(['METRICS_TOKEN: must be at least 16 characters']);
+    expect((error as Error).message).not.toContain('short-secret');
+  });
+});
+
+describe('service /readyz', () => {
+  it('names its checks and their results, nothing about where they connect', async () => {
+    const { service } = await started('0.0.0.0');
+    const res = await fetch(`${service.url}/readyz`);
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({
+      status: 'not ready',
+      ready: false,
+      checks: { database: true, bus: false },
+    });
+  });
+});
+
+describe('isLoopbackListenHost', () => {
+  it('knows the loopback addresses and names, and nothing else', () => {
+    for (const host of ['127.0.0.1', '127.0.0.2', 'localhost', '::1', '[::1]', 'LOCALHOST']) {
+      expect([host, isLoopbackListenHost(host)]).toEqual([host, true]);
+    }
+    for (const host of ['0.0.0.0', '::', '', '10.0.0.5', 'identity', '127.0.0.1.nip.io', '::ffff:127.0.0.1']) {
+      expect([host, isLoopbackListenHost(host)]).toEqual([host, false]);
+    }
+  });
+});
