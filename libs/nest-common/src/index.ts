@@ -7,6 +7,8 @@ export * from './auth/decorators';
 export * from './auth/auth.guard';
 export * from './http/error.filter';
 export * from './http/zod.pipe';
+export * from './http/params';
+export * from './http/request-rules';
 export * from './http/error-mapping.interceptor';
 export * from './http/tokens';
 export * from './http/openapi';

@@ -7,4 +7,5 @@ export function violatedUniqueConstraint(error: unknown): string | null {
   return driver.code === '23505' ? (driver.constraint ?? '') : null;
 }
 
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The platform's UUID rule (any letter case); ids from routes arrive canonical already. */
+export { UUID_PATTERN as UUID } from '@district/nest-common';

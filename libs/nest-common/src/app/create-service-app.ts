@@ -3,8 +3,11 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import fastifyCookie from '@fastify/cookie';
 import type { LoggerService } from '@nestjs/common';
 import type { Logger } from 'pino';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ACCEPTS_FORM, trustedProxies } from '../http/request-rules';
 import { normaliseRequestId, runWithRequestId } from '../logging/request-context';
 import { ServiceMetrics } from '../health/metrics';
+import { METRICS_TOKEN_NEEDED, metricsTokenFrom } from '../health/metrics-access';
 import type { PlatformRuntime, ServiceDefinition } from '../runtime/runtime';
 
 /** Default JSON body limit; routes that take files raise their own. */
@@ -28,18 +31,32 @@ export async function startService(
   listen: { port: number; host: string },
 ): Promise<RunningService> {
   const logger = runtime.logger.child({ service: definition.name });
+  const metricsToken = metricsTokenFrom(runtime.env, definition.name);
   const adapter = new FastifyAdapter({
     logger: false,
     bodyLimit: DEFAULT_BODY_LIMIT,
-    trustProxy: true,
+    trustProxy: trustedProxies(runtime.env),
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => normaliseRequestId(req.headers['x-request-id']),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // Slugs are up to 120 characters; longer path segments are refused as too long.
+    routerOptions: { maxParamLength: 256 },
+    // Fastify answers a malformed or over-long URL before Nest sees it: same JSON shape as every other error.
+    frameworkErrors: (error: { code?: string }, request: FastifyRequest, reply: FastifyReply) => {
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      void reply
+        .code(tooLong ? 414 : 400)
+        .header('x-request-id', request.id)
+        .send({ statusCode: tooLong ? 414 : 400, message: tooLong ? 'The address is too long' : 'Invalid address', requestId: request.id });
+    },
   });
   const app = await NestFactory.create<NestFastifyApplication>(definition.rootModule(runtime), adapter, {
     logger: nestLogger(logger),
     abortOnError: false,
+    // The platform registers its own body parsers below: JSON everywhere, form bodies only where a route asks.
+    bodyParser: false,
   });
+  registerBodyParsers(app.getHttpAdapter().getInstance());
   await app.register(fastifyCookie);
   if (definition.configureApp) await definition.configureApp(app, runtime);
   const fastify = app.getHttpAdapter().getInstance();
@@ -63,6 +80,9 @@ export async function startService(
     done();
   });
 
+  // /metrics without a token only while nothing outside this machine can connect.
+  metrics.access.configure(metricsToken, listen.host);
+  if (metrics.access.refusesAll) logger.warn({ host: listen.host }, `${METRICS_TOKEN_NEEDED} /metrics answers 403 until it is set.`);
   await app.listen(listen.port, listen.host);
   const address = fastify.server.address();
   const port = typeof address === 'object' && address ? address.port : listen.port;
@@ -75,6 +95,22 @@ export async function startService(
     url,
     close: () => app.close(),
   };
+}
+
+/**
+ * JSON for every route (Fastify's own parser: prototype poisoning refused). Form bodies only on routes marked
+ * `@AcceptsForm()`; anywhere else they are a 415, like any other type the route does not take.
+ */
+function registerBodyParsers(fastify: FastifyInstance): void {
+  const formType = 'application/x-www-form-urlencoded';
+  fastify.addContentTypeParser(formType, { parseAs: 'string' }, (request, body, done) => {
+    const config = request.routeOptions.config as unknown as Record<string, unknown> | undefined;
+    if (config?.[ACCEPTS_FORM] !== true) {
+      done(Object.assign(new Error(`Unsupported Media Type: ${formType}`), { statusCode: 415, code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' }), undefined);
+      return;
+    }
+    done(null, Object.fromEntries(new URLSearchParams(String(body))));
+  });
 }
 
 function nestLogger(logger: Logger): LoggerService {

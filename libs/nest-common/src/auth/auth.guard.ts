@@ -1,5 +1,7 @@
 import {
   ForbiddenException,
+  HttpException,
+  HttpStatus,
   Inject,
   Injectable,
   UnauthorizedException,
@@ -33,24 +35,24 @@ export class AuthGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (context.getType() !== 'http') return true;
+    // Fail closed: a handler reached another way (WebSocket, bus) has no cookie checked here, so it is refused
+    // until its transport authenticates the caller on its own terms.
+    if (context.getType() !== 'http') return false;
     const request = context.switchToHttp().getRequest<RequestWithUser>();
     const targets = [context.getHandler(), context.getClass()];
     const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets) ?? false;
-
     request.user = (await this.authenticate(request)) ?? undefined;
     if (isPublic) return true;
-
     const user = request.user;
     if (!user) throw new UnauthorizedException(IdentityMessages.authenticationRequired);
     if (this.reflector.getAllAndOverride<boolean>(REQUIRE_APPROVAL, targets) && !user.approved) {
       throw new ForbiddenException(IdentityMessages.accountPendingApproval);
     }
-    if (this.reflector.getAllAndOverride<boolean>(REQUIRE_ADMIN, targets) && !user.isAdmin) {
+    if (this.reflector.getAllAndOverride<boolean>(REQUIRE_ADMIN, targets) && !holdsRight(user, 'admin')) {
       throw new ForbiddenException(IdentityMessages.adminRequired);
     }
     const rule = this.reflector.getAllAndOverride<RoleRule | undefined>(REQUIRE_ROLES, targets);
-    if (rule && !rule.roles.some((r) => (r === 'admin' ? user.isAdmin : user.role === r))) {
+    if (rule && !rule.roles.some((r) => holdsRight(user, r))) {
       throw new ForbiddenException(rule.message);
     }
     return true;
@@ -59,19 +61,43 @@ export class AuthGuard implements CanActivate {
   private async authenticate(request: RequestWithUser): Promise<AuthUser | null> {
     const claims = await this.tokens.verify(request.cookies?.[SESSION_COOKIE]);
     if (!claims) return null;
-    const state = await this.sessions.check(claims.sub, claims.tv, claims.sid);
+    const id = claims.sub.toLowerCase();
+    const state = await this.sessions.check(id, claims.tv, claims.sid);
+    if (state === 'unknown') throw new SessionStateUnavailableException();
     if (state !== 'valid') return null;
     return {
-      id: claims.sub,
+      id,
       role: claims.role,
       approved: claims.approved,
-      isAdmin: claims.isAdmin,
+      // What every service reads as "is an administrator": the flag counts only on an approved account.
+      isAdmin: holdsRight(claims, 'admin'),
       name: claims.name,
       username: claims.username,
       email: claims.email,
       tokenVersion: claims.tv,
       sessionId: claims.sid,
+      sessionStartedAt: claims.sst,
       expiresAt: claims.exp,
     };
+  }
+}
+
+/**
+ * Admin and teacher rights need an approved account: an unapproved one (pending, or suspended by an admin)
+ * holds only what any signed-in student holds (ADR 0011).
+ */
+export function holdsRight(user: Pick<AuthUser, 'role' | 'approved' | 'isAdmin'>, right: RoleRule['roles'][number]): boolean {
+  if (right === 'admin') return user.isAdmin && user.approved;
+  if (right === 'teacher') return user.role === 'teacher' && user.approved;
+  return user.role === right;
+}
+
+/** The shared session state was lost and is being restored: nothing can be decided, so ask the client to retry. */
+export class SessionStateUnavailableException extends HttpException {
+  constructor() {
+    super(
+      { statusCode: HttpStatus.SERVICE_UNAVAILABLE, message: 'Sign-in state is being restored. Please try again in a moment.', retryAfter: 1 },
+      HttpStatus.SERVICE_UNAVAILABLE,
+    );
   }
 }

@@ -33,6 +33,8 @@ export interface AuthUser {
   email: string;
   tokenVersion: number;
   sessionId: string;
+  /** Seconds since epoch when the session began (its absolute lifetime counts from here). */
+  sessionStartedAt: number;
   /** Seconds since epoch when the token expires. */
   expiresAt: number;
 }

@@ -8,6 +8,13 @@ export const TOKEN_ALG = 'ES256';
 export const TOKEN_ISSUER = 'district-identity';
 /** Sliding lifetime: GET /api/auth/me re-issues, so an active user stays signed in. */
 export const TOKEN_TTL_SECONDS = 8 * 60 * 60;
+/**
+ * Absolute lifetime of a session from its sign-in, whatever the refreshes: a school day and its evening, so a
+ * session left open on a shared device ends by the next day (ADR 0011). Sign-out revocations are kept this long.
+ */
+export const MAX_SESSION_AGE_SECONDS = 24 * 60 * 60;
+/** Clock difference tolerated between the signing and verifying processes. */
+const CLOCK_SKEW_SECONDS = 60;
 
 export interface VerifiedToken extends SessionClaims {
   iat: number;
@@ -28,23 +35,29 @@ export class TokenService {
 
   constructor(private readonly keys: AuthKeys) {}
 
+  /**
+   * A new session (no `sid`/`sst`) or a refresh of one (both copied from the old token): the expiry slides, but
+   * never past the session's absolute end.
+   */
   async sign(
-    claims: Omit<SessionClaims, 'sid'> & { sid?: string },
+    claims: Omit<SessionClaims, 'sid' | 'sst'> & { sid?: string; sst?: number },
   ): Promise<{ token: string; sid: string; expiresAt: Date }> {
     if (!this.keys.privateKeyPem)
       throw new Error('This process holds no signing key (only identity signs tokens)');
     this.privateKey ??= await importPKCS8(this.keys.privateKeyPem, TOKEN_ALG);
-    const sid = claims.sid ?? randomUUID();
-    const { sub, ...rest } = claims;
+    const { sub, sid = randomUUID(), sst, ...rest } = claims;
     const now = Math.floor(Date.now() / 1000);
-    const token = await new SignJWT({ ...rest, sid })
+    const started = sst ?? now;
+    const exp = Math.min(now + TOKEN_TTL_SECONDS, sessionEnd(started));
+    if (exp <= now) throw new Error('The session has reached its maximum age');
+    const token = await new SignJWT({ ...rest, sid, sst: started })
       .setProtectedHeader({ alg: TOKEN_ALG })
       .setSubject(sub)
       .setIssuer(TOKEN_ISSUER)
       .setIssuedAt(now)
-      .setExpirationTime(now + TOKEN_TTL_SECONDS)
+      .setExpirationTime(exp)
       .sign(this.privateKey);
-    return { token, sid, expiresAt: new Date((now + TOKEN_TTL_SECONDS) * 1000) };
+    return { token, sid, expiresAt: new Date(exp * 1000) };
   }
 
   /** Returns the claims of a well-signed, unexpired token, or null. Never throws on bad input. */
@@ -52,7 +65,7 @@ export class TokenService {
     if (!token || token.length > 4096) return null;
     const cached = this.verified.get(token);
     if (cached) {
-      if (cached.exp * 1000 > Date.now()) return cached;
+      if (cached.exp * 1000 > Date.now() && sessionEnd(cached.sst) * 1000 > Date.now()) return cached;
       this.verified.delete(token);
     }
     try {
@@ -64,6 +77,9 @@ export class TokenService {
       });
       const claims = sessionClaimsSchema.safeParse(payload);
       if (!claims.success || typeof payload.iat !== 'number' || typeof payload.exp !== 'number') return null;
+      const now = Date.now() / 1000;
+      // A session's start cannot be in the future, nor its end in the past, whatever `exp` says.
+      if (claims.data.sst > now + CLOCK_SKEW_SECONDS || sessionEnd(claims.data.sst) <= now) return null;
       const verified = { ...claims.data, iat: payload.iat, exp: payload.exp };
       this.remember(token, verified);
       return verified;
@@ -80,4 +96,9 @@ export class TokenService {
     }
     this.verified.set(token, verified);
   }
+}
+
+/** When a session that began at `sst` (seconds) ends for good. */
+export function sessionEnd(sst: number): number {
+  return sst + MAX_SESSION_AGE_SECONDS;
 }
