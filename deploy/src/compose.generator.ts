@@ -93,6 +93,10 @@ function commonEnvironment(port: number): Record<string, string> {
     LOG_LEVEL: '${LOG_LEVEL:-info}',
     NATS_URL: 'nats://nats:4222',
     REDIS_URL: 'redis://redis:6379',
+    // The gateway's forwarding headers are believed only from the compose network's private range.
+    TRUSTED_PROXIES: '${TRUSTED_PROXIES:-172.16.0.0/12,10.0.0.0/8,192.168.0.0/16}',
+    // /metrics beyond loopback needs a bearer token (16+ characters); unset, it answers 403.
+    METRICS_TOKEN: '${METRICS_TOKEN:-}',
     AUTH_PUBLIC_KEY_FILE: `${PUBLIC_DIR}/auth-public.pem`,
   };
 }
@@ -172,6 +176,7 @@ export function buildCompose(values: ChartValues): Record<string, unknown> {
   const gateway = workloads.find((w) => w.gateway);
   if (!gateway) throw new Error('resolveWorkloads returned no gateway');
   const gatewayEnvironment = commonEnvironment(values.port);
+  gatewayEnvironment.GATEWAY_METRICS_TOKEN = '${METRICS_TOKEN:-}';
   for (const { name } of backEnds)
     gatewayEnvironment[upstreamVariable(name)] = `http://${name}:${values.port}`;
   services.gateway = districtService('gateway', gateway.spec, {

@@ -29,4 +29,12 @@ describe('launcher configuration', () => {
     expect(message).toContain('DEMO: must be true or false');
     expect((error as ConfigError).problems.length).toBeGreaterThanOrEqual(5);
   });
+
+  it('refuses demo mode beyond loopback unless explicitly forced', () => {
+    expect(() => loadLauncherConfig({ HOST: '0.0.0.0' })).toThrow(/DEMO_ALLOW_REMOTE=true/);
+    expect(() => loadLauncherConfig({ HOST: '192.168.1.20', DEMO: 'true', NATS_URL: 'nats://127.0.0.1:4222' })).toThrow(ConfigError);
+    expect(loadLauncherConfig({ HOST: '0.0.0.0', DEMO_ALLOW_REMOTE: 'true' }).demo).toBe(true);
+    expect(loadLauncherConfig({ HOST: '0.0.0.0', DEMO: 'false' }).demo).toBe(false);
+    for (const host of ['127.0.0.1', '::1', '[::1]', 'localhost', '127.0.1.1']) expect(loadLauncherConfig({ HOST: host }).demo).toBe(true);
+  });
 });

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { envPort, loadConfig, logLevelSchema } from '@district/nest-common';
+import { ConfigError, envBoolean, envPort, loadConfig, logLevelSchema } from '@district/nest-common';
 
 const optionalUrl = (protocols: string[]) =>
   z
@@ -30,6 +30,8 @@ export const launcherConfigSchema = z.object({
   PUBLIC_URL: optionalUrl(['http', 'https']),
   DEMO: z.enum(['true', 'false', '1', '0', 'yes', 'no', ''], { error: 'must be true or false' }).optional(),
   DEMO_PASSWORD: z.string().min(6, 'must be at least 6 characters').default('demo1234'),
+  /** Demo mode beyond loopback lets anyone who reaches the site sign in without a password: only when asked for. */
+  DEMO_ALLOW_REMOTE: envBoolean(false),
   WEB_DIST: z.string().default(path.resolve(__dirname, '../../web/dist')),
   LOG_LEVEL: logLevelSchema,
 });
@@ -43,6 +45,18 @@ export function loadLauncherConfig(env: NodeJS.ProcessEnv): LauncherConfig {
   const standalone = config.TARGET.includes('all') && !config.NATS_URL;
   // Demo accounts are the standalone default and off in the cluster unless asked for.
   const demo = config.DEMO === undefined || config.DEMO === '' ? standalone : ['true', '1', 'yes'].includes(config.DEMO);
+  if (demo && !isLoopbackHost(config.HOST) && !config.DEMO_ALLOW_REMOTE) {
+    throw new ConfigError('launcher', [
+      `DEMO: demo mode signs anyone in as a demo teacher or student without a password; it listens only on loopback ` +
+        `unless DEMO_ALLOW_REMOTE=true (HOST is "${config.HOST}")`,
+    ]);
+  }
   const publicUrl = (config.PUBLIC_URL || `http://localhost:${config.PORT}`).replace(/\/$/, '');
   return { ...config, demo, publicUrl };
+}
+
+/** Addresses only this machine can reach. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
 }

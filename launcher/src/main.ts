@@ -43,6 +43,9 @@ async function main(): Promise<void> {
 function printBanner(url: string, demo: boolean, demoPassword: string): void {
   const lines = [``, `  District Learning is running at ${url}`, ``];
   if (demo) {
+    lines.push('  Demo mode is on: passwordless demo sign-in (the chat room\'s teacher and student shortcuts) is enabled.');
+    lines.push('  Turn it off with DEMO=false before real pupils use this site.');
+    lines.push('');
     lines.push(`  Demo sign-ins (password: ${demoPassword}):`);
     for (const [email, what] of [
       ['admin@demo.school', 'administrator'],

@@ -7,7 +7,8 @@ describe('loadIdentityConfig', () => {
       oidc: null,
       admin: null,
       demoPassword: DEFAULT_DEMO_PASSWORD,
-      login: { maxFailuresPerAccount: 5, maxFailuresPerAddress: 5 },
+      login: { maxFailuresPerAccount: 50, maxFailuresPerAddress: 100 },
+      register: { maxPerAddress: 100 },
     });
   });
 
@@ -27,7 +28,8 @@ describe('loadIdentityConfig', () => {
       OIDC_CLIENT_SECRET: 'secret',
       ADMIN_EMAIL: 'Head@School.test',
       ADMIN_PASSWORD: 'long-enough',
-      LOGIN_MAX_FAILURES_PER_ADDRESS: '50',
+      LOGIN_MAX_FAILURES_PER_ADDRESS: '500',
+      REGISTER_MAX_PER_ADDRESS: '300',
     });
     expect(config.oidc).toEqual({
       issuer: new URL('https://accounts.google.com'),
@@ -40,7 +42,8 @@ describe('loadIdentityConfig', () => {
       password: 'long-enough',
       name: 'Administrator',
     });
-    expect(config.login.maxFailuresPerAddress).toBe(50);
+    expect(config.login.maxFailuresPerAddress).toBe(500);
+    expect(config.register.maxPerAddress).toBe(300);
   });
 
   it('refuses a plain-HTTP issuer unless explicitly allowed (tests)', () => {
@@ -63,6 +66,7 @@ describe('loadIdentityConfig', () => {
         OIDC_CLIENT_SECRET: 'very-secret',
         ADMIN_PASSWORD: 'short',
         LOGIN_MAX_FAILURES_PER_ADDRESS: 'many',
+        REGISTER_MAX_PER_ADDRESS: '0',
       });
     } catch (e) {
       error = e;
@@ -74,6 +78,7 @@ describe('loadIdentityConfig', () => {
         'ADMIN_PASSWORD: must be at least 6 characters (got "***")',
         'ADMIN_EMAIL: ADMIN_EMAIL and ADMIN_PASSWORD must be set together',
         'LOGIN_MAX_FAILURES_PER_ADDRESS: must be a number (got "many")',
+        'REGISTER_MAX_PER_ADDRESS: must be at least 1 (got "0")',
       ]),
     );
     expect((error as Error).message).not.toContain('very-secret');

@@ -1,10 +1,21 @@
 import { z } from 'zod';
-import { PASSWORD_MIN_LENGTH, LOGIN_MAX_FAILURES, emailSchema } from '@district/contracts';
+import {
+  LOGIN_MAX_FAILURES_PER_ACCOUNT,
+  LOGIN_MAX_FAILURES_PER_ADDRESS,
+  PASSWORD_MIN_LENGTH,
+  REGISTER_MAX_PER_ADDRESS,
+  emailSchema,
+} from '@district/contracts';
 import { envBoolean, loadConfig } from '@district/nest-common';
 
 /** Compose and Helm often pass unset variables as empty strings; treat those as absent. */
 const optional = <S extends z.ZodType>(schema: S) =>
   z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+
+const positiveWholeNumber = () =>
+  optional(
+    z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1'),
+  );
 
 const url = z
   .string()
@@ -29,15 +40,12 @@ export const identityEnvSchema = z
       z.string().min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`),
     ),
     /**
-     * Failed sign-ins per address before it is throttled. A whole school often shares one address, so
-     * operators may want this higher than the per-account limit.
+     * Failed sign-ins per address per window before it is throttled. A whole school often shares one address;
+     * the default leaves a class far below it, and a very large school behind one address may raise it.
      */
-    LOGIN_MAX_FAILURES_PER_ADDRESS: optional(
-      z.coerce
-        .number({ error: 'must be a number' })
-        .int('must be a whole number')
-        .min(1, 'must be at least 1'),
-    ),
+    LOGIN_MAX_FAILURES_PER_ADDRESS: positiveWholeNumber(),
+    /** Registrations per address per hour (the same shared-address concern). */
+    REGISTER_MAX_PER_ADDRESS: positiveWholeNumber(),
   })
   .superRefine(
     (env, ctx) => {
@@ -92,6 +100,7 @@ export interface IdentityConfig {
   admin: { email: string; password: string; name: string } | null;
   demoPassword: string;
   login: { maxFailuresPerAccount: number; maxFailuresPerAddress: number };
+  register: { maxPerAddress: number };
 }
 
 export const DEFAULT_DEMO_PASSWORD = 'demo1234';
@@ -121,8 +130,9 @@ export function loadIdentityConfig(env: NodeJS.ProcessEnv): IdentityConfig {
         : null,
     demoPassword: parsed.DEMO_PASSWORD ?? DEFAULT_DEMO_PASSWORD,
     login: {
-      maxFailuresPerAccount: LOGIN_MAX_FAILURES,
-      maxFailuresPerAddress: parsed.LOGIN_MAX_FAILURES_PER_ADDRESS ?? LOGIN_MAX_FAILURES,
+      maxFailuresPerAccount: LOGIN_MAX_FAILURES_PER_ACCOUNT,
+      maxFailuresPerAddress: parsed.LOGIN_MAX_FAILURES_PER_ADDRESS ?? LOGIN_MAX_FAILURES_PER_ADDRESS,
     },
+    register: { maxPerAddress: parsed.REGISTER_MAX_PER_ADDRESS ?? REGISTER_MAX_PER_ADDRESS },
   };
 }

@@ -1,5 +1,5 @@
 import { IdentityMessages, userSchema, type User } from '@district/contracts';
-import { SESSION_COOKIE, TOKEN_TTL_SECONDS } from '@district/nest-common';
+import { MAX_SESSION_AGE_SECONDS, SESSION_COOKIE, TOKEN_TTL_SECONDS } from '@district/nest-common';
 import type { SetCookie } from '@district/nest-common/testing';
 import { startIdentity, type IdentityTestApp } from './support/identity-app';
 import { ADMIN, ADMIN_ENV, newAccount, tokenClaims } from './support/people';
@@ -247,6 +247,77 @@ describe('logout', () => {
   it('answers 204 without a session', async () => {
     const res = await app.client().post('/api/auth/logout');
     expect(res.status).toBe(204);
+  });
+});
+
+describe('absolute session lifetime (ADR 0011)', () => {
+  const at = async <T>(offsetSeconds: number, work: () => Promise<T>): Promise<T> => {
+    const now = Date.now();
+    const clock = jest.spyOn(Date, 'now').mockReturnValue(now + offsetSeconds * 1000);
+    try {
+      return await work();
+    } finally {
+      clock.mockRestore();
+    }
+  };
+
+  it('carries the sign-in time into every refresh, never sliding past its end', async () => {
+    const client = app.client();
+    const first = tokenClaims(sessionCookie(await client.post('/api/auth/login', ADMIN))?.value);
+    expect(first.sst).toBe(first.iat);
+
+    // An active user refreshes every few hours; the last refresh before the end is cut to the end.
+    for (const hours of [7, 14, 21]) expect((await at(hours * 3600, () => client.get('/api/auth/me'))).status).toBe(200);
+    const me = await at(MAX_SESSION_AGE_SECONDS - 60 * 60, () => client.get('/api/auth/me'));
+    expect(me.status).toBe(200);
+    const refreshed = tokenClaims(sessionCookie(me)?.value);
+    expect(refreshed.sid).toBe(first.sid);
+    expect(refreshed.sst).toBe(first.sst);
+    expect(refreshed.exp).toBe((first.sst as number) + MAX_SESSION_AGE_SECONDS);
+    expect(Number(sessionCookie(me)?.attributes['max-age'])).toBeLessThanOrEqual(60 * 60);
+
+    const over = await at(MAX_SESSION_AGE_SECONDS + 5, () => client.get('/api/auth/me'));
+    expect(over.status).toBe(401);
+    expect((await at(MAX_SESSION_AGE_SECONDS + 5, () => client.get('/api/users'))).status).toBe(401);
+  });
+
+  it('keeps a sign-out for the whole session lifetime, so a refreshed copy outliving the signed-out token is refused too', async () => {
+    const client = app.client();
+    const original = sessionCookie(await client.post('/api/auth/login', ADMIN))?.value as string;
+    const claims = tokenClaims(original);
+    const copy = app.client();
+    copy.jar.set(copy.baseUrl, SESSION_COOKIE, original);
+    await at(TOKEN_REFRESH_AFTER_SECONDS + 60, () => copy.get('/api/auth/me'));
+    expect(copy.jar.get(copy.baseUrl, SESSION_COOKIE)).not.toBe(original);
+
+    await client.post('/api/auth/logout');
+    const ttl = await app.runtime.store.pttl(`auth:revoked:${claims.sid as string}`);
+    const sessionLeft = ((claims.sst as number) + MAX_SESSION_AGE_SECONDS) * 1000 - Date.now();
+    expect(ttl).toBeGreaterThan(sessionLeft - 5000);
+    expect(ttl).toBeGreaterThan(TOKEN_TTL_SECONDS * 1000 + 60_000);
+    expect((await copy.get('/api/users')).status).toBe(401);
+  });
+
+  it('survives the shared store losing everything: sign-outs and versions come back from the database', async () => {
+    const signedOut = app.client();
+    const token = sessionCookie(await signedOut.post('/api/auth/login', ADMIN))?.value as string;
+    const sid = tokenClaims(token).sid as string;
+    await signedOut.post('/api/auth/logout');
+    const active = app.client();
+    const activeToken = sessionCookie(await active.post('/api/auth/login', ADMIN))?.value as string;
+    const userId = tokenClaims(activeToken).sub as string;
+
+    // What a restart of the store leaves: nothing at all.
+    for (const key of ['auth:state:warmed', `auth:revoked:${sid}`, `auth:tv:${userId}`]) await app.runtime.store.del(key);
+    const deadline = Date.now() + 10_000;
+    while (!(await app.runtime.store.get('auth:state:warmed')) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+
+    const thief = app.client();
+    thief.jar.set(thief.baseUrl, SESSION_COOKIE, token);
+    expect((await thief.get('/api/users')).status).toBe(401);
+    expect((await thief.get('/api/auth/me')).status).toBe(401);
+    expect((await active.get('/api/users')).status).toBe(200);
   });
 });
 

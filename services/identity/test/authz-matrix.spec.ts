@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ModulesContainer } from '@nestjs/core';
 import { DEMO_ACCOUNTS, type User } from '@district/contracts';
 import { SESSION_COOKIE } from '@district/nest-common';
@@ -11,7 +12,11 @@ import {
 } from '@district/nest-common/testing';
 import type { OpenApiDocument } from '@district/nest-common';
 import { startIdentity, type IdentityTestApp } from './support/identity-app';
-import { newAccount, PERSONAS, type Persona } from './support/people';
+import { newAccount, PERSONAS as ACCOUNT_PERSONAS } from './support/people';
+
+/** The people of the demo district, and an administrator whose approval an admin withdrew. */
+const PERSONAS = [...ACCOUNT_PERSONAS, 'suspendedAdmin'] as const;
+type Persona = (typeof PERSONAS)[number];
 
 interface MatrixRoute {
   method: string;
@@ -29,12 +34,32 @@ const credentials: Record<Persona, { email: string; password: string }> = {
   student: { email: demoEmail('student'), password: DEFAULT_DEMO_PASSWORD },
   teacher: { email: demoEmail('teacher'), password: DEFAULT_DEMO_PASSWORD },
   admin: { email: demoEmail('admin'), password: DEFAULT_DEMO_PASSWORD },
+  suspendedAdmin: { email: 'suspended.admin@school.test', password: 'suspended-pass-1' },
 };
+/** Each persona's own id (a random one for anonymous), for the self-rule rows. */
+const ownIds = new Map<Persona, string>();
 
 let app: IdentityTestApp;
 
 beforeAll(async () => {
   app = await startIdentity({ demo: true });
+  const admin = await signIn('admin');
+  const suspended = credentials.suspendedAdmin;
+  const created = await app.client().post<User>(
+    '/api/auth/register',
+    newAccount({ email: suspended.email, password: suspended.password, role: 'teacher' }),
+  );
+  for (const [path, body] of [
+    ['approval', { approved: true }],
+    ['admin', { isAdmin: true }],
+    ['approval', { approved: false }],
+  ] as const) {
+    const res = await admin.patch(`/api/users/${created.body.id}/${path}`, body);
+    if (res.status !== 200) throw new Error(`could not make the suspended admin: ${res.status} ${res.text}`);
+  }
+  ownIds.set('anonymous', randomUUID());
+  for (const persona of PERSONAS.filter((p) => p !== 'anonymous'))
+    ownIds.set(persona, (await (await signIn(persona)).get<User>('/api/auth/me')).body.id);
 });
 afterAll(async () => {
   await app?.close();
@@ -62,13 +87,12 @@ it('answers every route as the matrix says, for every persona', async () => {
   for (const route of routes) {
     for (const persona of PERSONAS) {
       const client = await signIn(persona);
-      const target = route.path.includes('{target}') ? await freshUserId() : '';
-      const res = await client.request(route.method, route.path.replace('{target}', target), {
+      const res = await client.request(route.method, await fillPath(route.path, persona), {
         body: bodyFor(route.body, persona),
       });
       if (route.path === '/api/auth/logout') sessions.delete(persona);
       const expected = route.expect[persona];
-      const message = route.messages?.[String(expected)];
+      const message = route.messages?.[`${expected}:${persona}`] ?? route.messages?.[String(expected)];
       const actualMessage = (res.body as { message?: string })?.message;
       if (res.status !== expected || (message && actualMessage !== message)) {
         mismatches.push(
@@ -96,6 +120,21 @@ async function signIn(persona: Persona): Promise<HttpClient> {
   }
   client.jar.set(client.baseUrl, SESSION_COOKIE, token);
   return client;
+}
+
+/** Fills the placeholders; a fresh target user per cell, spelled as the row asks. */
+async function fillPath(path: string, persona: Persona): Promise<string> {
+  let filled = path.replace('{SELF_UPPER}', (ownIds.get(persona) as string).toUpperCase());
+  if (/\{target\}|\{TARGET\}|\{Target\}|\{targetWithNul\}/.test(filled)) {
+    const id = await freshUserId();
+    const mixed = [...id].map((c, i) => (i % 2 ? c.toUpperCase() : c)).join('');
+    filled = filled
+      .replace('{target}', id)
+      .replace('{TARGET}', id.toUpperCase())
+      .replace('{Target}', mixed)
+      .replace('{targetWithNul}', `${id}%00`);
+  }
+  return filled;
 }
 
 async function freshUserId(): Promise<string> {

@@ -1,7 +1,17 @@
-import { IdentityMessages, LOGIN_MAX_FAILURES, LOGIN_WINDOW_SECONDS } from '@district/contracts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  IdentityMessages,
+  LOGIN_FREE_FAILURES,
+  LOGIN_MAX_FAILURES_PER_ACCOUNT,
+  LOGIN_WINDOW_SECONDS,
+} from '@district/contracts';
 import { startIdentity, type IdentityTestApp } from './support/identity-app';
 import { newAccount } from './support/people';
 
+/**
+ * Sign-in throttling through HTTP (OWASP: delays, not locks): progressive delays per (account, address) pair,
+ * a per-address limit a school's shared address never meets, and a per-account ceiling that spares the owner.
+ */
 let app: IdentityTestApp;
 let addressSeq = 0;
 
@@ -13,85 +23,144 @@ afterAll(async () => {
 });
 
 /** Each call a different client address, as the gateway reports it (X-Forwarded-For). */
-const freshAddress = () => `198.51.100.${++addressSeq}`;
+const freshAddress = () => {
+  addressSeq++;
+  return `10.77.${Math.floor(addressSeq / 250)}.${(addressSeq % 250) + 1}`;
+};
 
-async function register() {
+async function register(on = app) {
   const account = newAccount();
-  expect((await app.client().post('/api/auth/register', account)).status).toBe(201);
+  expect((await on.client().post('/api/auth/register', account)).status).toBe(201);
   return account;
 }
 
-function login(email: string, password: string, address: string) {
-  return app.client({ 'x-forwarded-for': address }).post('/api/auth/login', { email, password });
+function login(email: string, password: string, address: string, on = app) {
+  return on.client({ 'x-forwarded-for': address }).post('/api/auth/login', { email, password });
 }
 
-function expectThrottled(res: { status: number; body: unknown; headers: Headers }) {
+/** Asserts a 429 with the sign-in wording and returns its Retry-After. */
+function expectThrottled(res: { status: number; body: unknown; headers: Headers }): number {
   expect(res.status).toBe(429);
   expect(res.body).toMatchObject({ statusCode: 429, message: IdentityMessages.tooManyAttempts });
   const retryAfter = Number(res.headers.get('retry-after'));
   expect(Number.isInteger(retryAfter)).toBe(true);
   expect(retryAfter).toBeGreaterThan(0);
   expect(retryAfter).toBeLessThanOrEqual(LOGIN_WINDOW_SECONDS);
+  return retryAfter;
 }
 
-describe('per account', () => {
-  it(`refuses the account after ${LOGIN_MAX_FAILURES} failures, even with the right password, before checking it`, async () => {
-    const account = await register();
-    for (let i = 0; i < LOGIN_MAX_FAILURES; i++) {
-      expect((await login(account.email, 'wrong-password', freshAddress())).status).toBe(401);
-    }
-    expectThrottled(await login(account.email, account.password, freshAddress()));
-    expectThrottled(await login(account.email.toUpperCase(), 'wrong-password', freshAddress()));
-
-    // Someone else, from an address with no failures, is not affected.
-    const other = await register();
-    expect((await login(other.email, other.password, freshAddress())).status).toBe(200);
+describe('per (account, address) pair', () => {
+  it('a stranger’s failures from one address do not stop the owner signing in from another', async () => {
+    const owner = await register();
+    const stranger = freshAddress();
+    for (let i = 0; i < 10; i++) await login(owner.email, 'wrong-password', stranger);
+    // The stranger's pair is held, even with the right password…
+    expectThrottled(await login(owner.email, owner.password, stranger));
+    // …the owner elsewhere is not.
+    expect((await login(owner.email, owner.password, freshAddress())).status).toBe(200);
   });
 
-  it('throttles unknown emails exactly like real ones (no account enumeration)', async () => {
+  it('delays the pair progressively once its free failures are used, the wait growing each time', async () => {
+    const account = await register();
+    const address = freshAddress();
+    for (let i = 0; i < LOGIN_FREE_FAILURES; i++) {
+      expect((await login(account.email, 'wrong-password', address)).status).toBe(401);
+    }
+    for (const expected of [1, 2, 4]) {
+      // Refused before the password is checked: the right one does not help while the pair waits.
+      expect(expectThrottled(await login(account.email, account.password, address))).toBe(expected);
+      if (expected === 4) break;
+      await sleep(expected * 1000);
+      expect((await login(account.email.toUpperCase(), 'wrong-password', address)).status).toBe(401);
+    }
+  });
+
+  it('starts the pair afresh after a successful sign-in from it', async () => {
+    const account = await register();
+    const address = freshAddress();
+    for (let i = 0; i < LOGIN_FREE_FAILURES; i++) await login(account.email, 'wrong-password', address);
+    expect(expectThrottled(await login(account.email, 'wrong-password', address))).toBe(1);
+    await sleep(1000);
+    expect((await login(account.email, account.password, address)).status).toBe(200);
+    for (let i = 0; i < LOGIN_FREE_FAILURES; i++) {
+      expect((await login(account.email, 'wrong-password', address)).status).toBe(401);
+    }
+    expect(expectThrottled(await login(account.email, 'wrong-password', address))).toBe(1);
+  });
+
+  it('delays unknown emails exactly like real ones (no account enumeration)', async () => {
     const email = newAccount().email;
-    for (let i = 0; i < LOGIN_MAX_FAILURES; i++)
-      expect((await login(email, 'guess', freshAddress())).status).toBe(401);
-    expectThrottled(await login(email, 'guess', freshAddress()));
+    const address = freshAddress();
+    for (let i = 0; i < LOGIN_FREE_FAILURES; i++)
+      expect((await login(email, 'guess-guess', address)).status).toBe(401);
+    expect(expectThrottled(await login(email, 'guess-guess', address))).toBe(1);
   });
 
-  it('forgets earlier failures after a successful sign-in', async () => {
+  it('holds against a burst of parallel guesses: only the free failures reach the password check', async () => {
     const account = await register();
-    for (let i = 0; i < LOGIN_MAX_FAILURES - 1; i++)
-      await login(account.email, 'wrong-password', freshAddress());
-    expect((await login(account.email, account.password, freshAddress())).status).toBe(200);
-    for (let i = 0; i < LOGIN_MAX_FAILURES - 1; i++) {
-      expect((await login(account.email, 'wrong-password', freshAddress())).status).toBe(401);
-    }
-    expect((await login(account.email, account.password, freshAddress())).status).toBe(200);
-  });
-
-  it('holds against a burst of parallel guesses: no more than the limit reach the password check', async () => {
-    const account = await register();
+    const address = freshAddress();
     const burst = await Promise.all(
-      Array.from({ length: 20 }, () => login(account.email, 'wrong-password', freshAddress())),
+      Array.from({ length: 20 }, () => login(account.email, 'wrong-password', address)),
     );
-    expect(burst.filter((r) => r.status === 401)).toHaveLength(LOGIN_MAX_FAILURES);
-    expect(burst.filter((r) => r.status === 429)).toHaveLength(20 - LOGIN_MAX_FAILURES);
+    expect(burst.filter((r) => r.status === 401)).toHaveLength(LOGIN_FREE_FAILURES);
+    expect(burst.filter((r) => r.status === 429)).toHaveLength(20 - LOGIN_FREE_FAILURES);
   });
 });
 
-describe('per address', () => {
-  it(`refuses an address after ${LOGIN_MAX_FAILURES} failures across accounts; other addresses still sign in`, async () => {
-    const address = freshAddress();
-    for (let i = 0; i < LOGIN_MAX_FAILURES; i++) {
-      expect((await login(newAccount().email, 'wrong-password', address)).status).toBe(401);
+describe('per address (a school behind one address)', () => {
+  it('never refuses a class of 35 each mistyping twice behind one address', async () => {
+    const school = freshAddress();
+    const students = [];
+    for (let i = 0; i < 35; i++) students.push(await register());
+    for (const student of students) {
+      expect((await login(student.email, 'wrong-password', school)).status).toBe(401);
+      expect((await login(student.email, 'wrong-passw0rd', school)).status).toBe(401);
     }
-    const victim = await register();
-    expectThrottled(await login(victim.email, victim.password, address));
-    expect((await login(victim.email, victim.password, freshAddress())).status).toBe(200);
-  });
+    for (const student of students) {
+      expect((await login(student.email, student.password, school)).status).toBe(200);
+    }
+  }, 120_000);
 
-  it('does not count successful sign-ins against the address (a whole school may share one)', async () => {
-    const address = freshAddress();
-    const account = await register();
-    for (let i = 0; i < LOGIN_MAX_FAILURES * 2; i++) {
-      expect((await login(account.email, account.password, address)).status).toBe(200);
-    }
+  describe('with LOGIN_MAX_FAILURES_PER_ADDRESS=5', () => {
+    let strict: IdentityTestApp;
+    beforeAll(async () => {
+      strict = await startIdentity({ env: { LOGIN_MAX_FAILURES_PER_ADDRESS: '5' } });
+    });
+    afterAll(async () => {
+      await strict?.close();
+    });
+
+    it('refuses the address past its failures across accounts; successes do not count, other addresses sign in', async () => {
+      const address = freshAddress();
+      const regular = await register(strict);
+      for (let i = 0; i < 10; i++) {
+        expect((await login(regular.email, regular.password, address, strict)).status).toBe(200);
+      }
+      for (let i = 0; i < 5; i++) {
+        expect((await login(newAccount().email, 'wrong-password', address, strict)).status).toBe(401);
+      }
+      const victim = await register(strict);
+      expectThrottled(await login(victim.email, victim.password, address, strict));
+      expect((await login(victim.email, victim.password, freshAddress(), strict)).status).toBe(200);
+    });
   });
+});
+
+describe('per account, across addresses', () => {
+  it(`delays guessing spread over many addresses after ${LOGIN_MAX_FAILURES_PER_ACCOUNT} failures, but not the owner where they signed in before`, async () => {
+    const owner = await register();
+    const home = freshAddress();
+    expect((await login(owner.email, owner.password, home)).status).toBe(200);
+
+    // Free failures from many addresses, never waiting on any one pair.
+    let address = freshAddress();
+    for (let i = 0; i < LOGIN_MAX_FAILURES_PER_ACCOUNT; i++) {
+      if (i % LOGIN_FREE_FAILURES === 0) address = freshAddress();
+      expect((await login(owner.email, 'wrong-password', address)).status).toBe(401);
+    }
+    // A place never used by the owner now waits for the window to pass (a delay, not a lock)…
+    expectThrottled(await login(owner.email, owner.password, freshAddress()));
+    // …while the owner's usual place still signs in.
+    expect((await login(owner.email, owner.password, home)).status).toBe(200);
+  }, 120_000);
 });

@@ -5,12 +5,19 @@ import {
   dropSchema,
   TEST_DATABASE_URL,
   uniqueSchema,
+  type HttpClient,
 } from '@district/nest-common/testing';
 import { defineIdentityService } from '../src';
 import { startIdentity, type IdentityTestApp } from './support/identity-app';
 import { ADMIN, ADMIN_ENV, newAccount } from './support/people';
 
 const demo = (key: string) => DEMO_ACCOUNTS.find((a) => a.key === key) as (typeof DEMO_ACCOUNTS)[number];
+
+/** The demo administrator signs in with the password: there is no shortcut for administrators. */
+async function signInDemoAdmin(client: HttpClient): Promise<void> {
+  const res = await client.post('/api/auth/login', { email: demo('admin').email, password: 'district-demo' });
+  if (res.status !== 200) throw new Error(`admin sign-in failed: ${res.status} ${res.text}`);
+}
 
 describe('demo district', () => {
   const schema = uniqueSchema('identity');
@@ -59,7 +66,7 @@ describe('demo district', () => {
 
   it('does not duplicate or reset them on a second start, and keeps changes made since', async () => {
     const admin = app.client();
-    await admin.post('/api/auth/quick-login', { type: 'admin' });
+    await signInDemoAdmin(admin);
     expect((await admin.patch(`/api/users/${demo('pending').id}/approval`, { approved: true })).status).toBe(
       200,
     );
@@ -72,7 +79,7 @@ describe('demo district', () => {
       env: { DEMO_PASSWORD: 'district-demo' },
     });
     const again = app.client();
-    await again.post('/api/auth/quick-login', { type: 'admin' });
+    await signInDemoAdmin(again);
     const users = (await again.get<User[]>('/api/users')).body;
     expect(users).toHaveLength(DEMO_ACCOUNTS.length);
     expect(users.find((u) => u.id === demo('pending').id)?.approved).toBe(true);
@@ -80,10 +87,11 @@ describe('demo district', () => {
 
   it('refuses a token made stale before a restart: the fresh session state is warmed from the database', async () => {
     const admin = app.client();
-    await admin.post('/api/auth/quick-login', { type: 'admin' });
+    await signInDemoAdmin(admin);
     await admin.patch(`/api/users/${demo('teacher').id}/admin`, { isAdmin: true });
+    // With the password: quick sign-in never signs in an administrator, and the teacher is one now.
     const teacher = app.client();
-    await teacher.post('/api/auth/quick-login', { type: 'teacher' });
+    await teacher.post('/api/auth/login', { email: demo('teacher').email, password: 'district-demo' });
     expect((await teacher.get('/api/users')).status).toBe(200);
     await admin.patch(`/api/users/${demo('teacher').id}/admin`, { isAdmin: false });
     const staleToken = teacher.jar.get(teacher.baseUrl, SESSION_COOKIE) as string;
@@ -112,7 +120,6 @@ describe('demo district', () => {
     it.each([
       [{}, 'teacher'],
       [{ type: 'student' }, 'student'],
-      [{ type: 'admin' }, 'admin'],
       [{ email: 'Student2@demo.school' }, 'student2'],
     ])('signs in as the demo account %j', async (body, key) => {
       const client = app.client();
@@ -131,12 +138,53 @@ describe('demo district', () => {
       expect(res.setCookies).toEqual([]);
     });
 
-    it('GET signs in and redirects to /listen-to-type', async () => {
+    it('never offers the administrator: not by type, not by email, not a demo account since promoted', async () => {
+      for (const body of [{ type: 'admin' }, { email: demo('admin').email }, { email: 'ADMIN@demo.school' }]) {
+        const res = await app.client().post('/api/auth/quick-login', body);
+        expect([400, 403]).toContain(res.status);
+        expect(res.setCookies).toEqual([]);
+      }
+      expect((await app.client().get('/api/auth/quick-login?type=admin')).status).toBe(400);
+      const admin = app.client();
+      await signInDemoAdmin(admin);
+      await admin.patch(`/api/users/${demo('student2').id}/admin`, { isAdmin: true });
+      const promoted = await app.client().post('/api/auth/quick-login', { email: demo('student2').email });
+      expect(promoted.status).toBe(403);
+      expect(promoted.setCookies).toEqual([]);
+      await admin.patch(`/api/users/${demo('student2').id}/admin`, { isAdmin: false });
+    });
+
+    it('GET only asks: a page whose same-origin form POST signs in and goes on to /listen-to-type', async () => {
       const client = app.client();
-      const res = await client.get('/api/auth/quick-login?type=student');
-      expect(res.status).toBe(302);
-      expect(res.headers.get('location')).toBe('/listen-to-type');
+      const page = await client.get('/api/auth/quick-login?type=student');
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(page.headers.get('cache-control')).toBe('no-store');
+      expect(page.setCookies).toEqual([]);
+      expect(page.text).toContain('<form method="post" action="/api/auth/quick-login">');
+      expect(page.text).toContain('name="type" value="student"');
+      expect((await client.get('/api/auth/me')).status).toBe(401);
+
+      const posted = await client.post('/api/auth/quick-login', undefined, {
+        form: { type: 'student' },
+        headers: { 'sec-fetch-site': 'same-origin' },
+      });
+      expect(posted.status).toBe(303);
+      expect(posted.headers.get('location')).toBe('/listen-to-type');
       expect((await client.get<User>('/api/auth/me')).body.id).toBe(demo('student').id);
+    });
+
+    it('refuses a cross-site POST by Fetch Metadata, form or JSON', async () => {
+      for (const options of [
+        { form: { type: 'teacher' }, headers: { 'sec-fetch-site': 'cross-site' } },
+        { headers: { 'sec-fetch-site': 'same-site' } },
+      ]) {
+        const client = app.client();
+        const res = await client.post('/api/auth/quick-login', options.form ? undefined : { type: 'teacher' }, options);
+        expect(res.status).toBe(403);
+        expect(res.body).toMatchObject({ message: IdentityMessages.crossSiteRefused });
+        expect(res.setCookies).toEqual([]);
+      }
     });
 
     it('rejects an unknown type (400)', async () => {

@@ -214,17 +214,81 @@ describe('delete', () => {
 });
 
 describe('self-protection', () => {
+  const spellings = () => [adminId, adminId.toUpperCase(), mixedCase(adminId)];
   it.each([
     ['PATCH', 'admin', { isAdmin: false }, IdentityMessages.cannotChangeOwnAdmin],
     ['PATCH', 'role', { role: 'student' }, IdentityMessages.cannotChangeOwnRole],
+    ['PATCH', 'approval', { approved: false }, IdentityMessages.cannotSuspendOwnAccount],
     ['DELETE', '', undefined, IdentityMessages.cannotDeleteOwnAccount],
-  ])('refuses an admin’s %s of their own %s (403)', async (method, field, body, message) => {
-    const path = field ? `/api/users/${adminId}/${field}` : `/api/users/${adminId}`;
-    const res = await admin.request(method, path, { body });
-    expect(res.status).toBe(403);
-    expect(res.body).toMatchObject({ statusCode: 403, message });
-    const me = await admin.get<User>('/api/auth/me');
-    expect(me.body).toMatchObject({ isAdmin: true, role: 'teacher' });
+  ])('refuses an admin’s %s of their own %s (403), however the id is spelled', async (method, field, body, message) => {
+    for (const id of spellings()) {
+      const path = field ? `/api/users/${id}/${field}` : `/api/users/${id}`;
+      const res = await admin.request(method, path, { body });
+      expect(res.status).toBe(403);
+      expect(res.body).toMatchObject({ statusCode: 403, message });
+      const me = await admin.get<User>('/api/auth/me');
+      expect(me.body).toMatchObject({ isAdmin: true, approved: true, role: 'teacher' });
+    }
+  });
+});
+
+function mixedCase(id: string): string {
+  return [...id].map((c, i) => (i % 2 ? c.toUpperCase() : c)).join('');
+}
+
+describe('non-canonical ids', () => {
+  it('ends a demoted, deleted or reset user’s sessions whatever letter case the admin’s request used', async () => {
+    const demoted = await registerPerson(app, admin, 'admin');
+    expect((await admin.patch(`/api/users/${demoted.user.id.toUpperCase()}/admin`, { isAdmin: false })).status).toBe(200);
+    expect((await demoted.client.get('/api/users')).status).toBe(401);
+
+    const reset = await registerPerson(app, admin, 'teacher');
+    const path = `/api/admin/users/${mixedCase(reset.user.id)}/password`;
+    expect((await admin.put(path, { newPassword: 'brand-new-2' })).status).toBe(200);
+    expect((await reset.client.get('/api/auth/me')).status).toBe(401);
+    expect((await reset.client.get('/api/users')).status).toBe(401);
+
+    const deleted = await registerPerson(app, admin, 'student');
+    expect((await admin.delete(`/api/users/${deleted.user.id.toUpperCase()}`)).status).toBe(204);
+    expect((await deleted.client.get('/api/auth/me')).status).toBe(401);
+    const event = userDeletedEventSchema.parse((await eventFor(Subjects.identityUserDeleted, deleted.user.id)).data);
+    expect(event).toEqual({ userId: deleted.user.id });
+  });
+
+  it('refuses a NUL in an id with 400 and a NUL in a body with 400, never a 500', async () => {
+    const { user } = await registerPerson(app, admin, 'student');
+    expect((await admin.patch(`/api/users/${user.id}%00/role`, { role: 'teacher' })).status).toBe(400);
+    const res = await app.client().post('/api/auth/register', {
+      name: 'Nul\u0000Name',
+      username: 'nulname',
+      email: 'nul@school.test',
+      password: 'password-1',
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ statusCode: 400 });
+  });
+});
+
+describe('suspension (ADR 0011)', () => {
+  it('takes a suspended admin’s admin rights at once, and /me hands them no more than a pending account has', async () => {
+    const { client, user, password } = await registerPerson(app, admin, 'admin');
+    expect((await client.get('/api/users')).status).toBe(200);
+    expect((await admin.patch(`/api/users/${user.id}/approval`, { approved: false })).status).toBe(200);
+
+    expect((await client.get('/api/users')).status).toBe(401);
+    const me = await client.get<User>('/api/auth/me');
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({ approved: false, isAdmin: false });
+    const refused = await client.get('/api/users');
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ message: IdentityMessages.adminRequired });
+
+    // Signing in again gives the same: the stored flag stays (an admin sees it), the session does not hold it.
+    const again = app.client();
+    const login = await again.post<User>('/api/auth/login', { email: user.email, password });
+    expect(login.body).toMatchObject({ approved: false, isAdmin: false });
+    expect((await again.get('/api/users')).status).toBe(403);
+    expect((await admin.get<User[]>('/api/users')).body.find((u) => u.id === user.id)).toMatchObject({ isAdmin: true, approved: false });
   });
 });
 

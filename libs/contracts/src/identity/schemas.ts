@@ -64,7 +64,8 @@ export const resetPasswordRequestSchema = z.object({
     .max(1024, 'Password must be at most 1024 characters'),
 });
 
-export const quickLoginRequestSchema = z.object({ email: emailSchema.optional(), type: z.enum(['teacher', 'student', 'admin']).optional() });
+/** The demo shortcuts offer the teacher and the student (spec), never the administrator. */
+export const quickLoginRequestSchema = z.object({ email: emailSchema.optional(), type: z.enum(['teacher', 'student']).optional() });
 
 export const usersListResponseSchema = z.array(userSchema);
 
@@ -72,6 +73,8 @@ export const usersListResponseSchema = z.array(userSchema);
 export const sessionClaimsSchema = z.object({
   sub: z.string().uuid(),
   sid: z.string(),
+  /** When the session began (seconds since epoch): copied on every refresh, so its absolute lifetime cannot be extended. */
+  sst: z.number().int(),
   tv: z.number().int(),
   role: roleSchema,
   approved: z.boolean(),

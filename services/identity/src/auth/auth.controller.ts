@@ -21,7 +21,7 @@ import {
 } from '@district/contracts';
 import { Public, SESSION_COOKIE, ZodPipe } from '@district/nest-common';
 import { IdentityErrorsInterceptor } from '../identity-errors.interceptor';
-import { toUser } from '../users/user.mapper';
+import { toSessionUser } from '../users/user.mapper';
 import { AuthService, type RegisterInput } from './auth.service';
 import { SessionCookies } from './session-cookies.service';
 
@@ -45,7 +45,7 @@ export class AuthController {
   ): Promise<User> {
     const user = await this.auth.login(body, request.ip);
     await this.cookies.signIn(request, reply, user);
-    return toUser(user);
+    return toSessionUser(user);
   }
 
   @Post('register')
@@ -56,9 +56,9 @@ export class AuthController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<User> {
-    const user = await this.auth.register(body);
+    const user = await this.auth.register(body, request.ip);
     await this.cookies.signIn(request, reply, user);
-    return toUser(user);
+    return toSessionUser(user);
   }
 
   /** Succeeds with or without a session, so a client can always reset itself. */
@@ -85,7 +85,7 @@ export class AuthController {
       this.cookies.clear(request, reply);
       throw new UnauthorizedException(IdentityMessages.authenticationRequired);
     }
-    if (session.needsNewToken) await this.cookies.refresh(request, reply, session.user, session.sessionId);
-    return toUser(session.user);
+    if (session.needsNewToken) await this.cookies.refresh(request, reply, session.user, session);
+    return toSessionUser(session.user);
   }
 }

@@ -9,6 +9,8 @@ import {
 import {
   PLATFORM_LOGGER,
   SessionStateStore,
+  SessionStateUnavailableException,
+  sessionEnd,
   TokenService,
   type Logger,
   type VerifiedToken,
@@ -22,8 +24,10 @@ import {
 } from '../identity.errors';
 import { PasswordHasher } from '../users/password-hasher.service';
 import type { UserEntity } from '../users/user.entity';
+import { sessionIsAdmin } from '../users/user.mapper';
 import { UsersService } from '../users/users.service';
 import { LoginThrottle } from './login-throttle.service';
+import { RevokedSessionsRepository } from './revoked-sessions.repository';
 
 export type RegisterInput = z.output<typeof registerRequestSchema>;
 export type QuickLoginChoice = z.output<typeof quickLoginRequestSchema>;
@@ -31,6 +35,8 @@ export type QuickLoginChoice = z.output<typeof quickLoginRequestSchema>;
 export interface ResumedSession {
   user: UserEntity;
   sessionId: string;
+  /** Carried into the refreshed token, so refreshing never extends the session's absolute lifetime. */
+  sessionStartedAt: number;
   /** The token no longer says what is true of the user, or is old enough to slide forward. */
   needsNewToken: boolean;
 }
@@ -43,7 +49,7 @@ function claimsMatch(claims: VerifiedToken, user: UserEntity): boolean {
     claims.tv === user.tokenVersion &&
     claims.role === user.role &&
     claims.approved === user.approved &&
-    claims.isAdmin === user.isAdmin &&
+    claims.isAdmin === sessionIsAdmin(user) &&
     claims.name === user.name &&
     claims.username === user.username &&
     claims.email === user.email
@@ -59,28 +65,33 @@ export class AuthService {
     @Inject(LoginThrottle) private readonly throttle: LoginThrottle,
     @Inject(TokenService) private readonly tokens: TokenService,
     @Inject(SessionStateStore) private readonly sessions: SessionStateStore,
+    @Inject(RevokedSessionsRepository) private readonly revoked: RevokedSessionsRepository,
     @Inject(PLATFORM_LOGGER) private readonly logger: Logger,
   ) {}
 
   /** Unknown email and wrong password look the same, in answer and in time. */
   async login(credentials: LoginRequest, address: string): Promise<UserEntity> {
-    await this.throttle.begin(credentials.email, address);
+    const attempt = await this.throttle.begin(credentials.email, address);
     const user = await this.users.findByEmail(credentials.email);
     const valid = user?.passwordHash
       ? await this.passwords.verify(user.passwordHash, credentials.password)
       : await this.passwords.verifyNothing(credentials.password);
+    // A failure needs no bookkeeping: begin() counted the attempt, and only a success is forgiven.
     if (!user || !valid) {
-      await this.throttle.failed(address);
       this.logger.info({ address }, 'sign-in failed');
       throw new InvalidCredentialsError();
     }
-    await this.throttle.succeeded(credentials.email);
+    await this.throttle.succeeded(attempt);
     this.logger.info({ userId: user.id }, 'signed in');
     return user;
   }
 
-  /** New accounts are unapproved students or teachers; an admin approves them. */
-  async register(input: RegisterInput): Promise<UserEntity> {
+  /**
+   * New accounts are unapproved students or teachers; an admin approves them. Counted per address before the
+   * taken-check, so probing which emails exist is limited too.
+   */
+  async register(input: RegisterInput, address: string): Promise<UserEntity> {
+    await this.throttle.registration(address);
     const taken = await this.users.takenField(input.email, input.username);
     if (taken) throw new AccountTakenError(taken);
     return this.users.create({
@@ -102,37 +113,47 @@ export class AuthService {
   async resume(token: string | undefined): Promise<ResumedSession | null> {
     const claims = await this.tokens.verify(token);
     if (!claims) return null;
-    if ((await this.sessions.check(claims.sub, claims.tv, claims.sid)) === 'revoked') return null;
+    const state = await this.sessions.check(claims.sub, claims.tv, claims.sid);
+    if (state === 'unknown') throw new SessionStateUnavailableException();
+    if (state === 'revoked') return null;
     const user = await this.users.findById(claims.sub);
     if (!user || claims.tv < user.sessionsValidFromVersion) return null;
     const age = Date.now() / 1000 - claims.iat;
     return {
       user,
       sessionId: claims.sid,
+      sessionStartedAt: claims.sst,
       needsNewToken: age >= TOKEN_REFRESH_AFTER_SECONDS || !claimsMatch(claims, user),
     };
   }
 
   /**
-   * The demo account a quick sign-in asks for (teacher by default). Never anyone else: an email must be a
-   * demo account's.
+   * The demo account a quick sign-in asks for (teacher by default). Never anyone else: an email must be a demo
+   * account's, and never an administrator — neither the demo admin nor a demo account an admin has since promoted
+   * (the stored row decides).
    */
   async demoAccount(choice: QuickLoginChoice): Promise<UserEntity> {
     const email = choice.email?.toLowerCase();
     const account = email
       ? DEMO_ACCOUNTS.find((a) => a.email === email)
       : demoAccount(choice.type ?? 'teacher');
-    if (!account) throw new NotDemoAccountError();
+    if (!account || account.isAdmin) throw new NotDemoAccountError();
     const user = await this.users.findByEmail(account.email);
     if (!user) throw new UserNotFoundError();
+    if (user.isAdmin) throw new NotDemoAccountError();
     return user;
   }
 
-  /** Sign-out: the token is refused everywhere until it would have expired anyway. */
+  /**
+   * Sign-out: the session — this token and every copy /me refreshed from it — is refused everywhere until its
+   * absolute lifetime ends. Written to the database first, so a restart of the shared store cannot undo it.
+   */
   async logout(token: string | undefined): Promise<void> {
     const claims: VerifiedToken | null = await this.tokens.verify(token);
     if (!claims) return;
-    await this.sessions.revokeSession(claims.sid, claims.exp * 1000);
+    const until = new Date(sessionEnd(claims.sst) * 1000);
+    await this.revoked.add(claims.sid, until);
+    await this.sessions.revokeSession(claims.sid, until.getTime());
     this.logger.info({ userId: claims.sub }, 'signed out');
   }
 }

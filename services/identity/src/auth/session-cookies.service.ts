@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { SESSION_COOKIE, TOKEN_TTL_SECONDS, TokenService } from '@district/nest-common';
+import { SESSION_COOKIE, TokenService } from '@district/nest-common';
 import type { UserEntity } from '../users/user.entity';
+import { sessionIsAdmin } from '../users/user.mapper';
 
 /**
  * Issues session tokens into the session cookie: HttpOnly (scripts cannot read it), SameSite=Lax (not sent
@@ -17,9 +18,14 @@ export class SessionCookies {
     return this.issue(request, reply, user);
   }
 
-  /** The sliding refresh at /me: same session, fresh claims and expiry. */
-  refresh(request: FastifyRequest, reply: FastifyReply, user: UserEntity, sessionId: string): Promise<void> {
-    return this.issue(request, reply, user, sessionId);
+  /** The sliding refresh at /me: same session and start, fresh claims and expiry (never past the session's end). */
+  refresh(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user: UserEntity,
+    session: { sessionId: string; sessionStartedAt: number },
+  ): Promise<void> {
+    return this.issue(request, reply, user, session);
   }
 
   clear(request: FastifyRequest, reply: FastifyReply): void {
@@ -30,20 +36,22 @@ export class SessionCookies {
     request: FastifyRequest,
     reply: FastifyReply,
     user: UserEntity,
-    sid?: string,
+    session?: { sessionId: string; sessionStartedAt: number },
   ): Promise<void> {
-    const { token } = await this.tokens.sign({
+    const { token, expiresAt } = await this.tokens.sign({
       sub: user.id,
-      sid,
+      sid: session?.sessionId,
+      sst: session?.sessionStartedAt,
       tv: user.tokenVersion,
       role: user.role,
       approved: user.approved,
-      isAdmin: user.isAdmin,
+      isAdmin: sessionIsAdmin(user),
       name: user.name,
       username: user.username,
       email: user.email,
     });
-    reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions(request), maxAge: TOKEN_TTL_SECONDS });
+    const maxAge = Math.max(1, Math.floor(expiresAt.getTime() / 1000) - Math.floor(Date.now() / 1000));
+    reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions(request), maxAge });
   }
 }
 

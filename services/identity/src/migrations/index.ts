@@ -1,4 +1,5 @@
 import { CreateUsers1732320000000 } from './1732320000000-create-users.migration';
+import { CreateRevokedSessions1733000000000 } from './1733000000000-create-revoked-sessions.migration';
 
 /** Every migration of identity, in order (the platform adds the outbox and inbox tables before them). */
-export const identityMigrations = [CreateUsers1732320000000];
+export const identityMigrations = [CreateUsers1732320000000, CreateRevokedSessions1733000000000];

@@ -6,7 +6,7 @@ const ESCAPES: Record<string, string> = {
   "'": '&#39;',
 };
 
-function escapeHtml(text: string): string {
+export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
 }
 

@@ -15,3 +15,13 @@ export function toUser(entity: UserEntity): User {
     createdAt: entity.createdAt.toISOString(),
   };
 }
+
+/** The admin flag as a session holds it: only on an approved account, so a suspended admin holds no admin rights (ADR 0011). */
+export function sessionIsAdmin(entity: Pick<UserEntity, 'isAdmin' | 'approved'>): boolean {
+  return entity.isAdmin && entity.approved;
+}
+
+/** The signed-in user as sign-in, registration and /me answer: never more rights than the session holds. */
+export function toSessionUser(entity: UserEntity): User {
+  return { ...toUser(entity), isAdmin: sessionIsAdmin(entity) };
+}

@@ -5,7 +5,6 @@ import {
   Get,
   HttpCode,
   Inject,
-  Param,
   Patch,
   Put,
   UseInterceptors,
@@ -17,11 +16,15 @@ import {
   roleRequestSchema,
   type User,
 } from '@district/contracts';
-import { CurrentUser, RequireAdmin, ZodPipe, type AuthUser } from '@district/nest-common';
+import { CurrentUser, IdParam, RequireAdmin, ZodPipe, type AuthUser } from '@district/nest-common';
 import type { z } from 'zod';
 import { IdentityErrorsInterceptor } from '../identity-errors.interceptor';
+import { UserNotFoundError } from '../identity.errors';
 import { toUser } from './user.mapper';
 import { UsersService } from './users.service';
+
+/** A user id, canonicalised by the platform; anything but a UUID is 'User not found'. */
+const UserId = () => IdParam('id', () => new UserNotFoundError());
 
 /** Admin user management (spec §6): approve or suspend, role, admin flag, password reset, delete. */
 @Controller('api')
@@ -37,16 +40,17 @@ export class UsersController {
 
   @Patch('users/:id/approval')
   async setApproval(
-    @Param('id') id: string,
+    @CurrentUser() actor: AuthUser,
+    @UserId() id: string,
     @Body(new ZodPipe(approvalRequestSchema)) body: z.infer<typeof approvalRequestSchema>,
   ): Promise<User> {
-    return toUser(await this.users.setApproval(id, body.approved));
+    return toUser(await this.users.setApproval(actor, id, body.approved));
   }
 
   @Patch('users/:id/role')
   async setRole(
     @CurrentUser() actor: AuthUser,
-    @Param('id') id: string,
+    @UserId() id: string,
     @Body(new ZodPipe(roleRequestSchema)) body: z.infer<typeof roleRequestSchema>,
   ): Promise<User> {
     return toUser(await this.users.setRole(actor, id, body.role));
@@ -55,7 +59,7 @@ export class UsersController {
   @Patch('users/:id/admin')
   async setAdmin(
     @CurrentUser() actor: AuthUser,
-    @Param('id') id: string,
+    @UserId() id: string,
     @Body(new ZodPipe(adminFlagRequestSchema)) body: z.infer<typeof adminFlagRequestSchema>,
   ): Promise<User> {
     return toUser(await this.users.setAdmin(actor, id, body.isAdmin));
@@ -63,13 +67,13 @@ export class UsersController {
 
   @Delete('users/:id')
   @HttpCode(204)
-  async remove(@CurrentUser() actor: AuthUser, @Param('id') id: string): Promise<void> {
+  async remove(@CurrentUser() actor: AuthUser, @UserId() id: string): Promise<void> {
     await this.users.remove(actor, id);
   }
 
   @Put('admin/users/:id/password')
   async resetPassword(
-    @Param('id') id: string,
+    @UserId() id: string,
     @Body(new ZodPipe(resetPasswordRequestSchema)) body: z.infer<typeof resetPasswordRequestSchema>,
   ): Promise<User> {
     return toUser(await this.users.resetPassword(id, body.newPassword));

@@ -15,6 +15,7 @@ import {
   OutboxService,
   PLATFORM_LOGGER,
   SessionStateStore,
+  canonicalUuid,
   currentRequestId,
   type AuthUser,
   type Logger,
@@ -41,7 +42,6 @@ export interface NewUser {
   createdAt?: Date;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const VERSION_BATCH = 5000;
 
 /**
@@ -68,7 +68,8 @@ export class UsersService {
 
   /** Unknown and malformed ids alike are simply not found. */
   async findById(id: string): Promise<UserEntity | null> {
-    return UUID.test(id) ? this.users.findOneBy({ id }) : null;
+    const canonical = canonicalUuid(id);
+    return canonical ? this.users.findOneBy({ id: canonical }) : null;
   }
 
   findByEmail(email: string): Promise<UserEntity | null> {
@@ -120,8 +121,10 @@ export class UsersService {
     return user;
   }
 
-  setApproval(id: string, approved: boolean): Promise<UserEntity> {
+  setApproval(actor: AuthUser, id: string, approved: boolean): Promise<UserEntity> {
     return this.change(id, (user) => {
+      // Suspending oneself would drop one's own admin rights (ADR 0011): as with the admin flag, not by oneself.
+      if (!approved && isSelf(actor, user)) throw new SelfChangeError(IdentityMessages.cannotSuspendOwnAccount);
       if (user.approved === approved) return [];
       user.approved = approved;
       return ['approval'];
@@ -129,8 +132,8 @@ export class UsersService {
   }
 
   setRole(actor: AuthUser, id: string, role: Role): Promise<UserEntity> {
-    if (actor.id === id) throw new SelfChangeError(IdentityMessages.cannotChangeOwnRole);
     return this.change(id, (user) => {
+      if (isSelf(actor, user)) throw new SelfChangeError(IdentityMessages.cannotChangeOwnRole);
       if (user.role === role) return [];
       user.role = role;
       return ['role'];
@@ -138,8 +141,8 @@ export class UsersService {
   }
 
   setAdmin(actor: AuthUser, id: string, isAdmin: boolean): Promise<UserEntity> {
-    if (actor.id === id) throw new SelfChangeError(IdentityMessages.cannotChangeOwnAdmin);
     return this.change(id, (user) => {
+      if (isSelf(actor, user)) throw new SelfChangeError(IdentityMessages.cannotChangeOwnAdmin);
       if (user.isAdmin === isAdmin) return [];
       user.isAdmin = isAdmin;
       return ['admin'];
@@ -169,18 +172,19 @@ export class UsersService {
   }
 
   async remove(actor: AuthUser, id: string): Promise<void> {
-    if (actor.id === id) throw new SelfChangeError(IdentityMessages.cannotDeleteOwnAccount);
-    await this.underLock(id, async (manager, user) => {
+    const userId = await this.underLock(id, async (manager, user) => {
+      if (isSelf(actor, user)) throw new SelfChangeError(IdentityMessages.cannotDeleteOwnAccount);
       await manager.delete(UserEntity, { id: user.id });
       await this.outbox.enqueue(
         manager,
         Subjects.identityUserDeleted,
-        { userId: id } satisfies UserDeletedEvent,
+        { userId: user.id } satisfies UserDeletedEvent,
         eventHeaders(),
       );
-      await this.sessions.markDeleted(id);
+      await this.sessions.markDeleted(user.id);
+      return user.id;
     });
-    this.logger.info({ userId: id, by: actor.id }, 'user deleted');
+    this.logger.info({ userId, by: actor.id }, 'user deleted');
   }
 
   /** Every user's token version, in batches (warming the shared session state at start). */
@@ -250,10 +254,10 @@ export class UsersService {
           changedEvent(user, changed),
           eventHeaders(),
         );
-        this.logger.info({ userId: id, changed, tokenVersion: user.tokenVersion }, 'user changed');
+        this.logger.info({ userId: user.id, changed, tokenVersion: user.tokenVersion }, 'user changed');
       }
       // Also after a no-op, so retrying a request whose state write failed repairs the shared state.
-      await this.sessions.setVersion(id, user.tokenVersion);
+      await this.sessions.setVersion(user.id, user.tokenVersion);
       return user;
     });
   }
@@ -268,12 +272,13 @@ export class UsersService {
     id: string,
     work: (manager: EntityManager, user: UserEntity) => Promise<T>,
   ): Promise<T> {
-    if (!UUID.test(id)) throw new UserNotFoundError();
+    const canonical = canonicalUuid(id);
+    if (!canonical) throw new UserNotFoundError();
     let previousVersion: number | undefined;
     try {
       const result = await this.dataSource.transaction(async (manager) => {
         const user = await manager.findOne(UserEntity, {
-          where: { id },
+          where: { id: canonical },
           lock: { mode: 'pessimistic_write' },
         });
         if (!user) throw new UserNotFoundError();
@@ -284,8 +289,8 @@ export class UsersService {
       return result;
     } catch (error) {
       if (previousVersion !== undefined) {
-        await this.sessions.setVersion(id, previousVersion).catch((err: unknown) => {
-          this.logger.error({ err, userId: id }, 'could not restore the session state after a failed change');
+        await this.sessions.setVersion(canonical, previousVersion).catch((err: unknown) => {
+          this.logger.error({ err, userId: canonical }, 'could not restore the session state after a failed change');
         });
       }
       throw error;
@@ -296,6 +301,11 @@ export class UsersService {
     await this.sessions.setVersion(userId, tokenVersion);
     this.relay.nudge();
   }
+}
+
+/** Self-rules compare the stored row's id with the actor's (both canonical), never a path string. */
+function isSelf(actor: AuthUser, user: UserEntity): boolean {
+  return canonicalUuid(actor.id) === user.id;
 }
 
 function changedEvent(user: UserEntity, changed: UserChange[]): UserChangedEvent {

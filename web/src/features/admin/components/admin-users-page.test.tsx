@@ -64,6 +64,8 @@ describe('admin users (spec sections 2, 5, 6 and 8)', () => {
     expect(await screen.findByText(IdentityMessages.cannotChangeOwnAdmin)).toBeInTheDocument();
     await user.selectOptions(screen.getByLabelText(`Role for ${me.name}`), 'student');
     expect(await screen.findByText(IdentityMessages.cannotChangeOwnRole)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: `Suspend ${me.name}` }));
+    expect(await screen.findByText(IdentityMessages.cannotSuspendOwnAccount)).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: `Delete ${me.name}` }));
     expect(await screen.findByText(IdentityMessages.cannotDeleteOwnAccount)).toBeInTheDocument();
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();

@@ -57,6 +57,8 @@ export function AdminUsersPage() {
     if (me && target.id === me.id) {
       if (next.kind === 'admin') return toast({ type: 'error', message: IdentityMessages.cannotChangeOwnAdmin });
       if (next.kind === 'role') return toast({ type: 'error', message: IdentityMessages.cannotChangeOwnRole });
+      if (next.kind === 'approval' && !next.approved)
+        return toast({ type: 'error', message: IdentityMessages.cannotSuspendOwnAccount });
     }
     setBusyId(target.id);
     try {
