@@ -1,8 +1,6 @@
 import {
   BadRequestException,
   ConflictException,
-  HttpException,
-  HttpStatus,
   NotFoundException,
   UnauthorizedException,
 } from '@nestjs/common';
@@ -20,11 +18,14 @@ import {
 export function toHttpException(error: unknown): unknown {
   if (error instanceof NotFoundError) return new NotFoundException(error.message);
   if (error instanceof SlugTakenError) return new ConflictException(error.message);
-  if (error instanceof InvalidInputError || error instanceof NotAnImageError)
+  // An oversize image is a 400 like the spec's other upload refusal, so the client shows the message it words.
+  if (
+    error instanceof InvalidInputError ||
+    error instanceof NotAnImageError ||
+    error instanceof ImageTooLargeError
+  )
     return new BadRequestException(error.message);
   if (error instanceof SignInRequiredError) return new UnauthorizedException(error.message);
-  if (error instanceof ImageTooLargeError)
-    return new HttpException(error.message, HttpStatus.PAYLOAD_TOO_LARGE);
   return error;
 }
 

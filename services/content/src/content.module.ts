@@ -2,6 +2,11 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { PlatformModule, type PlatformRuntime } from '@district/nest-common';
 import { CategoriesController } from './categories/categories.controller';
 import { CategoriesService } from './categories/categories.service';
+import {
+  COMMENT_RATE_LIMITS_CONFIG,
+  CommentRateLimit,
+  commentRateLimitsFromEnv,
+} from './comments/comment-rate-limit';
 import { CommentsController } from './comments/comments.controller';
 import { CommentsService } from './comments/comments.service';
 import { DiscoveryController } from './discovery/discovery.controller';
@@ -32,6 +37,8 @@ export interface ContentModuleOptions {
 export class ContentModule {
   static forRoot(runtime: PlatformRuntime, options: ContentModuleOptions = {}): DynamicModule {
     const schema = options.schema ?? CONTENT_SERVICE_NAME;
+    // Read at start, so a bad CONTENT_COMMENT_RATE_* value stops the service with the problem named.
+    const commentRateLimits = commentRateLimitsFromEnv(runtime.env);
     return {
       module: ContentModule,
       imports: [
@@ -55,6 +62,8 @@ export class ContentModule {
         PostsService,
         CategoriesService,
         CommentsService,
+        { provide: COMMENT_RATE_LIMITS_CONFIG, useValue: commentRateLimits },
+        CommentRateLimit,
         ImagesService,
         SiteSettingsService,
         DiscoveryService,

@@ -8,7 +8,11 @@ import {
   type HttpClient,
 } from '@district/nest-common/testing';
 import type { OpenApiDocument } from '@district/nest-common';
-import { PERSONAS, startContent, type ContentTestApp, type Persona } from './support/content-app';
+import { PERSONAS as ACCOUNT_PERSONAS, startContent, type ContentTestApp } from './support/content-app';
+
+/** The account kinds, and an administrator whose approval an admin withdrew (ADR 0011). */
+const PERSONAS = [...ACCOUNT_PERSONAS, 'suspendedAdmin'] as const;
+type Persona = (typeof PERSONAS)[number];
 import { png, uploadImage } from './support/upload';
 
 interface MatrixRoute {
@@ -28,7 +32,8 @@ let counter = 0;
 
 beforeAll(async () => {
   app = await startContent();
-  for (const persona of PERSONAS) clients.set(persona, (await app.signIn(persona)).client);
+  for (const persona of ACCOUNT_PERSONAS) clients.set(persona, (await app.signIn(persona)).client);
+  clients.set('suspendedAdmin', (await app.signIn('admin', { approved: false })).client);
   admin = clients.get('admin') as HttpClient;
 });
 afterAll(async () => {
@@ -78,8 +83,17 @@ async function newPost(status: 'draft' | 'published'): Promise<Post> {
   return res.body;
 }
 
+/** `{name:upper}` / `{name:mixed}`: the placeholder's value spelled in another letter case. */
 async function fillPath(path: string): Promise<string> {
-  let filled = path;
+  const spelled = /\{(\w+):(upper|mixed)\}/.exec(path);
+  if (spelled) {
+    const [token, name, spelling] = spelled;
+    const value = (await fillPath(`{${name}}`)).replace(/^\/uploads\//, '');
+    const respelled =
+      spelling === 'upper' ? value.toUpperCase() : [...value].map((c, i) => (i % 2 ? c.toUpperCase() : c)).join('');
+    return fillPath(path.replace(token, respelled));
+  }
+  let filled = path.replace('{nul}', '%00');
   if (filled.includes('{publishedPost}') || filled.includes('{publishedSlug}')) {
     const post = await newPost('published');
     filled = filled.replace('{publishedPost}', post.id).replace('{publishedSlug}', post.slug);

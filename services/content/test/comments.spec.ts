@@ -34,16 +34,11 @@ describe('writing comments', () => {
     }
   });
 
-  it('lets the server decide the status: students wait, teachers and admins do not', async () => {
-    const { client: student, person } = await app.signIn('student', { name: 'Sam' });
+  it('lets the server decide the status: students wait, approved teachers and admins do not', async () => {
+    const { client: student } = await app.signIn('student', { name: 'Sam' });
     const held = await student.post<Comment>(path(), { content: 'First!', status: 'approved' });
     expect(held.status).toBe(201);
-    expect(held.body).toMatchObject({
-      status: 'pending',
-      authorName: 'Sam',
-      authorId: person.id,
-      parentId: null,
-    });
+    expect(held.body).toMatchObject({ status: 'pending', authorName: 'Sam', own: true, parentId: null });
     const { client: teacher } = await app.signIn('teacher');
     expect((await teacher.post<Comment>(path(), { content: 'Nice', status: 'pending' })).body.status).toBe(
       'approved',
@@ -53,6 +48,18 @@ describe('writing comments', () => {
     ).toBe('pending');
     const { client: pending } = await app.signIn('pending');
     expect((await pending.post<Comment>(path(), { content: 'Waiting' })).body.status).toBe('pending');
+
+    // Anyone may register as a teacher: until an admin approves the account, it is moderated like a student.
+    const { client: newTeacher } = await app.signIn('teacher', { approved: false });
+    expect(
+      (await newTeacher.post<Comment>(path(), { content: 'Unvetted', status: 'approved' })).body.status,
+    ).toBe('pending');
+    // An admin flag on an unapproved account is not trusted either: its requested status is ignored.
+    const { client: unapprovedAdmin } = await app.signIn('admin', { approved: false });
+    expect(
+      (await unapprovedAdmin.post<Comment>(path(), { content: 'Not vetted', status: 'approved' })).body
+        .status,
+    ).toBe('pending');
 
     // With moderation off, students' comments are approved at once.
     await admin.post('/api/seo/settings', { commentModeration: false });
@@ -76,6 +83,40 @@ describe('writing comments', () => {
     expect(othersView.body.every((c) => c.status === 'approved')).toBe(true);
     expect((await app.client().get<Comment[]>(path())).body.some((c) => c.id === mine.id)).toBe(false);
     expect((await admin.get<Comment[]>(path())).body.some((c) => c.id === mine.id)).toBe(true);
+  });
+
+  it("shows authors' user ids to admins only; others get the own flag", async () => {
+    const { client: teacher, person: teacherPerson } = await app.signIn('teacher');
+    const top = (await teacher.post<Comment>(path(), { content: 'Whose is this?' })).body;
+    const { client: student, person: studentPerson } = await app.signIn('student');
+    const reply = await student.post<Comment>(path(), { content: 'Mine', parentId: top.id });
+    expect(reply.body).toMatchObject({ own: true });
+    expect(reply.body).not.toHaveProperty('authorId');
+    await admin.patch(`/api/comments/${reply.body.id}/status`, { status: 'approved' });
+
+    const everyComment = (list: Comment[]) => list.flatMap((c) => [c, ...(c.replies ?? [])]);
+    for (const viewer of [app.client(), student, teacher, (await app.signIn('pending')).client]) {
+      const listed = everyComment((await viewer.get<Comment[]>(path())).body);
+      expect(listed.map((c) => c.id)).toEqual(expect.arrayContaining([top.id, reply.body.id]));
+      expect(listed.filter((c) => 'authorId' in c)).toEqual([]);
+    }
+    expect(
+      everyComment((await student.get<Comment[]>(path())).body).find((c) => c.id === reply.body.id),
+    ).toMatchObject({
+      own: true,
+    });
+
+    const adminView = everyComment((await admin.get<Comment[]>(path())).body);
+    expect(adminView.find((c) => c.id === top.id)).toMatchObject({ authorId: teacherPerson.id });
+    expect(adminView.find((c) => c.id === reply.body.id)).toMatchObject({ authorId: studentPerson.id });
+    const moderation = (await admin.get<Comment[]>('/api/comments')).body;
+    expect(moderation.find((c) => c.id === top.id)).toMatchObject({ authorId: teacherPerson.id });
+    // The event still names the author (consumers need it; they are not the public).
+    const events: { payload: { comment: { authorId: string } } }[] = await app.dataSource.query(
+      `SELECT payload FROM outbox WHERE payload->'comment'->>'id' = $1`,
+      [reply.body.id],
+    );
+    expect(events.map((e) => e.payload.comment.authorId)).toContain(studentPerson.id);
   });
 
   it('allows replies one level deep, only to approved top-level comments', async () => {

@@ -1,5 +1,5 @@
 import { Subjects, TOTAL_COUNT_HEADER, type Category, type Post } from '@district/contracts';
-import { startService, type RunningService } from '@district/nest-common';
+import { SessionStateStore, startService, type RunningService } from '@district/nest-common';
 import {
   HttpClient,
   TEST_DATABASE_URL,
@@ -22,6 +22,7 @@ import { startContent, type ContentTestApp } from './support/content-app';
 
 let app: ContentTestApp;
 let admin: HttpClient;
+let adminId: string;
 let category: Category;
 let sql: Client;
 
@@ -42,7 +43,9 @@ async function silently(statement: string, params: unknown[]): Promise<void> {
 
 beforeAll(async () => {
   app = await startContent();
-  admin = (await app.signIn('admin')).client;
+  const signedIn = await app.signIn('admin');
+  admin = signedIn.client;
+  adminId = signedIn.person.id;
   category = (await admin.post<Category>('/api/categories', { name: 'Cached category' })).body;
   for (const title of ['First lesson', 'Second lesson']) {
     await admin.post<Post>('/api/posts', { title, status: 'published', categoryId: category.id });
@@ -239,6 +242,10 @@ describe('two replicas on one database', () => {
 
   beforeAll(async () => {
     secondRuntime = createTestRuntime();
+    // Replicas share the session state identity writes (one store in production): the admin's is in this one too.
+    const sessions = new SessionStateStore(secondRuntime.store);
+    await sessions.markRestored();
+    await sessions.setVersion(adminId, 1);
     second = await startService(defineContentService({ schema: app.schema }), secondRuntime, {
       port: 0,
       host: '127.0.0.1',

@@ -89,6 +89,13 @@ const PAYLOADS = [
   '"><img src=x onerror=alert(1)>',
   "'><script>alert(1)</script>",
   '<scr<script>ipt>alert(1)</scr</script>ipt>',
+  // DOM clobbering: named elements become globals and document properties the page's script may read.
+  '<a name="currentUser" href="https://ok.example">x</a><img name="getElementById" src="/a.png">',
+  '<form id="config"><input name="apiBase" value="https://evil.example"></form>',
+  '<img id="__NEXT_DATA__" src="/a.png"><a id="defaultView" name="defaultView">x</a>',
+  // The site's own CSS classes: a full-page fake sign-in over the real one, or hidden text.
+  '<div class="fixed inset-0 z-50 bg-white"><p>Session expired. Sign in again at evil.example</p></div>',
+  '<p class="sr-only hidden">x</p><code class="language-js fixed">y</code>',
 ];
 
 const EXECUTABLE_TAGS = new Set([
@@ -142,6 +149,12 @@ function danger(element: DomElement, context: 'post' | 'comment'): string | null
     const lower = name.toLowerCase();
     if (lower.startsWith('on')) return `${name} handler`;
     if (lower === 'style' || lower === 'srcdoc' || lower === 'srcset') return `${name} attribute`;
+    if (lower === 'id' || lower === 'name') return `${name} attribute (clobbers page globals)`;
+    if (
+      lower === 'class' &&
+      !(element.name === 'code' && value.split(/\s+/).every((c) => /^language-[a-z0-9+-]+$/.test(c)))
+    )
+      return `class="${value}" (the site's styles)`;
     if (URL_ATTRIBUTES.has(lower)) {
       // Resolved as the browser would, against a page of the site; anything but the web and mail/phone links can run.
       const resolved = URL.canParse(value, PAGE) ? new URL(value, PAGE) : null;
@@ -203,6 +216,9 @@ it('keeps what lessons and comments legitimately use', async () => {
     'sandbox=',
   );
   expect(sanitizePostHtml('<iframe src="https://www.youtube.com/watch?v=x"></iframe>')).toBe('');
+  expect(sanitizePostHtml('<pre><code class="language-python">print(1)</code></pre>')).toBe(
+    '<pre><code class="language-python">print(1)</code></pre>',
+  );
   expect(
     sanitizePostHtml('<h2>Hola</h2><img src="/uploads/abc.png" alt="a"><table><tr><td>1</td></tr></table>'),
   ).toBe('<h2>Hola</h2><img src="/uploads/abc.png" alt="a" /><table><tr><td>1</td></tr></table>');

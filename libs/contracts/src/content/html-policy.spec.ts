@@ -33,6 +33,8 @@ describe('the post HTML policy', () => {
     expect(Object.isFrozen(policy.attributes.iframe)).toBe(true);
     expect(Object.isFrozen(policy.iframe.hosts[0])).toBe(true);
     expect(Object.isFrozen(policy.iframe.setAttributes)).toBe(true);
+    expect(Object.isFrozen(policy.classes)).toBe(true);
+    expect(Object.values(policy.classes).every((patterns) => Object.isFrozen(patterns))).toBe(true);
     expect(() => (policy.tags as string[]).push('script')).toThrow(TypeError);
   });
 
@@ -54,6 +56,43 @@ describe('the post HTML policy', () => {
     );
     expect(bad).toEqual([]);
     expect(policy.attributes['*']).not.toContain('id');
+  });
+
+  it("keeps no id or name (they clobber the page's globals) and no free class (it borrows the site's styles)", () => {
+    // class only through `classes`, where each value must match an explicit pattern.
+    const bad = allAttributes.filter(({ name }) => ['id', 'name', 'class', 'form', 'slot'].includes(name));
+    expect(bad).toEqual([]);
+  });
+
+  it('keeps class names only on named elements, each matching an anchored pattern for code languages', () => {
+    for (const [tag, patterns] of Object.entries(policy.classes)) {
+      expect(policy.tags).toContain(tag);
+      expect(tag).not.toBe('*');
+      expect(patterns.length).toBeGreaterThan(0);
+      for (const pattern of patterns) {
+        expect(pattern).toBeInstanceOf(RegExp);
+        expect(pattern.source).toMatch(/^\^.*\$$/);
+        expect(pattern.flags).toBe('');
+      }
+    }
+    const kept = (tag: string, name: string) => (policy.classes[tag] ?? []).some((p) => p.test(name));
+    expect(kept('code', 'language-js')).toBe(true);
+    expect(kept('code', 'language-c++')).toBe(true);
+    // The site's own utility classes (Tailwind) and anything not a code language, on any element.
+    const siteClasses = [
+      'fixed',
+      'inset-0',
+      'z-50',
+      'hidden',
+      'sr-only',
+      'absolute',
+      'bg-white',
+      'language-',
+    ];
+    const odd = ['language-js x', 'xlanguage-js', 'language-JS', 'language-a"b', 'language-a<b'];
+    for (const tag of [...policy.tags, '*'])
+      for (const name of [...siteClasses, ...odd])
+        expect({ tag, name, kept: kept(tag, name) }).toEqual({ tag, name, kept: false });
   });
 
   it('checks the scheme of every URL attribute it keeps', () => {

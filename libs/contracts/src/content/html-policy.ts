@@ -18,8 +18,17 @@ export interface IframeHostRule {
 export interface PostHtmlPolicy {
   /** Elements kept; any other element is dropped and its text kept (except `droppedWithText`). */
   readonly tags: readonly string[];
-  /** Attributes kept per element; '*' lists those kept on every element of `tags`. */
+  /**
+   * Attributes kept per element; '*' lists those kept on every element of `tags`. Never `id` or `name` (they
+   * become globals the page's script may read) nor `class` (see `classes`).
+   */
   readonly attributes: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Class names kept per element, each matching one of its anchored patterns; others are dropped, and `class`
+   * with them when none is left. A free `class` would let a post dress itself in the site's own styles (a
+   * full-page fake sign-in, hidden text).
+   */
+  readonly classes: Readonly<Record<string, readonly RegExp[]>>;
   /** Attributes whose value is a URL: kept only with one of the schemes below, or as a relative URL. */
   readonly urlAttributes: readonly string[];
   /** URL schemes kept in `urlAttributes` (links), unless the element has its own list in `schemesByTag`. */
@@ -69,8 +78,8 @@ export const POST_HTML_POLICY: PostHtmlPolicy = deepFreeze({
     ...['img', 'iframe', 'video', 'audio', 'source'],
   ],
   attributes: {
-    '*': ['class', 'title', 'lang', 'dir'],
-    a: ['href', 'name', 'target', 'rel'],
+    '*': ['title', 'lang', 'dir'],
+    a: ['href', 'target', 'rel'],
     img: ['src', 'alt', 'width', 'height', 'loading'],
     iframe: [
       ...['src', 'width', 'height', 'title', 'allowfullscreen', 'frameborder', 'allow'],
@@ -83,6 +92,8 @@ export const POST_HTML_POLICY: PostHtmlPolicy = deepFreeze({
     th: ['colspan', 'rowspan', 'scope'],
     ol: ['start', 'type'],
   },
+  // The rich-text editor's code blocks name their language this way (TipTap's `language-` prefix).
+  classes: { code: [/^language-[a-z0-9+-]+$/] },
   urlAttributes: ['href', 'src', 'poster'],
   schemes: ['http', 'https', 'mailto', 'tel'],
   schemesByTag: {

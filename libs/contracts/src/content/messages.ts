@@ -21,10 +21,12 @@ export const ContentMessages = {
   commentEmpty: 'Please write a comment before posting',
   replyNotAllowed: 'You can only reply to an approved top-level comment',
   sitemapDisabled: 'The sitemap is turned off in the SEO settings',
+  tooManyComments: 'Too many comments. Please wait a moment and try again.',
 } as const;
 
 /** Spec §9 and the limits. */
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+/** The largest image accepted: 'Image size must be less than 5MB', so 5 MiB itself is refused. */
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024 - 1;
 export const READ_TIME_CHARS_PER_MINUTE = 200;
 export const PUBLIC_POSTS_DEFAULT_LIMIT = 20;
 export const PUBLIC_POSTS_MAX_LIMIT = 100;

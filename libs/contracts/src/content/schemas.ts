@@ -137,12 +137,15 @@ export const categoryRequestSchema = z.object({
 });
 export type CategoryRequest = z.input<typeof categoryRequestSchema>;
 
-/** Spec §3 Comment. `own` marks the caller's own comments (so the client can label its pending ones). */
+/**
+ * Spec §3 Comment. `own` marks the caller's own comments (so the client can label its pending ones). `authorId`
+ * is sent to admins only: public lists must not tie a pupil's comments together by their user id.
+ */
 export interface Comment {
   id: string;
   postId: string;
   content: string;
-  authorId: string | null;
+  authorId?: string | null;
   authorName: string;
   createdAt: string;
   parentId: string | null;
@@ -156,7 +159,7 @@ export const commentSchema: z.ZodType<Comment> = z.lazy(() =>
     id,
     postId: id,
     content: z.string(),
-    authorId: id.nullable(),
+    authorId: id.nullable().optional(),
     authorName: z.string(),
     createdAt: z.string(),
     parentId: id.nullable(),

@@ -5,15 +5,15 @@ import {
   Get,
   HttpCode,
   Inject,
-  Param,
   Post,
   Put,
   UseInterceptors,
 } from '@nestjs/common';
 import { categoryRequestSchema, type Category } from '@district/contracts';
-import { CurrentUser, Public, RequireAdmin, ZodPipe, type AuthUser } from '@district/nest-common';
+import { CurrentUser, IdParam, Public, RequireAdmin, ZodPipe, type AuthUser } from '@district/nest-common';
 import type { z } from 'zod';
 import { ContentErrorsInterceptor } from '../content-errors.interceptor';
+import { CategoryNotFoundError } from '../content.errors';
 import { CategoriesService } from './categories.service';
 
 /** Categories (spec §7): the list is public (the lesson list filters by it); changes are for admins. */
@@ -39,7 +39,7 @@ export class CategoriesController {
   @Put(':id')
   @RequireAdmin()
   update(
-    @Param('id') id: string,
+    @IdParam('id', () => new CategoryNotFoundError()) id: string,
     @Body(new ZodPipe(categoryRequestSchema)) body: z.infer<typeof categoryRequestSchema>,
   ): Promise<Category> {
     return this.categories.update(id, body);
@@ -48,7 +48,7 @@ export class CategoriesController {
   @Delete(':id')
   @RequireAdmin()
   @HttpCode(204)
-  async remove(@Param('id') id: string): Promise<void> {
+  async remove(@IdParam('id', () => new CategoryNotFoundError()) id: string): Promise<void> {
     await this.categories.remove(id);
   }
 }

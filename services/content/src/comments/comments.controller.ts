@@ -5,7 +5,7 @@ import {
   Get,
   HttpCode,
   Inject,
-  Param,
+  Ip,
   Patch,
   Post,
   UseInterceptors,
@@ -23,10 +23,11 @@ import {
   ZodPipe,
   type AuthUser,
   DocumentAccess,
+  IdParam,
 } from '@district/nest-common';
 import type { z } from 'zod';
 import { ContentErrorsInterceptor } from '../content-errors.interceptor';
-import { SignInRequiredError } from '../content.errors';
+import { CommentNotFoundError, PostNotFoundError, SignInRequiredError } from '../content.errors';
 import { CommentsService } from './comments.service';
 
 /** Comments (spec §7): read by anyone, written by anyone signed in, moderated by admins. */
@@ -37,7 +38,7 @@ export class CommentsController {
 
   @Get('posts/:postId/comments')
   @Public()
-  list(@Param('postId') postId: string, @CurrentUser() viewer: AuthUser | undefined): Promise<Comment[]> {
+  list(@IdParam('postId', () => new PostNotFoundError()) postId: string, @CurrentUser() viewer: AuthUser | undefined): Promise<Comment[]> {
     return this.comments.listForPost(postId, viewer);
   }
 
@@ -46,13 +47,16 @@ export class CommentsController {
   @Public()
   @DocumentAccess('signed-in')
   create(
-    @Param('postId') postId: string,
+    @IdParam('postId', () => new PostNotFoundError()) postId: string,
     @CurrentUser() author: AuthUser | undefined,
     @Body() raw: unknown,
+    @Ip() address: string,
   ): Promise<Comment> {
-    // Sign-in first, then the body: a signed-out visitor learns what to do before what is wrong.
+    // Sign-in first, then the body: a signed-out visitor learns what to do before what is wrong. Neither
+    // refusal counts towards the rate limits (the service counts valid comments only).
     if (!author) throw new SignInRequiredError(ContentMessages.signInToComment);
-    return this.comments.create(author, postId, new ZodPipe(createCommentRequestSchema).transform(raw));
+    const input = new ZodPipe(createCommentRequestSchema).transform(raw);
+    return this.comments.create(author, postId, input, address);
   }
 
   @Get('comments')
@@ -64,7 +68,7 @@ export class CommentsController {
   @Patch('comments/:id/status')
   @RequireAdmin()
   setStatus(
-    @Param('id') id: string,
+    @IdParam('id', () => new CommentNotFoundError()) id: string,
     @Body(new ZodPipe(commentStatusRequestSchema)) body: z.infer<typeof commentStatusRequestSchema>,
   ): Promise<Comment> {
     return this.comments.setStatus(id, body.status);
@@ -73,7 +77,7 @@ export class CommentsController {
   @Delete('comments/:id')
   @RequireAdmin()
   @HttpCode(204)
-  async remove(@Param('id') id: string): Promise<void> {
+  async remove(@IdParam('id', () => new CommentNotFoundError()) id: string): Promise<void> {
     await this.comments.remove(id);
   }
 }

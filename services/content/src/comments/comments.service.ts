@@ -14,12 +14,14 @@ import {
   PLATFORM_LOGGER,
   type AuthUser,
   type Logger,
+  holdsRight,
 } from '@district/nest-common';
 import { CommentNotFoundError, InvalidInputError, PostNotFoundError } from '../content.errors';
 import { eventHeaders } from '../event-headers';
 import { htmlToText, sanitizeCommentHtml } from '../html/html-sanitizer';
 import { SiteSettingsService } from '../seo/site-settings.service';
 import { UUID } from '../unique-violation';
+import { CommentRateLimit } from './comment-rate-limit';
 
 interface CommentRow {
   id: string;
@@ -35,7 +37,10 @@ interface CommentRow {
 
 const COLUMNS = `c.id, c.post_id, c.parent_id, c.author_id, c.author_name, c.content, c.status, c.created_at`;
 
-function toComment(row: CommentRow, viewerId?: string): Comment {
+/** A comment as stored, author id included (events and admins need it; see forViewer). */
+type FullComment = Comment & { authorId: string | null };
+
+function toComment(row: CommentRow, viewerId?: string): FullComment {
   return {
     id: row.id,
     postId: row.post_id,
@@ -50,17 +55,34 @@ function toComment(row: CommentRow, viewerId?: string): Comment {
   };
 }
 
+/** An admin flag counts only on an approved account (the platform's rule; anyone may register, an admin approves). */
+function isApprovedAdmin(user: Pick<AuthUser, 'role' | 'approved' | 'isAdmin'> | undefined): boolean {
+  return user !== undefined && holdsRight(user, 'admin');
+}
+
+/**
+ * A comment as a viewer may see it: authors' user ids go to admins only, since lists are public and an id ties
+ * a pupil's comments together across posts (the `own` flag tells the author which are theirs).
+ */
+function forViewer(comment: Comment, viewer: AuthUser | undefined): Comment {
+  if (isApprovedAdmin(viewer)) return comment;
+  const { authorId: _hidden, replies, ...rest } = comment;
+  return replies ? { ...rest, replies: replies.map((reply) => forViewer(reply, viewer)) } : rest;
+}
+
 /**
  * The server decides a new comment's status (spec §4 has clients send one; only admins' is honoured):
- * admins' and teachers' comments are approved; students' wait for approval while moderation is on.
+ * approved admins choose (approved by default), approved teachers' comments are approved, and everyone else's
+ * wait for approval while moderation is on. Anyone can register as a teacher, so the role and the admin flag
+ * count only once an admin has approved the account.
  */
 export function commentStatusFor(
-  author: AuthUser,
+  author: Pick<AuthUser, 'role' | 'approved' | 'isAdmin'>,
   requested: CommentStatus | undefined,
   moderation: boolean,
 ): CommentStatus {
-  if (author.isAdmin) return requested ?? 'approved';
-  if (author.role === 'teacher') return 'approved';
+  if (isApprovedAdmin(author)) return requested ?? 'approved';
+  if (holdsRight(author, 'teacher')) return 'approved';
   return moderation ? 'pending' : 'approved';
 }
 
@@ -73,6 +95,7 @@ export class CommentsService {
     @Inject(OutboxRelay) private readonly relay: OutboxRelay,
     @Inject(SiteSettingsService) private readonly settings: SiteSettingsService,
     @Inject(PLATFORM_LOGGER) private readonly logger: Logger,
+    @Inject(CommentRateLimit) private readonly rateLimit: CommentRateLimit,
   ) {}
 
   /**
@@ -85,7 +108,7 @@ export class CommentsService {
       `SELECT ${COLUMNS} FROM comments c
        WHERE c.post_id = $1 AND (c.status = 'approved' OR $2::boolean OR c.author_id = $3::uuid)
        ORDER BY c.created_at, c.id`,
-      [postId, viewer?.isAdmin ?? false, viewer?.id ?? null],
+      [postId, isApprovedAdmin(viewer), viewer?.id ?? null],
     );
     const top: Comment[] = [];
     const byId = new Map<string, Comment>();
@@ -100,7 +123,7 @@ export class CommentsService {
     for (const row of rows) {
       if (row.parent_id !== null) byId.get(row.parent_id)?.replies?.push(toComment(row, viewer?.id ?? ''));
     }
-    return top;
+    return top.map((comment) => forViewer(comment, viewer));
   }
 
   /** Every comment with its post's title, newest first (admin moderation). */
@@ -112,13 +135,18 @@ export class CommentsService {
     return rows.map((row) => toComment(row));
   }
 
+  /** `address`: the client's IP, for the per-address rate limit. */
   async create(
     author: AuthUser,
     postId: string,
     input: { content: string; parentId?: string | null; status?: CommentStatus },
+    address: string,
   ): Promise<Comment> {
     const content = sanitizeCommentHtml(input.content);
     if (!htmlToText(content)) throw new InvalidInputError(ContentMessages.commentEmpty);
+    // Counted once the comment is valid (the controller has checked the sign-in and the body). Approved admins
+    // are not limited: they moderate, and may already publish or remove anything.
+    if (!isApprovedAdmin(author)) await this.rateLimit.consume(author.id, address);
     const { commentModeration } = await this.settings.get();
     const status = commentStatusFor(author, input.status, commentModeration);
     const comment = await this.dataSource.transaction(async (manager) => {
@@ -144,7 +172,7 @@ export class CommentsService {
     });
     this.relay.nudge();
     this.logger.info({ commentId: comment.id, postId, status }, 'comment created');
-    return comment;
+    return forViewer(comment, author);
   }
 
   async setStatus(id: string, status: CommentStatus): Promise<Comment> {
@@ -199,7 +227,7 @@ export class CommentsService {
     return rows.map((r) => r.id);
   }
 
-  private async enqueueChanged(manager: EntityManager, subject: string, comment: Comment): Promise<void> {
+  private async enqueueChanged(manager: EntityManager, subject: string, comment: FullComment): Promise<void> {
     const event: CommentChangedEvent = {
       comment: {
         id: comment.id,
@@ -221,7 +249,7 @@ export class CommentsService {
     if (!UUID.test(postId)) throw new PostNotFoundError();
     const rows: unknown[] = await manager.query(
       `SELECT 1 FROM posts WHERE id = $1 AND (status = 'published' OR $2::boolean)`,
-      [postId, viewer?.isAdmin ?? false],
+      [postId, isApprovedAdmin(viewer)],
     );
     if (rows.length === 0) throw new PostNotFoundError();
   }

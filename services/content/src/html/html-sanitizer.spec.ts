@@ -31,6 +31,27 @@ describe('post sanitiser, built from POST_HTML_POLICY', () => {
     }
   });
 
+  it('drops id and name everywhere, and class unless it names a code block language', () => {
+    for (const tag of POST_HTML_POLICY.tags.filter(
+      (t) => !['iframe', 'br', 'hr', 'img', 'wbr', 'col'].includes(t),
+    )) {
+      const out = sanitizePostHtml(`<${tag} id="x" name="y" class="fixed inset-0 z-50">x</${tag}>`);
+      expect({ tag, out }).toEqual({ tag, out: expect.not.stringMatching(/ (id|name|class)=/) });
+    }
+    expect(sanitizePostHtml('<a href="/a" name="currentUser">x</a>')).toBe('<a href="/a">x</a>');
+    expect(sanitizePostHtml('<img src="/a.png" name="body" alt="a">')).toBe('<img src="/a.png" alt="a" />');
+    // What the rich-text editor writes for a code block with a language survives; other classes beside it do not.
+    expect(sanitizePostHtml('<pre><code class="language-js">x</code></pre>')).toBe(
+      '<pre><code class="language-js">x</code></pre>',
+    );
+    expect(sanitizePostHtml('<pre><code class="language-c++ fixed inset-0">x</code></pre>')).toBe(
+      '<pre><code class="language-c++">x</code></pre>',
+    );
+    for (const cls of ['fixed', 'language-', 'language-JS', 'xlanguage-js', 'language-a"b'])
+      expect(sanitizePostHtml(`<code class='${cls}'>x</code>`)).toBe('<code>x</code>');
+    expect(sanitizePostHtml('<p class="language-js">x</p>')).toBe('<p>x</p>');
+  });
+
   it('checks every URL attribute against the schemes of its element', () => {
     for (const [tag, names] of Object.entries(POST_HTML_POLICY.attributes)) {
       if (tag === 'iframe') continue;

@@ -9,7 +9,7 @@ export const ALLOWED_IFRAME_HOSTS: string[] = POST_HTML_POLICY.iframe.hosts.map(
 
 const COMMENT_REL = 'ugc noopener noreferrer nofollow';
 
-const copyLists = (lists: Readonly<Record<string, readonly string[]>>): Record<string, string[]> =>
+const copyLists = <T>(lists: Readonly<Record<string, readonly T[]>>): Record<string, T[]> =>
   Object.fromEntries(Object.entries(lists).map(([key, list]) => [key, [...list]]));
 
 /** Post options, all built from the shared policy; only how sanitize-html applies it is said here. */
@@ -19,6 +19,8 @@ const POST_OPTIONS: sanitizeHtml.IOptions = {
   nonTextTags: [...POST_HTML_POLICY.droppedWithText],
   // transformTags runs before the attribute filter, so the frame attributes it sets are in this list too.
   allowedAttributes: copyLists(POST_HTML_POLICY.attributes),
+  // Also allows `class` on these elements, keeping only the names that match (and dropping an emptied class).
+  allowedClasses: copyLists(POST_HTML_POLICY.classes),
   allowedSchemes: [...POST_HTML_POLICY.schemes],
   allowedSchemesByTag: copyLists(POST_HTML_POLICY.schemesByTag),
   // The policy's URL attributes, and whatever else sanitize-html treats as a URL.

@@ -56,7 +56,10 @@ export class ImagesController {
   }
 }
 
-/** The bytes of the `image` file part; other parts are ignored. Oversize stops reading at the limit. */
+/**
+ * The bytes of the `image` file part; other parts are ignored. Oversize stops reading at the limit, which is the
+ * largest size accepted (MAX_IMAGE_BYTES, one byte under 5 MiB), so a file of exactly 5 MiB is cut and refused.
+ */
 async function readImageField(request: FastifyRequest): Promise<Buffer> {
   try {
     for await (const part of request.parts({ limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 20 } })) {

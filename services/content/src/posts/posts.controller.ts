@@ -22,12 +22,26 @@ import {
   updatePostRequestSchema,
   type Post,
 } from '@district/contracts';
-import { CurrentUser, Public, RequireAdmin, ZodPipe, type AuthUser } from '@district/nest-common';
+import {
+  CurrentUser,
+  IdParam,
+  Public,
+  RequireAdmin,
+  TextParamPipe,
+  ZodPipe,
+  type AuthUser,
+} from '@district/nest-common';
 import type { z } from 'zod';
 import { ContentErrorsInterceptor } from '../content-errors.interceptor';
+import { PostNotFoundError } from '../content.errors';
 import { JSON_TYPE, REVALIDATE, sendCached } from '../http/etag';
 import { PostsService } from './posts.service';
 import { bypassesCaches, sendPage } from './public-list-http';
+
+/** A post id, canonicalised by the platform; anything but a UUID is the spec's 'Post Not Found'. */
+const PostId = () => IdParam('id', () => new PostNotFoundError());
+/** Slugs are stored at most this long (ids are 36): a longer one cannot name a post. */
+const MAX_SLUG_PARAM = 120;
 
 /**
  * Posts (spec §7). Reading published posts is public; writing is for admins (see README, "who writes").
@@ -60,7 +74,7 @@ export class PostsController {
   @UseInterceptors(ContentErrorsInterceptor)
   @Public()
   async findPublic(
-    @Param('slug') slug: string,
+    @Param('slug', new TextParamPipe(MAX_SLUG_PARAM, () => new PostNotFoundError())) slug: string,
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
@@ -82,7 +96,7 @@ export class PostsController {
   @Get(':id')
   @UseInterceptors(ContentErrorsInterceptor)
   @Public()
-  findOne(@Param('id') id: string, @CurrentUser() viewer: AuthUser | undefined): Promise<Post> {
+  findOne(@PostId() id: string, @CurrentUser() viewer: AuthUser | undefined): Promise<Post> {
     return this.posts.findById(id, viewer);
   }
 
@@ -100,7 +114,7 @@ export class PostsController {
   @UseInterceptors(ContentErrorsInterceptor)
   @RequireAdmin()
   update(
-    @Param('id') id: string,
+    @PostId() id: string,
     @Body(new ZodPipe(updatePostRequestSchema)) body: z.infer<typeof updatePostRequestSchema>,
   ): Promise<Post> {
     return this.posts.update(id, withoutAuthor(body));
@@ -110,7 +124,7 @@ export class PostsController {
   @UseInterceptors(ContentErrorsInterceptor)
   @RequireAdmin()
   setStatus(
-    @Param('id') id: string,
+    @PostId() id: string,
     @Body(new ZodPipe(postStatusRequestSchema)) body: z.infer<typeof postStatusRequestSchema>,
   ): Promise<Post> {
     return this.posts.setStatus(id, body.status);
@@ -120,7 +134,7 @@ export class PostsController {
   @UseInterceptors(ContentErrorsInterceptor)
   @RequireAdmin()
   @HttpCode(204)
-  async remove(@Param('id') id: string): Promise<void> {
+  async remove(@PostId() id: string): Promise<void> {
     await this.posts.remove(id);
   }
 }

@@ -20,6 +20,7 @@ import {
   type AuthUser,
   type Logger,
   type PlatformRuntime,
+  canonicalUuid,
 } from '@district/nest-common';
 import {
   CategoryNotFoundError,
@@ -148,8 +149,8 @@ export class PostsService implements OnApplicationBootstrap, OnApplicationShutdo
   async findPublic(slugOrId: string): Promise<Post> {
     const rows: PostRow[] = await this.dataSource.query(
       `SELECT ${POST_COLUMNS} FROM ${POST_FROM}
-       WHERE p.status = 'published' AND (p.slug = $1 OR ($2::boolean AND p.id::text = $1)) LIMIT 1`,
-      [slugOrId, UUID.test(slugOrId)],
+       WHERE p.status = 'published' AND (p.slug = $1 OR p.id = $2::uuid) LIMIT 1`,
+      [slugOrId, canonicalUuid(slugOrId) ?? null],
     );
     if (!rows[0]) throw new PostNotFoundError();
     return toPost(rows[0]);

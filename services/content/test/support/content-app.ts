@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   SESSION_COOKIE,
+  SessionStateStore,
   startService,
   TokenService,
   type PlatformRuntime,
@@ -27,6 +28,15 @@ export interface TestPerson {
 
 export interface ContentTestOptions {
   demo?: boolean;
+  /** The service's environment (e.g. `CONTENT_COMMENT_RATE_PER_ADDRESS`). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Token claims that differ from the persona's, e.g. a self-registered teacher not yet approved. */
+export interface TokenOverrides {
+  role?: 'student' | 'teacher';
+  approved?: boolean;
+  isAdmin?: boolean;
 }
 
 export interface ContentTestApp {
@@ -41,7 +51,10 @@ export interface ContentTestApp {
    * A client signed in as a new person of that kind, with a token signed by the runtime's keys exactly as
    * identity would sign it (content never signs tokens itself).
    */
-  signIn(persona: Persona, person?: Partial<TestPerson>): Promise<{ client: HttpClient; person: TestPerson }>;
+  signIn(
+    persona: Persona,
+    person?: Partial<TestPerson> & TokenOverrides,
+  ): Promise<{ client: HttpClient; person: TestPerson }>;
   close(): Promise<void>;
 }
 
@@ -50,12 +63,15 @@ let counter = 0;
 /** Boots the real content module on the real database, in a throwaway schema, on a loopback port. */
 export async function startContent(options: ContentTestOptions = {}): Promise<ContentTestApp> {
   const schema = uniqueSchema('content');
-  const runtime = createTestRuntime({ demo: options.demo ?? false });
+  const runtime = createTestRuntime({ demo: options.demo ?? false, env: options.env ?? {} });
   const service = await startService(defineContentService({ schema }), runtime, {
     port: 0,
     host: '127.0.0.1',
   });
   const tokens = new TokenService(runtime.keys);
+  // Identity's part in the shared session state: the store is restored, and each signed-in person has a version.
+  const sessions = new SessionStateStore(runtime.store);
+  await sessions.markRestored();
   const client = () =>
     new HttpClient(runtime.publicUrl, {}, { [new URL(runtime.publicUrl).origin]: service.url });
   return {
@@ -77,13 +93,14 @@ export async function startContent(options: ContentTestOptions = {}): Promise<Co
       const { token } = await tokens.sign({
         sub: person.id,
         tv: 1,
-        role: persona === 'teacher' || persona === 'admin' ? 'teacher' : 'student',
-        approved: persona !== 'pending',
-        isAdmin: persona === 'admin',
+        role: overrides.role ?? (persona === 'teacher' || persona === 'admin' ? 'teacher' : 'student'),
+        approved: overrides.approved ?? persona !== 'pending',
+        isAdmin: overrides.isAdmin ?? persona === 'admin',
         name: person.name,
         username: `user${counter}`,
         email: `user${counter}@school.test`,
       });
+      await sessions.setVersion(person.id, 1);
       browser.jar.set(browser.baseUrl, SESSION_COOKIE, token);
       return { client: browser, person };
     },

@@ -28,9 +28,15 @@ describe('post editor (spec sections 2, 5 and 8)', { timeout: 20_000 }, () => {
     expect(uploadProblem(new File(['x'], 'a.txt', { type: 'text/plain' }))).toBe(
       ContentMessages.selectImageFile,
     );
-    const big = new File(['x'], 'a.png', { type: 'image/png' });
-    Object.defineProperty(big, 'size', { value: 5 * 1024 * 1024 + 1 });
-    expect(uploadProblem(big)).toBe(ContentMessages.imageTooLarge);
+    // 'less than 5MB': exactly 5 MiB is too large, one byte less is fine.
+    const sized = (size: number) => {
+      const file = new File(['x'], 'a.png', { type: 'image/png' });
+      Object.defineProperty(file, 'size', { value: size });
+      return file;
+    };
+    expect(uploadProblem(sized(5 * 1024 * 1024 + 1))).toBe(ContentMessages.imageTooLarge);
+    expect(uploadProblem(sized(5 * 1024 * 1024))).toBe(ContentMessages.imageTooLarge);
+    expect(uploadProblem(sized(5 * 1024 * 1024 - 1))).toBeNull();
     expect(uploadProblem(new File(['x'], 'a.png', { type: 'image/png' }))).toBeNull();
   });
 
@@ -175,8 +181,8 @@ describe('post editor (spec sections 2, 5 and 8)', { timeout: 20_000 }, () => {
     expect(screen.getByAltText('Featured image preview')).toHaveAttribute('src', UPLOADED);
 
     fetch.on('POST', '/api/upload-image', {
-      status: 413,
-      json: { statusCode: 413, message: ContentMessages.imageTooLarge },
+      status: 400,
+      json: { statusCode: 400, message: ContentMessages.imageTooLarge },
     });
     await user.upload(input, new File(['png'], 'dog.png', { type: 'image/png' }));
     await waitFor(() => expect(fetch.calls('POST', '/api/upload-image')).toHaveLength(2));

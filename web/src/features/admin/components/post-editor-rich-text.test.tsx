@@ -165,12 +165,12 @@ describe('post editor, rich-text mode (spec sections 2 and 4: content mode rich 
   });
 
   it('stays in HTML mode with a warning when rich text would drop part of the HTML', async () => {
-    const post = makePost({ content: '<table><tr><td>ser</td></tr></table><p class="note">estar</p>' });
+    const post = makePost({ content: '<table><tr><td>ser</td></tr></table><p title="note">estar</p>' });
     const { user } = await renderApp(`/admin/posts/edit/${post.id}`, { user: personas.admin(), setup: setup(post) });
     await user.click(await screen.findByRole('button', { name: 'Rich text' }));
     expect(
       await screen.findByText(
-        'Rich text would drop part of this post\'s HTML (<table>, <tbody>, <tr>, <td>, <p class="note">). Stay in HTML mode to keep it, or remove it from the HTML first.',
+        'Rich text would drop part of this post\'s HTML (<table>, <tbody>, <tr>, <td>, <p title="note">). Stay in HTML mode to keep it, or remove it from the HTML first.',
       ),
     ).toBeInTheDocument();
     expect(modeButton('HTML')).toHaveAttribute('aria-pressed', 'true');

@@ -20,6 +20,15 @@ const DROPPED_WITH_TEXT = POST_HTML_POLICY.droppedWithText.join(', ');
 
 const SERVER_ATTRIBUTES = POST_HTML_POLICY.attributes;
 
+/** The class names the server keeps on `tag` (those matching the policy's patterns), space-separated. */
+function keptClasses(tag: string, value: string): string {
+  const patterns = POST_HTML_POLICY.classes[tag] ?? [];
+  return value
+    .split(/\s+/)
+    .filter((name) => patterns.some((pattern) => pattern.test(name)))
+    .join(' ');
+}
+
 /** URL schemes the server keeps in a URL attribute of `tag`; null when `name` is not a URL. Relative URLs are kept too. */
 function urlSchemes(tag: string, name: string): readonly string[] | null {
   if (!POST_HTML_POLICY.urlAttributes.includes(name)) return null;
@@ -46,10 +55,15 @@ function signature(el: Element): string | null {
   const tag = el.tagName.toLowerCase();
   if (!SERVER_TAGS.has(tag)) return null;
   if (tag === 'iframe' && !isAllowedIframeSrc(el.getAttribute('src'))) return null;
-  const allowed = [...(SERVER_ATTRIBUTES['*'] ?? []), ...(SERVER_ATTRIBUTES[tag] ?? [])];
+  const allowed = [
+    ...(SERVER_ATTRIBUTES['*'] ?? []),
+    ...(SERVER_ATTRIBUTES[tag] ?? []),
+    ...(POST_HTML_POLICY.classes[tag] ? ['class'] : []),
+  ];
   const attrs = allowed
     .filter((name) => el.hasAttribute(name))
     .map((name) => [name, (el.getAttribute(name) ?? '').trim()] as const)
+    .map(([name, value]) => [name, name === 'class' ? keptClasses(tag, value) : value] as const)
     // Values that mean nothing: an empty class or target, and a list starting at 1.
     .filter(([name, value]) => !((name === 'class' || name === 'target') && value === ''))
     .filter(([name, value]) => !(tag === 'ol' && name === 'start' && value === '1'))
@@ -77,7 +91,7 @@ function read(html: string): { signatures: Set<string>; text: string } {
 
 /**
  * What saving `original` would keep but `converted` (the same post after the rich-text editor read and wrote it)
- * no longer has: each lost element as the server would keep it, such as `<table>` or `<p class="intro">`, and
+ * no longer has: each lost element as the server would keep it, such as `<table>` or `<p title="intro">`, and
  * 'some text' when text went missing. Empty when nothing is lost. Frames from other hosts, scripts and attributes
  * the server strips are not counted: saving drops them anyway.
  */
