@@ -61,7 +61,7 @@ async function pageFetch(page: Page, method: string, route: string, body?: unkno
   return page.evaluate(
     async (m: string, r: string, b: string | null) => {
       const res = await fetch(r, { method: m, credentials: 'include', headers: { 'content-type': 'application/json' }, body: b ?? undefined });
-      let parsed: unknown = null;
+      let parsed: unknown;
       try {
         parsed = await res.json();
       } catch {

@@ -23,8 +23,6 @@ import { DemoOnlyGuard } from './demo-only.guard';
 import { quickLoginPage } from './quick-login-page';
 import { SessionCookies } from './session-cookies.service';
 
-const quickLoginQuerySchema = quickLoginRequestSchema.pick({ type: true });
-
 /** Where the confirmed shortcut lands: the chat room, whose screen links to the shortcut (spec). */
 export const QUICK_LOGIN_LANDING = '/listen-to-type';
 
@@ -65,7 +63,7 @@ export class QuickLoginController {
 
   @Get()
   @Header('Cache-Control', 'no-store')
-  confirm(@Query(new ZodPipe(quickLoginQuerySchema)) query: QuickLoginChoice, @Res() reply: FastifyReply): void {
+  confirm(@Query(new ZodPipe(quickLoginRequestSchema.pick({ type: true }))) query: QuickLoginChoice, @Res() reply: FastifyReply): void {
     void reply
       .status(200)
       .header('Content-Type', 'text/html; charset=utf-8')
