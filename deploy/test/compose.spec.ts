@@ -4,9 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import Ajv, { type ValidateFunction } from 'ajv';
 import YAML from 'yaml';
-import { loadChartValues, REPO_ROOT, upstreamVariable } from '../src/chart-values';
+import { loadChartValues, REPO_ROOT, VALUES_FILE, upstreamVariable } from '../src/chart-values';
 import { buildCompose, composeMemory } from '../src/compose.generator';
 import { interpolate, MissingVariableError } from './support/compose-interpolation';
+import { withPlannedServices } from './support/planned-services';
 import { findComposeCommand } from './support/tools';
 
 interface ComposeService {
@@ -78,7 +79,9 @@ describe('docker-compose.yml', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'district-compose-'));
     try {
       const file = path.join(dir, 'docker-compose.yml');
-      fs.writeFileSync(file, text.replace('replicas: 2', 'replicas: 3'));
+      const changed = text.replace('replicas: 1', 'replicas: 3');
+      expect(changed).not.toBe(text);
+      fs.writeFileSync(file, changed);
       const result = generator('--check', '--file', file);
       expect(result.status).toBe(1);
       expect(result.stderr).toContain('is out of date');
@@ -99,10 +102,10 @@ describe('docker-compose.yml', () => {
   it('is rejected by the same schema when a service has a misspelt key (the check has teeth)', () => {
     const validate = composeSchemaValidator();
     const broken = structuredClone(compose);
-    (broken.services.chat as Record<string, unknown>).healtcheck = { test: ['CMD', 'true'] };
+    (broken.services.content as Record<string, unknown>).healtcheck = { test: ['CMD', 'true'] };
     expect(validate(broken)).toBe(false);
     const badCondition = structuredClone(compose);
-    badCondition.services.chat.depends_on = { postgres: { condition: 'service_happy' } };
+    badCondition.services.content.depends_on = { postgres: { condition: 'service_happy' } };
     expect(validate(badCondition)).toBe(false);
   });
 
@@ -178,10 +181,9 @@ describe('docker-compose.yml', () => {
       expect(service().cap_drop).toEqual(['ALL']);
     });
 
-    it('has the replica count of the chart values (2 for chat and assessment)', () => {
+    it('has the replica count of the chart values', () => {
       const expected = { ...values.defaults, ...(values.services[name] ?? {}) }.replicas;
       expect(service().deploy?.replicas).toBe(expected);
-      if (name === 'chat' || name === 'assessment') expect(service().deploy?.replicas).toBe(2);
     });
   });
 
@@ -268,6 +270,20 @@ describe('docker-compose.yml', () => {
     expect(composeMemory(1048576)).toBe('1048576b');
     expect(() => composeMemory('0.5Gi')).toThrow(/cannot be expressed/);
     expect(() => composeMemory('400M')).toThrow(/cannot be expressed/);
+  });
+
+  it('with the planned entries of the chart values enabled, runs them too, chat and assessment with 2 replicas', () => {
+    const planned = loadChartValues(withPlannedServices(fs.readFileSync(VALUES_FILE, 'utf8')));
+    const model = buildCompose(planned) as unknown as ComposeFile;
+    for (const name of ['assessment', 'classroom', 'chat']) {
+      expect(model.services[name].command).toEqual([`--target=${name}`]);
+      expect(model.services.gateway.environment?.[upstreamVariable(name)]).toBe(
+        `http://${name}:${values.port}`,
+      );
+    }
+    expect(model.services.chat.deploy?.replicas).toBe(2);
+    expect(model.services.assessment.deploy?.replicas).toBe(2);
+    expect(model.services.classroom.deploy?.replicas).toBe(values.defaults.replicas);
   });
 
   it('follows the chart values: a new service there appears here with its settings', () => {

@@ -9,12 +9,16 @@ import {
   REPO_ROOT,
   resolveWorkloads,
   upstreamVariable,
+  type ChartValues,
 } from '../src/chart-values';
 import { blockProblems, definedTemplates, includedTemplates, valuesPaths } from './support/go-template';
+import { plannedLines, withPlannedServices } from './support/planned-services';
 import { helmBinary } from './support/tools';
 
-const EXPECTED_SERVICES = ['identity', 'content', 'assessment', 'classroom', 'chat'];
-const AUTOSCALED = ['chat', 'assessment'];
+/** The planned services, kept as `#> ` lines in values.yaml until each is registered in the launcher. */
+const PLANNED = ['assessment', 'classroom', 'chat'];
+/** Of those, the ones whose planned entry autoscales (the services that take bursts). */
+const PLANNED_AUTOSCALED = ['assessment', 'chat'];
 
 const templatesDir = path.join(CHART_DIR, 'templates');
 const templateFiles = fs.readdirSync(templatesDir).sort();
@@ -22,6 +26,14 @@ const templateText = (file: string) => fs.readFileSync(path.join(templatesDir, f
 const valuesText = fs.readFileSync(path.join(CHART_DIR, 'values.yaml'), 'utf8');
 const values = loadChartValues(valuesText);
 const rawValues = YAML.parse(valuesText) as Record<string, unknown>;
+/** values.yaml with the planned entries enabled: the chart as it will be. */
+const plannedText = withPlannedServices(valuesText);
+const planned = loadChartValues(plannedText);
+const autoscaled = (v: ChartValues) =>
+  resolveWorkloads(v)
+    .filter((w) => w.spec.hpa.enabled)
+    .map((w) => w.name)
+    .sort();
 
 describe('Chart.yaml', () => {
   const chart = YAML.parse(fs.readFileSync(path.join(CHART_DIR, 'Chart.yaml'), 'utf8')) as Record<
@@ -62,8 +74,13 @@ describe('values.yaml', () => {
     expect(() => loadChartValues(YAML.stringify(broken))).toThrow(/values.schema.json/);
   });
 
-  it('lists every service of the distributed topology in its services map', () => {
-    expect(Object.keys(values.services).sort()).toEqual([...EXPECTED_SERVICES].sort());
+  // That the map holds exactly the launcher's services is deploy/test/service-list.spec.ts.
+  it('keeps the planned services as valid entries to enable, none of them enabled yet', () => {
+    expect(plannedLines(valuesText).length).toBeGreaterThan(0);
+    for (const name of PLANNED) expect([name, name in values.services]).toEqual([name, false]);
+    expect(Object.keys(planned.services)).toEqual([...Object.keys(values.services), ...PLANNED]);
+    for (const name of Object.keys(values.services))
+      expect(planned.services[name]).toEqual(values.services[name]);
   });
 
   it('has an entry for every service folder of the repository (services/<name>)', () => {
@@ -78,25 +95,31 @@ describe('values.yaml', () => {
     for (const folder of folders) expect(Object.keys(values.services)).toContain(folder);
   });
 
-  it('autoscales chat and assessment, and only them', () => {
-    for (const { name, spec } of resolveWorkloads(values)) {
-      expect([name, spec.hpa.enabled]).toEqual([name, AUTOSCALED.includes(name)]);
+  it('autoscales nothing by default, and exactly chat and assessment once their planned entries are enabled', () => {
+    expect(values.defaults.hpa.enabled).toBe(false);
+    expect(autoscaled(values)).toEqual([]);
+    expect(autoscaled(planned)).toEqual([...PLANNED_AUTOSCALED].sort());
+    for (const { name, spec } of resolveWorkloads(planned)) {
       if (spec.hpa.enabled) {
+        expect([name, spec.hpa.minReplicas]).toEqual([name, expect.any(Number)]);
         expect(spec.hpa.minReplicas).toBeGreaterThanOrEqual(2);
         expect(spec.hpa.maxReplicas).toBeGreaterThan(spec.hpa.minReplicas ?? 0);
       }
     }
   });
 
-  it('signs tokens in identity alone', () => {
-    const signers = resolveWorkloads(values)
+  it.each([
+    ['as shipped', values],
+    ['with the planned services', planned],
+  ])('signs tokens in identity alone (%s)', (_, v) => {
+    const signers = resolveWorkloads(v)
       .filter((w) => w.spec.signsTokens)
       .map((w) => w.name);
     expect(signers).toEqual(['identity']);
   });
 
-  it('gives every workload resource requests and a memory limit', () => {
-    for (const { name, spec } of resolveWorkloads(values)) {
+  it('gives every workload resource requests and a memory limit, the planned ones too', () => {
+    for (const { name, spec } of resolveWorkloads(planned)) {
       expect([
         name,
         spec.resources.requests?.cpu,
@@ -268,6 +291,7 @@ const helm = helmBinary();
 
 describe(`helm lint + helm template (${helm})`, () => {
   const secretsFile = path.join(os.tmpdir(), `district-helm-secrets-${process.pid}.yaml`);
+  const plannedFile = path.join(os.tmpdir(), `district-helm-planned-${process.pid}.yaml`);
   const run = (...args: string[]) => spawnSync(helm as string, args, { encoding: 'utf8', cwd: REPO_ROOT });
   const render = (...extra: string[]) => {
     const result = run('template', 'district', CHART_DIR, '--namespace', 'district', ...extra);
@@ -280,6 +304,7 @@ describe(`helm lint + helm template (${helm})`, () => {
   };
 
   beforeAll(() => {
+    fs.writeFileSync(plannedFile, plannedText);
     fs.writeFileSync(
       secretsFile,
       YAML.stringify({
@@ -295,28 +320,55 @@ describe(`helm lint + helm template (${helm})`, () => {
       }),
     );
   });
-  afterAll(() => fs.rmSync(secretsFile, { force: true }));
+  afterAll(() => {
+    fs.rmSync(secretsFile, { force: true });
+    fs.rmSync(plannedFile, { force: true });
+  });
 
-  it('lints clean in strict mode', () => {
-    const result = run('lint', '--strict', CHART_DIR, '-f', secretsFile);
+  it.each([
+    ['as shipped', [] as string[]],
+    ['with the planned services', ['-f', plannedFile]],
+  ])('lints clean in strict mode (%s)', (_, extra) => {
+    const result = run('lint', '--strict', CHART_DIR, ...extra, '-f', secretsFile);
     expect(result.stdout + result.stderr).toContain('0 chart(s) failed');
     expect(result.status).toBe(0);
   });
 
-  it('renders a Deployment, Service and PDB per workload, HPAs for chat and assessment', () => {
-    const objects = render('-f', secretsFile);
-    const names = (kind: string) =>
-      objects
-        .filter((o) => o.kind === kind)
-        .map((o) => o.metadata.name)
-        .sort();
-    const workloads = ['gateway', ...EXPECTED_SERVICES].sort();
-    expect(names('Deployment')).toEqual(workloads);
-    expect(names('Service')).toEqual(workloads);
-    expect(names('PodDisruptionBudget')).toEqual(workloads);
-    expect(names('HorizontalPodAutoscaler')).toEqual([...AUTOSCALED].sort());
-    expect(names('Ingress')).toEqual(['district']);
-    expect(names('Secret')).toEqual(['district-secrets']);
+  it.each([
+    ['as shipped', values, [] as string[]],
+    ['with the planned services', planned, ['-f', plannedFile]],
+  ])(
+    'renders a Deployment, Service and PDB per workload, HPAs exactly where an entry enables one (%s)',
+    (_, v, extra) => {
+      const objects = render(...extra, '-f', secretsFile);
+      const names = (kind: string) =>
+        objects
+          .filter((o) => o.kind === kind)
+          .map((o) => o.metadata.name)
+          .sort();
+      const workloads = ['gateway', ...Object.keys(v.services)].sort();
+      expect(names('Deployment')).toEqual(workloads);
+      expect(names('Service')).toEqual(workloads);
+      expect(names('PodDisruptionBudget')).toEqual(workloads);
+      expect(names('HorizontalPodAutoscaler')).toEqual(autoscaled(v));
+      expect(names('Ingress')).toEqual(['district']);
+      expect(names('Secret')).toEqual(['district-secrets']);
+    },
+  );
+
+  it('renders HPAs for chat and assessment, and only them, with the planned services', () => {
+    const hpas = render('-f', plannedFile, '-f', secretsFile).filter(
+      (o) => o.kind === 'HorizontalPodAutoscaler',
+    );
+    expect(hpas.map((o) => o.metadata.name).sort()).toEqual([...PLANNED_AUTOSCALED].sort());
+    for (const hpa of hpas) {
+      const entry = planned.services[hpa.metadata.name]?.hpa;
+      expect(hpa.spec).toMatchObject({
+        scaleTargetRef: { kind: 'Deployment', name: hpa.metadata.name },
+        minReplicas: entry?.minReplicas,
+        maxReplicas: entry?.maxReplicas,
+      });
+    }
   });
 
   it('refuses to render without secrets, and renders no Secret with existingSecret', () => {

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { ROUTES, matchRoute, type ServiceName } from './routes';
+import { matchRoute, type Route } from './routes';
 import { fetchUpstreamJson } from './upstream-fetch';
 import type { UpstreamPool } from './upstream-pool';
 import { escapeHtml } from './page-meta';
@@ -43,9 +43,10 @@ const VERBS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
 /** One document from the services' own; `missing` names services that did not answer (they are listed as such). */
 export function mergeDocuments(
-  documents: ReadonlyArray<{ service: ServiceName; document: ServiceDocument }>,
-  missing: readonly ServiceName[],
+  documents: ReadonlyArray<{ service: string; document: ServiceDocument }>,
+  missing: readonly string[],
   publicOrigin: string,
+  routes: readonly Route[],
 ): MergedDocument {
   const merged: MergedDocument = {
     openapi: '3.1.0',
@@ -68,7 +69,7 @@ export function mergeDocuments(
     Object.assign(merged.components.schemas, document.components?.schemas ?? {});
     for (const [path, operations] of Object.entries(document.paths ?? {})) {
       const concrete = path.replace(/\{[^}]+\}/g, 'x');
-      if (matchRoute(concrete, ROUTES)?.service !== service) continue;
+      if (matchRoute(concrete, routes)?.service !== service) continue;
       merged.paths[path] = { ...merged.paths[path], ...operations };
     }
   }
@@ -147,7 +148,9 @@ ${sections.join('\n')}
 }
 
 export interface ApiDocsOptions {
-  pools: ReadonlyMap<ServiceName, UpstreamPool>;
+  pools: ReadonlyMap<string, UpstreamPool>;
+  /** The gateway's route table: a service's path is shown only when the table sends it there. */
+  routes: readonly Route[];
   publicOrigin: string;
   logger: Logger;
   /** How long a merged document is reused. */
@@ -169,8 +172,8 @@ export class ApiDocs {
   }
 
   private async build(): Promise<MergedDocument> {
-    const documents: Array<{ service: ServiceName; document: ServiceDocument }> = [];
-    const missing: ServiceName[] = [];
+    const documents: Array<{ service: string; document: ServiceDocument }> = [];
+    const missing: string[] = [];
     await Promise.all(
       [...this.options.pools].map(async ([service, pool]) => {
         // A service with no replicas configured is not deployed (yet): it is simply not in the reference.
@@ -191,7 +194,7 @@ export class ApiDocs {
     const order = [...this.options.pools.keys()];
     documents.sort((a, b) => order.indexOf(a.service) - order.indexOf(b.service));
     missing.sort((a, b) => order.indexOf(a) - order.indexOf(b));
-    const doc = mergeDocuments(documents, missing, this.options.publicOrigin);
+    const doc = mergeDocuments(documents, missing, this.options.publicOrigin, this.options.routes);
     // A document missing a service is only kept briefly, so it fills in once the service is up.
     const ttl = missing.length ? 5_000 : (this.options.ttlMs ?? 60_000);
     this.cached = { doc, until: Date.now() + ttl };

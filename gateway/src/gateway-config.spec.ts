@@ -1,10 +1,12 @@
 import { DEFAULT_BODY_LIMIT, DEFAULT_UPLOAD_LIMIT } from './gateway';
 import { GatewayConfigError, gatewaySettingsFromEnv } from './gateway-config';
-import { SERVICE_NAMES } from './routes';
+
+/** The launcher passes its registry's names; the gateway itself knows none. */
+const SERVICES = ['identity', 'content', 'chat'];
 
 describe('gatewaySettingsFromEnv', () => {
   it('has safe defaults: no proxy trusted, no extra origin, the standard limits', () => {
-    expect(gatewaySettingsFromEnv({})).toEqual({
+    expect(gatewaySettingsFromEnv({}, SERVICES)).toEqual({
       allowedOrigins: [],
       allowedHosts: [],
       trustProxy: false,
@@ -16,16 +18,19 @@ describe('gatewaySettingsFromEnv', () => {
 
   it('reads every setting', () => {
     expect(
-      gatewaySettingsFromEnv({
-        GATEWAY_ALLOWED_ORIGINS: 'https://www.learn.example.org, https://learn.example.net',
-        GATEWAY_ALLOWED_HOSTS: 'Gateway.internal:3000, 10.0.0.5:3000,[::1]:3000',
-        GATEWAY_TRUST_PROXY: 'true',
-        GATEWAY_BODY_LIMIT: '2097152',
-        GATEWAY_UPLOAD_LIMIT: '8388608',
-        GATEWAY_METRICS_TOKEN: 'abcdefghijklmnopqrstuvwxyz',
-        UPSTREAM_CHAT: 'http://chat-0:4105,http://chat-1:4105',
-        UPSTREAM_IDENTITY: 'http://identity:4101',
-      }),
+      gatewaySettingsFromEnv(
+        {
+          GATEWAY_ALLOWED_ORIGINS: 'https://www.learn.example.org, https://learn.example.net',
+          GATEWAY_ALLOWED_HOSTS: 'Gateway.internal:3000, 10.0.0.5:3000,[::1]:3000',
+          GATEWAY_TRUST_PROXY: 'true',
+          GATEWAY_BODY_LIMIT: '2097152',
+          GATEWAY_UPLOAD_LIMIT: '8388608',
+          GATEWAY_METRICS_TOKEN: 'abcdefghijklmnopqrstuvwxyz',
+          UPSTREAM_CHAT: 'http://chat-0:4105,http://chat-1:4105',
+          UPSTREAM_IDENTITY: 'http://identity:4101',
+        },
+        SERVICES,
+      ),
     ).toEqual({
       allowedOrigins: ['https://www.learn.example.org', 'https://learn.example.net'],
       allowedHosts: ['gateway.internal:3000', '10.0.0.5:3000', '[::1]:3000'],
@@ -36,24 +41,37 @@ describe('gatewaySettingsFromEnv', () => {
     });
   });
 
-  it('knows an upstream variable for every service', () => {
-    for (const service of SERVICE_NAMES) {
+  it('knows an upstream variable for every service it is given, and only for those', () => {
+    for (const service of SERVICES) {
       const env = { [`UPSTREAM_${service.toUpperCase()}`]: 'http://127.0.0.1:1' };
-      expect(gatewaySettingsFromEnv(env).upstreams).toEqual({ [service]: ['http://127.0.0.1:1'] });
+      expect(gatewaySettingsFromEnv(env, SERVICES).upstreams).toEqual({ [service]: ['http://127.0.0.1:1'] });
     }
+    const env = { UPSTREAM_LIBRARY: 'http://library:3000', UPSTREAM_IDENTITY: 'http://identity:4101' };
+    expect(gatewaySettingsFromEnv(env, ['identity']).upstreams).toEqual({
+      identity: ['http://identity:4101'],
+    });
+    expect(gatewaySettingsFromEnv(env, ['identity', 'library']).upstreams).toEqual({
+      identity: ['http://identity:4101'],
+      library: ['http://library:3000'],
+    });
+    // Not a service: not read, so not checked either.
+    expect(gatewaySettingsFromEnv({ UPSTREAM_CHAT: 'ftp://x' }, ['identity']).upstreams).toEqual({});
   });
 
   it('lists every mistake at once and never prints the metrics token', () => {
     let error: unknown;
     try {
-      gatewaySettingsFromEnv({
-        GATEWAY_ALLOWED_ORIGINS: 'learn.example.org',
-        GATEWAY_ALLOWED_HOSTS: 'learn.example.org,https://learn.example.org',
-        GATEWAY_TRUST_PROXY: 'maybe',
-        GATEWAY_BODY_LIMIT: '-5',
-        UPSTREAM_IDENTITY: 'ftp://x',
-        GATEWAY_METRICS_TOKEN: 'short-secret',
-      });
+      gatewaySettingsFromEnv(
+        {
+          GATEWAY_ALLOWED_ORIGINS: 'learn.example.org',
+          GATEWAY_ALLOWED_HOSTS: 'learn.example.org,https://learn.example.org',
+          GATEWAY_TRUST_PROXY: 'maybe',
+          GATEWAY_BODY_LIMIT: '-5',
+          UPSTREAM_IDENTITY: 'ftp://x',
+          GATEWAY_METRICS_TOKEN: 'short-secret',
+        },
+        SERVICES,
+      );
     } catch (err) {
       error = err;
     }

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_BODY_LIMIT, DEFAULT_UPLOAD_LIMIT, type GatewayOptions } from './gateway';
 import { hostNameOf } from './origin-check';
-import { SERVICE_NAMES, type ServiceName } from './routes';
 
 /**
  * The gateway's own settings from the environment. The launcher owns the shared ones (PORT, HOST,
@@ -58,7 +57,7 @@ const bytes = (fallback: number) =>
     .default(fallback);
 
 /** The launcher's convention for replica lists: UPSTREAM_IDENTITY=http://a:4101,http://b:4101 */
-export const upstreamEnvKey = (service: ServiceName) => `UPSTREAM_${service.toUpperCase()}`;
+export const upstreamEnvKey = (service: string) => `UPSTREAM_${service.toUpperCase()}`;
 
 const schema = z.object({
   GATEWAY_ALLOWED_ORIGINS: urlList,
@@ -74,19 +73,21 @@ const schema = z.object({
     (v) => (v === '' ? undefined : v),
     z.string().min(16, 'must be at least 16 characters').optional(),
   ),
-  UPSTREAM_IDENTITY: urlList,
-  UPSTREAM_CONTENT: urlList,
-  UPSTREAM_ASSESSMENT: urlList,
-  UPSTREAM_CLASSROOM: urlList,
-  UPSTREAM_CHAT: urlList,
 });
 
-/** Reads the gateway's settings, reporting every mistake at once (the metrics token is never echoed). */
-export function gatewaySettingsFromEnv(env: NodeJS.ProcessEnv): GatewaySettings {
-  const result = schema.safeParse(env);
-  if (!result.success) {
+/**
+ * Reads the gateway's settings, reporting every mistake at once (the metrics token is never echoed).
+ * `services` are the names the launcher registers: one UPSTREAM_<NAME> each.
+ */
+export function gatewaySettingsFromEnv(env: NodeJS.ProcessEnv, services: readonly string[]): GatewaySettings {
+  const upstreamSchema = z.object(
+    Object.fromEntries(services.map((service) => [upstreamEnvKey(service), urlList])),
+  );
+  const base = schema.safeParse(env);
+  const upstream = upstreamSchema.safeParse(env);
+  if (!base.success || !upstream.success) {
     throw new GatewayConfigError(
-      result.error.issues.map((issue) => {
+      [...(base.error?.issues ?? []), ...(upstream.error?.issues ?? [])].map((issue) => {
         const key = issue.path.join('.');
         const got = env[key];
         return got === undefined || key.includes('TOKEN')
@@ -95,10 +96,10 @@ export function gatewaySettingsFromEnv(env: NodeJS.ProcessEnv): GatewaySettings 
       }),
     );
   }
-  const data = result.data;
-  const upstreams: Partial<Record<ServiceName, string[]>> = {};
-  for (const service of SERVICE_NAMES) {
-    const urls = data[upstreamEnvKey(service) as `UPSTREAM_${Uppercase<ServiceName>}`];
+  const data = base.data;
+  const upstreams: Record<string, string[]> = {};
+  for (const service of services) {
+    const urls = upstream.data[upstreamEnvKey(service)];
     if (urls.length > 0) upstreams[service] = urls;
   }
   return {

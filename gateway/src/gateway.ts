@@ -10,16 +10,15 @@ import { GatewayMetrics } from './gateway-metrics';
 import { rejectUpgrade, sendJson, sendJsonError } from './json-response';
 import { API_DOCS_JSON_PATH, API_DOCS_PATH, ApiDocs, renderDocsPage } from './api-docs';
 import { HostPolicy, OriginPolicy, isLoopbackHostname, isStateChanging } from './origin-check';
-import { PostPageMeta, blogSlugOf, injectHead, renderHeadTags } from './page-meta';
+import { POST_LOOKUP_PATH, PostPageMeta, blogSlugOf, injectHead, renderHeadTags } from './page-meta';
 import { assignRequestId } from './request-id';
 import {
-  ROUTES,
-  SERVICE_NAMES,
   WEBSOCKET_PATH,
+  buildRouteTable,
   isApiPath,
   matchRoute,
+  type GatewayService,
   type Route,
-  type ServiceName,
 } from './routes';
 import { applySecurityHeaders } from './security-headers';
 import { StaticSite } from './static-site';
@@ -30,8 +29,13 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export const DEFAULT_UPLOAD_LIMIT = 6 * 1024 * 1024;
 
 export interface GatewayOptions {
-  /** Base URLs of each service's replicas, e.g. `{ identity: ['http://127.0.0.1:4101'] }`. */
-  upstreams: Partial<Record<ServiceName, readonly string[]>>;
+  /**
+   * The services behind the gateway and the public paths each answers (the launcher's registry), in
+   * route-table order. Each gets a replica pool, even when `upstreams` has none for it (then it answers 503).
+   */
+  services: readonly GatewayService[];
+  /** Base URLs of each service's replicas by name, e.g. `{ <name>: ['http://127.0.0.1:4101'] }`. */
+  upstreams: Readonly<Record<string, readonly string[]>>;
   /** The site's public origin, e.g. `http://localhost:3000`; state-changing requests must come from it. */
   publicOrigin: string;
   /** More origins whose pages may send state-changing requests (another public host name). */
@@ -73,7 +77,7 @@ export interface Gateway {
   listen(port: number, host?: string): Promise<AddressInfo>;
   close(): Promise<void>;
   isReady(): boolean;
-  upstreamStatus(): Record<ServiceName, ReplicaStatus[]>;
+  upstreamStatus(): Record<string, ReplicaStatus[]>;
 }
 
 /** What the gateway knows about one proxied request while it is in flight. */
@@ -128,8 +132,8 @@ function formatBytes(bytes: number): string {
   return Number.isInteger(kb) ? `${kb} KB` : `${bytes} bytes`;
 }
 
-function unavailableMessage(service: string): string {
-  return `The ${service} service is not available right now. Please try again shortly.`;
+function unavailableMessage(service: string | undefined): string {
+  return `The ${service ?? 'requested'} service is not available right now. Please try again shortly.`;
 }
 
 function firstValue(header: string | string[] | undefined): string | undefined {
@@ -171,6 +175,10 @@ function hasParentSegment(pathname: string): boolean {
 }
 
 export function createGateway(options: GatewayOptions): Gateway {
+  // Built first: a table that would misroute refuses to start before anything is opened.
+  const routes = buildRouteTable(options.services);
+  // The service that declares /ws gets the upgrades; without one, an upgrade there is refused like any path.
+  const websocketService = matchRoute(WEBSOCKET_PATH, routes)?.service;
   const logger = options.logger;
   const trustProxy = options.trustProxy ?? false;
   const defaultLimit = options.bodyLimits?.default ?? DEFAULT_BODY_LIMIT;
@@ -198,9 +206,9 @@ export function createGateway(options: GatewayOptions): Gateway {
   let closing = false;
   let closePromise: Promise<void> | undefined;
 
-  const pools = new Map<ServiceName, UpstreamPool>();
-  const proxies = new Map<ServiceName, RequestHandler>();
-  for (const service of SERVICE_NAMES) {
+  const pools = new Map<string, UpstreamPool>();
+  const proxies = new Map<string, RequestHandler>();
+  for (const { name: service } of options.services) {
     const pool = new UpstreamPool(service, options.upstreams[service] ?? [], {
       passiveDownMs,
       healthCheckIntervalMs: options.healthCheckIntervalMs,
@@ -239,13 +247,15 @@ export function createGateway(options: GatewayOptions): Gateway {
     });
   }
 
+  // Lesson pages ask whichever service answers the public post path.
+  const postsService = matchRoute(`${POST_LOOKUP_PATH}x`, routes)?.service;
   const postPageMeta = new PostPageMeta({
-    pool: pools.get('content') as UpstreamPool,
+    pool: postsService === undefined ? undefined : pools.get(postsService),
     publicOrigin: options.publicOrigin,
     logger,
   });
 
-  const apiDocs = new ApiDocs({ pools, publicOrigin: options.publicOrigin, logger });
+  const apiDocs = new ApiDocs({ pools, routes, publicOrigin: options.publicOrigin, logger });
 
   const server = http.createServer();
   // Longer than common load balancer idle timeouts, so the balancer never reuses a socket we just closed.
@@ -354,7 +364,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       });
       return;
     }
-    const route = matchRoute(pathname, ROUTES);
+    const route = matchRoute(pathname, routes);
     if (!route) {
       if (isApiPath(pathname)) {
         sendJsonError(res, 404, 'Not found');
@@ -391,7 +401,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     res.end(req.method === 'HEAD' ? undefined : html);
   }
 
-  /** The SPA; a lesson's page gets its title, description and preview tags from the content service. */
+  /** The SPA; a lesson's page gets its title, description and preview tags from the service owning the posts. */
   async function serveWeb(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<number> {
     const slug = req.method === 'GET' || req.method === 'HEAD' ? blogSlugOf(pathname) : undefined;
     if (slug === undefined) return staticSite.handle(req, res, pathname);
@@ -574,9 +584,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     const requestId = assignRequestId(req);
     const pathname = pathOf(req.url);
     socket.on('error', () => undefined);
+    const label = websocketService ?? 'none';
     const log = (status: number) => {
       const ms = performance.now() - started;
-      metrics.observe('chat', status, ms / 1000);
+      metrics.observe(label, status, ms / 1000);
       logger.info(
         {
           method: req.method,
@@ -584,7 +595,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           status,
           ms: Math.round(ms * 10) / 10,
           requestId,
-          service: 'chat',
+          service: label,
         },
         'upgrade',
       );
@@ -593,19 +604,19 @@ export function createGateway(options: GatewayOptions): Gateway {
       rejectUpgrade(socket, status, message, requestId, headers);
       log(status);
     };
-    if (closing) return refuse(503, unavailableMessage('chat'), { 'Retry-After': retryAfter });
+    if (closing) return refuse(503, unavailableMessage(websocketService), { 'Retry-After': retryAfter });
     if (!hostPolicy.accepts(requestedHost(req))) return refuse(421, 'Unknown host');
     if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket')
       return refuse(400, 'Only WebSocket upgrades are accepted');
-    if (pathname !== WEBSOCKET_PATH) return refuse(404, 'Not found');
+    if (pathname !== WEBSOCKET_PATH || websocketService === undefined) return refuse(404, 'Not found');
     if (!originPolicy.accepts(req)) return refuse(403, 'Cross-origin request refused');
-    const pool = pools.get('chat') as UpstreamPool;
+    const pool = pools.get(websocketService) as UpstreamPool;
     const replica = pool.pick();
-    if (!replica) return refuse(503, unavailableMessage('chat'), { 'Retry-After': retryAfter });
+    if (!replica) return refuse(503, unavailableMessage(websocketService), { 'Retry-After': retryAfter });
 
     setForwardedHeaders(req, resolveProto(req));
     for (const name of ['forwarded', 'x-forwarded-port', 'x-real-ip']) delete req.headers[name];
-    const route = matchRoute(WEBSOCKET_PATH, ROUTES) as Route;
+    const route = matchRoute(WEBSOCKET_PATH, routes) as Route;
     states.set(req, {
       route,
       pool,
@@ -622,7 +633,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     upgradedSockets.add(socket);
     socket.once('close', () => upgradedSockets.delete(socket));
     (req as IncomingMessage & { upgradeLog?: (status: number) => void }).upgradeLog = log;
-    (proxies.get('chat') as RequestHandler).upgrade(req, socket as Socket, head);
+    (proxies.get(websocketService) as RequestHandler).upgrade(req, socket as Socket, head);
   }
 
   function onProxyReqWs(proxyReq: ClientRequest, req: IncomingMessage): void {
@@ -647,19 +658,25 @@ export function createGateway(options: GatewayOptions): Gateway {
       state.pool.markFailed(state.replica);
     }
     const requestId = String(req.headers[Headers.requestId] ?? '');
+    const service = state?.route.service;
     if (isConnectError(err)) {
-      rejectUpgrade(socket, 503, unavailableMessage('chat'), requestId, { 'Retry-After': retryAfter });
+      rejectUpgrade(socket, 503, unavailableMessage(service), requestId, { 'Retry-After': retryAfter });
       log?.(503);
     } else {
-      rejectUpgrade(socket, 502, 'The chat service could not answer. Please try again.', requestId);
+      rejectUpgrade(
+        socket,
+        502,
+        `The ${service ?? 'requested'} service could not answer. Please try again.`,
+        requestId,
+      );
       log?.(502);
     }
   }
 
   // ---- the gateway's own endpoints ----
 
-  function upstreamStatus(): Record<ServiceName, ReplicaStatus[]> {
-    const result = {} as Record<ServiceName, ReplicaStatus[]>;
+  function upstreamStatus(): Record<string, ReplicaStatus[]> {
+    const result: Record<string, ReplicaStatus[]> = {};
     for (const [service, pool] of pools) result[service] = pool.status();
     return result;
   }

@@ -12,14 +12,14 @@ export {
   type GatewaySettings,
 } from './gateway-config';
 export {
-  ROUTES,
-  SERVICE_NAMES,
   WEBSOCKET_PATH,
+  buildRouteTable,
   matchRoute,
   isApiPath,
+  type GatewayService,
   type Route,
   type RouteMatch,
-  type ServiceName,
+  type ServiceRoute,
   type BodyLimitKind,
 } from './routes';
 export { CONTENT_SECURITY_POLICY } from './security-headers';

@@ -7,9 +7,9 @@ import { fetchUpstreamJson, type UpstreamJson } from './upstream-fetch';
 /**
  * Server-set <title>, description, canonical link and Open Graph / Twitter tags for `/blog/{slug}`, so a
  * shared lesson link previews well in chat apps and search results that do not run JavaScript (issue #4 §5).
- * The SPA's index.html is served as usual, with these tags in its head; the content comes from the content
- * service's public post call (a path built from a validated slug on a configured upstream: no user-chosen
- * host is ever fetched).
+ * The SPA's index.html is served as usual, with these tags in its head; they come from the public post call of
+ * the service the route table sends it to (a path built from a validated slug on a configured upstream: no
+ * user-chosen host is ever fetched).
  */
 
 /** `/blog/{slug}`: one segment, the spec's slug alphabet (or a post id, which is hex and hyphens). */
@@ -117,11 +117,15 @@ export function injectHead(indexHtml: string, headTags: string): string {
 export type PostLookup =
   | { kind: 'found'; meta: PageMeta }
   | { kind: 'missing' }
-  /** Content is down, slow or answered oddly: serve the plain app and let it deal with the post. */
+  /** The posts' service is down, slow or answered oddly: serve the plain app and let it deal with the post. */
   | { kind: 'unavailable' };
 
+/** Where a public post is read; the gateway asks the service its route table sends this path to. */
+export const POST_LOOKUP_PATH = '/api/posts/public/';
+
 export interface PageMetaOptions {
-  pool: UpstreamPool;
+  /** The replicas of the service that answers POST_LOOKUP_PATH; none when no service does. */
+  pool: UpstreamPool | undefined;
   /** The site's public origin, for canonical and image URLs. */
   publicOrigin: string;
   logger: Logger;
@@ -130,7 +134,7 @@ export interface PageMetaOptions {
   settingsTtlMs?: number;
 }
 
-/** Looks up a published post's preview details from the content service. */
+/** Looks up a published post's preview details from the service that answers POST_LOOKUP_PATH. */
 export class PostPageMeta {
   private settings?: { value: Pick<SeoSettings, 'siteName'>; until: number };
   private readonly timeoutMs: number;
@@ -145,11 +149,12 @@ export class PostPageMeta {
 
   async lookup(slug: string, req: IncomingMessage): Promise<PostLookup> {
     const requestId = String(req.headers[Headers.requestId] ?? '');
-    if (this.options.pool.availableCount() === 0) return { kind: 'unavailable' };
+    const pool = this.options.pool;
+    if (!pool || pool.availableCount() === 0) return { kind: 'unavailable' };
     try {
       const [post, settings] = await Promise.all([
-        this.getJson<Post>(`/api/posts/public/${encodeURIComponent(slug)}`, requestId),
-        this.siteSettings(requestId),
+        this.getJson<Post>(pool, `${POST_LOOKUP_PATH}${encodeURIComponent(slug)}`, requestId),
+        this.siteSettings(pool, requestId),
       ]);
       if (post.status === 404) return { kind: 'missing' };
       if (post.status !== 200 || !post.body || typeof post.body.slug !== 'string')
@@ -161,17 +166,17 @@ export class PostPageMeta {
     }
   }
 
-  private async siteSettings(requestId: string): Promise<Pick<SeoSettings, 'siteName'>> {
+  private async siteSettings(pool: UpstreamPool, requestId: string): Promise<Pick<SeoSettings, 'siteName'>> {
     const now = Date.now();
     if (this.settings && this.settings.until > now) return this.settings.value;
-    const answer = await this.getJson<SeoSettings>('/api/seo/settings', requestId);
+    const answer = await this.getJson<SeoSettings>(pool, '/api/seo/settings', requestId);
     const siteName = answer.status === 200 && answer.body?.siteName ? answer.body.siteName : undefined;
     if (!siteName) return this.settings?.value ?? { siteName: DEFAULT_SEO_SETTINGS.siteName };
     this.settings = { value: { siteName }, until: now + this.settingsTtlMs };
     return this.settings.value;
   }
 
-  private getJson<T>(path: string, requestId: string): Promise<UpstreamJson<T>> {
-    return fetchUpstreamJson<T>(this.options.pool, path, { requestId, timeoutMs: this.timeoutMs });
+  private getJson<T>(pool: UpstreamPool, path: string, requestId: string): Promise<UpstreamJson<T>> {
+    return fetchUpstreamJson<T>(pool, path, { requestId, timeoutMs: this.timeoutMs });
   }
 }

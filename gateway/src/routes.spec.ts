@@ -1,7 +1,10 @@
-import { ROUTES, SERVICE_NAMES, isApiPath, matchRoute, type ServiceName } from './routes';
+import { TEST_ROUTES, TEST_SERVICES, TEST_SERVICE_NAMES } from '../test/support/test-services';
+import { buildRouteTable, isApiPath, matchRoute as matchIn, type GatewayService } from './routes';
 
-/** Every path the SPA calls, from section 7 of both specs ({id} and friends filled in). */
-const SPEC_CALLS: ReadonlyArray<readonly [string, ServiceName]> = [
+const matchRoute = (path: string, table = TEST_ROUTES) => matchIn(path, table);
+
+/** Every path the SPA calls, from section 7 of both specs ({id} and friends filled in), over the test registry. */
+const SPEC_CALLS: ReadonlyArray<readonly [string, string]> = [
   ['/api/auth/login', 'identity'],
   ['/api/auth/register', 'identity'],
   ['/api/auth/logout', 'identity'],
@@ -52,12 +55,12 @@ const SPEC_CALLS: ReadonlyArray<readonly [string, ServiceName]> = [
   ['/uploads/ab/abcdef.png', 'content'],
 ];
 
-describe('route table', () => {
+describe('route table (the test registry: identity, content and the planned services)', () => {
   it.each(SPEC_CALLS)('routes %s to %s', (path, service) => {
     expect(matchRoute(path)?.service).toBe(service);
   });
 
-  it.each(ROUTES.map((r) => [r.sample, r.service, r.path] as const))(
+  it.each(TEST_ROUTES.map((r) => [r.sample, r.service, r.path] as const))(
     'sample %s reaches %s through its own entry %s',
     (sample, service, path) => {
       const route = matchRoute(sample);
@@ -67,8 +70,8 @@ describe('route table', () => {
   );
 
   it('gives every service at least one entry', () => {
-    for (const service of SERVICE_NAMES) {
-      expect(ROUTES.some((r) => r.service === service)).toBe(true);
+    for (const service of TEST_SERVICE_NAMES) {
+      expect(TEST_ROUTES.some((r) => r.service === service)).toBe(true);
     }
   });
 
@@ -101,7 +104,9 @@ describe('route table', () => {
   });
 
   it('lets only the image upload use the larger body limit', () => {
-    expect(ROUTES.filter((r) => r.bodyLimit === 'upload').map((r) => r.path)).toEqual(['/api/upload-image']);
+    expect(TEST_ROUTES.filter((r) => r.bodyLimit === 'upload').map((r) => r.path)).toEqual([
+      '/api/upload-image',
+    ]);
   });
 
   it('puts /api and everything under it in the API namespace', () => {
@@ -116,5 +121,43 @@ describe('route table', () => {
       { path: '/api/a/b', match: 'tree', service: 'content', bodyLimit: 'default', sample: '/api/a/b' },
     ] as const;
     expect(matchRoute('/api/a/b', table)?.service).toBe('identity');
+  });
+});
+
+describe('buildRouteTable', () => {
+  const svc = (name: string, ...paths: Array<[string, 'exact' | 'tree', string]>): GatewayService => ({
+    name,
+    routes: paths.map(([path, match, sample]) => ({ path, match, sample, bodyLimit: 'default' as const })),
+  });
+
+  it('keeps the services’ order and their routes’ order, each entry naming its service', () => {
+    const table = buildRouteTable(TEST_SERVICES);
+    expect(table.map((r) => `${r.service} ${r.path}`)).toEqual(
+      TEST_SERVICES.flatMap((s) => s.routes.map((r) => `${s.name} ${r.path}`)),
+    );
+    expect(buildRouteTable([])).toEqual([]);
+  });
+
+  it('refuses an entry that an earlier one shadows, naming both', () => {
+    expect(() =>
+      buildRouteTable([
+        svc('one', ['/api/a', 'tree', '/api/a/b']),
+        svc('two', ['/api/a/b', 'tree', '/api/a/b/c']),
+      ]),
+    ).toThrow('Route /api/a/b of two: its sample /api/a/b/c goes to /api/a of one');
+    expect(() =>
+      buildRouteTable([svc('one', ['/api/a', 'exact', '/api/a']), svc('two', ['/api/a', 'tree', '/api/a'])]),
+    ).toThrow(/goes to \/api\/a of one/);
+  });
+
+  it('refuses a sample its own entry does not match', () => {
+    expect(() => buildRouteTable([svc('one', ['/api/a', 'exact', '/api/a/b'])])).toThrow(/goes to no route/);
+  });
+
+  it('refuses names UPSTREAM_<NAME> cannot map back, repeated names and relative paths', () => {
+    expect(() => buildRouteTable([svc('lesson-plans')])).toThrow(/lower-case letters and digits/);
+    expect(() => buildRouteTable([svc('Chat')])).toThrow(/lower-case letters and digits/);
+    expect(() => buildRouteTable([svc('one'), svc('one')])).toThrow(/listed twice/);
+    expect(() => buildRouteTable([svc('one', ['api/a', 'exact', 'api/a'])])).toThrow(/must start with \//);
   });
 });

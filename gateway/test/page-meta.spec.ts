@@ -174,6 +174,30 @@ describe('GET /blog/{slug} through the gateway', () => {
     expect(content.requests.length).toBe(before);
   });
 
+  it('asks the service that declares the public post path, and serves the plain app when none does', async () => {
+    const posts = {
+      path: '/api/posts',
+      match: 'tree',
+      bodyLimit: 'default',
+      sample: '/api/posts/x',
+    } as const;
+    const renamed = await startGateway({
+      services: [{ name: 'lessons', routes: [posts] }],
+      upstreams: { lessons: [content.url] },
+      staticDir: path.join(workDir, 'dist'),
+    });
+    const none = await startGateway({ services: [], upstreams: {}, staticDir: path.join(workDir, 'dist') });
+    try {
+      const found = await request(renamed.base, '/blog/los-colores');
+      expect(headOf(found.text).titles).toEqual(['Los colores · Clase de Español']);
+      const plain = await request(none.base, '/blog/los-colores');
+      expect([plain.status, plain.text]).toEqual([200, INDEX]);
+    } finally {
+      await renamed.close();
+      await none.close();
+    }
+  });
+
   it('reads the site name once per 30 seconds, not per page', async () => {
     const before = settingsReads;
     for (let i = 0; i < 5; i++) await request(harness.base, '/blog/los-colores');

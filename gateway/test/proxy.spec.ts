@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { createGateway } from '../src';
-import { ROUTES, type ServiceName } from '../src/routes';
+import { REGISTERED_TODAY, TEST_ROUTES, TEST_SERVICES } from './support/test-services';
 import { CONTENT_SECURITY_POLICY } from '../src/security-headers';
 import type { FakeService } from './support/fake-service';
 import {
@@ -12,13 +12,13 @@ import {
   upstreamsOf,
   type Harness,
 } from './support/gateway-harness';
-import { unusedPort } from './support/fake-service';
+import { startFakeService, unusedPort } from './support/fake-service';
 import { request } from './support/http-client';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const MB = 1024 * 1024;
 
-let services: Record<ServiceName, FakeService>;
+let services: Record<string, FakeService>;
 let harness: Harness;
 
 beforeAll(async () => {
@@ -36,11 +36,14 @@ function lastRequestOf(service: FakeService) {
 }
 
 describe('routing', () => {
-  it.each(ROUTES.map((r) => [r.sample, r.service] as const))('GET %s reaches %s', async (sample, service) => {
-    const res = await request(harness.base, `${sample}?probe=${service}`);
-    expect(res.status).toBe(200);
-    expect(res.json()).toMatchObject({ service, url: `${sample}?probe=${service}` });
-  });
+  it.each(TEST_ROUTES.map((r) => [r.sample, r.service] as const))(
+    'GET %s reaches %s',
+    async (sample, service) => {
+      const res = await request(harness.base, `${sample}?probe=${service}`);
+      expect(res.status).toBe(200);
+      expect(res.json()).toMatchObject({ service, url: `${sample}?probe=${service}` });
+    },
+  );
 
   it('forwards methods and bodies unchanged', async () => {
     const payload = JSON.stringify({ title: 'Fractions', content: '<p>½ + ¼</p>' });
@@ -72,6 +75,90 @@ describe('routing', () => {
     const res = await request(harness.base, '/api/posts/../users');
     expect(res.status).toBe(400);
     expect(res.json()).toMatchObject({ statusCode: 400, message: 'Invalid path' });
+  });
+});
+
+describe('routing from the services it is handed', () => {
+  it('with identity and content only (the registry today), answers the planned services’ paths as unknown /api paths', async () => {
+    // Replicas for the planned services are configured too: without a registered service they are not used.
+    const today = await startGateway({ services: REGISTERED_TODAY, upstreams: upstreamsOf(services) });
+    try {
+      const before = ['assessment', 'classroom', 'chat'].map((name) => services[name].requests.length);
+      for (const path of [
+        '/api/quiz-grades/4',
+        '/api/audio-proxy',
+        '/api/chatrooms',
+        '/api/admin/chatrooms/5b5b',
+      ]) {
+        const res = await request(today.base, path);
+        expect([path, res.status, res.json()]).toEqual([
+          path,
+          404,
+          expect.objectContaining({ message: 'Not found' }),
+        ]);
+      }
+      expect(['assessment', 'classroom', 'chat'].map((name) => services[name].requests.length)).toEqual(
+        before,
+      );
+      for (const r of TEST_ROUTES.filter((t) => t.service === 'identity' || t.service === 'content')) {
+        expect([r.sample, (await request(today.base, r.sample)).json()]).toEqual([
+          r.sample,
+          expect.objectContaining({ service: r.service }),
+        ]);
+      }
+      const ready = (await request(today.base, '/readyz')).json<{ services: Record<string, unknown> }>();
+      expect(Object.keys(ready.services)).toEqual(['identity', 'content']);
+    } finally {
+      await today.close();
+    }
+  });
+
+  it('routes a new service’s declared paths with no other change, and answers 503 for it without replicas', async () => {
+    const library = await startFakeService('library');
+    const books = {
+      path: '/api/books',
+      match: 'tree',
+      bodyLimit: 'default',
+      sample: '/api/books/7',
+    } as const;
+    const withLibrary = await startGateway({
+      services: [...REGISTERED_TODAY, { name: 'library', routes: [books] }],
+      upstreams: { library: [library.url] },
+    });
+    const without = await startGateway({ services: [{ name: 'library', routes: [books] }], upstreams: {} });
+    try {
+      expect((await request(withLibrary.base, '/api/books/7')).json()).toMatchObject({ service: 'library' });
+      const down = await request(without.base, '/api/books/7');
+      expect(down.status).toBe(503);
+      expect(down.json()).toMatchObject({
+        message: 'The library service is not available right now. Please try again shortly.',
+      });
+    } finally {
+      await withLibrary.close();
+      await without.close();
+      await library.kill();
+    }
+  });
+
+  it('refuses to start with a route table that would send a path to the wrong service', () => {
+    expect(() =>
+      createGateway({
+        services: [
+          {
+            name: 'one',
+            routes: [{ path: '/api/a', match: 'tree', bodyLimit: 'default', sample: '/api/a/1' }],
+          },
+          {
+            name: 'two',
+            routes: [{ path: '/api/a/b', match: 'tree', bodyLimit: 'default', sample: '/api/a/b' }],
+          },
+        ],
+        upstreams: {},
+        publicOrigin: PUBLIC_ORIGIN,
+        logger: pino({ level: 'silent' }),
+        defaultMetrics: false,
+      }),
+    ).toThrow('Route /api/a/b of two: its sample /api/a/b goes to /api/a of one');
   });
 });
 
@@ -317,6 +404,7 @@ describe('Host check (DNS rebinding)', () => {
   it('reaches a loopback public origin by its loopback aliases on the same port, and nothing else', async () => {
     const free = await unusedPort();
     const gateway = createGateway({
+      services: TEST_SERVICES,
       upstreams: upstreamsOf(services),
       publicOrigin: `http://localhost:${free}`,
       logger: pino({ level: 'silent' }),

@@ -1,6 +1,7 @@
 import WebSocket from 'ws';
 import { startFakeService, unusedPort, type FakeService } from './support/fake-service';
 import { PUBLIC_ORIGIN, startGateway, type Harness } from './support/gateway-harness';
+import { REGISTERED_TODAY } from './support/test-services';
 
 interface Opened {
   ws: WebSocket;
@@ -155,6 +156,40 @@ describe('WebSocket upgrades', () => {
     await expect(open(wsUrl(harness.base, '/api/chatrooms'), PUBLIC_ORIGIN)).rejects.toMatchObject({
       status: 404,
     });
+  });
+
+  it('sends upgrades to whichever service declares /ws', async () => {
+    const live = await startFakeService('live', { websocket: true });
+    const ws = { path: '/ws', match: 'exact', bodyLimit: 'default', sample: '/ws' } as const;
+    const gw = await startGateway({
+      services: [{ name: 'live', routes: [ws] }],
+      upstreams: { live: [live.url] },
+    });
+    try {
+      const client = await open(wsUrl(gw.base), PUBLIC_ORIGIN);
+      expect(await client.next()).toMatch(/^hello from live:\d+ /);
+      client.ws.close();
+    } finally {
+      await gw.close();
+      await live.kill();
+    }
+  });
+
+  it('refuses /ws with 404 while no service declares it (the registry today), even with chat replicas configured', async () => {
+    const before = chatA.connections + chatB.connections;
+    const today = await startGateway({
+      services: REGISTERED_TODAY,
+      upstreams: { chat: [chatA.url, chatB.url] },
+    });
+    try {
+      await expect(open(wsUrl(today.base), PUBLIC_ORIGIN)).rejects.toMatchObject({ status: 404 });
+      expect(chatA.connections + chatB.connections).toBe(before);
+      expect(today.logLines).toContainEqual(
+        expect.objectContaining({ msg: 'upgrade', status: 404, service: 'none' }),
+      );
+    } finally {
+      await today.close();
+    }
   });
 
   it('answers 503 when no chat replica is reachable', async () => {

@@ -3,7 +3,7 @@ import { createLogger, startService, type RunningService } from '@district/nest-
 import type { Logger } from 'pino';
 import { loadLauncherConfig, type LauncherConfig } from './launcher.config';
 import { buildRuntime } from './runtime-factory';
-import { GATEWAY_TARGET, resolveTargets } from './targets';
+import { GATEWAY_TARGET, SERVICES, resolveTargets, serviceNames } from './targets';
 
 export interface Launched {
   config: LauncherConfig;
@@ -51,11 +51,13 @@ export async function launch(env: NodeJS.ProcessEnv, logger: Logger = createLogg
     }
     let url: string | undefined;
     if (gateway) {
-      const settings = gatewaySettingsFromEnv(env);
+      const settings = gatewaySettingsFromEnv(env, serviceNames());
       const upstreams: Record<string, readonly string[]> = { ...settings.upstreams };
       for (const service of running) upstreams[service.name] = [service.url];
       gatewayHandle = createGateway({
         ...settings,
+        // Every registered service, not only those in this process: the others are reached by UPSTREAM_<NAME>.
+        services: SERVICES,
         upstreams,
         publicOrigin: config.publicUrl,
         staticDir: config.WEB_DIST,

@@ -11,6 +11,7 @@ import {
 import { startEmbeddedDatabase } from './embedded-database';
 import { loadOrCreateKeys } from './keys';
 import type { LauncherConfig } from './launcher.config';
+import { streamSubjects } from './targets';
 
 export interface BuiltRuntime {
   runtime: PlatformRuntime;
@@ -31,7 +32,9 @@ export async function buildRuntime(config: LauncherConfig, logger: Logger, needs
       closers.push(db.stop);
       databaseUrl = db.url;
     }
-    const bus = config.NATS_URL ? await NatsJetStreamBus.connect({ url: config.NATS_URL, logger }) : new InProcessBus({ logger });
+    const bus = config.NATS_URL
+      ? await NatsJetStreamBus.connect({ url: config.NATS_URL, subjects: streamSubjects(), logger })
+      : new InProcessBus({ logger });
     closers.push(() => bus.close());
     const store = config.REDIS_URL ? new RedisEphemeralStore(config.REDIS_URL) : new MemoryEphemeralStore();
     closers.push(() => store.close());

@@ -1,10 +1,13 @@
-import type { ServiceDefinition } from '@district/nest-common';
-import { dependencyOrder, resolveTargets } from './targets';
+import { Subjects } from '@district/contracts';
+import { buildRouteTable, gatewaySettingsFromEnv, isApiPath, matchRoute, WEBSOCKET_PATH } from '@district/gateway';
+import { subjectMatches, type ServiceDefinition } from '@district/nest-common';
+import { SERVICES, dependencyOrder, resolveTargets, serviceNames, streamSubjects } from './targets';
 
 const def = (name: string, dependsOn: string[] = []): ServiceDefinition => ({
   name,
   dependsOn,
   defaultPort: 0,
+  routes: [],
   rootModule: () => {
     throw new Error('not used');
   },
@@ -33,5 +36,79 @@ describe('target registry', () => {
 
   it('reports a dependency cycle', () => {
     expect(() => dependencyOrder([def('a', ['b']), def('b', ['a'])])).toThrow(/cycle: a -> b -> a/);
+  });
+});
+
+/** The public calls of identity and content, from section 7 of both specs ({id} and friends filled in). */
+const SPEC_CALLS: ReadonlyArray<readonly [string, string]> = [
+  ['/api/auth/login', 'identity'],
+  ['/api/auth/register', 'identity'],
+  ['/api/auth/logout', 'identity'],
+  ['/api/auth/google', 'identity'],
+  ['/api/auth/me', 'identity'],
+  ['/api/auth/quick-login', 'identity'],
+  ['/api/users', 'identity'],
+  ['/api/users/7/approval', 'identity'],
+  ['/api/users/7/role', 'identity'],
+  ['/api/users/7/admin', 'identity'],
+  ['/api/users/7', 'identity'],
+  ['/api/admin/users/7/password', 'identity'],
+  ['/api/posts/public', 'content'],
+  ['/api/posts/public/how-to-teach-fractions', 'content'],
+  ['/api/posts', 'content'],
+  ['/api/posts/0b9c', 'content'],
+  ['/api/posts/0b9c/status', 'content'],
+  ['/api/posts/0b9c/comments', 'content'],
+  ['/api/categories', 'content'],
+  ['/api/categories/12', 'content'],
+  ['/api/comments', 'content'],
+  ['/api/comments/7/status', 'content'],
+  ['/api/upload-image', 'content'],
+  ['/api/seo/settings', 'content'],
+  ['/api/seo/sitemap/generate', 'content'],
+  ['/sitemap.xml', 'content'],
+  ['/robots.txt', 'content'],
+  ['/rss.xml', 'content'],
+  ['/uploads/ab/abcdef.png', 'content'],
+];
+
+/** Paths of services not registered yet: unmatched /api paths (JSON 404) until their service declares them. */
+const PLANNED_PATHS = ['/api/quiz-grades/4', '/api/text-quizzes', '/api/audio-lists/4', '/api/audio-proxy', '/api/chatrooms', '/api/admin/chatrooms/3'];
+
+describe('what the gateway and the bus take from the registry', () => {
+  const table = buildRouteTable(SERVICES);
+
+  it('makes a route table in which every declared sample reaches its own entry', () => {
+    expect(table.length).toBeGreaterThan(0);
+    for (const entry of table) expect(matchRoute(entry.sample, table)).toBe(entry);
+    expect(new Set(table.map((r) => r.service))).toEqual(new Set(serviceNames()));
+  });
+
+  it.each(SPEC_CALLS)('routes %s to %s', (path, service) => {
+    expect(matchRoute(path, table)?.service).toBe(service);
+  });
+
+  it('leaves the planned services’ paths and the WebSocket unrouted until a service declares them', () => {
+    for (const path of PLANNED_PATHS) expect([path, matchRoute(path, table), isApiPath(path)]).toEqual([path, undefined, true]);
+    expect(matchRoute(WEBSOCKET_PATH, table)).toBeUndefined();
+  });
+
+  it('lets only the image upload use the larger body limit', () => {
+    expect(table.filter((r) => r.bodyLimit === 'upload').map((r) => `${r.service} ${r.path}`)).toEqual(['content /api/upload-image']);
+  });
+
+  it('reads UPSTREAM_<NAME> for every registered service', () => {
+    const env = Object.fromEntries(serviceNames().map((name) => [`UPSTREAM_${name.toUpperCase()}`, `http://${name}:3000`]));
+    expect(gatewaySettingsFromEnv(env, serviceNames()).upstreams).toEqual(
+      Object.fromEntries(serviceNames().map((name) => [name, [`http://${name}:3000`]])),
+    );
+  });
+
+  it('stores every event subject of the contracts in the stream, one `<name>.>` per service', () => {
+    expect(streamSubjects()).toEqual(serviceNames().map((name) => `${name}.>`));
+    for (const subject of Object.values(Subjects)) {
+      expect([subject, streamSubjects().some((filter) => subjectMatches(filter, subject))]).toEqual([subject, true]);
+    }
+    expect(streamSubjects([def('library')])).toEqual(['library.>']);
   });
 });

@@ -4,7 +4,10 @@ import { identityService } from '@district/identity';
 
 /**
  * The target registry: every service the platform runs, in one list. Adding a service is its own folder
- * plus one line here; `--target=all` starts them in dependency order and stops them in reverse.
+ * plus one line here; `--target=all` starts them in dependency order and stops them in reverse. The rest
+ * follows from it: the gateway's route table (each service's `routes`, in this order), its UPSTREAM_<NAME>
+ * variables and the event stream's subjects. Only the Helm values list the services again, checked
+ * against this by deploy/test/service-list.spec.ts.
  */
 export const SERVICES: readonly ServiceDefinition[] = [identityService, contentService];
 
@@ -12,6 +15,14 @@ export const GATEWAY_TARGET = 'gateway';
 
 export function serviceNames(): string[] {
   return SERVICES.map((s) => s.name);
+}
+
+/**
+ * The subjects of the event stream: `<name>.>` for every registered service, whatever this process runs,
+ * since every process that connects brings the one stream's subjects in line with its own list.
+ */
+export function streamSubjects(services: readonly ServiceDefinition[] = SERVICES): string[] {
+  return services.map((s) => `${s.name}.>`);
 }
 
 /** Expands `all`, checks names, and orders services so that dependencies start first. */

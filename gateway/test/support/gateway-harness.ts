@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { createGateway, type Gateway, type GatewayOptions } from '../../src';
-import { SERVICE_NAMES, type ServiceName } from '../../src/routes';
+import { TEST_SERVICES, TEST_SERVICE_NAMES } from './test-services';
 import { startFakeService, unusedPort, type FakeService } from './fake-service';
 
 export interface Harness {
@@ -23,6 +23,7 @@ export interface ListenOptions {
  * `127.0.0.1:<port>`, a name PUBLIC_ORIGIN does not cover, so that name is configured as an extra host
  * (as an operator would) and the Host check stays on in every test. The port is chosen before the gateway
  * is created because the name includes it; if another process takes it meanwhile, another one is tried.
+ * Unless told otherwise, the gateway serves the test registry (TEST_SERVICES).
  */
 export async function startGateway(
   options: Partial<GatewayOptions> & Pick<GatewayOptions, 'upstreams'>,
@@ -44,6 +45,7 @@ export async function startGateway(
       logger: pino({ level: 'debug' }, sink),
       defaultMetrics: false,
       healthCheckIntervalMs: 0,
+      services: TEST_SERVICES,
       ...options,
       allowedHosts: [`127.0.0.1:${port}`, ...(options.allowedHosts ?? [])],
     });
@@ -59,21 +61,18 @@ export async function startGateway(
 }
 
 /** One fake replica per service. */
-export async function startAllServices(websocket = true): Promise<Record<ServiceName, FakeService>> {
+export async function startAllServices(websocket = true): Promise<Record<string, FakeService>> {
   const entries = await Promise.all(
-    SERVICE_NAMES.map(
+    TEST_SERVICE_NAMES.map(
       async (name) =>
         [name, await startFakeService(name, { websocket: websocket && name === 'chat' })] as const,
     ),
   );
-  return Object.fromEntries(entries) as Record<ServiceName, FakeService>;
+  return Object.fromEntries(entries);
 }
 
-export function upstreamsOf(services: Record<ServiceName, FakeService>): Record<ServiceName, string[]> {
-  return Object.fromEntries(Object.entries(services).map(([name, s]) => [name, [s.url]])) as Record<
-    ServiceName,
-    string[]
-  >;
+export function upstreamsOf(services: Record<string, FakeService>): Record<string, string[]> {
+  return Object.fromEntries(Object.entries(services).map(([name, s]) => [name, [s.url]]));
 }
 
 export async function waitFor(condition: () => boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {

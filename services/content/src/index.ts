@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import { MAX_IMAGE_BYTES } from '@district/contracts';
-import type { ServiceDefinition } from '@district/nest-common';
+import { serviceRoute, type ServiceDefinition } from '@district/nest-common';
 import { CONTENT_SERVICE_NAME, ContentModule, type ContentModuleOptions } from './content.module';
 
 export { ContentModule, CONTENT_SERVICE_NAME, type ContentModuleOptions } from './content.module';
@@ -12,6 +12,18 @@ export function defineContentService(options: ContentModuleOptions = {}): Servic
     name: CONTENT_SERVICE_NAME,
     dependsOn: ['identity'],
     defaultPort: 4102,
+    // Posts (and their comments), categories, comments, SEO, images, feeds.
+    routes: [
+      serviceRoute('/api/posts', 'tree', '/api/posts/public/my-first-lesson'),
+      serviceRoute('/api/categories', 'tree', '/api/categories/9c1d'),
+      serviceRoute('/api/comments', 'tree', '/api/comments/9c1d/status'),
+      serviceRoute('/api/seo', 'tree', '/api/seo/sitemap/generate'),
+      serviceRoute('/api/upload-image', 'exact', '/api/upload-image', 'upload'),
+      serviceRoute('/sitemap.xml', 'exact', '/sitemap.xml'),
+      serviceRoute('/robots.txt', 'exact', '/robots.txt'),
+      serviceRoute('/rss.xml', 'exact', '/rss.xml'),
+      serviceRoute('/uploads', 'tree', '/uploads/4e/4e9a0c.webp'),
+    ],
     rootModule: (runtime) => ContentModule.forRoot(runtime, options),
     // Multipart parsing for POST /api/upload-image; limits are checked again per request.
     configureApp: async (app) => {

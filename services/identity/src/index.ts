@@ -1,4 +1,4 @@
-import type { ServiceDefinition } from '@district/nest-common';
+import { serviceRoute, type ServiceDefinition } from '@district/nest-common';
 import { IDENTITY_SERVICE_NAME, IdentityModule, type IdentityModuleOptions } from './identity.module';
 
 export { IdentityModule, IDENTITY_SERVICE_NAME, type IdentityModuleOptions } from './identity.module';
@@ -15,6 +15,12 @@ export function defineIdentityService(options: IdentityModuleOptions = {}): Serv
     name: IDENTITY_SERVICE_NAME,
     dependsOn: [],
     defaultPort: 4101,
+    // Sign-in, sessions, users and admin user management.
+    routes: [
+      serviceRoute('/api/auth', 'tree', '/api/auth/login'),
+      serviceRoute('/api/users', 'tree', '/api/users/3f2a/approval'),
+      serviceRoute('/api/admin/users', 'tree', '/api/admin/users/3f2a/password'),
+    ],
     rootModule: (runtime) => IdentityModule.forRoot(runtime, options),
   };
 }

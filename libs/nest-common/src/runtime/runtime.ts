@@ -32,13 +32,41 @@ export interface PlatformRuntime {
   env: NodeJS.ProcessEnv;
 }
 
+/** `exact`: the path itself only. `tree`: the path and everything below it (`/x` and `/x/...`). */
+export type RouteMatch = 'exact' | 'tree';
+
+/** Which body-size limit the gateway applies: the default (JSON) one or the image-upload one. */
+export type BodyLimitKind = 'default' | 'upload';
+
+/** A public path the gateway sends to a service. Declared by the service, so the route table needs no edit. */
+export interface ServiceRoute {
+  readonly path: string;
+  readonly match: RouteMatch;
+  readonly bodyLimit: BodyLimitKind;
+  /** A concrete path this entry must route, used by the tests. */
+  readonly sample: string;
+}
+
+/** One entry of a service's `routes`: `serviceRoute('/api/posts', 'tree', '/api/posts/public/x')`. */
+export function serviceRoute(
+  path: string,
+  match: RouteMatch,
+  sample: string,
+  bodyLimit: BodyLimitKind = 'default',
+): ServiceRoute {
+  return { path, match, bodyLimit, sample };
+}
+
 /** One entry of the launcher's target registry. */
 export interface ServiceDefinition {
+  /** Lower-case letters and digits: it names the target, the Helm entry, UPSTREAM_<NAME> and the `<name>.>` events. */
   name: string;
   /** Services that must be ready before this one starts. */
   dependsOn: readonly string[];
   /** Default loopback port in `--target=all`. */
   defaultPort: number;
+  /** The public paths the gateway sends here; first match wins across the registry, in its order. */
+  routes: readonly ServiceRoute[];
   /** Builds the service's root module for this runtime. */
   rootModule(runtime: PlatformRuntime): DynamicModule;
   /**
