@@ -1,26 +1,16 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { PlatformModule, type PlatformRuntime } from '@district/nest-common';
-import { CategoriesController } from './categories/categories.controller';
-import { CategoriesService } from './categories/categories.service';
-import {
-  COMMENT_RATE_LIMITS_CONFIG,
-  CommentRateLimit,
-  commentRateLimitsFromEnv,
-} from './comments/comment-rate-limit';
-import { CommentsController } from './comments/comments.controller';
-import { CommentsService } from './comments/comments.service';
-import { DiscoveryController } from './discovery/discovery.controller';
-import { DiscoveryService } from './discovery/discovery.service';
-import { SitemapEventsConsumer } from './discovery/sitemap-events.consumer';
-import { ImagesController } from './images/images.controller';
-import { ImagesService } from './images/images.service';
+import { CategoriesModule } from './categories/categories.module';
+import { COMMENT_RATE_LIMITS_CONFIG, commentRateLimitsFromEnv } from './comments/comment-rate-limit';
+import { CommentsModule } from './comments/comments.module';
+import { DiscoveryModule } from './discovery/discovery.module';
+import { ImagesModule } from './images/images.module';
 import { contentMigrations } from './migrations';
-import { PostsController } from './posts/posts.controller';
-import { PostsService } from './posts/posts.service';
-import { SeedService } from './seed/seed.service';
-import { SeoController } from './seo/seo.controller';
-import { SiteSettingsService } from './seo/site-settings.service';
-import { UserEventsConsumer } from './users/user-events.consumer';
+import { PostsModule } from './posts/posts.module';
+import { SeedModule } from './seed/seed.module';
+import { SeoModule } from './seo/seo.module';
+import { SettingsModule } from './settings/settings.module';
+import { UsersModule } from './users/users.module';
 
 export const CONTENT_SERVICE_NAME = 'content';
 
@@ -30,8 +20,9 @@ export interface ContentModuleOptions {
 }
 
 /**
- * content's root module: the platform (database, bus, guard…) plus its domains. Its queries are plain SQL
- * over the tables of its migrations, so it registers no TypeORM entities.
+ * content's root module: the platform (database, bus, guard…) plus its domains, one module each. Its queries
+ * are plain SQL in each domain's repository, over the tables of its migrations, so it registers no TypeORM
+ * entities. Configuration is read here, at start.
  */
 @Module({})
 export class ContentModule {
@@ -41,6 +32,8 @@ export class ContentModule {
     const commentRateLimits = commentRateLimitsFromEnv(runtime.env);
     return {
       module: ContentModule,
+      // Global so the domain modules see the configuration without importing their parent.
+      global: true,
       imports: [
         PlatformModule.forService({
           name: CONTENT_SERVICE_NAME,
@@ -49,28 +42,18 @@ export class ContentModule {
           entities: [],
           migrations: contentMigrations,
         }),
+        PostsModule,
+        CategoriesModule,
+        CommentsModule,
+        ImagesModule,
+        SettingsModule,
+        SeoModule,
+        DiscoveryModule,
+        UsersModule,
+        SeedModule,
       ],
-      controllers: [
-        PostsController,
-        CategoriesController,
-        CommentsController,
-        ImagesController,
-        SeoController,
-        DiscoveryController,
-      ],
-      providers: [
-        PostsService,
-        CategoriesService,
-        CommentsService,
-        { provide: COMMENT_RATE_LIMITS_CONFIG, useValue: commentRateLimits },
-        CommentRateLimit,
-        ImagesService,
-        SiteSettingsService,
-        DiscoveryService,
-        UserEventsConsumer,
-        SitemapEventsConsumer,
-        SeedService,
-      ],
+      providers: [{ provide: COMMENT_RATE_LIMITS_CONFIG, useValue: commentRateLimits }],
+      exports: [COMMENT_RATE_LIMITS_CONFIG],
     };
   }
 }

@@ -9,8 +9,8 @@ import {
 } from '@district/nest-common/testing';
 import { Client } from 'pg';
 import { defineContentService } from '../src';
-import { PostsService } from '../src/posts/posts.service';
-import { invalidationChannel } from '../src/posts/public-list-listener';
+import { PublicListCache } from '../src/posts/public-list-cache';
+import { invalidationChannel, PublicListListener } from '../src/posts/public-list-listener';
 import { startContent, type ContentTestApp } from './support/content-app';
 
 /**
@@ -31,7 +31,7 @@ const titles = (posts: Post[]) => posts.map((p) => p.title);
 const listTitles = async (client: HttpClient, headers: Record<string, string> = {}) =>
   titles((await client.get<Post[]>(LIST, { headers })).body);
 const pages = (target: ContentTestApp | RunningService) =>
-  ('service' in target ? target.service : target).app.get(PostsService).publicPages;
+  ('service' in target ? target.service : target).app.get(PublicListCache);
 
 /** A change the triggers do not announce (as if replicated), to tell a cached page from a fresh one. */
 async function silently(statement: string, params: unknown[]): Promise<void> {
@@ -143,7 +143,7 @@ describe('the public list kept in memory', () => {
   it('shows the write on the replica that made it without waiting for the notification', async () => {
     // Stop this replica's notifications while its listener stays connected: only the posts service's own
     // invalidation can make the write visible now.
-    const listener = app.service.app.get(PostsService)['listener'] as unknown as { client: Client };
+    const listener = app.service.app.get(PublicListListener) as unknown as { client: Client };
     await listener.client.query('UNLISTEN *');
     const anon = app.client();
     try {

@@ -1,32 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { ModulesContainer } from '@nestjs/core';
 import { DEMO_ACCOUNTS, type User } from '@district/contracts';
 import { SESSION_COOKIE } from '@district/nest-common';
+import {
+  describeAuthzMatrix,
+  MATRIX_PERSONAS,
+  type HttpClient,
+  type MatrixPersona as Persona,
+} from '@district/nest-common/testing';
 import { DEFAULT_DEMO_PASSWORD } from '../src';
 import matrix from './authz-matrix.json';
-import {
-  openApiMatrixDifferences,
-  registeredRouteKeys,
-  routeKey,
-  type HttpClient,
-} from '@district/nest-common/testing';
-import type { OpenApiDocument } from '@district/nest-common';
 import { startIdentity, type IdentityTestApp } from './support/identity-app';
-import { newAccount, PERSONAS as ACCOUNT_PERSONAS } from './support/people';
+import { newAccount } from './support/people';
 
-/** The people of the demo district, and an administrator whose approval an admin withdrew. */
-const PERSONAS = [...ACCOUNT_PERSONAS, 'suspendedAdmin'] as const;
-type Persona = (typeof PERSONAS)[number];
-
-interface MatrixRoute {
-  method: string;
-  path: string;
-  body?: unknown;
-  expect: Record<Persona, number>;
-  messages?: Record<string, string>;
-}
-
-const routes = matrix.routes as MatrixRoute[];
 /** The demo district has one account of each kind; anonymous has no account at all. */
 const credentials: Record<Persona, { email: string; password: string }> = {
   anonymous: { email: 'nobody@school.test', password: 'not-a-password' },
@@ -45,10 +30,12 @@ beforeAll(async () => {
   app = await startIdentity({ demo: true });
   const admin = await signIn('admin');
   const suspended = credentials.suspendedAdmin;
-  const created = await app.client().post<User>(
-    '/api/auth/register',
-    newAccount({ email: suspended.email, password: suspended.password, role: 'teacher' }),
-  );
+  const created = await app
+    .client()
+    .post<User>(
+      '/api/auth/register',
+      newAccount({ email: suspended.email, password: suspended.password, role: 'teacher' }),
+    );
   for (const [path, body] of [
     ['approval', { approved: true }],
     ['admin', { isAdmin: true }],
@@ -58,50 +45,28 @@ beforeAll(async () => {
     if (res.status !== 200) throw new Error(`could not make the suspended admin: ${res.status} ${res.text}`);
   }
   ownIds.set('anonymous', randomUUID());
-  for (const persona of PERSONAS.filter((p) => p !== 'anonymous'))
+  for (const persona of MATRIX_PERSONAS.filter((p) => p !== 'anonymous'))
     ownIds.set(persona, (await (await signIn(persona)).get<User>('/api/auth/me')).body.id);
 });
 afterAll(async () => {
   await app?.close();
 });
 
-it('lists every route of the service, for every persona', () => {
-  expect([...matrix.personas].sort()).toEqual([...PERSONAS].sort());
-  for (const route of routes) expect(Object.keys(route.expect).sort()).toEqual([...PERSONAS].sort());
-  const inMatrix = new Set(routes.map((r) => routeKey(r.method, r.path)));
-  expect(new Set(registeredRouteKeys(app.service.app.get(ModulesContainer)))).toEqual(inMatrix);
-});
-
-it('documents every route in its OpenAPI document, public exactly where the matrix lets anyone in', async () => {
-  const res = await app.client().get<OpenApiDocument>('/openapi.json');
-  expect(res.status).toBe(200);
-  expect(res.body.openapi).toBe('3.1.0');
+describeAuthzMatrix({
+  matrix,
+  app: () => app,
+  // A fresh client per cell, carrying the persona's one sign-in.
+  clientFor: signIn,
+  fill: async (route, persona) => ({
+    path: await fillPath(route.path, persona),
+    options: { body: bodyFor(route.body, persona) },
+  }),
+  // Signing out ends the persona's session: the next cell signs in again.
+  afterCell: (route, persona) => {
+    if (route.path === '/api/auth/logout') sessions.delete(persona);
+  },
   // Public, but a stranger's 401 means "wrong email or password" and "no session" respectively.
-  expect(openApiMatrixDifferences(res.body, routes, ['POST /api/auth/login', 'GET /api/auth/me'])).toEqual(
-    [],
-  );
-});
-
-it('answers every route as the matrix says, for every persona', async () => {
-  const mismatches: string[] = [];
-  for (const route of routes) {
-    for (const persona of PERSONAS) {
-      const client = await signIn(persona);
-      const res = await client.request(route.method, await fillPath(route.path, persona), {
-        body: bodyFor(route.body, persona),
-      });
-      if (route.path === '/api/auth/logout') sessions.delete(persona);
-      const expected = route.expect[persona];
-      const message = route.messages?.[`${expected}:${persona}`] ?? route.messages?.[String(expected)];
-      const actualMessage = (res.body as { message?: string })?.message;
-      if (res.status !== expected || (message && actualMessage !== message)) {
-        mismatches.push(
-          `${route.method} ${route.path} as ${persona}: expected ${expected}${message ? ` "${message}"` : ''}, got ${res.status} ${res.text.slice(0, 120)}`,
-        );
-      }
-    }
-  }
-  expect(mismatches).toEqual([]);
+  publicWith401: ['POST /api/auth/login', 'GET /api/auth/me'],
 });
 
 /** One sign-in per persona, copied into a fresh client per cell; signing out forgets it. */

@@ -56,3 +56,5 @@ export { dropSchema };
 export * from './http-client';
 export { sleep, waitFor } from '../bus/test-support';
 export * from './openapi-check';
+export * from './test-sessions';
+export * from './authz-matrix';

@@ -1,6 +1,6 @@
 import type { CommentStatus } from '@district/contracts';
 import type { AuthUser } from '@district/nest-common';
-import { commentStatusFor } from './comments.service';
+import { commentStatusFor } from './comment-rules';
 
 type Author = Pick<AuthUser, 'role' | 'approved' | 'isAdmin'>;
 const user = (claims: Author): Author => claims;

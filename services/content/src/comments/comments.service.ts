@@ -9,90 +9,28 @@ import {
   type CommentStatus,
 } from '@district/contracts';
 import {
-  OutboxRelay,
   OutboxService,
   PLATFORM_LOGGER,
+  UUID_PATTERN,
   type AuthUser,
   type Logger,
-  holdsRight,
 } from '@district/nest-common';
 import { CommentNotFoundError, InvalidInputError, PostNotFoundError } from '../content.errors';
-import { eventHeaders } from '../event-headers';
 import { htmlToText, sanitizeCommentHtml } from '../html/html-sanitizer';
-import { SiteSettingsService } from '../seo/site-settings.service';
-import { UUID } from '../unique-violation';
+import { PostsRepository } from '../posts/posts.repository';
+import { SiteSettingsService } from '../settings/site-settings.service';
 import { CommentRateLimit } from './comment-rate-limit';
-
-interface CommentRow {
-  id: string;
-  post_id: string;
-  parent_id: string | null;
-  author_id: string | null;
-  author_name: string;
-  content: string;
-  status: CommentStatus;
-  created_at: Date;
-  post_title?: string;
-}
-
-const COLUMNS = `c.id, c.post_id, c.parent_id, c.author_id, c.author_name, c.content, c.status, c.created_at`;
-
-/** A comment as stored, author id included (events and admins need it; see forViewer). */
-type FullComment = Comment & { authorId: string | null };
-
-function toComment(row: CommentRow, viewerId?: string): FullComment {
-  return {
-    id: row.id,
-    postId: row.post_id,
-    content: row.content,
-    authorId: row.author_id,
-    authorName: row.author_name,
-    createdAt: row.created_at.toISOString(),
-    parentId: row.parent_id,
-    status: row.status,
-    ...(viewerId !== undefined ? { own: row.author_id === viewerId } : {}),
-    ...(row.post_title !== undefined ? { postTitle: row.post_title } : {}),
-  };
-}
-
-/** An admin flag counts only on an approved account (the platform's rule; anyone may register, an admin approves). */
-function isApprovedAdmin(user: Pick<AuthUser, 'role' | 'approved' | 'isAdmin'> | undefined): boolean {
-  return user !== undefined && holdsRight(user, 'admin');
-}
-
-/**
- * A comment as a viewer may see it: authors' user ids go to admins only, since lists are public and an id ties
- * a pupil's comments together across posts (the `own` flag tells the author which are theirs).
- */
-function forViewer(comment: Comment, viewer: AuthUser | undefined): Comment {
-  if (isApprovedAdmin(viewer)) return comment;
-  const { authorId: _hidden, replies, ...rest } = comment;
-  return replies ? { ...rest, replies: replies.map((reply) => forViewer(reply, viewer)) } : rest;
-}
-
-/**
- * The server decides a new comment's status (spec §4 has clients send one; only admins' is honoured):
- * approved admins choose (approved by default), approved teachers' comments are approved, and everyone else's
- * wait for approval while moderation is on. Anyone can register as a teacher, so the role and the admin flag
- * count only once an admin has approved the account.
- */
-export function commentStatusFor(
-  author: Pick<AuthUser, 'role' | 'approved' | 'isAdmin'>,
-  requested: CommentStatus | undefined,
-  moderation: boolean,
-): CommentStatus {
-  if (isApprovedAdmin(author)) return requested ?? 'approved';
-  if (holdsRight(author, 'teacher')) return 'approved';
-  return moderation ? 'pending' : 'approved';
-}
+import { commentStatusFor, forViewer, isApprovedAdmin, threaded, type FullComment } from './comment-rules';
+import { CommentsRepository, type RemovedComment } from './comments.repository';
 
 /** Comments (spec §3–§5): one level of replies, only to approved top-level comments; HTML sanitised on the way in. */
 @Injectable()
 export class CommentsService {
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(CommentsRepository) private readonly comments: CommentsRepository,
+    @Inject(PostsRepository) private readonly posts: PostsRepository,
     @Inject(OutboxService) private readonly outbox: OutboxService,
-    @Inject(OutboxRelay) private readonly relay: OutboxRelay,
     @Inject(SiteSettingsService) private readonly settings: SiteSettingsService,
     @Inject(PLATFORM_LOGGER) private readonly logger: Logger,
     @Inject(CommentRateLimit) private readonly rateLimit: CommentRateLimit,
@@ -103,36 +41,17 @@ export class CommentsService {
    * signed-in author also sees their own pending ones; admins see all.
    */
   async listForPost(postId: string, viewer: AuthUser | undefined): Promise<Comment[]> {
-    await this.assertReadablePost(this.dataSource.manager, postId, viewer);
-    const rows: CommentRow[] = await this.dataSource.query(
-      `SELECT ${COLUMNS} FROM comments c
-       WHERE c.post_id = $1 AND (c.status = 'approved' OR $2::boolean OR c.author_id = $3::uuid)
-       ORDER BY c.created_at, c.id`,
-      [postId, isApprovedAdmin(viewer), viewer?.id ?? null],
-    );
-    const top: Comment[] = [];
-    const byId = new Map<string, Comment>();
-    for (const row of rows) {
-      const comment = toComment(row, viewer?.id ?? '');
-      if (row.parent_id === null) {
-        comment.replies = [];
-        top.push(comment);
-        byId.set(comment.id, comment);
-      }
-    }
-    for (const row of rows) {
-      if (row.parent_id !== null) byId.get(row.parent_id)?.replies?.push(toComment(row, viewer?.id ?? ''));
-    }
-    return top.map((comment) => forViewer(comment, viewer));
+    await this.assertReadablePost(postId, viewer);
+    const comments = await this.comments.listForPost(postId, {
+      all: isApprovedAdmin(viewer),
+      id: viewer?.id,
+    });
+    return threaded(comments).map((comment) => forViewer(comment, viewer));
   }
 
   /** Every comment with its post's title, newest first (admin moderation). */
-  async listAll(): Promise<Comment[]> {
-    const rows: CommentRow[] = await this.dataSource.query(
-      `SELECT ${COLUMNS}, p.title AS post_title FROM comments c JOIN posts p ON p.id = c.post_id
-       ORDER BY c.created_at DESC, c.id DESC`,
-    );
-    return rows.map((row) => toComment(row));
+  listAll(): Promise<Comment[]> {
+    return this.comments.listAll();
   }
 
   /** `address`: the client's IP, for the per-address rate limit. */
@@ -149,85 +68,69 @@ export class CommentsService {
     if (!isApprovedAdmin(author)) await this.rateLimit.consume(author.id, address);
     const { commentModeration } = await this.settings.get();
     const status = commentStatusFor(author, input.status, commentModeration);
-    const comment = await this.dataSource.transaction(async (manager) => {
-      await this.assertReadablePost(manager, postId, author);
+    const comment = await this.dataSource.transaction(async (tx) => {
+      await this.assertReadablePost(postId, author, tx);
       if (input.parentId) {
-        // Locked, so the parent cannot be unapproved or deleted while the reply is written.
-        const parents: { parent_id: string | null; status: CommentStatus }[] = await manager.query(
-          `SELECT parent_id, status FROM comments WHERE id = $1 AND post_id = $2 FOR SHARE`,
-          [input.parentId, postId],
-        );
-        const parent = parents[0];
-        if (!parent || parent.parent_id !== null || parent.status !== 'approved')
+        const parent = await this.comments.lockParent(tx, input.parentId, postId);
+        if (!parent || parent.parentId !== null || parent.status !== 'approved')
           throw new InvalidInputError(ContentMessages.replyNotAllowed);
       }
-      const rows: CommentRow[] = await manager.query(
-        `INSERT INTO comments AS c (post_id, parent_id, author_id, author_name, content, status)
-         VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
-        [postId, input.parentId ?? null, author.id, author.name, content, status],
-      );
-      const created = toComment(rows[0], author.id);
-      await this.enqueueChanged(manager, Subjects.contentCommentCreated, created);
+      const created = await this.comments.insert(tx, {
+        postId,
+        parentId: input.parentId ?? null,
+        authorId: author.id,
+        authorName: author.name,
+        content,
+        status,
+      });
+      await this.enqueueChanged(tx, Subjects.contentCommentCreated, created);
       return created;
     });
-    this.relay.nudge();
     this.logger.info({ commentId: comment.id, postId, status }, 'comment created');
     return forViewer(comment, author);
   }
 
   async setStatus(id: string, status: CommentStatus): Promise<Comment> {
-    if (!UUID.test(id)) throw new CommentNotFoundError();
-    const comment = await this.dataSource.transaction(async (manager) => {
-      // UPDATE … RETURNING answers [rows, affected] through TypeORM's pg driver.
-      const [rows] = (await manager.query(
-        `UPDATE comments c SET status = $2 FROM posts p WHERE c.id = $1 AND p.id = c.post_id
-         RETURNING ${COLUMNS}, p.title AS post_title`,
-        [id, status],
-      )) as [CommentRow[], number];
-      if (!rows[0]) throw new CommentNotFoundError();
-      const changed = toComment(rows[0]);
-      await this.enqueueChanged(manager, Subjects.contentCommentUpdated, changed);
+    if (!UUID_PATTERN.test(id)) throw new CommentNotFoundError();
+    const comment = await this.dataSource.transaction(async (tx) => {
+      const changed = await this.comments.setStatus(tx, id, status);
+      if (!changed) throw new CommentNotFoundError();
+      await this.enqueueChanged(tx, Subjects.contentCommentUpdated, changed);
       return changed;
     });
-    this.relay.nudge();
     return comment;
   }
 
   /** Deletes the comment and its replies. */
   async remove(id: string): Promise<void> {
-    if (!UUID.test(id)) throw new CommentNotFoundError();
-    await this.dataSource.transaction(async (manager) => {
-      const removed = await this.deleteWhere(manager, `id = $1`, [id]);
+    if (!UUID_PATTERN.test(id)) throw new CommentNotFoundError();
+    await this.dataSource.transaction(async (tx) => {
+      const removed = await this.removed(tx, await this.comments.deleteByIds(tx, [id]));
       if (removed.length === 0) throw new CommentNotFoundError();
     });
-    this.relay.nudge();
   }
 
   /**
-   * Deletes the comments matching `where` (and, by cascade, their replies), enqueueing a deleted event for
-   * each. Used for admin deletion and when identity deletes a user.
+   * Deletes everything a (deleted) user wrote and the replies under it, in the caller's transaction, with a
+   * deleted event for each comment. Answers the ids removed.
    */
-  async deleteWhere(manager: EntityManager, where: string, params: unknown[]): Promise<string[]> {
-    const [rows] = (await manager.query(
-      `WITH RECURSIVE doomed AS (
-         SELECT id, post_id FROM comments WHERE ${where}
-         UNION SELECT c.id, c.post_id FROM comments c JOIN doomed d ON c.parent_id = d.id
-       )
-       DELETE FROM comments WHERE id IN (SELECT id FROM doomed) RETURNING id, post_id`,
-      params,
-    )) as [{ id: string; post_id: string }[], number];
-    for (const row of rows) {
-      await this.outbox.enqueue(
-        manager,
-        Subjects.contentCommentDeleted,
-        { commentId: row.id, postId: row.post_id } satisfies CommentDeletedEvent,
-        eventHeaders(),
-      );
-    }
-    return rows.map((r) => r.id);
+  async deleteByAuthor(tx: EntityManager, authorId: string): Promise<string[]> {
+    return this.removed(tx, await this.comments.deleteByAuthor(tx, authorId));
   }
 
-  private async enqueueChanged(manager: EntityManager, subject: string, comment: FullComment): Promise<void> {
+  /** Enqueues a deleted event for each removed comment; answers their ids. */
+  private async removed(tx: EntityManager, comments: RemovedComment[]): Promise<string[]> {
+    for (const comment of comments) {
+      await this.outbox.enqueue(
+        tx,
+        Subjects.contentCommentDeleted,
+        { commentId: comment.id, postId: comment.postId } satisfies CommentDeletedEvent
+      );
+    }
+    return comments.map((comment) => comment.id);
+  }
+
+  private async enqueueChanged(tx: EntityManager, subject: string, comment: FullComment): Promise<void> {
     const event: CommentChangedEvent = {
       comment: {
         id: comment.id,
@@ -237,20 +140,16 @@ export class CommentsService {
         status: comment.status,
       },
     };
-    await this.outbox.enqueue(manager, subject, event, eventHeaders());
+    await this.outbox.enqueue(tx, subject, event);
   }
 
   /** Comments belong to published posts (admins also reach drafts). */
   private async assertReadablePost(
-    manager: EntityManager,
     postId: string,
     viewer: AuthUser | undefined,
+    tx?: EntityManager,
   ): Promise<void> {
-    if (!UUID.test(postId)) throw new PostNotFoundError();
-    const rows: unknown[] = await manager.query(
-      `SELECT 1 FROM posts WHERE id = $1 AND (status = 'published' OR $2::boolean)`,
-      [postId, isApprovedAdmin(viewer)],
-    );
-    if (rows.length === 0) throw new PostNotFoundError();
+    if (!UUID_PATTERN.test(postId)) throw new PostNotFoundError();
+    if (!(await this.posts.isOpen(postId, isApprovedAdmin(viewer), tx))) throw new PostNotFoundError();
   }
 }

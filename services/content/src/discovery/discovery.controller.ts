@@ -2,7 +2,7 @@ import { Controller, Get, Inject, NotFoundException, Req, Res } from '@nestjs/co
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '@district/nest-common';
 import { sendCached } from '../http/etag';
-import { SiteSettingsService } from '../seo/site-settings.service';
+import { SiteSettingsService } from '../settings/site-settings.service';
 import { DiscoveryService } from './discovery.service';
 
 /** Crawlers and feed readers poll these; a short shared cache plus the ETag keeps that cheap. */

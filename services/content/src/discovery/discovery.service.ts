@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { PLATFORM_RUNTIME, type PlatformRuntime } from '@district/nest-common';
-import { SiteSettingsService } from '../seo/site-settings.service';
+import { PostsRepository } from '../posts/posts.repository';
+import { SiteSettingsService } from '../settings/site-settings.service';
+import { DiscoveryRepository } from './discovery.repository';
 
 /** sitemaps.org allows 50,000 URLs per file. */
 const SITEMAP_MAX_POSTS = 49_000;
@@ -32,6 +34,8 @@ function xmlText(text: string): string {
 export class DiscoveryService {
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(DiscoveryRepository) private readonly documents: DiscoveryRepository,
+    @Inject(PostsRepository) private readonly posts: PostsRepository,
     @Inject(SiteSettingsService) private readonly settings: SiteSettingsService,
     @Inject(PLATFORM_RUNTIME) private readonly runtime: PlatformRuntime,
   ) {}
@@ -41,12 +45,8 @@ export class DiscoveryService {
    * sitemap" keep it current; see ADR 0008). Built and stored on first use.
    */
   async sitemap(): Promise<StoredSitemap> {
-    const rows: { body: string; item_count: number; generated_at: Date }[] = await this.dataSource.query(
-      `SELECT body, item_count, generated_at FROM discovery_documents WHERE name = $1`,
-      [SITEMAP_DOCUMENT],
-    );
-    const row = rows[0];
-    if (row) return { xml: row.body, urlCount: row.item_count, generatedAt: row.generated_at };
+    const stored = await this.documents.find(SITEMAP_DOCUMENT);
+    if (stored) return { xml: stored.body, urlCount: stored.itemCount, generatedAt: stored.generatedAt };
     return this.regenerateSitemap();
   }
 
@@ -56,26 +56,17 @@ export class DiscoveryService {
    * events from several replicas interleave.
    */
   async regenerateSitemap(): Promise<StoredSitemap> {
-    return this.dataSource.transaction(async (manager) => {
-      await manager.query(`SELECT pg_advisory_xact_lock(hashtext(current_schema() || '.sitemap'))`);
-      const built = await this.buildSitemap(manager);
-      const stored: { generated_at: Date }[] = await manager.query(
-        `INSERT INTO discovery_documents (name, body, item_count, generated_at) VALUES ($1, $2, $3, clock_timestamp())
-         ON CONFLICT (name) DO UPDATE SET body = EXCLUDED.body, item_count = EXCLUDED.item_count,
-           generated_at = EXCLUDED.generated_at
-         RETURNING generated_at`,
-        [SITEMAP_DOCUMENT, built.xml, built.urlCount],
-      );
-      return { ...built, generatedAt: stored[0].generated_at };
+    return this.dataSource.transaction(async (tx) => {
+      await this.documents.lockSitemap(tx);
+      const built = await this.buildSitemap(tx);
+      const generatedAt = await this.documents.store(tx, SITEMAP_DOCUMENT, built.xml, built.urlCount);
+      return { ...built, generatedAt };
     });
   }
 
   /** The home page, the lesson list and every published post with its last change. */
-  private async buildSitemap(manager: EntityManager): Promise<{ xml: string; urlCount: number }> {
-    const rows: { slug: string; updated_at: Date }[] = await manager.query(
-      `SELECT slug, updated_at FROM posts WHERE status = 'published' ORDER BY published_at DESC, id DESC LIMIT $1`,
-      [SITEMAP_MAX_POSTS],
-    );
+  private async buildSitemap(tx: EntityManager): Promise<{ xml: string; urlCount: number }> {
+    const rows = await this.posts.publishedSlugs(SITEMAP_MAX_POSTS, tx);
     const base = this.runtime.publicUrl.replace(/\/+$/, '');
     const newest = rows.reduce<Date | null>(
       (max, r) => (!max || r.updated_at > max ? r.updated_at : max),
@@ -106,19 +97,7 @@ export class DiscoveryService {
   /** RSS 2.0 of the latest published lessons. */
   async rss(): Promise<string> {
     const settings = await this.settings.get();
-    const rows: {
-      slug: string;
-      title: string;
-      excerpt: string;
-      author_name: string;
-      published_at: Date;
-      category_name: string | null;
-    }[] = await this.dataSource.query(
-      `SELECT p.slug, p.title, p.excerpt, p.author_name, p.published_at, c.name AS category_name
-         FROM posts p LEFT JOIN categories c ON c.id = p.category_id
-         WHERE p.status = 'published' ORDER BY p.published_at DESC, p.id DESC LIMIT $1`,
-      [RSS_ITEMS],
-    );
+    const rows = await this.posts.latestPublished(RSS_ITEMS);
     const base = this.runtime.publicUrl.replace(/\/+$/, '');
     const items = rows.map((r) => {
       const link = `${base}/blog/${encodeURIComponent(r.slug)}`;

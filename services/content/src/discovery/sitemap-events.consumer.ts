@@ -1,49 +1,39 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Controller, Inject } from '@nestjs/common';
+import { EventPattern } from '@nestjs/microservices';
 import { Subjects } from '@district/contracts';
-import {
-  EVENT_BUS,
-  PLATFORM_LOGGER,
-  type BusMessage,
-  type BusSubscription,
-  type EventBus,
-  type Logger,
-} from '@district/nest-common';
+import { PLATFORM_LOGGER, type Logger } from '@district/nest-common';
 import { DiscoveryService } from './discovery.service';
-
-/** One durable consumer per subject, shared by every content replica: each change regenerates once. */
-export const SITEMAP_CONSUMERS = {
-  [Subjects.contentPostPublished]: 'content-sitemap-published',
-  [Subjects.contentPostUnpublished]: 'content-sitemap-unpublished',
-  [Subjects.contentPostDeleted]: 'content-sitemap-deleted',
-} as const;
 
 /**
  * Keeps the stored sitemap current: every content.post.* event (a post published or changed while published,
- * unpublished, deleted) regenerates it. Regenerating is idempotent, so redeliveries need no inbox; a failure
- * throws, and the bus retries with back-off.
+ * unpublished, deleted) regenerates it. One durable per subject, shared by every content replica: each change
+ * regenerates once. Regenerating is idempotent and takes its own transaction (and lock), so these handlers
+ * need no inbox. A failure throws, and the bus retries with back-off.
  */
-@Injectable()
-export class SitemapEventsConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly subscriptions: BusSubscription[] = [];
-
+@Controller()
+export class SitemapEventsConsumer {
   constructor(
-    @Inject(EVENT_BUS) private readonly bus: EventBus,
     @Inject(DiscoveryService) private readonly discovery: DiscoveryService,
     @Inject(PLATFORM_LOGGER) private readonly logger: Logger,
   ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
-    for (const [subject, durable] of Object.entries(SITEMAP_CONSUMERS)) {
-      this.subscriptions.push(await this.bus.subscribe(subject, (m) => this.postChanged(m), { durable }));
-    }
+  @EventPattern(Subjects.contentPostPublished, { durable: 'content-sitemap-published', inbox: false })
+  published(): Promise<void> {
+    return this.regenerate(Subjects.contentPostPublished);
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    await Promise.all(this.subscriptions.map((s) => s.unsubscribe()));
+  @EventPattern(Subjects.contentPostUnpublished, { durable: 'content-sitemap-unpublished', inbox: false })
+  unpublished(): Promise<void> {
+    return this.regenerate(Subjects.contentPostUnpublished);
   }
 
-  async postChanged(message: BusMessage): Promise<void> {
+  @EventPattern(Subjects.contentPostDeleted, { durable: 'content-sitemap-deleted', inbox: false })
+  deleted(): Promise<void> {
+    return this.regenerate(Subjects.contentPostDeleted);
+  }
+
+  private async regenerate(subject: string): Promise<void> {
     const { urlCount } = await this.discovery.regenerateSitemap();
-    this.logger.debug({ subject: message.subject, messageId: message.id, urlCount }, 'sitemap regenerated');
+    this.logger.debug({ subject, urlCount }, 'sitemap regenerated');
   }
 }

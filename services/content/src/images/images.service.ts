@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { MAX_IMAGE_BYTES } from '@district/contracts';
 import { PLATFORM_LOGGER, type Logger } from '@district/nest-common';
 import { ImageTooLargeError, NotAnImageError } from '../content.errors';
 import { detectImageType } from './image-type';
+import { ImagesRepository } from './images.repository';
 
 export interface StoredImage {
   mime: string;
@@ -19,7 +19,7 @@ export interface StoredImage {
 @Injectable()
 export class ImagesService {
   constructor(
-    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(ImagesRepository) private readonly images: ImagesRepository,
     @Inject(PLATFORM_LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -29,11 +29,7 @@ export class ImagesService {
     const type = detectImageType(bytes);
     if (!type) throw new NotAnImageError();
     const sha256 = createHash('sha256').update(bytes).digest('hex');
-    await this.dataSource.query(
-      `INSERT INTO images (sha256, mime, ext, size, data, uploaded_by) VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (sha256) DO NOTHING`,
-      [sha256, type.mime, type.ext, bytes.length, bytes, uploadedBy],
-    );
+    await this.images.insert({ sha256, mime: type.mime, ext: type.ext, data: bytes, uploadedBy });
     this.logger.info({ sha256, size: bytes.length, by: uploadedBy }, 'image stored');
     return `/uploads/${sha256}.${type.ext}`;
   }
@@ -42,10 +38,7 @@ export class ImagesService {
   async find(fileName: string): Promise<StoredImage | null> {
     const match = /^([0-9a-f]{64})\.([a-z]{3,4})$/.exec(fileName);
     if (!match) return null;
-    const rows: { mime: string; data: Buffer }[] = await this.dataSource.query(
-      `SELECT mime, data FROM images WHERE sha256 = $1 AND ext = $2`,
-      [match[1], match[2]],
-    );
-    return rows[0] ? { mime: rows[0].mime, data: rows[0].data, sha256: match[1] } : null;
+    const image = await this.images.find(match[1], match[2]);
+    return image ? { mime: image.mime, data: image.data, sha256: match[1] } : null;
   }
 }

@@ -1,4 +1,5 @@
 import { readTimeFromTextLength } from '@district/contracts';
+import { htmlToText } from '../html/html-sanitizer';
 
 export const EXCERPT_LENGTH = 160;
 
@@ -21,6 +22,12 @@ export function excerptFromText(text: string, max = EXCERPT_LENGTH): string {
   const cut = text.slice(0, max);
   const space = cut.lastIndexOf(' ');
   return `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+/** The author's excerpt as plain text, or one made from the post's text when they gave none (or a blank one). */
+export function excerptOf(given: string | undefined, text: string): string {
+  const own = given === undefined ? '' : htmlToText(given);
+  return own || excerptFromText(text);
 }
 
 export function readTimeOf(text: string): number {

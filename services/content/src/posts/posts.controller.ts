@@ -37,6 +37,7 @@ import { PostNotFoundError } from '../content.errors';
 import { JSON_TYPE, REVALIDATE, sendCached } from '../http/etag';
 import { PostsService } from './posts.service';
 import { bypassesCaches, sendPage } from './public-list-http';
+import { PublicPostList } from './public-list.service';
 
 /** A post id, canonicalised by the platform; anything but a UUID is the spec's 'Post Not Found'. */
 const PostId = () => IdParam('id', () => new PostNotFoundError());
@@ -52,7 +53,10 @@ const MAX_SLUG_PARAM = 120;
  */
 @Controller('api/posts')
 export class PostsController {
-  constructor(@Inject(PostsService) private readonly posts: PostsService) {}
+  constructor(
+    @Inject(PostsService) private readonly posts: PostsService,
+    @Inject(PublicPostList) private readonly publicList: PublicPostList,
+  ) {}
 
   /**
    * The lesson list: an array (spec), paged by `limit`/`page`, the total in X-Total-Count. Pages are kept
@@ -65,7 +69,7 @@ export class PostsController {
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
-    const page = await this.posts.publicPage(query, { fresh: bypassesCaches(request) });
+    const page = await this.publicList.page(query, { fresh: bypassesCaches(request) });
     return sendPage(request, reply, page);
   }
 

@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { Client } from 'pg';
-import type { Logger } from '@district/nest-common';
+import { DataSource } from 'typeorm';
+import { PLATFORM_LOGGER, PLATFORM_RUNTIME, type Logger, type PlatformRuntime } from '@district/nest-common';
+import { PublicListCache } from './public-list-cache';
 
 /**
  * The PostgreSQL notification channel on which the triggers of migration 1732800000000 announce a change of
@@ -11,55 +14,56 @@ export function invalidationChannel(schema: string): string {
   return `content_public_list_${createHash('md5').update(schema).digest('hex')}`;
 }
 
-export interface PublicListListenerOptions {
-  databaseUrl: string;
-  schema: string;
-  /** A committed change of posts or categories (by any replica, any code path, or SQL by hand). */
-  onChange(): void;
-  /** Whether changes can be heard right now: false from the moment the connection is lost until it is back. */
-  onHearing(hearing: boolean): void;
-  logger: Logger;
-  /** Reconnection delays: doubled after each failure, from `min` up to `max`. */
-  retryMs?: { min: number; max: number };
-}
+/** Reconnection delays: doubled after each failure, from `min` up to `max`. */
+const RETRY_MS = { min: 500, max: 30_000 };
 
 /**
- * Holds one connection that LISTENs on the schema's channel. PostgreSQL sends a notification to every
- * listening connection when, and only when, the writing transaction commits, so every replica hears every
- * change of the public list, whoever made it. While the connection is down nothing can be heard, which the
- * cache is told, and it reconnects with backoff.
+ * Holds one connection that LISTENs on the schema's channel, from the application's start to its shutdown.
+ * PostgreSQL sends a notification to every listening connection when, and only when, the writing transaction
+ * commits, so every replica hears every change of the public list (posts or categories, by any replica, any
+ * code path, or SQL by hand) and the cache forgets its pages. While the connection is down nothing can be
+ * heard, which the cache is told, and it reconnects with backoff.
  */
-export class PublicListListener {
+@Injectable()
+export class PublicListListener implements OnApplicationBootstrap, OnApplicationShutdown {
   readonly channel: string;
+  private readonly databaseUrl: string;
   private client: Client | undefined;
   private timer: NodeJS.Timeout | undefined;
   private failures = 0;
   private stopped = false;
 
-  constructor(private readonly options: PublicListListenerOptions) {
-    this.channel = invalidationChannel(options.schema);
+  constructor(
+    @Inject(PublicListCache) private readonly cache: PublicListCache,
+    @Inject(PLATFORM_LOGGER) private readonly logger: Logger,
+    @Inject(PLATFORM_RUNTIME) runtime: PlatformRuntime,
+    @Inject(DataSource) dataSource: DataSource,
+  ) {
+    this.databaseUrl = runtime.databaseUrl;
+    // The schema the platform put this service in (tests: a throwaway one), as the triggers see it.
+    this.channel = invalidationChannel((dataSource.options as { schema?: string }).schema ?? 'public');
   }
 
   /** Connects once; when that fails, logs and keeps trying in the background (the list still works, uncached). */
-  start(): Promise<void> {
+  onApplicationBootstrap(): Promise<void> {
     this.stopped = false;
     return this.connect();
   }
 
-  async stop(): Promise<void> {
+  async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     const client = this.client;
     this.client = undefined;
-    this.options.onHearing(false);
+    this.cache.setHearing(false);
     await client?.end().catch(() => undefined);
   }
 
   private async connect(): Promise<void> {
     if (this.stopped) return;
     const client = new Client({
-      connectionString: this.options.databaseUrl,
+      connectionString: this.databaseUrl,
       application_name: 'content public list listener',
       keepAlive: true,
       // Start-up waits for the first attempt; a database that does not answer must not hold it up for long.
@@ -70,13 +74,13 @@ export class PublicListListener {
       if (lost) return;
       lost = true;
       if (this.client === client) this.client = undefined;
-      this.options.onHearing(false);
+      this.cache.setHearing(false);
       void client.end().catch(() => undefined);
       if (this.stopped) return;
-      const { min, max } = this.options.retryMs ?? { min: 500, max: 30_000 };
+      const { min, max } = RETRY_MS;
       const delay = Math.min(max, min * 2 ** this.failures);
       this.failures += 1;
-      this.options.logger.warn(
+      this.logger.warn(
         { err: error, retryInMs: delay },
         'public post list: change notifications lost; serving from the database until they are back',
       );
@@ -84,7 +88,7 @@ export class PublicListListener {
       this.timer.unref();
     };
     client.on('notification', (message) => {
-      if (message.channel === this.channel) this.options.onChange();
+      if (message.channel === this.channel) this.cache.invalidate();
     });
     client.on('error', onLost);
     client.on('end', () => onLost());
@@ -102,6 +106,6 @@ export class PublicListListener {
     }
     this.client = client;
     this.failures = 0;
-    this.options.onHearing(true);
+    this.cache.setHearing(true);
   }
 }

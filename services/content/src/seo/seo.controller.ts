@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { ContentErrorsInterceptor } from '../content-errors.interceptor';
 import { InvalidInputError } from '../content.errors';
 import { DiscoveryService } from '../discovery/discovery.service';
-import { SiteSettingsService } from './site-settings.service';
+import { SiteSettingsService } from '../settings/site-settings.service';
 
 /**
  * SEO settings (spec §7). Reading is public: every field ends up in the site's pages anyway (title,

@@ -1,42 +1,22 @@
-import { randomUUID } from 'node:crypto';
-import {
-  SESSION_COOKIE,
-  SessionStateStore,
-  startService,
-  TokenService,
-  type PlatformRuntime,
-  type RunningService,
-} from '@district/nest-common';
+import { startService, type PlatformRuntime, type RunningService } from '@district/nest-common';
 import {
   createTestRuntime,
   dropSchema,
+  HttpClient,
   TEST_DATABASE_URL,
+  TestSessions,
   uniqueSchema,
+  type Persona,
+  type TestPerson,
+  type TokenOverrides,
 } from '@district/nest-common/testing';
 import { DataSource } from 'typeorm';
 import { defineContentService } from '../../src';
-import { HttpClient } from '@district/nest-common/testing';
-
-export const PERSONAS = ['anonymous', 'pending', 'student', 'teacher', 'admin'] as const;
-export type Persona = (typeof PERSONAS)[number];
-
-export interface TestPerson {
-  id: string;
-  name: string;
-  persona: Persona;
-}
 
 export interface ContentTestOptions {
   demo?: boolean;
   /** The service's environment (e.g. `CONTENT_COMMENT_RATE_PER_ADDRESS`). */
   env?: NodeJS.ProcessEnv;
-}
-
-/** Token claims that differ from the persona's, e.g. a self-registered teacher not yet approved. */
-export interface TokenOverrides {
-  role?: 'student' | 'teacher';
-  approved?: boolean;
-  isAdmin?: boolean;
 }
 
 export interface ContentTestApp {
@@ -58,8 +38,6 @@ export interface ContentTestApp {
   close(): Promise<void>;
 }
 
-let counter = 0;
-
 /** Boots the real content module on the real database, in a throwaway schema, on a loopback port. */
 export async function startContent(options: ContentTestOptions = {}): Promise<ContentTestApp> {
   const schema = uniqueSchema('content');
@@ -68,10 +46,8 @@ export async function startContent(options: ContentTestOptions = {}): Promise<Co
     port: 0,
     host: '127.0.0.1',
   });
-  const tokens = new TokenService(runtime.keys);
-  // Identity's part in the shared session state: the store is restored, and each signed-in person has a version.
-  const sessions = new SessionStateStore(runtime.store);
-  await sessions.markRestored();
+  // Identity's part: tokens signed with the runtime's keys, and the shared session state they are checked against.
+  const sessions = await TestSessions.open(runtime);
   const client = () =>
     new HttpClient(runtime.publicUrl, {}, { [new URL(runtime.publicUrl).origin]: service.url });
   return {
@@ -82,27 +58,8 @@ export async function startContent(options: ContentTestOptions = {}): Promise<Co
     dataSource: service.app.get(DataSource),
     client,
     async signIn(persona, overrides = {}) {
-      counter++;
-      const person: TestPerson = {
-        id: overrides.id ?? randomUUID(),
-        name: overrides.name ?? `${persona} ${counter}`,
-        persona,
-      };
       const browser = client();
-      if (persona === 'anonymous') return { client: browser, person };
-      const { token } = await tokens.sign({
-        sub: person.id,
-        tv: 1,
-        role: overrides.role ?? (persona === 'teacher' || persona === 'admin' ? 'teacher' : 'student'),
-        approved: overrides.approved ?? persona !== 'pending',
-        isAdmin: overrides.isAdmin ?? persona === 'admin',
-        name: person.name,
-        username: `user${counter}`,
-        email: `user${counter}@school.test`,
-      });
-      await sessions.setVersion(person.id, 1);
-      browser.jar.set(browser.baseUrl, SESSION_COOKIE, token);
-      return { client: browser, person };
+      return { client: browser, person: await sessions.signIn(browser, persona, overrides) };
     },
     async close() {
       await service.close();

@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
-import { PLATFORM_LOGGER, type Logger } from '@district/nest-common';
+import { PLATFORM_LOGGER, violatedUniqueConstraint, type Logger } from '@district/nest-common';
 import { AccountTakenError } from '../identity.errors';
-import { isUniqueViolation } from '../users/unique-violation';
 import type { UserEntity } from '../users/user.entity';
 import { MAX_USERNAME_ATTEMPTS, displayName, usernameBase, usernameCandidate } from '../users/username';
 import { UsersService } from '../users/users.service';
@@ -47,7 +46,8 @@ export class OidcAccountsService {
     } catch (error) {
       // Another sign-in of the same person won the race (same email or same provider account): use theirs.
       const lostRace =
-        (error instanceof AccountTakenError && error.field === 'email') || isUniqueViolation(error);
+        (error instanceof AccountTakenError && error.field === 'email') ||
+        violatedUniqueConstraint(error) !== null;
       if (lostRace && !retried) return this.findOrCreate(profile, true);
       throw error;
     }

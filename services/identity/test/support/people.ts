@@ -1,5 +1,5 @@
 import type { User } from '@district/contracts';
-import type { HttpClient } from '@district/nest-common/testing';
+import type { HttpClient, Persona } from '@district/nest-common/testing';
 import type { IdentityTestApp } from './identity-app';
 
 export const ADMIN = { email: 'head@district.test', password: 'admin-secret-1' };
@@ -9,9 +9,6 @@ export const ADMIN_ENV = {
   ADMIN_PASSWORD: ADMIN.password,
   ADMIN_NAME: 'Head Admin',
 };
-
-export const PERSONAS = ['anonymous', 'pending', 'student', 'teacher', 'admin'] as const;
-export type Persona = (typeof PERSONAS)[number];
 
 let counter = 0;
 /** A unique, valid registration. */
