@@ -1,11 +1,7 @@
-export * from './common/events';
-export * from './common/errors';
-export * from './identity/messages';
-export * from './identity/schemas';
-export * from './identity/events';
-export * from './identity/demo-accounts';
-export * from './content/messages';
-export * from './content/rules';
-export * from './content/schemas';
-export * from './content/events';
-export * from './content/html-policy';
+// The whole library, for the services; the web imports a domain's entry (`@district/contracts/content`) so a
+// route carries only the schemas it uses.
+export * from './common';
+export * from './identity';
+export * from './content';
+// Spans every domain (each subject's payload schema), so it is here and not in a domain's entry.
+export * from './subject-schemas';

@@ -16,6 +16,7 @@ export * from './http/rate-limit';
 export * from './health/metrics';
 export * from './health/readiness';
 export * from './database/database';
+export * from './database/unique-violation';
 export * from './runtime/runtime';
 export * from './bus/bus.port';
 export * from './bus';

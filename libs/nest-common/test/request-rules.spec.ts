@@ -58,13 +58,20 @@ class GuardedController {
 
 const schema = uniqueSchema('platform');
 
-function probeDefinition(): { name: string; dependsOn: string[]; defaultPort: number; rootModule(runtime: PlatformRuntime): DynamicModule } {
+function probeDefinition(): {
+  name: string;
+  dependsOn: string[];
+  defaultPort: number;
+  routes: [];
+  rootModule(runtime: PlatformRuntime): DynamicModule;
+} {
   @Module({})
   class ProbeModule {}
   return {
     name: 'probe',
     dependsOn: [],
     defaultPort: 0,
+    routes: [],
     rootModule: (runtime) => ({
       module: ProbeModule,
       imports: [PlatformModule.forService({ name: 'probe', runtime, schema, entities: [], migrations: [] })],

@@ -17,9 +17,6 @@ export const Subjects = {
 
 export type Subject = (typeof Subjects)[keyof typeof Subjects];
 
-/** The stream every service event is stored in (JetStream) — subjects are `<service>.>` */
-export const STREAM_SUBJECT_PREFIXES = ['identity', 'content', 'assessment', 'classroom', 'chat'] as const;
-
 /** Header names carried on HTTP requests and bus messages. */
 export const Headers = {
   requestId: 'x-request-id',

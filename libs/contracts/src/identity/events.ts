@@ -14,8 +14,16 @@ export type UserChangedEvent = z.infer<typeof userChangedEventSchema>;
 export const userDeletedEventSchema = z.object({ userId: z.string().uuid() });
 export type UserDeletedEvent = z.infer<typeof userDeletedEventSchema>;
 
-/** identity.users.list.v1 request/reply (chat invite list). Admins are excluded when asked. */
-export const usersListRequestSchema = z.object({ excludeAdmins: z.boolean().default(false) });
+/**
+ * identity.users.list.v1 request/reply (chat invite list). Admins are excluded when asked; a request without
+ * data (null on the wire) asks for everyone.
+ */
+export const usersListRequestSchema = z.preprocess(
+  (data) => data ?? {},
+  z.object({ excludeAdmins: z.boolean().default(false) }),
+);
+export type UsersListRequest = z.infer<typeof usersListRequestSchema>;
 export const usersListReplySchema = z.object({
   users: z.array(userSchema.pick({ id: true, name: true, username: true, role: true, isAdmin: true })),
 });
+export type UsersListReply = z.infer<typeof usersListReplySchema>;

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ACCEPTS_FORM, trustedProxies } from '../http/request-rules';
 import { normaliseRequestId, runWithRequestId } from '../logging/request-context';
+import { startBusHandlers } from '../bus/transport/bus.transport';
 import { ServiceMetrics } from '../health/metrics';
 import { METRICS_TOKEN_NEEDED, metricsTokenFrom } from '../health/metrics-access';
 import type { PlatformRuntime, ServiceDefinition } from '../runtime/runtime';
@@ -83,6 +84,9 @@ export async function startService(
   // /metrics without a token only while nothing outside this machine can connect.
   metrics.access.configure(metricsToken, listen.host);
   if (metrics.access.refusesAll) logger.warn({ host: listen.host }, `${METRICS_TOKEN_NEEDED} /metrics answers 403 until it is set.`);
+  // Bus handlers (@EventPattern/@MessagePattern) run from before the service is reachable; app.close() stops
+  // them before the shutdown hooks close the database.
+  await startBusHandlers(app);
   await app.listen(listen.port, listen.host);
   const address = fastify.server.address();
   const port = typeof address === 'object' && address ? address.port : listen.port;

@@ -7,7 +7,15 @@ import { AuthGuard } from '../auth/auth.guard';
 import { SessionStateStore } from '../auth/session-state';
 import { TokenService } from '../auth/token.service';
 import { EVENT_BUS } from '../bus/bus.port';
-import { createMessagingMigration, InboxService, OutboxRelay, OutboxService, messagingEntities } from '../bus';
+import {
+  afterOutboxCommit,
+  BusTransport,
+  createMessagingMigration,
+  InboxService,
+  OutboxRelay,
+  OutboxService,
+  messagingEntities,
+} from '../bus';
 import { dataSourceOptions, ensureSchema, type ServiceDatabaseOptions } from '../database/database';
 import { HealthController } from '../health/health.controller';
 import { ServiceMetrics } from '../health/metrics';
@@ -32,7 +40,8 @@ export interface PlatformOptions {
 /**
  * Everything a service gets from the platform, as one global module: the database (its own schema,
  * migrations at start), the ports chosen by the launcher, the auth guard and error filter on every route,
- * health, readiness and metrics, and the outbox relay.
+ * health, readiness and metrics, the outbox relay (nudged after every commit that enqueued events), and the
+ * bus transport that runs the service's `@EventPattern`/`@MessagePattern` handlers (`startBusHandlers`).
  */
 @Global()
 @Module({})
@@ -84,8 +93,17 @@ export class PlatformModule {
         {
           provide: OutboxRelay,
           inject: [DataSource],
-          useFactory: (dataSource: DataSource) =>
-            new OutboxRelay({ dataSource, bus: runtime.bus, logger, schema, pollIntervalMs: 1000 }),
+          useFactory: (dataSource: DataSource) => {
+            const relay = new OutboxRelay({ dataSource, bus: runtime.bus, logger, schema, pollIntervalMs: 1000 });
+            // Events go out as soon as their transaction commits; the poll is only the safety net.
+            afterOutboxCommit(dataSource, () => relay.nudge());
+            return relay;
+          },
+        },
+        {
+          provide: BusTransport,
+          inject: [InboxService],
+          useFactory: (inbox: InboxService) => new BusTransport({ bus: runtime.bus, inbox, logger, service: options.name }),
         },
         RateLimiter,
         { provide: APP_GUARD, useClass: AuthGuard },
@@ -106,6 +124,7 @@ export class PlatformModule {
         OutboxService,
         InboxService,
         OutboxRelay,
+        BusTransport,
         RateLimiter,
       ],
     };

@@ -19,12 +19,15 @@ import {
   type RequestWithUser,
   type RoleRule,
 } from './decorators';
+import { BusContext } from '../bus/transport/bus-context';
 import { SESSION_COOKIE, TokenService } from './token.service';
 import { SessionStateStore } from './session-state';
 
 /**
  * The one guard every service runs on every route (APP_GUARD). It verifies the session token locally and
  * checks the shared token state, so a suspended, re-roled or deleted user is refused on the very next request.
+ * The platform's bus handlers (`@EventPattern`/`@MessagePattern` run by `BusTransport`) pass; any other
+ * context is refused.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
@@ -35,7 +38,10 @@ export class AuthGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    // Fail closed: a handler reached another way (WebSocket, bus) has no cookie checked here, so it is refused
+    // Bus handlers answer other services, not users: they pass, but only when the platform's bus transport
+    // called them (it alone creates a BusContext), never through another RPC transport.
+    if (context.getType() === 'rpc') return context.switchToRpc().getContext() instanceof BusContext;
+    // Fail closed: a handler reached another way (WebSocket, …) has no cookie checked here, so it is refused
     // until its transport authenticates the caller on its own terms.
     if (context.getType() !== 'http') return false;
     const request = context.switchToHttp().getRequest<RequestWithUser>();

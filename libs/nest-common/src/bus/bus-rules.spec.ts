@@ -46,8 +46,21 @@ describe('subject and header rules', () => {
     expect(() => normalizeHeaders({ x: 'a\nb' })).toThrow(/header "x"/);
   });
 
-  it('doubles the retry delay per delivery up to a cap', () => {
-    expect([1, 2, 3, 4].map((n) => retryDelay(100, n))).toEqual([100, 200, 400, 800]);
-    expect(retryDelay(1_000, 30)).toBe(60_000);
+  it('doubles the retry delay per delivery up to a cap (without jitter at the midpoint)', () => {
+    const midpoint = () => 0.5;
+    expect([1, 2, 3, 4].map((n) => retryDelay(100, n, midpoint))).toEqual([100, 200, 400, 800]);
+    expect(retryDelay(1_000, 30, midpoint)).toBe(60_000);
+  });
+
+  it('spreads each retry delay by up to ±20 %, the capped one too', () => {
+    expect(retryDelay(1_000, 1, () => 0)).toBe(800);
+    expect(retryDelay(1_000, 1, () => 1)).toBe(1_200);
+    expect(retryDelay(1_000, 30, () => 0)).toBe(48_000);
+    expect(retryDelay(1_000, 30, () => 1)).toBe(72_000);
+    // With the real random source: always within the band, and not all the same.
+    const delays = Array.from({ length: 200 }, () => retryDelay(1_000, 2));
+    expect(Math.min(...delays)).toBeGreaterThanOrEqual(1_600);
+    expect(Math.max(...delays)).toBeLessThanOrEqual(2_400);
+    expect(new Set(delays).size).toBeGreaterThan(20);
   });
 });

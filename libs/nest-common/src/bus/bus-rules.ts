@@ -90,7 +90,15 @@ export function errorMessage(err: unknown): string {
 
 /** Redelivery delays double from the base and are capped, so a dependency that is down for minutes is outlasted. */
 export const MAX_RETRY_DELAY_MS = 60_000;
+/** Each delay is spread by up to ±20 %, so messages that failed together (a dependency went down) do not all retry at once. */
+export const RETRY_JITTER = 0.2;
 
-export function retryDelay(baseMs: number, deliveryCount: number): number {
-  return Math.min(baseMs * 2 ** Math.max(0, deliveryCount - 1), MAX_RETRY_DELAY_MS);
+/** The delay before redelivery `deliveryCount + 1`: doubling from `baseMs`, capped, then jittered. */
+export function retryDelay(
+  baseMs: number,
+  deliveryCount: number,
+  random: () => number = Math.random,
+): number {
+  const backoff = Math.min(baseMs * 2 ** Math.max(0, deliveryCount - 1), MAX_RETRY_DELAY_MS);
+  return Math.round(backoff * (1 + RETRY_JITTER * (2 * random() - 1)));
 }

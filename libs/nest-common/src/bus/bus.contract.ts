@@ -173,6 +173,35 @@ export function describeEventBusContract(name: string, factory: BusFactory): voi
       expect(seen).toEqual([1, 2, 3].map((deliveryCount) => ({ id: `${test}-flaky`, deliveryCount })));
     });
 
+    it('spreads redeliveries by up to ±20 % of the back-off (jitter)', async () => {
+      const u = await open();
+      // The adapter draws its jitter from Math.random: highest draw for the first retry, lowest for the second.
+      let draw = 0.5;
+      const random = jest.spyOn(Math, 'random').mockImplementation(() => draw);
+      try {
+        const at: number[] = [];
+        await u.bus.subscribe(
+          subjectOf(u, 'jitter'),
+          async () => {
+            at.push(Date.now());
+            draw = at.length === 1 ? 0.999_999 : 0;
+            if (at.length < 3) throw new Error('retry me');
+          },
+          { durable: durable('jitter'), retryDelayMs: 500, maxDeliver: 3 },
+        );
+        await u.bus.publish(subjectOf(u, 'jitter'), 'x');
+        await waitFor(() => at.length === 3, 'three deliveries');
+        // 500 ms + 20 % = 600 ms, then 1000 ms − 20 % = 800 ms; both outside what the plain back-off would give.
+        const [first, second] = [at[1] - at[0], at[2] - at[1]];
+        expect(first).toBeGreaterThanOrEqual(590);
+        expect(first).toBeLessThan(800);
+        expect(second).toBeGreaterThanOrEqual(790);
+        expect(second).toBeLessThan(950);
+      } finally {
+        random.mockRestore();
+      }
+    });
+
     it('gives up after maxDeliver deliveries and logs the dropped message', async () => {
       const u = await open();
       const counts: number[] = [];

@@ -5,8 +5,15 @@ export { subjectMatches } from './bus-rules';
 export { InProcessBus, type InProcessBusOptions } from './in-process.bus';
 export {
   DEFAULT_STREAM_NAME,
-  DEFAULT_STREAM_SUBJECTS,
   NatsJetStreamBus,
   type NatsJetStreamBusOptions,
 } from './nats-jetstream.bus';
 export * from './outbox';
+export { BusContext, type BusContextArgs } from './transport/bus-context';
+export {
+  BUS_TRANSPORT,
+  BusTransport,
+  startBusHandlers,
+  type BusEventExtras,
+  type BusTransportOptions,
+} from './transport/bus.transport';

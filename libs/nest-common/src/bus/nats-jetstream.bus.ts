@@ -46,20 +46,17 @@ import {
 } from './bus-rules';
 
 export const DEFAULT_STREAM_NAME = 'DISTRICT_EVENTS';
-export const DEFAULT_STREAM_SUBJECTS: readonly string[] = [
-  'identity.>',
-  'content.>',
-  'assessment.>',
-  'classroom.>',
-  'chat.>',
-];
 
 export interface NatsJetStreamBusOptions {
   /** One server or a comma-separated list, e.g. `nats://nats-0:4222,nats://nats-1:4222`. */
   url: string;
   streamName?: string;
-  /** Subjects the stream stores; publishing outside them fails. */
-  subjects?: readonly string[];
+  /**
+   * Subjects the stream stores; publishing outside them fails. No default: the launcher derives them from
+   * its registry (`<service>.>` each), and every process must pass the same list, since each brings the
+   * stream in line with its own.
+   */
+  subjects: readonly string[];
   logger: BusLogger;
   /** Connection name shown by the server (monitoring). */
   name?: string;
@@ -87,9 +84,8 @@ export interface NatsJetStreamBusOptions {
 
 type ResolvedOptions = Required<Omit<NatsJetStreamBusOptions, 'logger' | 'name' | 'url'>>;
 
-const DEFAULTS: ResolvedOptions = {
+const DEFAULTS: Omit<ResolvedOptions, 'subjects'> = {
   streamName: DEFAULT_STREAM_NAME,
-  subjects: DEFAULT_STREAM_SUBJECTS,
   duplicateWindowMs: 120_000,
   maxAgeMs: 7 * 24 * 3600_000,
   ackWaitMs: 30_000,

@@ -55,6 +55,7 @@ async function start(host: string, env: NodeJS.ProcessEnv = {}): Promise<Started
     name: 'probe',
     dependsOn: [],
     defaultPort: 0,
+    routes: [],
     rootModule: () => HealthOnlyModule.forRoot(logger),
   };
   const runtime = { logger, env } as unknown as PlatformRuntime;

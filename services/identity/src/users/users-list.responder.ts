@@ -1,36 +1,15 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { Subjects, usersListReplySchema, usersListRequestSchema } from '@district/contracts';
-import { EVENT_BUS, SERVICE_NAME, type BusSubscription, type EventBus } from '@district/nest-common';
-import type { z } from 'zod';
+import { Controller, Inject } from '@nestjs/common';
+import { MessagePattern } from '@nestjs/microservices';
+import { Subjects, type UsersListReply, type UsersListRequest } from '@district/contracts';
 import { UsersService } from './users.service';
 
-type UsersListReply = z.infer<typeof usersListReplySchema>;
-
 /** Answers identity.users.list (the chat invite list) over the bus; replicas share the requests. */
-@Injectable()
-export class UsersListResponder implements OnApplicationBootstrap, OnApplicationShutdown {
-  private subscription?: BusSubscription;
+@Controller()
+export class UsersListResponder {
+  constructor(@Inject(UsersService) private readonly users: UsersService) {}
 
-  constructor(
-    @Inject(EVENT_BUS) private readonly bus: EventBus,
-    @Inject(SERVICE_NAME) private readonly serviceName: string,
-    @Inject(UsersService) private readonly users: UsersService,
-  ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    this.subscription = await this.bus.reply(
-      Subjects.identityUsersList,
-      (data) => this.answer(data),
-      this.serviceName,
-    );
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.subscription?.unsubscribe();
-  }
-
-  async answer(data: unknown): Promise<UsersListReply> {
-    const { excludeAdmins } = usersListRequestSchema.parse(data ?? {});
+  @MessagePattern(Subjects.identityUsersList)
+  async answer({ excludeAdmins }: UsersListRequest): Promise<UsersListReply> {
     const users = await this.users.list();
     return {
       users: users

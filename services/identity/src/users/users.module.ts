@@ -8,8 +8,9 @@ import { UsersService } from './users.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([UserEntity])],
-  controllers: [UsersController],
-  providers: [UsersService, PasswordHasher, UsersListResponder],
+  // UsersListResponder answers on the bus (@MessagePattern), run by the platform's bus transport.
+  controllers: [UsersController, UsersListResponder],
+  providers: [UsersService, PasswordHasher],
   exports: [UsersService, PasswordHasher],
 })
 export class UsersModule {}

@@ -3,7 +3,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, type Repository } from 'typeorm';
 import {
-  Headers,
   IdentityMessages,
   Subjects,
   type Role,
@@ -11,22 +10,26 @@ import {
   type UserDeletedEvent,
 } from '@district/contracts';
 import {
-  OutboxRelay,
   OutboxService,
   PLATFORM_LOGGER,
   SessionStateStore,
   canonicalUuid,
-  currentRequestId,
+  mapUniqueViolation,
   type AuthUser,
   type Logger,
 } from '@district/nest-common';
-import { SelfChangeError, UserNotFoundError } from '../identity.errors';
+import { AccountTakenError, SelfChangeError, UserNotFoundError } from '../identity.errors';
 import { PasswordHasher } from './password-hasher.service';
-import { accountTakenFrom } from './unique-violation';
 import { UserEntity } from './user.entity';
 import { toUser } from './user.mapper';
 
 export type UserChange = UserChangedEvent['changed'][number];
+
+/** A lost race for an email or username: the same 409 as the pre-check gives (indexes of migration 1732320000000). */
+const ACCOUNT_TAKEN = {
+  users_email_key: () => new AccountTakenError('email'),
+  users_username_key: () => new AccountTakenError('username'),
+};
 
 export interface NewUser {
   /** Fixed ids are for the demo accounts; everyone else gets a random one. */
@@ -56,7 +59,6 @@ export class UsersService {
     @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
     @Inject(DataSource) private readonly dataSource: DataSource,
     @Inject(OutboxService) private readonly outbox: OutboxService,
-    @Inject(OutboxRelay) private readonly relay: OutboxRelay,
     @Inject(SessionStateStore) private readonly sessions: SessionStateStore,
     @Inject(PasswordHasher) private readonly passwords: PasswordHasher,
     @Inject(PLATFORM_LOGGER) private readonly logger: Logger,
@@ -107,7 +109,7 @@ export class UsersService {
       await this.afterCommit(user.id, user.tokenVersion);
       return user;
     } catch (error) {
-      throw accountTakenFrom(error) ?? error;
+      throw mapUniqueViolation(error, ACCOUNT_TAKEN) ?? error;
     }
   }
 
@@ -175,12 +177,9 @@ export class UsersService {
     const userId = await this.underLock(id, async (manager, user) => {
       if (isSelf(actor, user)) throw new SelfChangeError(IdentityMessages.cannotDeleteOwnAccount);
       await manager.delete(UserEntity, { id: user.id });
-      await this.outbox.enqueue(
-        manager,
-        Subjects.identityUserDeleted,
-        { userId: user.id } satisfies UserDeletedEvent,
-        eventHeaders(),
-      );
+      await this.outbox.enqueue(manager, Subjects.identityUserDeleted, {
+        userId: user.id,
+      } satisfies UserDeletedEvent);
       await this.sessions.markDeleted(user.id);
       return user.id;
     });
@@ -230,12 +229,7 @@ export class UsersService {
     const result = await (ifAbsent ? query.orIgnore() : query).execute();
     if ((result.raw as unknown[]).length === 0) return null;
     const user = await manager.findOneByOrFail(UserEntity, { id });
-    await this.outbox.enqueue(
-      manager,
-      Subjects.identityUserCreated,
-      changedEvent(user, ['created']),
-      eventHeaders(),
-    );
+    await this.outbox.enqueue(manager, Subjects.identityUserCreated, changedEvent(user, ['created']));
     this.logger.info({ userId: user.id }, 'user created');
     return user;
   }
@@ -248,12 +242,7 @@ export class UsersService {
         user.tokenVersion += 1;
         if (changed.includes('password')) user.sessionsValidFromVersion = user.tokenVersion;
         await manager.save(user);
-        await this.outbox.enqueue(
-          manager,
-          Subjects.identityUserUpdated,
-          changedEvent(user, changed),
-          eventHeaders(),
-        );
+        await this.outbox.enqueue(manager, Subjects.identityUserUpdated, changedEvent(user, changed));
         this.logger.info({ userId: user.id, changed, tokenVersion: user.tokenVersion }, 'user changed');
       }
       // Also after a no-op, so retrying a request whose state write failed repairs the shared state.
@@ -285,7 +274,6 @@ export class UsersService {
         previousVersion = user.tokenVersion;
         return work(manager, user);
       });
-      this.relay.nudge();
       return result;
     } catch (error) {
       if (previousVersion !== undefined) {
@@ -299,7 +287,6 @@ export class UsersService {
 
   private async afterCommit(userId: string, tokenVersion: number): Promise<void> {
     await this.sessions.setVersion(userId, tokenVersion);
-    this.relay.nudge();
   }
 }
 
@@ -310,9 +297,4 @@ function isSelf(actor: AuthUser, user: UserEntity): boolean {
 
 function changedEvent(user: UserEntity, changed: UserChange[]): UserChangedEvent {
   return { user: toUser(user), tokenVersion: user.tokenVersion, changed };
-}
-
-function eventHeaders(): Record<string, string> | undefined {
-  const requestId = currentRequestId();
-  return requestId ? { [Headers.requestId]: requestId } : undefined;
 }

@@ -6,7 +6,7 @@ export { InboxService, type InboxServiceOptions } from './inbox.service';
 export { createMessagingMigration } from './messaging.migration';
 export { OutboxMessageEntity } from './outbox-message.entity';
 export { OutboxRelay, type OutboxRelayOptions } from './outbox.relay';
-export { OutboxService, type OutboxServiceOptions } from './outbox.service';
+export { OutboxService, afterOutboxCommit, type OutboxServiceOptions } from './outbox.service';
 
 /** Add to a service DataSource's entities (whose `schema` option names the service schema). */
 export const messagingEntities = [OutboxMessageEntity, InboxEntryEntity] as const;

@@ -68,7 +68,7 @@ export class OutboxRelay {
     this.schedule(0);
   }
 
-  /** Relay now (call after committing a transaction that enqueued events). */
+  /** Relay now. The platform calls it after each commit that enqueued events (`afterOutboxCommit`). */
   nudge(): void {
     if (!this.started) return;
     if (this.running) {

@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
+import type {
+  DataSource,
+  EntityManager,
+  EntitySubscriberInterface,
+  QueryRunner,
+  TransactionCommitEvent,
+  TransactionRollbackEvent,
+} from 'typeorm';
 import { assertPublishSubject, encodeJson, normalizeHeaders } from '../bus-rules';
 import { messagingTable } from './messaging-tables';
 
@@ -10,12 +17,17 @@ export interface OutboxServiceOptions {
 
 /**
  * Records an event in the caller's transaction, so it is published if and only if the change commits.
- * The relay sends it; call `OutboxRelay.nudge()` after the commit to send it at once.
+ * The relay sends it; where `afterOutboxCommit` is set up (the platform does, with the relay's nudge), at once
+ * after the commit, otherwise at its next poll.
  */
 export class OutboxService {
   constructor(private readonly options: OutboxServiceOptions = {}) {}
 
-  /** Returns the message id (the bus message id subscribers will see). */
+  /**
+   * Returns the message id (the bus message id subscribers will see). Without `headers`, the event carries
+   * the current request id (of the HTTP request or bus message being handled), so one trace spans the change
+   * and its consumers.
+   */
   async enqueue(
     manager: EntityManager,
     subject: string,
@@ -31,6 +43,52 @@ export class OutboxService {
       `INSERT INTO ${table} ("id", "subject", "payload", "headers") VALUES ($1, $2, $3::jsonb, $4::jsonb)`,
       [id, subject, encodeJson(data), JSON.stringify(checkedHeaders)],
     );
+    enqueued(manager);
     return id;
+  }
+}
+
+/** Set on a transaction's query runner by `enqueue`, taken by the commit subscriber. */
+const ENQUEUED = 'outbox:enqueued';
+const commitSubscribers = new WeakMap<DataSource, OutboxCommitSubscriber>();
+
+/**
+ * Runs `onCommit` after every commit of a transaction of `dataSource` in which `OutboxService.enqueue` wrote
+ * (and right after an enqueue outside any transaction, which commits by itself). The platform passes the
+ * relay's nudge, so services never nudge by hand. A second call replaces the callback.
+ */
+export function afterOutboxCommit(dataSource: DataSource, onCommit: () => void): void {
+  const existing = commitSubscribers.get(dataSource);
+  if (existing) {
+    existing.onCommit = onCommit;
+    return;
+  }
+  const subscriber = new OutboxCommitSubscriber(onCommit);
+  commitSubscribers.set(dataSource, subscriber);
+  dataSource.subscribers.push(subscriber);
+}
+
+function enqueued(manager: EntityManager): void {
+  const runner = manager.queryRunner;
+  if (runner?.isTransactionActive) runner.data[ENQUEUED] = true;
+  else commitSubscribers.get(manager.connection)?.onCommit();
+}
+
+function takeEnqueued(runner: QueryRunner): boolean {
+  const was = runner.data?.[ENQUEUED] === true;
+  if (was) delete runner.data[ENQUEUED];
+  return was;
+}
+
+class OutboxCommitSubscriber implements EntitySubscriberInterface {
+  constructor(public onCommit: () => void) {}
+
+  afterTransactionCommit({ queryRunner }: TransactionCommitEvent): void {
+    // Releasing a savepoint is not the commit: only the outermost transaction's commit makes events sendable.
+    if (!queryRunner.isTransactionActive && takeEnqueued(queryRunner)) this.onCommit();
+  }
+
+  afterTransactionRollback({ queryRunner }: TransactionRollbackEvent): void {
+    if (!queryRunner.isTransactionActive) takeEnqueued(queryRunner);
   }
 }

@@ -3,11 +3,13 @@ import { DataSource } from 'typeorm';
 import type { BusMessage, EventBus, PublishOptions } from '../bus.port';
 import { InProcessBus } from '../in-process.bus';
 import { DATABASE_URL, capturingLogger, sleep, uniqueToken, waitFor } from '../test-support';
+import { runWithRequestId } from '../../logging/request-context';
 import {
   InboxService,
   OutboxMessageEntity,
   OutboxRelay,
   OutboxService,
+  afterOutboxCommit,
   createMessagingMigration,
   messagingEntities,
 } from '.';
@@ -229,6 +231,62 @@ describe('transactional outbox and idempotent inbox (PostgreSQL)', () => {
   it('rejects an invalid subject at enqueue time, failing the caller transaction', async () => {
     await expect(dataSource.transaction((m) => outbox.enqueue(m, 'bad.*', 1))).rejects.toThrow(/subject/);
     expect(await pendingCount()).toBe(0);
+  });
+
+  it('nudges after the commit of a transaction that enqueued, not after a rollback, a savepoint or no event', async () => {
+    const messages = await received('commit.>');
+    // Polls only every minute: prompt deliveries below are the commit hook's doing.
+    const relay = relayFor(dataSource, bus, { pollIntervalMs: 60_000 });
+    relay.start();
+    let nudges = 0;
+    afterOutboxCommit(dataSource, () => {
+      nudges++;
+      relay.nudge();
+    });
+    try {
+      await sleep(100);
+      await dataSource.transaction((m) => outbox.enqueue(m, 'commit.first', 1));
+      expect(nudges).toBe(1);
+      await waitFor(() => messages.length === 1, 'the event, sent at the commit', 2_000);
+
+      await expect(
+        dataSource.transaction(async (m) => {
+          await outbox.enqueue(m, 'commit.rolled-back', 2);
+          throw new Error('rolled back');
+        }),
+      ).rejects.toThrow('rolled back');
+      await dataSource.transaction((m) => m.query('SELECT 1'));
+      expect(nudges).toBe(1);
+
+      // A nested transaction (savepoint) commits nothing yet: the nudge waits for the outer commit.
+      await dataSource.transaction(async (outer) => {
+        await outer.transaction((inner) => outbox.enqueue(inner, 'commit.nested', 3));
+        expect(nudges).toBe(1);
+      });
+      expect(nudges).toBe(2);
+      // Outside a transaction the insert commits by itself.
+      await outbox.enqueue(dataSource.manager, 'commit.autocommit', 4);
+      expect(nudges).toBe(3);
+      await waitFor(() => messages.length === 3, 'every committed event', 2_000);
+      expect(messages.map((m) => m.subject)).toEqual(['commit.first', 'commit.nested', 'commit.autocommit']);
+    } finally {
+      afterOutboxCommit(dataSource, () => undefined);
+    }
+  });
+
+  it('gives an event enqueued without headers the current request id, and keeps the caller’s headers', async () => {
+    const headersOf = async (id: string) =>
+      (await dataSource.getRepository(OutboxMessageEntity).findOneByOrFail({ id })).headers;
+    const implicit = await runWithRequestId('req-implicit', () =>
+      dataSource.transaction((m) => outbox.enqueue(m, 'rid.implicit', 1)),
+    );
+    expect(await headersOf(implicit)).toEqual({ 'x-request-id': 'req-implicit' });
+    const explicit = await runWithRequestId('req-implicit', () =>
+      dataSource.transaction((m) => outbox.enqueue(m, 'rid.explicit', 1, { 'x-request-id': 'req-given' })),
+    );
+    expect(await headersOf(explicit)).toEqual({ 'x-request-id': 'req-given' });
+    const outside = await dataSource.transaction((m) => outbox.enqueue(m, 'rid.none', 1));
+    expect(await headersOf(outside)).toEqual({});
   });
 
   describe('inbox', () => {

@@ -1,0 +1,5 @@
+export * from './messages';
+export * from './rules';
+export * from './schemas';
+export * from './events';
+export * from './html-policy';

@@ -1,0 +1,31 @@
+import type { z } from 'zod';
+import {
+  commentChangedEventSchema,
+  commentDeletedEventSchema,
+  postDeletedEventSchema,
+  postPublishedEventSchema,
+  postUnpublishedEventSchema,
+} from './content/events';
+import { userChangedEventSchema, userDeletedEventSchema, usersListRequestSchema } from './identity/events';
+import { Subjects, type Subject } from './common/events';
+
+/**
+ * The payload schema of every subject: an event's data, or a request's. Handlers registered with
+ * `@EventPattern`/`@MessagePattern` receive the payload parsed by it (a payload that fails it never reaches
+ * them), so a new subject needs its schema here — the `satisfies` makes a missing one a type error.
+ */
+export const SubjectSchemas = {
+  [Subjects.identityUserCreated]: userChangedEventSchema,
+  [Subjects.identityUserUpdated]: userChangedEventSchema,
+  [Subjects.identityUserDeleted]: userDeletedEventSchema,
+  [Subjects.identityUsersList]: usersListRequestSchema,
+  [Subjects.contentPostPublished]: postPublishedEventSchema,
+  [Subjects.contentPostUnpublished]: postUnpublishedEventSchema,
+  [Subjects.contentPostDeleted]: postDeletedEventSchema,
+  [Subjects.contentCommentCreated]: commentChangedEventSchema,
+  [Subjects.contentCommentUpdated]: commentChangedEventSchema,
+  [Subjects.contentCommentDeleted]: commentDeletedEventSchema,
+} as const satisfies Record<Subject, z.ZodType>;
+
+/** The parsed payload a handler of `S` receives, e.g. `SubjectPayload<typeof Subjects.identityUserDeleted>`. */
+export type SubjectPayload<S extends Subject> = z.output<(typeof SubjectSchemas)[S]>;
