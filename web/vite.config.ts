@@ -9,7 +9,7 @@ import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 
 const src = fileURLToPath(new URL('./src', import.meta.url));
-const contracts = fileURLToPath(new URL('../libs/contracts/src/index.ts', import.meta.url));
+const contracts = fileURLToPath(new URL('../libs/contracts/src', import.meta.url));
 const apiTarget = 'http://127.0.0.1:3000';
 
 const brotli = promisify(zlib.brotliCompress);
@@ -92,10 +92,11 @@ function homeRouteBudget(): Plugin {
 export default defineConfig({
   plugins: [react(), tailwindcss(), precompress(), homeRouteBudget()],
   resolve: {
-    alias: {
-      '@district/contracts': contracts,
-      '@': src,
-    },
+    // The web imports contracts by domain (`@district/contracts/content`, as in the library's `exports`; lint forbids the barrel).
+    alias: [
+      { find: /^@district\/contracts\/(\w+)$/, replacement: path.join(contracts, '$1', 'index.ts') },
+      { find: '@', replacement: src },
+    ],
   },
   server: {
     port: 5173,
@@ -119,7 +120,7 @@ export default defineConfig({
       output: {
         // React and the router change rarely: their own chunk stays cached across app deploys.
         manualChunks(id) {
-          if (/\/node_modules\/(react|react-dom|scheduler|react-router|react-router-dom|cookie|set-cookie-parser)\//.test(id)) return 'react-vendor';
+          if (/\/node_modules\/(react|react-dom|scheduler|react-router|cookie|set-cookie-parser)\//.test(id)) return 'react-vendor';
           return undefined;
         },
         entryFileNames: 'assets/[name]-[hash].js',

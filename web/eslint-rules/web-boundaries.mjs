@@ -3,6 +3,8 @@
 // and a feature never imports another feature. Import paths are resolved (alias `@/` or relative)
 // before checking, so `../other-feature/x` is caught as surely as `@/features/other-feature`,
 // and a new feature folder is covered without touching this file.
+// Contracts come through a domain entry (`@district/contracts/content`), never the root barrel, which would put
+// every domain's schemas in the entry chunk.
 import path from 'node:path';
 
 const SHARED = new Set(['components', 'config', 'lib', 'testing', 'types', 'assets']);
@@ -27,6 +29,7 @@ export const webBoundaries = {
       crossFeature: "Feature '{{from}}' must not import feature '{{to}}'. Move shared code to components/ or lib/, or compose both in app/.",
       sharedToUpper: "Shared code ({{from}}/) must not import from {{to}}; dependencies point shared -> features -> app.",
       featureToApp: "Feature '{{from}}' must not import from app/; the app composes features, not the reverse.",
+      contractsRoot: "Import a domain entry such as '@district/contracts/content', not the '@district/contracts' barrel.",
     },
   },
   create(context) {
@@ -40,6 +43,10 @@ export const webBoundaries = {
 
     function check(node, source) {
       if (typeof source !== 'string') return;
+      if (source === '@district/contracts') {
+        context.report({ node, messageId: 'contractsRoot' });
+        return;
+      }
       let target;
       if (source.startsWith('@/')) target = path.join(srcRoot, source.slice(2));
       else if (source.startsWith('.')) target = path.resolve(path.dirname(filename), source);

@@ -1,12 +1,12 @@
 import { lazy, Suspense } from 'react';
-import { ScrollRestoration } from 'react-router-dom';
+import { ScrollRestoration } from 'react-router';
 import { FullPageSpinner } from '@/components/ui';
 import { Layout } from '@/components/layout';
 import { useSession } from '@/lib/auth';
 import { useSignInDialog } from '@/lib/sign-in-dialog';
 
 // The modal's code is only fetched when someone opens it, keeping the home route small.
-const SignInModal = lazy(() => import('@/features/auth/components/sign-in-modal').then((m) => ({ default: m.SignInModal })));
+const SignInModal = lazy(() => import('@/features/accounts/components/sign-in-modal').then((m) => ({ default: m.SignInModal })));
 
 /** Root route element: nothing route-specific renders until GET /api/auth/me has answered (spec section 4). */
 export function AppShell() {

@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { IdentityMessages } from '@district/contracts';
+import { IdentityMessages } from '@district/contracts/identity';
 import { personas } from '@/testing/fixtures';
 import { renderApp } from '@/testing/render-app';
 

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { IdentityMessages } from '@district/contracts';
+import { IdentityMessages } from '@district/contracts/identity';
 import { Button, ButtonLink, buttonClasses } from '@/components/ui';
 import { DocumentTitle } from '@/components/layout';
 import { THIRD_PARTY_SIGN_IN_URL } from '@/config/constants';

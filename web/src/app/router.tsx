@@ -1,5 +1,5 @@
 import { lazy, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
-import type { RouteObject } from 'react-router-dom';
+import type { RouteObject } from 'react-router';
 import {
   CodeEvolutionPage,
   CrosswordPage,
@@ -23,13 +23,13 @@ const HomePage = lazyNamed(() => import('@/features/blog/components/home-page'),
 const BlogListPage = lazyNamed(() => import('@/features/blog/components/blog-list-page'), 'BlogListPage');
 const PostPage = lazyNamed(() => import('@/features/blog/components/post-page'), 'PostPage');
 const ProfilePage = lazyNamed(() => import('@/features/profile/components/profile-page'), 'ProfilePage');
-const AdminDashboardPage = lazyNamed(() => import('@/features/admin/components/admin-dashboard-page'), 'AdminDashboardPage');
-const AdminUsersPage = lazyNamed(() => import('@/features/admin/components/admin-users-page'), 'AdminUsersPage');
-const AdminPostsPage = lazyNamed(() => import('@/features/admin/components/admin-posts-page'), 'AdminPostsPage');
-const AdminCategoriesPage = lazyNamed(() => import('@/features/admin/components/admin-categories-page'), 'AdminCategoriesPage');
-const AdminCommentsPage = lazyNamed(() => import('@/features/admin/components/admin-comments-page'), 'AdminCommentsPage');
-const PostEditorPage = lazyNamed(() => import('@/features/admin/components/post-editor-page'), 'PostEditorPage');
-const AdminSeoPage = lazyNamed(() => import('@/features/admin/components/admin-seo-page'), 'AdminSeoPage');
+const AdminPostsPage = lazyNamed(() => import('@/features/blog/components/admin-posts-page'), 'AdminPostsPage');
+const AdminCategoriesPage = lazyNamed(() => import('@/features/blog/components/admin-categories-page'), 'AdminCategoriesPage');
+const AdminCommentsPage = lazyNamed(() => import('@/features/blog/components/admin-comments-page'), 'AdminCommentsPage');
+const PostEditorPage = lazyNamed(() => import('@/features/blog/components/post-editor/post-editor-page'), 'PostEditorPage');
+const AdminSeoPage = lazyNamed(() => import('@/features/blog/components/admin-seo-page'), 'AdminSeoPage');
+const AdminUsersPage = lazyNamed(() => import('@/features/accounts/components/admin-users-page'), 'AdminUsersPage');
+const AdminDashboardPage = lazyNamed(() => import('./routes/admin-dashboard-page'), 'AdminDashboardPage');
 const NotFoundPage = lazyNamed(() => import('./routes/not-found'), 'NotFoundPage');
 /** A screen that ships later: its own guarded page with the spec's title, never a blank route. */
 const ComingSoonScreen = lazy(() => import('./routes/coming-soon').then((m) => ({ default: m.ComingSoonScreen })));

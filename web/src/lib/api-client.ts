@@ -17,6 +17,7 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface RequestOptions<T> {
   method?: Method;
+  /** Sent as JSON, except FormData, which goes as multipart (the browser sets its boundary). */
   body?: unknown;
   /** Validates the answer; a mismatch is reported as an ApiError, never passed on untyped. */
   schema?: ZodType<T>;
@@ -39,14 +40,21 @@ async function readMessage(res: Response): Promise<string | null> {
   return null;
 }
 
+/** A successful answer together with its headers, for the calls that read one (e.g. `X-Total-Count`). */
+export interface ApiResponse<T> {
+  data: T;
+  headers: Headers;
+}
+
 /**
- * The one way the SPA talks to the API: same-origin, cookies included, JSON in and out.
+ * The one way the SPA talks to the API: same-origin, cookies included, JSON (or a form) in and JSON out.
  * Errors carry the server's `message` so screens can show the spec's wording.
  */
-export async function apiRequest<T = unknown>(path: string, options: RequestOptions<T> = {}): Promise<T> {
+export async function apiResponse<T = unknown>(path: string, options: RequestOptions<T> = {}): Promise<ApiResponse<T>> {
   const { method = 'GET', body, schema, signal, noCache } = options;
+  const form = body instanceof FormData;
   const headers: Record<string, string> = { Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (body !== undefined && !form) headers['Content-Type'] = 'application/json';
   if (noCache) headers['Cache-Control'] = 'no-cache';
 
   let res: Response;
@@ -55,7 +63,7 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
       method,
       headers,
       credentials: 'include',
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : form ? body : JSON.stringify(body),
       cache: noCache ? 'no-store' : 'default',
       signal,
     });
@@ -68,7 +76,7 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
     const message = await readMessage(res);
     throw new ApiError(res.status, message ?? `Request failed (${res.status})`, message !== null);
   }
-  if (res.status === 204) return undefined as T;
+  if (res.status === 204) return { data: undefined as T, headers: res.headers };
 
   let data: unknown;
   try {
@@ -76,10 +84,14 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
   } catch {
     throw new ApiError(res.status, 'The server sent an unreadable answer.', false);
   }
-  if (!schema) return data as T;
+  if (!schema) return { data: data as T, headers: res.headers };
   const parsed = schema.safeParse(data);
   if (!parsed.success) throw new ApiError(res.status, 'The server sent an unexpected answer.', false);
-  return parsed.data;
+  return { data: parsed.data, headers: res.headers };
+}
+
+export async function apiRequest<T = unknown>(path: string, options: RequestOptions<T> = {}): Promise<T> {
+  return (await apiResponse(path, options)).data;
 }
 
 export const api = {

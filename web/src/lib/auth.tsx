@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { userSchema, type LoginRequest, type RegisterRequest, type User } from '@district/contracts';
+import { userSchema, type LoginRequest, type RegisterRequest, type User } from '@district/contracts/identity';
 import { api, ApiError } from '@/lib/api-client';
 import { USER_STORAGE_KEY, USER_UPDATED_EVENT } from '@/config/constants';
 

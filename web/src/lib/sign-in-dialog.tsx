@@ -14,7 +14,7 @@ const SignInDialogContext = createContext<SignInDialogState | null>(null);
 
 /**
  * Whether the sign-in modal is open, and in which mode. Kept here so the navbar (shared layout) and
- * any feature can open it while the modal itself lives in features/auth, mounted once by the app.
+ * any feature can open it while the modal itself lives in features/accounts, mounted once by the app.
  */
 export function SignInDialogProvider({ children }: { children: ReactNode }) {
   const [isOpen, setOpen] = useState(false);

@@ -1,4 +1,4 @@
-import type { Category, Comment, Post } from '@district/contracts';
+import type { Category, Comment, Post } from '@district/contracts/content';
 
 let seq = 0;
 const uuid = (n: number, block = '0000') => `00000000-${block}-4000-8000-${String(n).padStart(12, '0')}`;

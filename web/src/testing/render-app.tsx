@@ -1,8 +1,10 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+// Not `react-router/dom` as in the app: under Vitest, Node would load that one's `react-router` as a second copy
+// (its ES build, next to the CommonJS one imported here) that does not share the router context.
+import { createMemoryRouter, RouterProvider } from 'react-router';
 import { expect } from 'vitest';
-import type { User } from '@district/contracts';
+import type { User } from '@district/contracts/identity';
 import { AppProvider } from '@/app/provider';
 import { routes } from '@/app/router';
 import { createQueryClient } from '@/lib/react-query';

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useRouteError } from 'react-router-dom';
+import { useRouteError } from 'react-router';
 import { Button, buttonClasses } from '@/components/ui';
 
 /** Last line of defence for a route that throws while rendering (or whose code fails to load after a deploy). */

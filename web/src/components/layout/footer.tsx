@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from 'react-router';
 import { ShellMessages } from '@/config/messages';
 import { LogoMark, PRODUCT_NAME } from './logo';
 

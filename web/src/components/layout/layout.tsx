@@ -1,5 +1,5 @@
 import { Suspense, type ReactNode } from 'react';
-import { Outlet } from 'react-router-dom';
+import { Outlet } from 'react-router';
 import { Spinner } from '@/components/ui';
 import { Footer } from './footer';
 import { DocumentTitle } from './logo';

@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { User } from '@district/contracts';
+import type { User } from '@district/contracts/identity';
 import { personas } from '@/testing/fixtures';
 import { renderApp } from '@/testing/render-app';
 

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { Link, NavLink, useNavigate } from 'react-router-dom';
+import { Link, NavLink, useNavigate } from 'react-router';
 import { isAdmin, isApproved, useSession, type User } from '@/lib/auth';
 import { useSignInDialog } from '@/lib/sign-in-dialog';
 import { cn } from '@/lib/cn';

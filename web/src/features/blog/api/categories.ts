@@ -1,9 +1,17 @@
-import { useQuery } from '@tanstack/react-query';
-import { categoryListSchema, type Category } from '@district/contracts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  categoryListSchema,
+  categorySchema,
+  type Category,
+  type CategoryRequest,
+} from '@district/contracts/content';
 import { api } from '@/lib/api-client';
-import { listRefreshOptions } from '@/lib/react-query';
+import { announceBlogDataUpdated, listRefreshOptions } from '@/lib/react-query';
 
+/** One list for the lesson filter, the post editor and category management. */
 export const categoriesQueryKey = ['categories'] as const;
+
+const categoryPath = (id: string) => `/api/categories/${encodeURIComponent(id)}`;
 
 export function getCategories(signal?: AbortSignal): Promise<Category[]> {
   return api.get('/api/categories', { schema: categoryListSchema, signal });
@@ -14,5 +22,35 @@ export function useCategories() {
     ...listRefreshOptions,
     queryKey: categoriesQueryKey,
     queryFn: ({ signal }) => getCategories(signal),
+  });
+}
+
+export const createCategory = (body: CategoryRequest): Promise<Category> =>
+  api.post('/api/categories', body, { schema: categorySchema });
+export const updateCategory = (id: string, body: CategoryRequest): Promise<Category> =>
+  api.put(categoryPath(id), body, { schema: categorySchema });
+export const deleteCategory = (id: string): Promise<void> => api.delete(categoryPath(id));
+
+/** Creates a category, or updates category `id`; the list is refetched before it resolves. */
+export function useSaveCategory() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, body }: { id: string | null; body: CategoryRequest }) =>
+      id ? updateCategory(id, body) : createCategory(body),
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: categoriesQueryKey });
+      announceBlogDataUpdated();
+    },
+  });
+}
+
+export function useDeleteCategory() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: deleteCategory,
+    onSuccess: (_void, id) => {
+      client.setQueryData<Category[]>(categoriesQueryKey, (list) => list?.filter((c) => c.id !== id));
+      announceBlogDataUpdated();
+    },
   });
 }

@@ -1,14 +1,23 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { commentListSchema, commentSchema, type Comment } from '@district/contracts';
+import {
+  commentListSchema,
+  commentSchema,
+  type Comment,
+  type CommentStatus,
+} from '@district/contracts/content';
 import { api } from '@/lib/api-client';
-import { listRefreshOptions } from '@/lib/react-query';
+import { announceBlogDataUpdated, listRefreshOptions } from '@/lib/react-query';
+
+/** A post's comments for its readers, and every comment for moderation (spec §7). */
 
 export const postCommentsQueryKey = (postId: string) => ['comments', 'post', postId] as const;
+export const allCommentsQueryKey = ['admin', 'comments'] as const;
 
-const commentsPath = (postId: string) => `/api/posts/${encodeURIComponent(postId)}/comments`;
+const postCommentsPath = (postId: string) => `/api/posts/${encodeURIComponent(postId)}/comments`;
+const commentPath = (id: string) => `/api/comments/${encodeURIComponent(id)}`;
 
 export function getPostComments(postId: string, signal?: AbortSignal): Promise<Comment[]> {
-  return api.get(commentsPath(postId), { schema: commentListSchema, signal });
+  return api.get(postCommentsPath(postId), { schema: commentListSchema, signal });
 }
 
 export function usePostComments(postId: string) {
@@ -29,7 +38,49 @@ export function useAddComment(postId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (c: NewComment) =>
-      api.post(commentsPath(postId), { ...c, status: 'approved' }, { schema: commentSchema }),
+      api.post(postCommentsPath(postId), { ...c, status: 'approved' }, { schema: commentSchema }),
     onSuccess: () => client.invalidateQueries({ queryKey: postCommentsQueryKey(postId) }),
+  });
+}
+
+export const getAllComments = (signal?: AbortSignal): Promise<Comment[]> =>
+  api.get('/api/comments', { schema: commentListSchema, signal });
+export const setCommentStatus = (id: string, status: CommentStatus): Promise<Comment> =>
+  api.patch(`${commentPath(id)}/status`, { status }, { schema: commentSchema });
+export const deleteComment = (id: string): Promise<void> => api.delete(commentPath(id));
+
+export function useAllComments() {
+  return useQuery({
+    ...listRefreshOptions,
+    queryKey: allCommentsQueryKey,
+    queryFn: ({ signal }) => getAllComments(signal),
+  });
+}
+
+/** Approve or unapprove; only the status of the listed comment changes. */
+export function useSetCommentStatus() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, status }: { id: string; status: CommentStatus }) => setCommentStatus(id, status),
+    onSuccess: (updated) => {
+      client.setQueryData<Comment[]>(allCommentsQueryKey, (list) =>
+        list?.map((x) => (x.id === updated.id ? { ...x, status: updated.status } : x)),
+      );
+      announceBlogDataUpdated();
+    },
+  });
+}
+
+export function useDeleteComment() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: deleteComment,
+    onSuccess: (_void, id) => {
+      // Its replies go with it on the server, so drop them here too.
+      client.setQueryData<Comment[]>(allCommentsQueryKey, (list) =>
+        list?.filter((x) => x.id !== id && x.parentId !== id),
+      );
+      announceBlogDataUpdated();
+    },
   });
 }

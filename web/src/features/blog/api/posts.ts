@@ -1,107 +1,92 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { postListSchema, postSchema, TOTAL_COUNT_HEADER, type Post } from '@district/contracts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  postListSchema,
+  postSchema,
+  type CreatePostRequest,
+  type Post,
+  type PostStatus,
+  type UpdatePostRequest,
+} from '@district/contracts/content';
 import { api, ApiError } from '@/lib/api-client';
-import { listRefreshOptions } from '@/lib/react-query';
+import { announceBlogDataUpdated, listRefreshOptions } from '@/lib/react-query';
+import { BlogMessages } from '../blog.constants';
 
-export const publicPostsQueryKey = ['posts', 'public'] as const;
+/** Every post, drafts included, and the calls that change one (spec §7: admins, and the post page's inline edit). */
 
-/** Home page: the newest published posts (the server orders newest first). */
-export function getLatestPosts(limit: number, signal?: AbortSignal): Promise<Post[]> {
-  return api.get(`/api/posts/public?limit=${limit}`, { schema: postListSchema, signal });
-}
+export const allPostsQueryKey = ['admin', 'posts'] as const;
+export const postQueryKey = (id: string) => [...allPostsQueryKey, id] as const;
 
-export function useLatestPosts(limit: number) {
+const postPath = (id: string) => `/api/posts/${encodeURIComponent(id)}`;
+
+export const getAllPosts = (signal?: AbortSignal): Promise<Post[]> =>
+  api.get('/api/posts', { schema: postListSchema, signal });
+
+export function useAllPosts() {
   return useQuery({
     ...listRefreshOptions,
-    queryKey: [...publicPostsQueryKey, 'latest', limit],
-    queryFn: ({ signal }) => getLatestPosts(limit, signal),
+    queryKey: allPostsQueryKey,
+    queryFn: ({ signal }) => getAllPosts(signal),
   });
 }
 
-export interface PostListParams {
-  q: string;
-  category: string;
-  page: number;
-  limit: number;
-}
+export const getPost = (id: string, signal?: AbortSignal): Promise<Post> =>
+  api.get(postPath(id), { schema: postSchema, signal, noCache: true });
 
-export interface PostPage {
-  posts: Post[];
-  total: number;
-}
-
-/**
- * GET /api/posts/public with search, category and paging. The total travels in `X-Total-Count`, a header
- * the shared client does not expose, so this one call reads the response itself (same-origin, credentials).
- */
-export async function getPostPage(params: PostListParams, signal?: AbortSignal): Promise<PostPage> {
-  const query = new URLSearchParams({ limit: String(params.limit), page: String(params.page) });
-  if (params.q) query.set('q', params.q);
-  if (params.category) query.set('category', params.category);
-  let res: Response;
-  try {
-    res = await fetch(`/api/posts/public?${query.toString()}`, {
-      credentials: 'include',
-      headers: { Accept: 'application/json' },
-      signal,
-    });
-  } catch (err) {
-    if (err instanceof DOMException && err.name === 'AbortError') throw err;
-    throw new ApiError(0, 'Network error. Please check your connection and try again.', false);
-  }
-  if (!res.ok) throw new ApiError(res.status, `Request failed (${res.status})`, false);
-  const parsed = postListSchema.safeParse(await res.json().catch(() => null));
-  if (!parsed.success) throw new ApiError(res.status, 'The server sent an unexpected answer.', false);
-  const header = Number(res.headers.get(TOTAL_COUNT_HEADER));
-  const total = Number.isFinite(header) && res.headers.has(TOTAL_COUNT_HEADER) ? header : parsed.data.length;
-  return { posts: parsed.data, total };
-}
-
-export function usePostPage(params: PostListParams) {
+export function usePost(id: string | undefined) {
   return useQuery({
-    ...listRefreshOptions,
-    queryKey: [...publicPostsQueryKey, 'page', params],
-    queryFn: ({ signal }) => getPostPage(params, signal),
-    // Keep the current cards while the next page or search loads, so the list does not jump.
-    placeholderData: keepPreviousData,
+    queryKey: postQueryKey(id ?? ''),
+    queryFn: ({ signal }) => getPost(id!, signal),
+    enabled: Boolean(id),
   });
 }
 
-export const publicPostQueryKey = (slug: string) => ['posts', 'public', 'one', slug] as const;
+export const createPost = (body: CreatePostRequest): Promise<Post> =>
+  api.post('/api/posts', body, { schema: postSchema });
+export const updatePost = (id: string, body: UpdatePostRequest): Promise<Post> =>
+  api.put(postPath(id), body, { schema: postSchema });
+export const setPostStatus = (id: string, status: PostStatus): Promise<Post> =>
+  api.patch(`${postPath(id)}/status`, { status }, { schema: postSchema });
+export const deletePost = (id: string): Promise<void> => api.delete(postPath(id));
 
-/** The spec asks for the single post with the cache bypassed. */
-export function getPublicPost(slug: string, signal?: AbortSignal): Promise<Post> {
-  return api.get(`/api/posts/public/${encodeURIComponent(slug)}`, {
-    schema: postSchema,
-    signal,
-    noCache: true,
+/** Spec §8 wording: 'Failed to save post: {status}' when the server answered, otherwise the thrown message. */
+export function savePostErrorText(err: unknown): string {
+  if (err instanceof ApiError && err.status >= 400) return BlogMessages.savePostFailed(err.status);
+  return `Error saving post: ${err instanceof Error && err.message ? err.message : 'Unknown error'}`;
+}
+
+/** The post editor's save: creates the post, or updates post `id`; the list is refetched before it resolves. */
+export function useSavePost(id: string | undefined) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: CreatePostRequest) => (id ? updatePost(id, body) : createPost(body)),
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: allPostsQueryKey });
+      announceBlogDataUpdated();
+    },
   });
 }
 
-export function usePublicPost(slug: string) {
-  return useQuery({
-    queryKey: publicPostQueryKey(slug),
-    queryFn: ({ signal }) => getPublicPost(slug, signal),
+/** Publish or unpublish; the answer replaces the post in the list. */
+export function useSetPostStatus() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, status }: { id: string; status: PostStatus }) => setPostStatus(id, status),
+    onSuccess: (updated) => {
+      client.setQueryData<Post[]>(allPostsQueryKey, (list) =>
+        list?.map((p) => (p.id === updated.id ? updated : p)),
+      );
+      announceBlogDataUpdated();
+    },
   });
 }
 
-export function updatePost(id: string, changes: { title: string; content: string }): Promise<Post> {
-  return api.put(`/api/posts/${encodeURIComponent(id)}`, changes, { schema: postSchema });
-}
-
-export function postCategory(post: Post): string | null {
-  return post.categoryName ?? post.category ?? null;
-}
-
-export function postDate(post: Post): string {
-  return post.publishedAt ?? post.createdAt;
-}
-
-/** Newest first, at most `limit` (kept on the client too, so the home page never depends on the server's order). */
-export function latestPosts(posts: Post[], limit: number): Post[] {
-  const time = (p: Post) => {
-    const t = Date.parse(postDate(p));
-    return Number.isNaN(t) ? 0 : t;
-  };
-  return [...posts].sort((a, b) => time(b) - time(a)).slice(0, limit);
+export function useDeletePost() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: deletePost,
+    onSuccess: (_void, id) => {
+      client.setQueryData<Post[]>(allPostsQueryKey, (list) => list?.filter((p) => p.id !== id));
+      announceBlogDataUpdated();
+    },
+  });
 }

@@ -4,10 +4,10 @@ import { PageContainer, PageHeader } from '@/components/layout';
 import { useSession } from '@/lib/auth';
 import { BLOG_PAGE_SIZE, SEARCH_HIGHLIGHT_DELAY_MS } from '../blog.constants';
 import { useCategories } from '../api/categories';
-import { usePostPage } from '../api/posts';
+import { usePostPage } from '../api/public-posts';
+import { useDebouncedValue } from '../hooks/use-debounced-value';
 import { searchWords } from './highlight';
 import { PostCard, PostCardSkeleton } from './post-card';
-import { useDebouncedValue } from './use-debounced-value';
 
 /** The page numbers to show: first, last, and two either side of the current one; null marks a gap. */
 export function pageWindow(page: number, pages: number): Array<number | null> {

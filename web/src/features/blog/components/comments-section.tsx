@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { ContentMessages, type Comment } from '@district/contracts';
+import { ContentMessages, type Comment } from '@district/contracts/content';
 import { Alert, Badge, Button, Spinner } from '@/components/ui';
 import { useSession } from '@/lib/auth';
 import { formatFullDate, formatRelativeDate } from '@/lib/format';

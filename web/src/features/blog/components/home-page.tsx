@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useSearchParams } from 'react-router';
 import { Alert, Button, ButtonLink } from '@/components/ui';
 import { DocumentTitle } from '@/components/layout';
 import { HOME_POSTS_LIMIT } from '@/config/constants';
 import { HomeQueryMessages } from '@/config/messages';
 import { useSession } from '@/lib/auth';
 import { useSignInDialog } from '@/lib/sign-in-dialog';
-import { latestPosts, useLatestPosts } from '../api/posts';
+import { latestPosts, useLatestPosts } from '../api/public-posts';
 import { PostCard, PostCardSkeleton } from './post-card';
 
 /** Reads the `message` query value once, keeps its text on screen, and clears it from the address bar. */

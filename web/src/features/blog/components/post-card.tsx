@@ -1,9 +1,9 @@
-import { Link } from 'react-router-dom';
-import type { Post } from '@district/contracts';
+import { Link } from 'react-router';
+import type { Post } from '@district/contracts/content';
 import { Badge, buttonClasses } from '@/components/ui';
 import { THIRD_PARTY_SIGN_IN_URL } from '@/config/constants';
 import { formatFullDate, formatRelativeDate, htmlToText, truncate } from '@/lib/format';
-import { postCategory, postDate } from '../api/posts';
+import { postCategory, postDate } from '../api/public-posts';
 import { Highlight } from './highlight';
 
 const EXCERPT_LENGTH = 160;

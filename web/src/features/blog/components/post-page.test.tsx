@@ -1,6 +1,7 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { ContentMessages, IdentityMessages, type Comment, type Post } from '@district/contracts';
+import { ContentMessages, type Comment, type Post } from '@district/contracts/content';
+import { IdentityMessages } from '@district/contracts/identity';
 import type { FetchStub } from '@/testing/fetch-stub';
 import { personas } from '@/testing/fixtures';
 import { renderApp } from '@/testing/render-app';

@@ -1,23 +1,17 @@
 import { useState } from 'react';
-import { useParams } from 'react-router-dom';
+import { useParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ContentMessages, type Post } from '@district/contracts';
+import { ContentMessages, type Post } from '@district/contracts/content';
 import { Badge, Button, ButtonLink, Spinner, TextField, useToast } from '@/components/ui';
 import { DocumentTitle, PageContainer } from '@/components/layout';
 import { ApiError } from '@/lib/api-client';
 import { isAdmin, useSession } from '@/lib/auth';
 import { formatFullDate } from '@/lib/format';
 import { announceBlogDataUpdated } from '@/lib/react-query';
-import { BlogMessages } from '../blog.constants';
-import { postCategory, postDate, publicPostQueryKey, updatePost, usePublicPost } from '../api/posts';
+import { savePostErrorText, updatePost } from '../api/posts';
+import { postCategory, postDate, publicPostQueryKey, usePublicPost } from '../api/public-posts';
 import { articleClasses } from './article-styles';
 import { CommentsSection } from './comments-section';
-
-/** Spec §8 wording: 'Failed to save post: {status}' when the server answered, otherwise the thrown message. */
-export function savePostErrorText(err: unknown): string {
-  if (err instanceof ApiError && err.status >= 400) return BlogMessages.savePostFailed(err.status);
-  return `Error saving post: ${err instanceof Error && err.message ? err.message : 'Unknown error'}`;
-}
 
 function InlineEditor({ post, onDone }: { post: Post; onDone: () => void }) {
   const client = useQueryClient();

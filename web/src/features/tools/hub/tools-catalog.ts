@@ -1,4 +1,4 @@
-import type { User } from '@district/contracts';
+import type { User } from '@district/contracts/identity';
 
 export type ToolAudience = 'everyone' | 'staff';
 

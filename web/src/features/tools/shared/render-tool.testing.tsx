@@ -3,9 +3,9 @@
 import type { ReactElement } from 'react';
 import { render, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { expect, vi } from 'vitest';
-import type { User } from '@district/contracts';
+import type { User } from '@district/contracts/identity';
 import { ToastProvider } from '@/components/ui';
 import { SessionProvider, useSession } from '@/lib/auth';
 import { SignInDialogProvider } from '@/lib/sign-in-dialog';

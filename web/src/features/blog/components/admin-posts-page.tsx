@@ -1,15 +1,13 @@
 import { useState } from 'react';
-import { Link } from 'react-router-dom';
-import { useQueryClient } from '@tanstack/react-query';
-import type { Post } from '@district/contracts';
+import { Link } from 'react-router';
+import type { Post } from '@district/contracts/content';
 import { Alert, Badge, Button, ButtonLink, ConfirmDialog, Spinner, useToast } from '@/components/ui';
 import { PageContainer, PageHeader } from '@/components/layout';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { formatFullDate, htmlToText, truncate } from '@/lib/format';
-import { announceBlogDataUpdated } from '@/lib/react-query';
 import { useConfirmedAction } from '@/lib/use-confirmed-action';
-import { ADMIN_EXCERPT_LENGTH, ContentAdminMessages } from '../admin.constants';
-import { adminPostsQueryKey, deletePost, setPostStatus, useAllPosts } from '../api/content';
+import { ADMIN_EXCERPT_LENGTH, ContentAdminMessages } from '../blog.constants';
+import { useAllPosts, useDeletePost, useSetPostStatus } from '../api/posts';
 
 /** Spec §9: the admin card excerpt is cut to 100 characters. */
 export function adminExcerpt(post: Pick<Post, 'excerpt' | 'content'>): string {
@@ -80,14 +78,13 @@ function PostAdminCard({
 /** Post management (spec §2): every post as a card with Edit, Publish/Unpublish and Delete. */
 export function AdminPostsPage() {
   const posts = useAllPosts();
-  const client = useQueryClient();
+  const setStatus = useSetPostStatus();
+  const deletePost = useDeletePost();
   const { toast } = useToast();
   const [busyId, setBusyId] = useState<string | null>(null);
   const remove = useConfirmedAction(
     async (deleting: Post) => {
-      await deletePost(deleting.id);
-      client.setQueryData<Post[]>(adminPostsQueryKey, (list) => list?.filter((p) => p.id !== deleting.id));
-      announceBlogDataUpdated();
+      await deletePost.mutateAsync(deleting.id);
       toast({ type: 'success', message: ContentAdminMessages.postDeleted });
     },
     {
@@ -106,11 +103,7 @@ export function AdminPostsPage() {
   const toggle = async (post: Post) => {
     setBusyId(post.id);
     try {
-      const updated = await setPostStatus(post.id, post.status === 'published' ? 'draft' : 'published');
-      client.setQueryData<Post[]>(adminPostsQueryKey, (list) =>
-        list?.map((p) => (p.id === updated.id ? updated : p)),
-      );
-      announceBlogDataUpdated();
+      await setStatus.mutateAsync({ id: post.id, status: post.status === 'published' ? 'draft' : 'published' });
     } catch (err) {
       // Spec §7: status-change failures are only logged.
       console.error('Changing the post status failed', err);

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { userSchema, usersListResponseSchema, type Role, type User } from '@district/contracts';
+import { userSchema, usersListResponseSchema, type Role, type User } from '@district/contracts/identity';
 import { api } from '@/lib/api-client';
 import { listRefreshOptions } from '@/lib/react-query';
 

@@ -1,4 +1,4 @@
-import { isAllowedIframeSrc, POST_HTML_POLICY } from '@district/contracts';
+import { isAllowedIframeSrc, POST_HTML_POLICY } from '@district/contracts/content';
 
 /**
  * What the server keeps of a post's HTML, read from the post allow-list both share (POST_HTML_POLICY in

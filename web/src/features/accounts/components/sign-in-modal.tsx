@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { IdentityMessages, loginRequestSchema, registerRequestSchema, type Role } from '@district/contracts';
+import { IdentityMessages, loginRequestSchema, registerRequestSchema, type Role } from '@district/contracts/identity';
 import { Alert, Button, Modal, SelectField, TextField, buttonClasses, useToast } from '@/components/ui';
 import { THIRD_PARTY_SIGN_IN_URL } from '@/config/constants';
 import { ShellMessages } from '@/config/messages';

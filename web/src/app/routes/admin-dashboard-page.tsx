@@ -1,8 +1,8 @@
-import { Link } from 'react-router-dom';
+import { Link } from 'react-router';
 import { Alert, ButtonLink } from '@/components/ui';
 import { PageContainer, PageHeader } from '@/components/layout';
 import { useSession } from '@/lib/auth';
-import { useUsers } from '../api/users';
+import { useUsers } from '@/features/accounts/api/users';
 
 interface DashboardCard {
   to: string;
@@ -62,6 +62,10 @@ function PendingSummary() {
   );
 }
 
+/**
+ * The admin home (spec §2). It sits in app/ because it links and summarises every area (users now; the
+ * assessment feature's grade dashboards later), and only the app composes several features.
+ */
 export function AdminDashboardPage() {
   const { user } = useSession();
   return (

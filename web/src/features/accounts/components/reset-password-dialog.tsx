@@ -1,8 +1,8 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { IdentityMessages, PASSWORD_MIN_LENGTH, type User } from '@district/contracts';
+import { IdentityMessages, PASSWORD_MIN_LENGTH, type User } from '@district/contracts/identity';
 import { Alert, Button, Modal, TextField, useToast } from '@/components/ui';
 import { errorMessage } from '@/lib/api-client';
-import { AdminMessages } from '../admin.constants';
+import { UserAdminMessages } from '../accounts.constants';
 import { useResetPassword } from '../api/users';
 
 /** Spec section 5: the two entries must match, then at least 6 characters. */
@@ -39,12 +39,12 @@ export function ResetPasswordDialog({ user, onClose }: { user: User | null; onCl
     setError(null);
     try {
       await reset.mutateAsync({ id: user.id, newPassword: password });
-      toast({ type: 'success', message: AdminMessages.passwordResetDone });
+      toast({ type: 'success', message: UserAdminMessages.passwordResetDone });
       setPassword('');
       setConfirm('');
       onClose();
     } catch (err) {
-      const message = errorMessage(err, AdminMessages.passwordResetFailed);
+      const message = errorMessage(err, UserAdminMessages.passwordResetFailed);
       setError(message);
       toast({ type: 'error', message });
     }

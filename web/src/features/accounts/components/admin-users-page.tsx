@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { IdentityMessages, type Role, type User } from '@district/contracts';
+import { IdentityMessages, type Role, type User } from '@district/contracts/identity';
 import {
   Alert,
   Badge,
@@ -22,7 +22,7 @@ import { useSession } from '@/lib/auth';
 import { cn } from '@/lib/cn';
 import { formatFullDate } from '@/lib/format';
 import { useConfirmedAction } from '@/lib/use-confirmed-action';
-import { AdminMessages } from '../admin.constants';
+import { UserAdminMessages } from '../accounts.constants';
 import { useDeleteUser, useUpdateUser, useUsers, type UserChange } from '../api/users';
 import { ResetPasswordDialog } from './reset-password-dialog';
 
@@ -65,7 +65,7 @@ export function AdminUsersPage() {
       await update.mutateAsync(next);
     } catch (err) {
       console.error('User update failed', err);
-      toast({ type: 'error', message: errorMessage(err, AdminMessages.userUpdateFailed) });
+      toast({ type: 'error', message: errorMessage(err, UserAdminMessages.userUpdateFailed) });
     } finally {
       setBusyId(null);
     }
@@ -74,12 +74,12 @@ export function AdminUsersPage() {
   const remove = useConfirmedAction(
     async (target: User) => {
       await deleteUser.mutateAsync(target.id);
-      toast({ type: 'success', message: AdminMessages.userDeleted });
+      toast({ type: 'success', message: UserAdminMessages.userDeleted });
     },
     {
       onError: (err) => {
         console.error('User delete failed', err);
-        toast({ type: 'error', message: errorMessage(err, AdminMessages.userDeleteFailed) });
+        toast({ type: 'error', message: errorMessage(err, UserAdminMessages.userDeleteFailed) });
       },
     },
   );
@@ -145,7 +145,7 @@ export function AdminUsersPage() {
           <Spinner size="lg" label="Loading users…" />
         </div>
       ) : users.isError && !users.data ? (
-        <Alert tone="error" title={AdminMessages.usersLoadFailed}>
+        <Alert tone="error" title={UserAdminMessages.usersLoadFailed}>
           <p>{errorMessage(users.error, 'Please try again in a moment.')}</p>
           <Button variant="outline" size="sm" className="mt-3" onClick={() => void users.refetch()}>
             Try again

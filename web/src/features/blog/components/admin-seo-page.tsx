@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
-import { ContentMessages, seoSettingsSchema, type SeoSettings } from '@district/contracts';
+import { ContentMessages, seoSettingsSchema, type SeoSettings } from '@district/contracts/content';
 import {
   Alert,
   Badge,
@@ -23,26 +22,20 @@ import {
 } from '@/components/ui';
 import { PageContainer, PageHeader } from '@/components/layout';
 import { formatFullDate } from '@/lib/format';
-import {
-  generateSitemap,
-  saveSeoSettings,
-  seoSettingsQueryKey,
-  useAllPosts,
-  useSeoSettings,
-} from '../api/content';
+import { useAllPosts } from '../api/posts';
+import { useGenerateSitemap, useSaveSeoSettings, useSeoSettings } from '../api/seo';
 import { analyzeSeo } from './seo-analysis';
 
 type Form = Omit<SeoSettings, 'defaultMetaKeywords'> & { defaultMetaKeywords: string };
 
 function SettingsForm({ settings }: { settings: SeoSettings }) {
-  const client = useQueryClient();
+  const save = useSaveSeoSettings();
   const { toast } = useToast();
   const [form, setForm] = useState<Form>({
     ...settings,
     defaultMetaKeywords: settings.defaultMetaKeywords.join(', '),
   });
   const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
   const set = <K extends keyof Form>(key: K, value: Form[K]) => setForm((f) => ({ ...f, [key]: value }));
 
   const submit = async (event: FormEvent) => {
@@ -54,17 +47,13 @@ function SettingsForm({ settings }: { settings: SeoSettings }) {
       return;
     }
     setError(null);
-    setSaving(true);
     try {
-      const saved = await saveSeoSettings(parsed.data);
-      client.setQueryData(seoSettingsQueryKey, saved);
+      const saved = await save.mutateAsync(parsed.data);
       setForm({ ...saved, defaultMetaKeywords: saved.defaultMetaKeywords.join(', ') });
       toast({ type: 'success', message: 'SEO settings saved successfully' });
     } catch (err) {
       console.error('Saving the SEO settings failed', err);
       toast({ type: 'error', message: ContentMessages.saveSeoFailed });
-    } finally {
-      setSaving(false);
     }
   };
 
@@ -131,7 +120,7 @@ function SettingsForm({ settings }: { settings: SeoSettings }) {
         />
         Students&apos; comments wait for approval
       </label>
-      <Button type="submit" loading={saving}>
+      <Button type="submit" loading={save.isPending}>
         Save Settings
       </Button>
     </form>
@@ -140,19 +129,17 @@ function SettingsForm({ settings }: { settings: SeoSettings }) {
 
 function SitemapCard() {
   const { toast } = useToast();
-  const [busy, setBusy] = useState(false);
+  const generate = useGenerateSitemap();
+  // Kept apart from the mutation's data so a failed run leaves the last result on screen.
   const [last, setLast] = useState<{ url: string; urlCount: number; generatedAt: string } | null>(null);
   const run = async () => {
-    setBusy(true);
     try {
-      const result = await generateSitemap();
+      const result = await generate.mutateAsync();
       setLast(result);
       toast({ type: 'success', message: `Sitemap generated with ${result.urlCount} URLs` });
     } catch (err) {
       console.error('Generating the sitemap failed', err);
       toast({ type: 'error', message: ContentMessages.generateSitemapFailed });
-    } finally {
-      setBusy(false);
     }
   };
   return (
@@ -160,7 +147,7 @@ function SitemapCard() {
       <CardHeader title="Sitemap" as="h2" />
       <CardBody className="space-y-3 text-sm text-slate-700">
         <p>The sitemap lists the home page, the lesson list and every published lesson.</p>
-        <Button onClick={() => void run()} loading={busy}>
+        <Button onClick={() => void run()} loading={generate.isPending}>
           Generate Sitemap
         </Button>
         {last ? (

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeSeo, parseKeywords } from './seo-analysis';
-import { findMatches, imagesWithoutAlt, insertAt, isSafeLinkUrl, linkHtml } from './html-tools';
+import { findMatches, imagesWithoutAlt, insertAt, isSafeLinkUrl, linkHtml } from './post-editor/html-tools';
 
 const okFields = {
   seoTitle: 't'.repeat(30),

@@ -1,11 +1,11 @@
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { ContentMessages, type Post } from '@district/contracts';
+import { ContentMessages, type Post } from '@district/contracts/content';
 import type { FetchStub } from '@/testing/fetch-stub';
 import { personas } from '@/testing/fixtures';
 import { renderApp } from '@/testing/render-app';
 import { makeCategory, makePost } from '@/testing/content-fixtures';
-import { uploadProblem } from './post-editor-page';
+import { uploadProblem } from './featured-image-field';
 
 // Whole-app renders with lazy routes are slow on a busy 2-core runner; allow for it rather than flake.
 configure({ asyncUtilTimeout: 4000 });

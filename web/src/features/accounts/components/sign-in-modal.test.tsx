@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { IdentityMessages } from '@district/contracts';
+import { IdentityMessages } from '@district/contracts/identity';
 import { makeUser } from '@/testing/fixtures';
 import { renderApp, type RenderAppOptions } from '@/testing/render-app';
 

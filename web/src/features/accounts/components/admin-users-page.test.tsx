@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { IdentityMessages, type User } from '@district/contracts';
+import { IdentityMessages, type User } from '@district/contracts/identity';
 import { makeUser, personas } from '@/testing/fixtures';
 import { renderApp } from '@/testing/render-app';
 

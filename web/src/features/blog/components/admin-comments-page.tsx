@@ -1,33 +1,27 @@
 import { useMemo, useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
-import type { Comment } from '@district/contracts';
+import type { Comment } from '@district/contracts/content';
 import { Alert, Badge, Button, ButtonLink, ConfirmDialog, Spinner, useToast } from '@/components/ui';
 import { PageContainer, PageHeader } from '@/components/layout';
 import { errorMessage } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
 import { formatFullDate, formatRelativeDate, htmlToText } from '@/lib/format';
-import { announceBlogDataUpdated } from '@/lib/react-query';
 import { useConfirmedAction } from '@/lib/use-confirmed-action';
-import { ContentAdminMessages } from '../admin.constants';
-import { adminCommentsQueryKey, deleteComment, setCommentStatus, useAllComments } from '../api/content';
+import { ContentAdminMessages } from '../blog.constants';
+import { useAllComments, useDeleteComment, useSetCommentStatus } from '../api/comments';
 
 type Filter = 'all' | 'pending' | 'approved';
 
 /** Comment moderation (spec §2): All / Pending / Approved with counts, approve/unapprove and delete. */
 export function AdminCommentsPage() {
   const comments = useAllComments();
-  const client = useQueryClient();
+  const setStatus = useSetCommentStatus();
+  const deleteComment = useDeleteComment();
   const { toast } = useToast();
   const [filter, setFilter] = useState<Filter>('all');
   const [busyId, setBusyId] = useState<string | null>(null);
   const remove = useConfirmedAction(
     async (deleting: Comment) => {
-      await deleteComment(deleting.id);
-      // Its replies go with it on the server, so drop them here too.
-      client.setQueryData<Comment[]>(adminCommentsQueryKey, (list) =>
-        list?.filter((x) => x.id !== deleting.id && x.parentId !== deleting.id),
-      );
-      announceBlogDataUpdated();
+      await deleteComment.mutateAsync(deleting.id);
       toast({ type: 'success', message: ContentAdminMessages.commentDeleted });
     },
     {
@@ -54,11 +48,7 @@ export function AdminCommentsPage() {
   const toggle = async (c: Comment) => {
     setBusyId(c.id);
     try {
-      const updated = await setCommentStatus(c.id, c.status === 'approved' ? 'pending' : 'approved');
-      client.setQueryData<Comment[]>(adminCommentsQueryKey, (list) =>
-        list?.map((x) => (x.id === updated.id ? { ...x, status: updated.status } : x)),
-      );
-      announceBlogDataUpdated();
+      await setStatus.mutateAsync({ id: c.id, status: c.status === 'approved' ? 'pending' : 'approved' });
     } catch (err) {
       // Spec §7: status-change failures are only logged.
       console.error('Changing the comment status failed', err);

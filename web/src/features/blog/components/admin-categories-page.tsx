@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
-import { ContentMessages, slugify, type Category } from '@district/contracts';
+import { ContentMessages, slugify, type Category } from '@district/contracts/content';
 import {
   Alert,
   Button,
@@ -24,16 +23,9 @@ import {
 import { PageContainer, PageHeader } from '@/components/layout';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { truncate } from '@/lib/format';
-import { announceBlogDataUpdated } from '@/lib/react-query';
 import { useConfirmedAction } from '@/lib/use-confirmed-action';
-import { CATEGORY_DESCRIPTION_LENGTH, ContentAdminMessages } from '../admin.constants';
-import {
-  adminCategoriesQueryKey,
-  createCategory,
-  deleteCategory,
-  updateCategory,
-  useAdminCategories,
-} from '../api/content';
+import { CATEGORY_DESCRIPTION_LENGTH, ContentAdminMessages } from '../blog.constants';
+import { useCategories, useDeleteCategory, useSaveCategory } from '../api/categories';
 
 interface FormState {
   id: string | null;
@@ -63,11 +55,10 @@ function CategoryForm({
   onSaved: () => void;
   onCancel: () => void;
 }) {
-  const client = useQueryClient();
+  const save = useSaveCategory();
   const { toast } = useToast();
   const [form, setForm] = useState(initial);
   const [error, setError] = useState<string | undefined>();
-  const [saving, setSaving] = useState(false);
   const editing = form.id !== null;
 
   const submit = async (event: FormEvent) => {
@@ -78,13 +69,9 @@ function CategoryForm({
       return;
     }
     setError(undefined);
-    setSaving(true);
     const body = { name, slug: slugify(form.slug) || slugify(name), description: form.description.trim() };
     try {
-      if (form.id) await updateCategory(form.id, body);
-      else await createCategory(body);
-      await client.invalidateQueries({ queryKey: adminCategoriesQueryKey });
-      announceBlogDataUpdated();
+      await save.mutateAsync({ id: form.id, body });
       toast({
         type: 'success',
         message: editing ? ContentAdminMessages.categoryUpdated : ContentAdminMessages.categoryCreated,
@@ -93,8 +80,6 @@ function CategoryForm({
     } catch (err) {
       console.error('Saving the category failed', err);
       toast({ type: 'error', message: errorMessage(err, ContentMessages.saveCategoryFailed) });
-    } finally {
-      setSaving(false);
     }
   };
 
@@ -131,7 +116,7 @@ function CategoryForm({
         onChange={(e) => setForm((f) => ({ ...f, description: e.target.value }))}
       />
       <div className="flex gap-2">
-        <Button type="submit" loading={saving}>
+        <Button type="submit" loading={save.isPending}>
           {editing ? 'Update Category' : 'Add Category'}
         </Button>
         {editing ? (
@@ -146,8 +131,8 @@ function CategoryForm({
 
 /** Category management (spec §2): add/edit form and a table with the description cut to 50 characters. */
 export function AdminCategoriesPage() {
-  const categories = useAdminCategories();
-  const client = useQueryClient();
+  const categories = useCategories();
+  const deleteCategory = useDeleteCategory();
   const { toast } = useToast();
   const [form, setForm] = useState<FormState>(emptyForm);
   // A new key remounts the form with fresh state whenever an edit starts or a save finishes.
@@ -164,11 +149,7 @@ export function AdminCategoriesPage() {
 
   const remove = useConfirmedAction(
     async (deleting: Category) => {
-      await deleteCategory(deleting.id);
-      client.setQueryData<Category[]>(adminCategoriesQueryKey, (list) =>
-        list?.filter((c) => c.id !== deleting.id),
-      );
-      announceBlogDataUpdated();
+      await deleteCategory.mutateAsync(deleting.id);
       toast({ type: 'success', message: ContentAdminMessages.categoryDeleted });
       if (form.id === deleting.id) resetForm();
     },
