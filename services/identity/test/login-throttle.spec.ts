@@ -99,11 +99,16 @@ describe('per (account, address) pair', () => {
   it('holds against a burst of parallel guesses: only the free failures reach the password check', async () => {
     const account = await register();
     const address = freshAddress();
+    const started = Date.now();
     const burst = await Promise.all(
       Array.from({ length: 20 }, () => login(account.email, 'wrong-password', address)),
     );
-    expect(burst.filter((r) => r.status === 401)).toHaveLength(LOGIN_FREE_FAILURES);
-    expect(burst.filter((r) => r.status === 429)).toHaveLength(20 - LOGIN_FREE_FAILURES);
+    // The first delay is 1 s: a burst that a loaded machine spreads over more than that may see it end, and then
+    // exactly one more guess goes through (and starts the next, longer wait).
+    const through = LOGIN_FREE_FAILURES + (Date.now() - started > 1000 ? 1 : 0);
+    expect(burst.filter((r) => r.status === 401).length).toBeGreaterThanOrEqual(LOGIN_FREE_FAILURES);
+    expect(burst.filter((r) => r.status === 401).length).toBeLessThanOrEqual(through);
+    expect(burst.filter((r) => r.status === 401).length + burst.filter((r) => r.status === 429).length).toBe(20);
   });
 });
 
