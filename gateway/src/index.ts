@@ -5,6 +5,7 @@ export {
   type Gateway,
   type GatewayOptions,
 } from './gateway';
+export type { UpgradeAuthenticator } from './upgrade';
 export {
   gatewaySettingsFromEnv,
   upstreamEnvKey,

@@ -2,10 +2,12 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Post } from '@district/contracts';
-import { clip, injectHead, postPageMeta, renderHeadTags } from '../src/page-meta';
+import type { PageHead } from '@district/nest-common';
+import { injectHead, renderHeadTags } from '../src/page-meta';
 import { startFakeService, type FakeService } from './support/fake-service';
 import { PUBLIC_ORIGIN, startGateway, type Harness } from './support/gateway-harness';
 import { request } from './support/http-client';
+import { testLessonPages } from './support/test-pages';
 
 const INDEX = `<!doctype html>
 <html lang="en">
@@ -59,32 +61,43 @@ function headOf(html: string) {
   };
 }
 
-describe('page meta rendering', () => {
-  it('uses the SEO title and description when set, and escapes everything', () => {
-    const meta = postPageMeta(
-      post({
-        seoTitle: 'Colours <script>alert(1)</script>',
-        metaDescription: 'A "quoted" & <b>bold</b> summary',
-      }),
-      { siteName: 'Clase' },
-      'https://learn.example',
-    );
-    const html = injectHead(INDEX, renderHeadTags(meta));
+function pageHead(overrides: Partial<PageHead> = {}): PageHead {
+  return {
+    title: 'Los colores · Clase',
+    description: 'Learn the colours in Spanish with songs.',
+    path: '/blog/los-colores',
+    siteName: 'Clase',
+    image: '/uploads/4e9a0c.png',
+    keywords: [],
+    tags: [],
+    ...overrides,
+  };
+}
+
+describe('page head rendering', () => {
+  it('escapes everything a plug-in hands over', () => {
+    const head = pageHead({
+      title: 'Colours <script>alert(1)</script> · Clase',
+      description: 'A "quoted" & <b>bold</b> summary',
+    });
+    const html = injectHead(INDEX, renderHeadTags(head, 'https://learn.example'));
     expect(html).not.toContain('<script>');
-    const head = headOf(html);
-    expect(head.titles).toEqual(['Colours &lt;script&gt;alert(1)&lt;/script&gt; · Clase']);
-    expect(head.meta('name', 'description')).toEqual([
+    const parsed = headOf(html);
+    expect(parsed.titles).toEqual(['Colours &lt;script&gt;alert(1)&lt;/script&gt; · Clase']);
+    expect(parsed.meta('name', 'description')).toEqual([
       'A &quot;quoted&quot; &amp; &lt;b&gt;bold&lt;/b&gt; summary',
     ]);
   });
 
-  it('refuses non-http preview images and clips long descriptions on a word boundary', () => {
-    expect(
-      postPageMeta(post({ featuredImage: 'javascript:alert(1)' }), { siteName: 'x' }, 'https://a.b').image,
-    ).toBe(undefined);
-    const long = clip('word '.repeat(100), 200);
-    expect(long.length).toBeLessThanOrEqual(200);
-    expect(long.endsWith('word…')).toBe(true);
+  it('refuses non-http preview images and makes URLs absolute against the configured origin only', () => {
+    const bad = headOf(
+      injectHead(INDEX, renderHeadTags(pageHead({ image: 'javascript:alert(1)' }), 'https://a.b')),
+    );
+    expect(bad.meta('property', 'og:image')).toEqual([]);
+    expect(bad.meta('name', 'twitter:card')).toEqual(['summary']);
+    const good = headOf(injectHead(INDEX, renderHeadTags(pageHead(), 'https://a.b/')));
+    expect(good.canonical).toBe('https://a.b/blog/los-colores');
+    expect(good.meta('property', 'og:image')).toEqual(['https://a.b/uploads/4e9a0c.png']);
   });
 });
 
@@ -113,6 +126,7 @@ describe('GET /blog/{slug} through the gateway', () => {
     harness = await startGateway({
       upstreams: { content: [content.url] },
       staticDir: path.join(workDir, 'dist'),
+      pagePlugins: [testLessonPages()],
     });
   });
 
@@ -174,24 +188,45 @@ describe('GET /blog/{slug} through the gateway', () => {
     expect(content.requests.length).toBe(before);
   });
 
-  it('asks the service that declares the public post path, and serves the plain app when none does', async () => {
+  it('asks the service that declares the paths the plug-in reads, and serves the plain app when none does or no plug-in is given', async () => {
     const posts = {
       path: '/api/posts',
       match: 'tree',
       bodyLimit: 'default',
       sample: '/api/posts/x',
     } as const;
+    const seo = { ...posts, path: '/api/seo', sample: '/api/seo/settings' };
+    // The plug-in's calls go wherever the route table sends them.
     const renamed = await startGateway({
-      services: [{ name: 'lessons', routes: [posts] }],
+      services: [{ name: 'lessons', routes: [posts, seo] }],
       upstreams: { lessons: [content.url] },
       staticDir: path.join(workDir, 'dist'),
+      pagePlugins: [testLessonPages()],
     });
-    const none = await startGateway({ services: [], upstreams: {}, staticDir: path.join(workDir, 'dist') });
+    const none = await startGateway({
+      services: [],
+      upstreams: {},
+      staticDir: path.join(workDir, 'dist'),
+      pagePlugins: [testLessonPages()],
+    });
     try {
       const found = await request(renamed.base, '/blog/los-colores');
       expect(headOf(found.text).titles).toEqual(['Los colores · Clase de Español']);
       const plain = await request(none.base, '/blog/los-colores');
       expect([plain.status, plain.text]).toEqual([200, INDEX]);
+      // The gateway itself knows no page: without the plug-in, a lesson's path is the plain app.
+      const before = content.requests.length;
+      const bare = await startGateway({
+        upstreams: { content: [content.url] },
+        staticDir: path.join(workDir, 'dist'),
+      });
+      try {
+        const page = await request(bare.base, '/blog/los-colores');
+        expect([page.status, page.text]).toEqual([200, INDEX]);
+        expect(content.requests.length).toBe(before);
+      } finally {
+        await bare.close();
+      }
     } finally {
       await renamed.close();
       await none.close();

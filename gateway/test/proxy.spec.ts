@@ -719,7 +719,7 @@ describe('own endpoints, metrics and access log', () => {
     }
   });
 
-  it('writes one JSON access-log line per request', async () => {
+  it('writes one JSON access-log line per request, naming who answered `target` (the logger carries `service`)', async () => {
     const res = await request(harness.base, '/api/lesson-plans/9?secret=query', {
       headers: { 'X-Request-Id': 'log-check-0042' },
     });
@@ -732,9 +732,13 @@ describe('own endpoints, metrics and access log', () => {
       method: 'GET',
       path: '/api/lesson-plans/9',
       status: 200,
-      service: 'classroom',
+      service: 'gateway',
+      target: 'classroom',
       upstream: services.classroom.url,
     });
     expect(typeof lines[0].ms).toBe('number');
+    // One "service" key per line: JSON parsers disagree on which of two would win.
+    const raw = harness.rawLogLines.filter((l) => l.includes('log-check-0042'));
+    expect(raw.map((l) => l.match(/"service":/g)?.length)).toEqual([1]);
   });
 });

@@ -1,6 +1,15 @@
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
+import {
+  MemoryEphemeralStore,
+  SESSION_COOKIE,
+  SessionStateStore,
+  TokenService,
+  sessionCookieAuthenticator,
+  type AuthKeys,
+} from '@district/nest-common';
 import { startFakeService, unusedPort, type FakeService } from './support/fake-service';
-import { PUBLIC_ORIGIN, startGateway, type Harness } from './support/gateway-harness';
+import { PUBLIC_ORIGIN, startGateway, waitFor, type Harness } from './support/gateway-harness';
 import { REGISTERED_TODAY } from './support/test-services';
 
 interface Opened {
@@ -185,7 +194,7 @@ describe('WebSocket upgrades', () => {
       await expect(open(wsUrl(today.base), PUBLIC_ORIGIN)).rejects.toMatchObject({ status: 404 });
       expect(chatA.connections + chatB.connections).toBe(before);
       expect(today.logLines).toContainEqual(
-        expect.objectContaining({ msg: 'upgrade', status: 404, service: 'none' }),
+        expect.objectContaining({ msg: 'upgrade', status: 404, target: 'none' }),
       );
     } finally {
       await today.close();
@@ -222,5 +231,143 @@ describe('WebSocket upgrades', () => {
       await gw.close();
       await chat.kill();
     }
+  });
+});
+
+/** ES256 keys as the launcher makes them: identity signs, the gateway's hook only verifies. */
+function testKeys(): AuthKeys {
+  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  return {
+    publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+  };
+}
+
+describe('WebSocket upgrades with a session check (the hook the launcher hands over)', () => {
+  const keys = testKeys();
+  const tokens = new TokenService(keys);
+  const store = new MemoryEphemeralStore();
+  const sessions = new SessionStateStore(store);
+  /** A store that lost its state (no marker): nothing can be decided. */
+  const emptied = new MemoryEphemeralStore();
+  const userId = randomUUID();
+  let chat: FakeService;
+  let harness: Harness;
+  let restoring: Harness;
+
+  async function cookieFor(tv: number): Promise<string> {
+    const { token } = await tokens.sign({
+      sub: userId,
+      tv,
+      role: 'student',
+      approved: true,
+      isAdmin: false,
+      name: 'Ana',
+      username: 'ana',
+      email: 'ana@example.org',
+    });
+    return `theme=dark; ${SESSION_COOKIE}=${token}`;
+  }
+
+  beforeAll(async () => {
+    await sessions.setVersion(userId, 2);
+    await sessions.markRestored();
+    chat = await startFakeService('chat', { websocket: true });
+    harness = await startGateway({
+      upstreams: { chat: [chat.url] },
+      authenticate: sessionCookieAuthenticator(keys, store),
+    });
+    restoring = await startGateway({
+      upstreams: { chat: [chat.url] },
+      authenticate: sessionCookieAuthenticator(keys, emptied),
+    });
+  });
+
+  afterAll(async () => {
+    await harness.close();
+    await restoring.close();
+    await chat.kill();
+    await store.close();
+    await emptied.close();
+  });
+
+  it('refuses an upgrade without a session, or with a forged one, with 401 before any replica is contacted', async () => {
+    const before = chat.connections;
+    await expect(open(wsUrl(harness.base), PUBLIC_ORIGIN)).rejects.toMatchObject({
+      status: 401,
+      body: expect.stringContaining('Authentication Required'),
+    });
+    const forged = await cookieFor(2);
+    await expect(
+      open(wsUrl(harness.base), PUBLIC_ORIGIN, { Cookie: `${forged.slice(0, -4)}AAAA` }),
+    ).rejects.toMatchObject({ status: 401 });
+    expect(chat.connections).toBe(before);
+    expect(harness.logLines).toContainEqual(
+      expect.objectContaining({ msg: 'upgrade', status: 401, target: 'chat' }),
+    );
+  });
+
+  it('refuses a stale session (the user changed) and a revoked one (signed out) with 401', async () => {
+    const before = chat.connections;
+    await expect(
+      open(wsUrl(harness.base), PUBLIC_ORIGIN, { Cookie: await cookieFor(1) }),
+    ).rejects.toMatchObject({ status: 401 });
+    const signedOut = await cookieFor(2);
+    const sid = (await tokens.verify(signedOut.split('=').pop()))?.sid as string;
+    await sessions.revokeSession(sid, Date.now() + 60_000);
+    await expect(open(wsUrl(harness.base), PUBLIC_ORIGIN, { Cookie: signedOut })).rejects.toMatchObject({
+      status: 401,
+    });
+    expect(chat.connections).toBe(before);
+  });
+
+  it('answers 503 with Retry-After while the session state is being restored', async () => {
+    const before = chat.connections;
+    const refused = await new Promise<{ status?: number; retryAfter?: string }>((resolve) => {
+      void cookieFor(2).then((cookie) => {
+        const ws = new WebSocket(wsUrl(restoring.base), {
+          origin: PUBLIC_ORIGIN,
+          headers: { Cookie: cookie },
+        });
+        ws.once('unexpected-response', (_req, res) => {
+          resolve({ status: res.statusCode, retryAfter: String(res.headers['retry-after']) });
+          ws.terminate();
+        });
+        ws.once('error', () => resolve({}));
+      });
+    });
+    expect(refused).toEqual({ status: 503, retryAfter: '1' });
+    expect(chat.connections).toBe(before);
+  });
+
+  it('lets a valid session through to a chat replica (101), the cookie travelling on for chat to re-verify', async () => {
+    const cookie = await cookieFor(2);
+    const client = await open(wsUrl(harness.base), PUBLIC_ORIGIN, { Cookie: cookie });
+    expect(await client.next()).toMatch(/^hello from chat:\d+ /);
+    expect(chat.upgrades[chat.upgrades.length - 1].cookie).toBe(cookie);
+    client.ws.send('hola');
+    expect(await client.next()).toBe('chat echo: hola');
+    expect(harness.logLines).toContainEqual(
+      expect.objectContaining({ msg: 'upgrade', status: 101, target: 'chat' }),
+    );
+    client.ws.close();
+    await closed(client.ws);
+  });
+
+  it('closes the upstream socket when the client goes, even without a closing handshake', async () => {
+    const client = await open(wsUrl(harness.base), PUBLIC_ORIGIN, { Cookie: await cookieFor(2) });
+    await client.next();
+    expect(chat.sockets.size).toBe(1);
+    client.ws.terminate();
+    await waitFor(() => chat.sockets.size === 0, 5000, 'the upstream socket to close');
+  });
+
+  it('closes the client when the upstream goes', async () => {
+    const client = await open(wsUrl(harness.base), PUBLIC_ORIGIN, { Cookie: await cookieFor(2) });
+    await client.next();
+    const [upstream] = chat.sockets;
+    upstream.terminate();
+    await closed(client.ws);
+    expect(client.ws.readyState).toBe(WebSocket.CLOSED);
   });
 });

@@ -1,5 +1,5 @@
 import { createGateway, gatewaySettingsFromEnv } from '@district/gateway';
-import { createLogger, startService, type RunningService } from '@district/nest-common';
+import { createLogger, sessionCookieAuthenticator, startService, type RunningService } from '@district/nest-common';
 import type { Logger } from 'pino';
 import { loadLauncherConfig, type LauncherConfig } from './launcher.config';
 import { buildRuntime } from './runtime-factory';
@@ -62,6 +62,10 @@ export async function launch(env: NodeJS.ProcessEnv, logger: Logger = createLogg
         publicOrigin: config.publicUrl,
         staticDir: config.WEB_DIST,
         logger: logger.child({ service: GATEWAY_TARGET }),
+        // What the services declare for the gateway to run: head tags of their pages (content's lessons)…
+        pagePlugins: SERVICES.flatMap((s) => (s.pages ? [s.pages] : [])),
+        // …and the session check of /ws upgrades, on the same token keys and shared session state as every guard.
+        authenticate: sessionCookieAuthenticator(built.runtime.keys, built.runtime.store),
       });
       await gatewayHandle.listen(config.PORT, config.HOST);
       url = config.publicUrl;

@@ -1,6 +1,6 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 
 export interface SeenRequest {
   method: string;
@@ -18,6 +18,9 @@ export interface FakeService {
   readonly requests: SeenRequest[];
   /** TCP connections accepted so far. */
   connections: number;
+  /** The WebSockets open on this replica (its side), and the headers of every accepted upgrade. */
+  readonly sockets: Set<WebSocket>;
+  readonly upgrades: IncomingHttpHeaders[];
   /** What /healthz answers. */
   healthStatus: number;
   /** Handles a request instead of the default echo when it returns true. */
@@ -45,6 +48,8 @@ export async function startFakeService(name: string, options: FakeServiceOptions
     url: '',
     port: 0,
     requests: [],
+    sockets: new Set(),
+    upgrades: [],
     connections: 0,
     healthStatus: 200,
     kill: async () => {
@@ -96,6 +101,9 @@ export async function startFakeService(name: string, options: FakeServiceOptions
   if (options.websocket) {
     wss = new WebSocketServer({ server, path: '/ws' });
     wss.on('connection', (ws, req) => {
+      service.sockets.add(ws);
+      service.upgrades.push(req.headers);
+      ws.on('close', () => service.sockets.delete(ws));
       ws.send(
         `hello from ${name}:${service.port} origin=${req.headers.origin ?? ''} xff=${req.headers['x-forwarded-for'] ?? ''}`,
       );

@@ -8,6 +8,8 @@ export interface Harness {
   gateway: Gateway;
   base: string;
   logLines: Array<Record<string, unknown>>;
+  /** The same lines as written (a repeated key would be lost in the parsed ones). */
+  rawLogLines: string[];
   close(): Promise<void>;
 }
 
@@ -30,10 +32,13 @@ export async function startGateway(
   { listenHost = '127.0.0.1' }: ListenOptions = {},
 ): Promise<Harness> {
   const logLines: Array<Record<string, unknown>> = [];
+  const rawLogLines: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, callback) {
       for (const line of chunk.toString('utf8').split('\n')) {
-        if (line.trim() !== '') logLines.push(JSON.parse(line) as Record<string, unknown>);
+        if (line.trim() === '') continue;
+        rawLogLines.push(line);
+        logLines.push(JSON.parse(line) as Record<string, unknown>);
       }
       callback();
     },
@@ -42,7 +47,8 @@ export async function startGateway(
     const port = await unusedPort();
     const gateway = createGateway({
       publicOrigin: PUBLIC_ORIGIN,
-      logger: pino({ level: 'debug' }, sink),
+      // A child with `service`, as the launcher hands it.
+      logger: pino({ level: 'debug' }, sink).child({ service: 'gateway' }),
       defaultMetrics: false,
       healthCheckIntervalMs: 0,
       services: TEST_SERVICES,
@@ -56,7 +62,13 @@ export async function startGateway(
       if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE' && attempt < 5) continue;
       throw err;
     }
-    return { gateway, base: `http://127.0.0.1:${port}`, logLines, close: () => gateway.close() };
+    return {
+      gateway,
+      base: `http://127.0.0.1:${port}`,
+      logLines,
+      rawLogLines,
+      close: () => gateway.close(),
+    };
   }
 }
 

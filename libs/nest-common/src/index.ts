@@ -5,6 +5,7 @@ export * from './auth/token.service';
 export * from './auth/session-state';
 export * from './auth/decorators';
 export * from './auth/auth.guard';
+export * from './auth/session-cookie';
 export * from './http/error.filter';
 export * from './http/zod.pipe';
 export * from './http/params';

@@ -2,8 +2,10 @@ import multipart from '@fastify/multipart';
 import { MAX_IMAGE_BYTES } from '@district/contracts';
 import { serviceRoute, type ServiceDefinition } from '@district/nest-common';
 import { CONTENT_SERVICE_NAME, ContentModule, type ContentModuleOptions } from './content.module';
+import { createLessonPages } from './pages/lesson-pages';
 
 export { ContentModule, CONTENT_SERVICE_NAME, type ContentModuleOptions } from './content.module';
+export { createLessonPages } from './pages/lesson-pages';
 export { sanitizeCommentHtml, sanitizePostHtml, ALLOWED_IFRAME_HOSTS } from './html/html-sanitizer';
 
 /** content in the launcher's target registry. Tests pass a throwaway schema. */
@@ -24,6 +26,8 @@ export function defineContentService(options: ContentModuleOptions = {}): Servic
       serviceRoute('/rss.xml', 'exact', '/rss.xml'),
       serviceRoute('/uploads', 'tree', '/uploads/4e/4e9a0c.webp'),
     ],
+    // Lesson pages' head tags (link previews), run by the gateway.
+    pages: createLessonPages(),
     rootModule: (runtime) => ContentModule.forRoot(runtime, options),
     // Multipart parsing for POST /api/upload-image; limits are checked again per request.
     configureApp: async (app) => {

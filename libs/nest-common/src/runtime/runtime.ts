@@ -57,6 +57,47 @@ export function serviceRoute(
   return { path, match, bodyLimit, sample };
 }
 
+/**
+ * What a page plug-in puts in a page's <head> (title, description, Open Graph). The gateway escapes every value,
+ * makes the canonical path and the image absolute against the site's origin and keeps http(s) images only.
+ */
+export interface PageHead {
+  title: string;
+  description: string;
+  /** The page's canonical path on the site, e.g. `/blog/los-colores`. */
+  path: string;
+  siteName: string;
+  /** The preview image as stored (absolute, or relative to the site). */
+  image?: string | null;
+  keywords: readonly string[];
+  publishedAt?: string;
+  section?: string;
+  tags: readonly string[];
+}
+
+export type PageLookup =
+  | { kind: 'found'; head: PageHead }
+  /** The page names nothing public: the app says so and crawlers drop the URL (404 + noindex). */
+  | { kind: 'missing' }
+  /** The owner is down, slow or answered oddly: the plain app is served and loads the page itself. */
+  | { kind: 'unavailable' };
+
+/**
+ * A GET the gateway makes for a plug-in, to a live replica of the service its route table sends `path` to.
+ * Only a 200 answer's body is parsed; a path no service answers rejects.
+ */
+export type PageFetch = <T>(path: string) => Promise<{ status: number; body?: T }>;
+
+/**
+ * Server-set head tags for some of the SPA's pages (link previews for crawlers that run no JavaScript), declared
+ * by the service that owns those pages and run by the gateway, which itself knows no page.
+ */
+export interface PagePlugin {
+  /** The key of a page this plug-in describes (a slug), or undefined to leave the path to the plain app. */
+  match(pathname: string): string | undefined;
+  lookup(key: string, fetch: PageFetch): Promise<PageLookup>;
+}
+
 /** One entry of the launcher's target registry. */
 export interface ServiceDefinition {
   /** Lower-case letters and digits: it names the target, the Helm entry, UPSTREAM_<NAME> and the `<name>.>` events. */
@@ -67,6 +108,8 @@ export interface ServiceDefinition {
   defaultPort: number;
   /** The public paths the gateway sends here; first match wins across the registry, in its order. */
   routes: readonly ServiceRoute[];
+  /** Head tags for the SPA pages this service owns (content: lesson pages); the launcher hands it to the gateway. */
+  pages?: PagePlugin;
   /** Builds the service's root module for this runtime. */
   rootModule(runtime: PlatformRuntime): DynamicModule;
   /**
