@@ -25,6 +25,7 @@ import {
 import { PasswordHasher } from '../users/password-hasher.service';
 import type { UserEntity } from '../users/user.entity';
 import { sessionIsAdmin } from '../users/user.mapper';
+import { UsersRepository } from '../users/users.repository';
 import { UsersService } from '../users/users.service';
 import { LoginThrottle } from './login-throttle.service';
 import { RevokedSessionsRepository } from './revoked-sessions.repository';
@@ -61,6 +62,7 @@ function claimsMatch(claims: VerifiedToken, user: UserEntity): boolean {
 export class AuthService {
   constructor(
     @Inject(UsersService) private readonly users: UsersService,
+    @Inject(UsersRepository) private readonly usersRepository: UsersRepository,
     @Inject(PasswordHasher) private readonly passwords: PasswordHasher,
     @Inject(LoginThrottle) private readonly throttle: LoginThrottle,
     @Inject(TokenService) private readonly tokens: TokenService,
@@ -72,7 +74,7 @@ export class AuthService {
   /** Unknown email and wrong password look the same, in answer and in time. */
   async login(credentials: LoginRequest, address: string): Promise<UserEntity> {
     const attempt = await this.throttle.begin(credentials.email, address);
-    const user = await this.users.findByEmail(credentials.email);
+    const user = await this.usersRepository.findByEmail(credentials.email);
     const valid = user?.passwordHash
       ? await this.passwords.verify(user.passwordHash, credentials.password)
       : await this.passwords.verifyNothing(credentials.password);
@@ -92,7 +94,7 @@ export class AuthService {
    */
   async register(input: RegisterInput, address: string): Promise<UserEntity> {
     await this.throttle.registration(address);
-    const taken = await this.users.takenField(input.email, input.username);
+    const taken = await this.usersRepository.takenField(input.email, input.username);
     if (taken) throw new AccountTakenError(taken);
     return this.users.create({
       name: input.name,
@@ -116,7 +118,7 @@ export class AuthService {
     const state = await this.sessions.check(claims.sub, claims.tv, claims.sid);
     if (state === 'unknown') throw new SessionStateUnavailableException();
     if (state === 'revoked') return null;
-    const user = await this.users.findById(claims.sub);
+    const user = await this.usersRepository.findById(claims.sub);
     if (!user || claims.tv < user.sessionsValidFromVersion) return null;
     const age = Date.now() / 1000 - claims.iat;
     return {
@@ -138,7 +140,7 @@ export class AuthService {
       ? DEMO_ACCOUNTS.find((a) => a.email === email)
       : demoAccount(choice.type ?? 'teacher');
     if (!account || account.isAdmin) throw new NotDemoAccountError();
-    const user = await this.users.findByEmail(account.email);
+    const user = await this.usersRepository.findByEmail(account.email);
     if (!user) throw new UserNotFoundError();
     if (user.isAdmin) throw new NotDemoAccountError();
     return user;

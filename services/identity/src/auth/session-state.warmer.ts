@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { PLATFORM_LOGGER, SessionStateStore, type Logger } from '@district/nest-common';
-import { UsersService } from '../users/users.service';
+import { UsersRepository } from '../users/users.repository';
 import { RevokedSessionsRepository } from './revoked-sessions.repository';
 
 /** How often identity checks that the shared store still holds the session state. */
@@ -20,7 +20,7 @@ export class SessionStateWarmer implements OnApplicationBootstrap, OnApplication
   private running?: Promise<void>;
 
   constructor(
-    @Inject(UsersService) private readonly users: UsersService,
+    @Inject(UsersRepository) private readonly users: UsersRepository,
     @Inject(RevokedSessionsRepository) private readonly revoked: RevokedSessionsRepository,
     @Inject(SessionStateStore) private readonly sessions: SessionStateStore,
     @Inject(PLATFORM_LOGGER) private readonly logger: Logger,

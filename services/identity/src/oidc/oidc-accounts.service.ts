@@ -5,6 +5,7 @@ import { PLATFORM_LOGGER, violatedUniqueConstraint, type Logger } from '@distric
 import { AccountTakenError } from '../identity.errors';
 import type { UserEntity } from '../users/user.entity';
 import { MAX_USERNAME_ATTEMPTS, displayName, usernameBase, usernameCandidate } from '../users/username';
+import { UsersRepository } from '../users/users.repository';
 import { UsersService } from '../users/users.service';
 import { ExternalIdentityEntity } from './external-identity.entity';
 import { OidcEmailRequiredError } from './oidc.errors';
@@ -19,17 +20,18 @@ export class OidcAccountsService {
   constructor(
     @InjectRepository(ExternalIdentityEntity) private readonly identities: Repository<ExternalIdentityEntity>,
     @Inject(UsersService) private readonly users: UsersService,
+    @Inject(UsersRepository) private readonly usersRepository: UsersRepository,
     @Inject(PLATFORM_LOGGER) private readonly logger: Logger,
   ) {}
 
   async findOrCreate(profile: ProviderProfile, retried = false): Promise<UserEntity> {
     const linked = await this.identities.findOneBy({ issuer: profile.issuer, subject: profile.subject });
-    const linkedUser = linked && (await this.users.findById(linked.userId));
+    const linkedUser = linked && (await this.usersRepository.findById(linked.userId));
     if (linkedUser) return linkedUser;
 
     // An unverified address could belong to someone else: never link or create by it.
     if (!profile.email || !profile.emailVerified) throw new OidcEmailRequiredError();
-    const byEmail = await this.users.findByEmail(profile.email);
+    const byEmail = await this.usersRepository.findByEmail(profile.email);
     if (byEmail) {
       await this.identities
         .createQueryBuilder()

@@ -4,6 +4,7 @@ import { PLATFORM_LOGGER, PLATFORM_RUNTIME, type Logger, type PlatformRuntime } 
 import { IDENTITY_CONFIG, type IdentityConfig } from '../identity.config';
 import { AccountTakenError } from '../identity.errors';
 import { MAX_USERNAME_ATTEMPTS, usernameBase, usernameCandidate } from '../users/username';
+import { UsersRepository } from '../users/users.repository';
 import { UsersService } from '../users/users.service';
 
 /**
@@ -14,6 +15,7 @@ import { UsersService } from '../users/users.service';
 export class SeedService implements OnApplicationBootstrap {
   constructor(
     @Inject(UsersService) private readonly users: UsersService,
+    @Inject(UsersRepository) private readonly usersRepository: UsersRepository,
     @Inject(IDENTITY_CONFIG) private readonly config: IdentityConfig,
     @Inject(PLATFORM_RUNTIME) private readonly runtime: PlatformRuntime,
     @Inject(PLATFORM_LOGGER) private readonly logger: Logger,
@@ -29,7 +31,7 @@ export class SeedService implements OnApplicationBootstrap {
     const start = Date.now();
     let created = 0;
     for (const [index, account] of DEMO_ACCOUNTS.entries()) {
-      if (await this.users.findByEmail(account.email)) continue;
+      if (await this.usersRepository.findByEmail(account.email)) continue;
       const user = await this.users.createIfAbsent({
         id: account.id,
         name: account.name,
@@ -49,7 +51,7 @@ export class SeedService implements OnApplicationBootstrap {
 
   /** Creates the administrator, or makes the existing account an approved admin. Never touches its password. */
   async bootstrapAdmin(admin: NonNullable<IdentityConfig['admin']>): Promise<void> {
-    const existing = await this.users.findByEmail(admin.email);
+    const existing = await this.usersRepository.findByEmail(admin.email);
     if (existing) {
       if (!existing.isAdmin || !existing.approved) {
         await this.users.promoteToAdmin(existing.id);

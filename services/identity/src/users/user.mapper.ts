@@ -1,5 +1,7 @@
-import type { User } from '@district/contracts';
+import type { User, UserChangedEvent } from '@district/contracts';
 import type { UserEntity } from './user.entity';
+
+export type UserChange = UserChangedEvent['changed'][number];
 
 /** The user as clients see it: never the password hash or token bookkeeping. */
 export function toUser(entity: UserEntity): User {
@@ -24,4 +26,9 @@ export function sessionIsAdmin(entity: Pick<UserEntity, 'isAdmin' | 'approved'>)
 /** The signed-in user as sign-in, registration and /me answer: never more rights than the session holds. */
 export function toSessionUser(entity: UserEntity): User {
   return { ...toUser(entity), isAdmin: sessionIsAdmin(entity) };
+}
+
+/** identity.user.created/updated: the user as clients see it, the new token version and what changed. */
+export function toUserChangedEvent(entity: UserEntity, changed: UserChange[]): UserChangedEvent {
+  return { user: toUser(entity), tokenVersion: entity.tokenVersion, changed };
 }

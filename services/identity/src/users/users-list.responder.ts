@@ -1,12 +1,12 @@
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
 import { Subjects, type UsersListReply, type UsersListRequest } from '@district/contracts';
-import { UsersService } from './users.service';
+import { UsersRepository } from './users.repository';
 
 /** Answers identity.users.list (the chat invite list) over the bus; replicas share the requests. */
 @Controller()
 export class UsersListResponder {
-  constructor(@Inject(UsersService) private readonly users: UsersService) {}
+  constructor(@Inject(UsersRepository) private readonly users: UsersRepository) {}
 
   @MessagePattern(Subjects.identityUsersList)
   async answer({ excludeAdmins }: UsersListRequest): Promise<UsersListReply> {

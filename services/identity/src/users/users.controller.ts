@@ -21,6 +21,7 @@ import type { z } from 'zod';
 import { IdentityErrorsInterceptor } from '../identity-errors.interceptor';
 import { UserNotFoundError } from '../identity.errors';
 import { toUser } from './user.mapper';
+import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
 /** A user id, canonicalised by the platform; anything but a UUID is 'User not found'. */
@@ -31,11 +32,14 @@ const UserId = () => IdParam('id', () => new UserNotFoundError());
 @RequireAdmin()
 @UseInterceptors(IdentityErrorsInterceptor)
 export class UsersController {
-  constructor(@Inject(UsersService) private readonly users: UsersService) {}
+  constructor(
+    @Inject(UsersService) private readonly users: UsersService,
+    @Inject(UsersRepository) private readonly usersRepository: UsersRepository,
+  ) {}
 
   @Get('users')
   async list(): Promise<User[]> {
-    return (await this.users.list()).map(toUser);
+    return (await this.usersRepository.list()).map(toUser);
   }
 
   @Patch('users/:id/approval')

@@ -4,13 +4,14 @@ import { PasswordHasher } from './password-hasher.service';
 import { UserEntity } from './user.entity';
 import { UsersController } from './users.controller';
 import { UsersListResponder } from './users-list.responder';
+import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([UserEntity])],
   // UsersListResponder answers on the bus (@MessagePattern), run by the platform's bus transport.
   controllers: [UsersController, UsersListResponder],
-  providers: [UsersService, PasswordHasher],
-  exports: [UsersService, PasswordHasher],
+  providers: [UsersService, UsersRepository, PasswordHasher],
+  exports: [UsersService, UsersRepository, PasswordHasher],
 })
 export class UsersModule {}

@@ -1,0 +1,123 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { EntityManager, Repository } from 'typeorm';
+import type { Role } from '@district/contracts';
+import { canonicalUuid } from '@district/nest-common';
+import { UserEntity } from './user.entity';
+
+/** The unique indexes on email and username (migration 1732320000000): a lost race for either breaks one. */
+export const USERS_EMAIL_KEY = 'users_email_key';
+export const USERS_USERNAME_KEY = 'users_username_key';
+
+export interface NewUser {
+  /** Fixed ids are for the demo accounts; everyone else gets a random one. */
+  id?: string;
+  name: string;
+  username: string;
+  email: string;
+  /** Plain text, hashed by UsersService; null for accounts that sign in only through the OpenID provider. */
+  password: string | null;
+  role: Role;
+  approved: boolean;
+  isAdmin: boolean;
+  createdAt?: Date;
+}
+
+const VERSION_BATCH = 5000;
+
+/** The data access of users. Statements taking `tx` run inside the caller's transaction. */
+@Injectable()
+export class UsersRepository {
+  constructor(@InjectRepository(UserEntity) private readonly users: Repository<UserEntity>) {}
+
+  list(): Promise<UserEntity[]> {
+    return this.users.find({ order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  /** Unknown and malformed ids alike are simply not found. */
+  async findById(id: string): Promise<UserEntity | null> {
+    const canonical = canonicalUuid(id);
+    return canonical ? this.users.findOneBy({ id: canonical }) : null;
+  }
+
+  findByEmail(email: string): Promise<UserEntity | null> {
+    return this.users.createQueryBuilder('u').where('lower(u.email) = lower(:email)', { email }).getOne();
+  }
+
+  /** Which unique field of a would-be account is already taken (email first), for a friendly 409. */
+  async takenField(email: string, username: string): Promise<'email' | 'username' | null> {
+    const rows: { email_taken: boolean; username_taken: boolean }[] = await this.users.query(
+      `SELECT EXISTS (SELECT 1 FROM users WHERE lower(email) = lower($1)) AS email_taken,
+              EXISTS (SELECT 1 FROM users WHERE lower(username) = lower($2)) AS username_taken`,
+      [email, username],
+    );
+    if (rows[0]?.email_taken) return 'email';
+    if (rows[0]?.username_taken) return 'username';
+    return null;
+  }
+
+  /** Every user's token version, in batches (warming the shared session state at start). */
+  async *tokenVersions(): AsyncGenerator<Record<string, number>> {
+    let after = '00000000-0000-0000-0000-000000000000';
+    for (;;) {
+      const rows: { id: string; token_version: number }[] = await this.users.query(
+        `SELECT id, token_version FROM users WHERE id > $1 ORDER BY id LIMIT $2`,
+        [after, VERSION_BATCH],
+      );
+      if (rows.length === 0) return;
+      yield Object.fromEntries(rows.map((r) => [r.id, r.token_version]));
+      after = rows[rows.length - 1].id;
+    }
+  }
+
+  /**
+   * Inserts a user and reads the row back. With `ifAbsent`, a clash on id, email or username inserts nothing
+   * and answers null; without it, the clash breaks a unique constraint (USERS_EMAIL_KEY, USERS_USERNAME_KEY).
+   */
+  async insert(
+    tx: EntityManager,
+    input: NewUser,
+    passwordHash: string | null,
+    ifAbsent: boolean,
+  ): Promise<UserEntity | null> {
+    const id = input.id ?? randomUUID();
+    const query = tx
+      .createQueryBuilder()
+      .insert()
+      .into(UserEntity)
+      .values({
+        id,
+        name: input.name,
+        username: input.username,
+        email: input.email.toLowerCase(),
+        passwordHash,
+        role: input.role,
+        approved: input.approved,
+        isAdmin: input.isAdmin,
+        profileImage: null,
+        tokenVersion: 1,
+        sessionsValidFromVersion: 0,
+        ...(input.createdAt ? { createdAt: input.createdAt } : {}),
+      })
+      .returning(['id']);
+    const result = await (ifAbsent ? query.orIgnore() : query).execute();
+    if ((result.raw as unknown[]).length === 0) return null;
+    return tx.findOneByOrFail(UserEntity, { id });
+  }
+
+  /** The user's row (`id` canonical), locked (FOR UPDATE) until `tx` ends; null when there is none. */
+  findForUpdate(tx: EntityManager, id: string): Promise<UserEntity | null> {
+    return tx.findOne(UserEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  /** Writes the changed columns of a row read in `tx`. */
+  async save(tx: EntityManager, user: UserEntity): Promise<void> {
+    await tx.save(user);
+  }
+
+  /** Deletes the user's row. */
+  async delete(tx: EntityManager, id: string): Promise<void> {
+    await tx.delete(UserEntity, { id });
+  }
+}
