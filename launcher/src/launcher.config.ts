@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { ConfigError, envBoolean, envPort, loadConfig, logLevelSchema } from '@district/nest-common';
+import { ConfigError, envBoolean, envPort, isLoopbackListenHost, loadConfig, logLevelSchema } from '@district/nest-common';
 
 const optionalUrl = (protocols: string[]) =>
   z
@@ -45,7 +45,7 @@ export function loadLauncherConfig(env: NodeJS.ProcessEnv): LauncherConfig {
   const standalone = config.TARGET.includes('all') && !config.NATS_URL;
   // Demo accounts are the standalone default and off in the cluster unless asked for.
   const demo = config.DEMO === undefined || config.DEMO === '' ? standalone : ['true', '1', 'yes'].includes(config.DEMO);
-  if (demo && !isLoopbackHost(config.HOST) && !config.DEMO_ALLOW_REMOTE) {
+  if (demo && !isLoopbackListenHost(config.HOST) && !config.DEMO_ALLOW_REMOTE) {
     throw new ConfigError('launcher', [
       `DEMO: demo mode signs anyone in as a demo teacher or student without a password; it listens only on loopback ` +
         `unless DEMO_ALLOW_REMOTE=true (HOST is "${config.HOST}")`,
@@ -55,8 +55,3 @@ export function loadLauncherConfig(env: NodeJS.ProcessEnv): LauncherConfig {
   return { ...config, demo, publicUrl };
 }
 
-/** Addresses only this machine can reach. */
-export function isLoopbackHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
-}

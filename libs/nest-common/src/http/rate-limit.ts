@@ -33,11 +33,15 @@ export class RateLimiter {
       const key = rateKey(rule, subject);
       const count = await this.store.incr(key, rule.windowMs);
       if (count > rule.limit) {
-        const ttl = await this.store.pttl(key);
-        throw new RateLimitedException(rule.message, ttl > 0 ? Math.max(1, Math.ceil(ttl / 1000)) : Math.ceil(rule.windowMs / 1000));
+        throw new RateLimitedException(rule.message, retryAfterSeconds(await this.store.pttl(key), Math.ceil(rule.windowMs / 1000)));
       }
     }
   }
+}
+
+/** Seconds a client should wait, from a counter's remaining lifetime (never less than 1; the window when unknown). */
+export function retryAfterSeconds(ttlMs: number, windowSeconds: number): number {
+  return ttlMs > 0 ? Math.max(1, Math.ceil(ttlMs / 1000)) : windowSeconds;
 }
 
 export function rateKey(rule: RateRule, subject: string): string {

@@ -11,7 +11,8 @@ import {
 import { MemoryEphemeralStore, RateLimitedException, RateLimiter } from '@district/nest-common';
 import type { IdentityConfig } from '../identity.config';
 import { TooManyAttemptsError } from '../identity.errors';
-import { LoginThrottle, pairDelaySeconds, retryAfterSeconds } from './login-throttle.service';
+import { retryAfterSeconds } from '@district/nest-common';
+import { LoginThrottle, pairDelaySeconds } from './login-throttle.service';
 
 describe('retryAfterSeconds', () => {
   it('rounds the remaining lifetime up to whole seconds, at least one', () => {

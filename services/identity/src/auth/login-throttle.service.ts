@@ -10,14 +10,16 @@ import {
   LOGIN_WINDOW_SECONDS,
   REGISTER_WINDOW_SECONDS,
 } from '@district/contracts';
-import { EPHEMERAL_STORE, RateLimiter, type EphemeralStore, type RateRule } from '@district/nest-common';
+import {
+  EPHEMERAL_STORE,
+  RateLimiter,
+  retryAfterSeconds,
+  type EphemeralStore,
+  type RateRule,
+} from '@district/nest-common';
 import { IDENTITY_CONFIG, type IdentityConfig } from '../identity.config';
 import { TooManyAttemptsError } from '../identity.errors';
 
-/** Seconds a client should wait, from a counter's remaining lifetime (never less than 1). */
-export function retryAfterSeconds(ttlMs: number, windowSeconds: number): number {
-  return ttlMs > 0 ? Math.max(1, Math.ceil(ttlMs / 1000)) : windowSeconds;
-}
 
 /** The wait a pair's n-th attempt imposes on its next one: none at first, then doubling up to the cap. */
 export function pairDelaySeconds(attempt: number): number {
