@@ -30,7 +30,7 @@ export class AccessLog {
         ms: Math.round(ms * 10) / 10,
         requestId: ctx.requestId,
         target: ctx.target,
-        upstream: this.upstreamOf(req),
+        upstream: ctx.upstream ?? this.upstreamOf(req),
       };
       // Probes of the gateway's own endpoints are frequent and say nothing new.
       if (ctx.target === 'gateway') this.logger.debug(entry, 'request');

@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { Headers } from '@district/contracts';
-import type { PageFetch, PagePlugin } from '@district/nest-common';
+import type { InProcessHandler, PageFetch, PagePlugin } from '@district/nest-common';
 import { AccessLog } from './access-log';
 import { ApiDocs } from './api-docs';
 import { Forwarding } from './forwarding';
@@ -83,6 +83,12 @@ export interface GatewayOptions {
    * the session state is being restored) before any replica is contacted. Unset, upgrades pass unchecked.
    */
   authenticate?: UpgradeAuthenticator;
+  /**
+   * Services running in this process (`--target=all`): the gateway calls their request listeners with the
+   * client's own request and response after its checks, instead of a loopback HTTP hop (ADR 0016). Their
+   * replicas in `upstreams` still serve upgrades, page plug-ins, bodies without a declared length and health.
+   */
+  local?: Readonly<Record<string, InProcessHandler>>;
 }
 
 export interface Gateway {
@@ -93,6 +99,9 @@ export interface Gateway {
   isReady(): boolean;
   upstreamStatus(): Record<string, ReplicaStatus[]>;
 }
+
+/** Read once: the contracts' constants are re-exported through getters, which cost on every request. */
+const REQUEST_ID_HEADER = Headers.requestId;
 
 /** How long a page plug-in's lookup may take before the plain app is served. */
 const PAGE_LOOKUP_TIMEOUT_MS = 2_000;
@@ -173,6 +182,8 @@ export function createGateway(options: GatewayOptions): Gateway {
         default: options.bodyLimits?.default ?? DEFAULT_BODY_LIMIT,
         upload: options.bodyLimits?.upload ?? DEFAULT_UPLOAD_LIMIT,
       },
+      local: new Map(Object.entries(options.local ?? {})),
+      upstreamTimeoutMs: options.upstreamTimeoutMs ?? 60_000,
     }),
     new PageMetaHandler({
       plugins: options.pagePlugins ?? [],
@@ -209,7 +220,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   function handleRequest(req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): void {
     const started = performance.now();
     const requestId = assignRequestId(req);
-    res.setHeader(Headers.requestId, requestId);
+    res.setHeader(REQUEST_ID_HEADER, requestId);
     const proto = forwarding.proto(req);
     applySecurityHeaders(res, proto === 'https');
     // While shutting down, tell keep-alive clients to reconnect (to another instance) after this answer.
@@ -224,20 +235,40 @@ export function createGateway(options: GatewayOptions): Gateway {
       target: 'none',
     };
     accessLog.track(ctx, started);
-    runHandlers(ctx).catch((err: unknown) => {
-      logger.error({ err, requestId, target: ctx.target }, 'request handler failed');
-      if (!res.headersSent) sendJsonError(res, 500, 'Internal server error');
-      else res.destroy();
-    });
+    runHandlers(ctx, 0);
   }
 
-  /** Synchronous steps stay synchronous: only a handler that returns a promise is awaited. */
-  async function runHandlers(ctx: RequestContext): Promise<void> {
-    for (const handler of handlers) {
-      const handled = handler.handle(ctx);
-      if (handled === true || (handled !== false && (await handled))) return;
+  /**
+   * Tries the handlers from `from` on. Synchronous steps stay synchronous, without a promise: only a handler that
+   * returns one is waited for, and the rest run when it settles.
+   */
+  function runHandlers(ctx: RequestContext, from: number): void {
+    for (let i = from; i < handlers.length; i++) {
+      let handled: boolean | Promise<boolean>;
+      try {
+        handled = handlers[i].handle(ctx);
+      } catch (err) {
+        handlerFailed(ctx, err);
+        return;
+      }
+      if (handled === true) return;
+      if (handled !== false) {
+        handled.then(
+          (done) => {
+            if (!done) runHandlers(ctx, i + 1);
+          },
+          (err: unknown) => handlerFailed(ctx, err),
+        );
+        return;
+      }
     }
     sendJsonError(ctx.res, 404, 'Not found');
+  }
+
+  function handlerFailed({ res, requestId, target }: RequestContext, err: unknown): void {
+    logger.error({ err, requestId, target }, 'request handler failed');
+    if (!res.headersSent) sendJsonError(res, 500, 'Internal server error');
+    else res.destroy();
   }
 
   function isReady(): boolean {

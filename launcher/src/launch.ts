@@ -54,11 +54,14 @@ export async function launch(env: NodeJS.ProcessEnv, logger: Logger = createLogg
       const settings = gatewaySettingsFromEnv(env, serviceNames());
       const upstreams: Record<string, readonly string[]> = { ...settings.upstreams };
       for (const service of running) upstreams[service.name] = [service.url];
+      // Services in this process are handed their requests directly (no loopback hop); the URL stays for the rest.
+      const local = Object.fromEntries(running.map((service) => [service.name, service.handle]));
       gatewayHandle = createGateway({
         ...settings,
         // Every registered service, not only those in this process: the others are reached by UPSTREAM_<NAME>.
         services: SERVICES,
         upstreams,
+        local,
         publicOrigin: config.publicUrl,
         staticDir: config.WEB_DIST,
         logger: logger.child({ service: GATEWAY_TARGET }),

@@ -12,6 +12,8 @@ export interface RequestContext {
   readonly expectsContinue: boolean;
   /** Who answers, for the access log and metrics: a service's name, `web`, `gateway` or `none`. */
   target: string;
+  /** Where a proxied request went when it was not a replica's URL: `in-process` (the access log's `upstream`). */
+  upstream?: string;
 }
 
 /**

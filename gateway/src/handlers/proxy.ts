@@ -1,4 +1,5 @@
 import type { Forwarding } from '../forwarding';
+import { handOver, type InProcessHandler } from '../in-process';
 import { sendJsonError } from '../json-response';
 import { isApiPath, matchRoute, type Route } from '../routes';
 import { refuseTooLarge, type ServiceProxies } from '../service-proxies';
@@ -23,11 +24,16 @@ export interface ProxyHandlerOptions {
   proxies: ServiceProxies;
   forwarding: Forwarding;
   limits: { default: number; upload: number };
+  /** Services running in this process (`--target=all`): their request listeners, called without a loopback hop. */
+  local: ReadonlyMap<string, InProcessHandler>;
+  /** How long an in-process service may stay silent before the client gets 504, as through the proxy. */
+  upstreamTimeoutMs: number;
 }
 
 /**
  * The route table: a path a service declares goes to one of its live replicas (body limits, retries and
- * failures in ServiceProxies); any other `/api` path is a JSON 404, never the SPA.
+ * failures in ServiceProxies), or, when the service runs in this process, straight to its request listener
+ * after the same checks and headers (`in-process.ts`); any other `/api` path is a JSON 404, never the SPA.
  */
 export class ProxyHandler implements GatewayHandler {
   readonly name = 'proxy';
@@ -49,11 +55,22 @@ export class ProxyHandler implements GatewayHandler {
       refuseTooLarge(res, limit);
       return true;
     }
-    const connection = req.headers.connection;
-    for (const name of STRIPPED_REQUEST_HEADERS) delete req.headers[name];
+    const headers = req.headers;
+    const connection = headers.connection;
+    // Checked first: `delete` of an absent key still costs a runtime call, ten times per request.
+    for (const name of STRIPPED_REQUEST_HEADERS) if (headers[name] !== undefined) delete headers[name];
     this.options.forwarding.setForwardedHeaders(req, ctx.proto);
     if (ctx.expectsContinue) res.writeContinue();
-    this.options.proxies.forward(req, res, route, limit, connection);
+    const local = this.options.local.get(route.service);
+    // A body without a declared length is counted against the limit as it streams: only the proxy does that.
+    if (local && (declared !== undefined || headers['transfer-encoding'] === undefined)) {
+      ctx.upstream = 'in-process';
+      // The one address the gateway decided (its socket, or a trusted proxy's entry), as it forwards it.
+      const client = headers['x-forwarded-for'] as string;
+      handOver(local, req, res, client, route.service, this.options.upstreamTimeoutMs);
+    } else {
+      this.options.proxies.forward(req, res, route, limit, connection);
+    }
     return true;
   }
 }

@@ -26,3 +26,4 @@ export * from './pubsub/pubsub.port';
 export * from './pubsub';
 export * from './app/platform.module';
 export * from './app/create-service-app';
+export * from './app/in-process';

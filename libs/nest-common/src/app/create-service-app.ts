@@ -1,3 +1,4 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import fastifyCookie from '@fastify/cookie';
@@ -10,6 +11,7 @@ import { startBusHandlers } from '../bus/transport/bus.transport';
 import { ServiceMetrics } from '../health/metrics';
 import { METRICS_TOKEN_NEEDED, metricsTokenFrom } from '../health/metrics-access';
 import type { PlatformRuntime, ServiceDefinition } from '../runtime/runtime';
+import { adoptGatewayView, inProcessHandler, isHandedOver, type InProcessHandler } from './in-process';
 
 /** Default JSON body limit; routes that take files raise their own. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -18,6 +20,8 @@ export interface RunningService {
   name: string;
   app: NestFastifyApplication;
   url: string;
+  /** The service's request listener, for a gateway in the same process (no loopback hop). */
+  handle: InProcessHandler;
   close(): Promise<void>;
 }
 
@@ -64,6 +68,8 @@ export async function startService(
   const metrics = app.get(ServiceMetrics);
 
   fastify.addHook('onRequest', (request, reply, done) => {
+    // Handed over by a gateway in this process: the client, proto and host it decided, as through a hop.
+    adoptGatewayView(request);
     reply.header('x-request-id', request.id);
     runWithRequestId(request.id, done);
   });
@@ -72,8 +78,9 @@ export async function startService(
     if (route !== '/metrics' && route !== '/healthz' && route !== '/readyz') {
       const seconds = reply.elapsedTime / 1000;
       metrics.httpDuration.observe({ method: request.method, route, status: String(reply.statusCode) }, seconds);
-      // The path only: query strings can carry one-time codes (OIDC callback) that must not reach the logs.
-      logger.info(
+      // One access-log line per request per process: a gateway in this process that handed the request over
+      // writes it. The path only: query strings can carry one-time codes (OIDC callback) that must not reach the logs.
+      if (!isHandedOver(request.raw)) logger.info(
         { requestId: request.id, method: request.method, path: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
         'request',
       );
@@ -97,8 +104,16 @@ export async function startService(
     name: definition.name,
     app,
     url,
+    handle: inProcessHandler(requestListenerOf(fastify.server)),
     close: () => app.close(),
   };
+}
+
+/** The listener Fastify gave its server: routing, its closing rule (503), hooks; exactly what a socket gets. */
+function requestListenerOf(server: Server): (req: IncomingMessage, res: ServerResponse) => void {
+  const listeners = server.listeners('request');
+  if (listeners.length !== 1) throw new Error(`expected one request listener on the service's server, found ${listeners.length}`);
+  return listeners[0] as (req: IncomingMessage, res: ServerResponse) => void;
 }
 
 /**
