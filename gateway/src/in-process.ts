@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { InProcessHandler } from '@district/nest-common';
 import { sendJsonError } from './json-response';
+import { tooSlowMessage } from './service-proxies';
 
 export type { InProcessHandler };
 
@@ -31,9 +32,7 @@ export function handOver(
       seen = now;
       timer.refresh();
     } else if (!res.headersSent) {
-      sendJsonError(res, 504, `The ${service} service took too long to answer. Please try again.`, {
-        Connection: 'close',
-      });
+      sendJsonError(res, 504, tooSlowMessage(service), { Connection: 'close' });
     } else {
       res.destroy();
     }

@@ -49,6 +49,11 @@ export function unavailableMessage(service: string | undefined): string {
   return `The ${service ?? 'requested'} service is not available right now. Please try again shortly.`;
 }
 
+/** The 504 of an upstream silent for `upstreamTimeoutMs`, proxied or handed over in-process. */
+export function tooSlowMessage(service: string): string {
+  return `The ${service} service took too long to answer. Please try again.`;
+}
+
 export function refuseTooLarge(res: ServerResponse, limit: number): void {
   // The rest of the body is not read: close the connection instead of leaving it in an unknown state.
   sendJsonError(res, 413, `The request body is too large. The limit is ${formatBytes(limit)}.`, {
@@ -301,7 +306,7 @@ export class ServiceProxies {
     }
     const service = state.route.service;
     if (state.timedOut) {
-      sendJsonError(res, 504, `The ${service} service took too long to answer. Please try again.`);
+      sendJsonError(res, 504, tooSlowMessage(service));
     } else if (refused) {
       sendJsonError(res, 503, unavailableMessage(service), { 'Retry-After': this.retryAfter });
     } else {

@@ -1,6 +1,6 @@
 import { startFakeService, type FakeService } from './support/fake-service';
 import { PUBLIC_ORIGIN, startGateway, type Harness } from './support/gateway-harness';
-import { request } from './support/http-client';
+import { rawRequest as request } from '@district/nest-common/testing';
 import type { MergedDocument } from '../src/api-docs';
 
 function serviceDoc(paths: Record<string, Record<string, unknown>>) {

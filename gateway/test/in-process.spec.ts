@@ -3,7 +3,7 @@ import type { InProcessHandler } from '../src/in-process';
 import { CONTENT_SECURITY_POLICY } from '../src/security-headers';
 import { PUBLIC_ORIGIN, startGateway, waitFor, type Harness } from './support/gateway-harness';
 import { startFakeService, type FakeService } from './support/fake-service';
-import { request } from './support/http-client';
+import { rawRequest as request } from '@district/nest-common/testing';
 
 /**
  * A service in the gateway's process (`--target=all`): the gateway hands it the client's own request and

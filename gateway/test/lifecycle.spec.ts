@@ -1,6 +1,6 @@
 import { startFakeService } from './support/fake-service';
 import { startGateway } from './support/gateway-harness';
-import { request } from './support/http-client';
+import { rawRequest as request } from '@district/nest-common/testing';
 
 describe('shutdown', () => {
   it('lets in-flight requests finish, then stops accepting and reports not ready', async () => {

@@ -6,7 +6,7 @@ import type { PageHead } from '@district/nest-common';
 import { injectHead, renderHeadTags } from '../src/page-meta';
 import { startFakeService, type FakeService } from './support/fake-service';
 import { PUBLIC_ORIGIN, startGateway, type Harness } from './support/gateway-harness';
-import { request } from './support/http-client';
+import { rawRequest as request } from '@district/nest-common/testing';
 import { testLessonPages } from './support/test-pages';
 
 const INDEX = `<!doctype html>

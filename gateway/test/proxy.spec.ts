@@ -13,7 +13,7 @@ import {
   type Harness,
 } from './support/gateway-harness';
 import { startFakeService, unusedPort } from './support/fake-service';
-import { request } from './support/http-client';
+import { rawRequest as request } from '@district/nest-common/testing';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const MB = 1024 * 1024;

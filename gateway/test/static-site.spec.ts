@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
 import { startGateway, type Harness } from './support/gateway-harness';
-import { request } from './support/http-client';
+import { rawRequest as request } from '@district/nest-common/testing';
 
 const INDEX =
   '<!doctype html><html><head><script type="module" src="/assets/index-4f9a1c.js"></script></head><body><div id="root"></div></body></html>';

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { startFakeService, unusedPort, type FakeService } from './support/fake-service';
 import { PUBLIC_ORIGIN, startGateway, waitFor, type Harness } from './support/gateway-harness';
-import { request } from './support/http-client';
+import { rawRequest as request } from '@district/nest-common/testing';
 
 const running: Array<{ close(): Promise<void> } | FakeService> = [];
 

@@ -1,12 +1,19 @@
 import 'reflect-metadata';
-import http, { type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import { Writable } from 'node:stream';
 import { Body, Controller, Get, Module, Post, Req, type DynamicModule } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import pino from 'pino';
 import { createGateway, type Gateway, type GatewayService } from '@district/gateway';
 import { PlatformModule, Public, startService, type PlatformRuntime, type RunningService, type ServiceDefinition } from '@district/nest-common';
-import { createTestRuntime, dropSchema, TEST_DATABASE_URL, uniqueSchema } from '@district/nest-common/testing';
+import {
+  createTestRuntime,
+  dropSchema,
+  rawRequest,
+  TEST_DATABASE_URL,
+  uniqueSchema,
+  type RawRequestOptions,
+  type RawResponse,
+} from '@district/nest-common/testing';
 import { freePort } from './support/processes';
 
 /**
@@ -57,55 +64,12 @@ const probe: ServiceDefinition & GatewayService = {
   },
 };
 
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** One request; `localAddress` makes the connection come from another loopback address (an "ingress"). */
-function call(
-  base: string,
-  path: string,
-  options: { method?: string; headers?: OutgoingHttpHeaders; body?: Buffer | string; chunks?: Buffer[]; localAddress?: string } = {},
-): Promise<Answer> {
-  const url = new URL(base);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: url.hostname,
-        port: url.port,
-        path,
-        method: options.method ?? 'GET',
-        localAddress: options.localAddress,
-        agent: false,
-        headers: { ...(options.body !== undefined ? { 'Content-Length': Buffer.byteLength(options.body) } : {}), ...options.headers },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      },
-    );
-    let answered = false;
-    req.on('response', () => (answered = true));
-    req.on('error', (err) => {
-      if (!answered) reject(err);
-    });
-    if (options.chunks) {
-      for (const chunk of options.chunks) req.write(chunk);
-      req.end();
-    } else req.end(options.body);
-  });
-}
-
 /** What must not differ between the two paths: everything but the date and the hop's own connection handling. */
-function comparable(answer: Answer): Record<string, unknown> {
+function comparable(answer: RawResponse): Record<string, unknown> {
   const { date: _date, connection: _connection, 'keep-alive': _keepAlive, ...headers } = answer.headers;
-  let body: unknown = answer.body;
+  let body: unknown = answer.text;
   try {
-    body = JSON.parse(answer.body);
+    body = JSON.parse(answer.text);
   } catch {
     // not JSON
   }
@@ -163,21 +127,21 @@ afterAll(async () => {
 });
 
 /** The same request through both gateways of a pair; both answers, in-process first. */
-async function both(pair: 'direct' | 'ingress', path: string, options: Parameters<typeof call>[2] = {}): Promise<[Answer, Answer]> {
+async function both(pair: 'direct' | 'ingress', path: string, options: RawRequestOptions = {}): Promise<[RawResponse, RawResponse]> {
   const [inProcess, proxied] = pair === 'direct' ? [gateways.inProcess, gateways.proxied] : [gateways.ingressInProcess, gateways.ingressProxied];
   const id = (suffix: string) => ({ ...options, headers: { 'X-Request-Id': `same-${suffix}-${Math.random().toString(36).slice(2, 10)}`, ...options.headers } });
-  const a = await call(inProcess.base, path, id('a'));
-  const b = await call(proxied.base, path, id('b'));
+  const a = await rawRequest(inProcess.base, path, id('a'));
+  const b = await rawRequest(proxied.base, path, id('b'));
   // The request ids differ on purpose (each is echoed): compare the rest.
   delete a.headers['x-request-id'];
   delete b.headers['x-request-id'];
-  for (const answer of [a, b]) answer.body = answer.body.replace(/"requestId":"[^"]+"/, '"requestId":"…"');
+  for (const answer of [a, b]) answer.text = answer.text.replace(/"requestId":"[^"]+"/, '"requestId":"…"');
   return [a, b];
 }
 
 describe('a platform service handed requests in-process answers as through the loopback hop', () => {
   it('the same answer, headers and request id', async () => {
-    const res = await call(gateways.inProcess.base, '/api/probe/who', { headers: { 'X-Request-Id': 'handed-over-0001' } });
+    const res = await rawRequest(gateways.inProcess.base, '/api/probe/who', { headers: { 'X-Request-Id': 'handed-over-0001' } });
     expect(res.status).toBe(200);
     expect(res.headers['x-request-id']).toBe('handed-over-0001');
     expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
@@ -188,14 +152,14 @@ describe('a platform service handed requests in-process answers as through the l
   it('request.ip, protocol and hostname are what the gateway decided, also when the socket is an untrusted ingress', async () => {
     // From 127.0.0.1 (TRUSTED_PROXIES' default) with a forged X-Forwarded-For: the gateway replaces it.
     const [a, b] = await both('direct', '/api/probe/who', { headers: { 'X-Forwarded-For': '6.6.6.6', 'X-Forwarded-Proto': 'https' } });
-    expect(JSON.parse(a.body)).toEqual({ ip: '127.0.0.1', ips: '127.0.0.1', protocol: 'http', hostname: '127.0.0.1' });
+    expect(JSON.parse(a.text)).toEqual({ ip: '127.0.0.1', ips: '127.0.0.1', protocol: 'http', hostname: '127.0.0.1' });
     expect(comparable(a)).toEqual(comparable(b));
 
     // Behind an ingress at 127.0.0.2 (not in TRUSTED_PROXIES) with GATEWAY_TRUST_PROXY: the client is the last
     // X-Forwarded-For entry, the scheme and name the ingress's. The socket alone would say 127.0.0.2 and http.
     const ingress = { localAddress: '127.0.0.2', headers: { 'X-Forwarded-For': '198.51.100.4, 203.0.113.9', 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'learn.example-district.org' } };
     const [c, d] = await both('ingress', '/api/probe/who', ingress);
-    expect(JSON.parse(c.body)).toEqual({ ip: '203.0.113.9', ips: '203.0.113.9', protocol: 'https', hostname: 'learn.example-district.org' });
+    expect(JSON.parse(c.text)).toEqual({ ip: '203.0.113.9', ips: '203.0.113.9', protocol: 'https', hostname: 'learn.example-district.org' });
     expect(comparable(c)).toEqual(comparable(d));
   });
 
@@ -208,14 +172,14 @@ describe('a platform service handed requests in-process answers as through the l
     const big = JSON.stringify({ text: 'x'.repeat(MB) });
     const [c, d] = await both('direct', '/api/probe/echo', { method: 'POST', headers: json, body: big });
     expect(c.status).toBe(413);
-    expect(JSON.parse(c.body)).toMatchObject({ statusCode: 413, message: 'The request body is too large. The limit is 1 MB.' });
+    expect(JSON.parse(c.text)).toMatchObject({ statusCode: 413, message: 'The request body is too large. The limit is 1 MB.' });
     expect(comparable(c)).toEqual(comparable(d));
 
     const chunk = Buffer.from(`"${'x'.repeat(256 * 1024)}`);
     const chunks = [Buffer.from('{"text":'), chunk, chunk, chunk, chunk, chunk, Buffer.from('"}')];
     const [e, f] = await both('direct', '/api/probe/echo', { method: 'POST', headers: json, chunks });
     expect(e.status).toBe(413);
-    expect(JSON.parse(e.body)).toMatchObject({ statusCode: 413, message: 'The request body is too large. The limit is 1 MB.' });
+    expect(JSON.parse(e.text)).toMatchObject({ statusCode: 413, message: 'The request body is too large. The limit is 1 MB.' });
     expect(comparable(e)).toEqual(comparable(f));
   });
 
@@ -235,16 +199,16 @@ describe('a platform service handed requests in-process answers as through the l
   it('a service that stays silent past upstreamTimeoutMs: the same 504', async () => {
     const [a, b] = await both('direct', '/api/probe/slow');
     expect(a.status).toBe(504);
-    expect(JSON.parse(a.body)).toMatchObject({ statusCode: 504, message: 'The probe service took too long to answer. Please try again.' });
+    expect(JSON.parse(a.text)).toMatchObject({ statusCode: 504, message: 'The probe service took too long to answer. Please try again.' });
     expect(comparable(a)).toEqual(comparable(b));
     // The late answer is dropped; the service and the gateway keep serving.
     await new Promise((resolve) => setTimeout(resolve, 1_200));
-    expect((await call(gateways.inProcess.base, '/api/probe/who')).status).toBe(200);
+    expect((await rawRequest(gateways.inProcess.base, '/api/probe/who')).status).toBe(200);
   });
 
   it('one access-log line per request in-process (the gateway’s, no repeated key); one per process through the hop', async () => {
-    await call(gateways.inProcess.base, '/api/probe/who?x=1', { headers: { 'X-Request-Id': 'one-line-in-process' } });
-    await call(gateways.proxied.base, '/api/probe/who?x=1', { headers: { 'X-Request-Id': 'one-line-proxied' } });
+    await rawRequest(gateways.inProcess.base, '/api/probe/who?x=1', { headers: { 'X-Request-Id': 'one-line-in-process' } });
+    await rawRequest(gateways.proxied.base, '/api/probe/who?x=1', { headers: { 'X-Request-Id': 'one-line-proxied' } });
     await new Promise((resolve) => setTimeout(resolve, 50));
 
     const handed = linesOf('one-line-in-process');
@@ -264,7 +228,7 @@ describe('a platform service handed requests in-process answers as through the l
       return Number(match?.[1] ?? 0);
     };
     const before = await count();
-    await call(gateways.inProcess.base, '/api/probe/who');
+    await rawRequest(gateways.inProcess.base, '/api/probe/who');
     expect(await count()).toBe(before + 1);
   });
 });

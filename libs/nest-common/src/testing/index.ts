@@ -54,6 +54,7 @@ export function createTestRuntime(
 
 export { dropSchema };
 export * from './http-client';
+export * from './raw-http';
 export { sleep, waitFor } from '../bus/test-support';
 export * from './openapi-check';
 export * from './test-sessions';

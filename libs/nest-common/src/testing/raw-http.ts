@@ -1,6 +1,7 @@
 import http, { type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 
-export interface TestResponse {
+/** An answer read whole, with the raw status and headers (no fetch normalisation). */
+export interface RawResponse {
   status: number;
   headers: IncomingHttpHeaders;
   body: Buffer;
@@ -8,7 +9,7 @@ export interface TestResponse {
   json<T = Record<string, unknown>>(): T;
 }
 
-export interface RequestOptions {
+export interface RawRequestOptions {
   method?: string;
   headers?: OutgoingHttpHeaders;
   /** Sent with a Content-Length. */
@@ -16,13 +17,15 @@ export interface RequestOptions {
   /** Sent as chunks with Transfer-Encoding: chunked, without waiting for the answer in between. */
   chunks?: Buffer[];
   agent?: http.Agent | false;
+  /** The connection comes from this local address (another loopback address stands for an ingress). */
+  localAddress?: string;
 }
 
 /**
  * One HTTP request with the raw path given (no URL normalisation, so traversal attempts reach the server
  * as written). Write errors after the server has answered (it may close early on a 413) are ignored.
  */
-export function request(base: string, path: string, options: RequestOptions = {}): Promise<TestResponse> {
+export function rawRequest(base: string, path: string, options: RawRequestOptions = {}): Promise<RawResponse> {
   const url = new URL(base);
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -36,6 +39,7 @@ export function request(base: string, path: string, options: RequestOptions = {}
           ...options.headers,
         },
         agent: options.agent ?? false,
+        localAddress: options.localAddress,
       },
       (res) => {
         const chunks: Buffer[] = [];
