@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import { IdentityMessages, LOGIN_FREE_FAILURES, type User } from '@district/contracts';
-import { RedisEphemeralStore } from '@district/nest-common';
+import { RedisEphemeralStore, SESSION_COOKIE } from '@district/nest-common';
 import { startIdentity, type IdentityTestApp } from './support/identity-app';
 import { ADMIN_ENV, newAccount, registerPerson, signInAdmin } from './support/people';
 
@@ -57,5 +57,38 @@ it('refuses a stale token at once, refreshes it at /me, and revokes a signed-out
     expect(await redis.keys(`${prefix}auth:revoked:*`)).toHaveLength(1);
   } finally {
     await redis.quit();
+  }
+});
+
+it('answers /me on a second replica with what the first changed, at once, though it keeps rows it has read', async () => {
+  const other = await startIdentity({
+    env: ADMIN_ENV,
+    schema: app.schema,
+    keepSchema: true,
+    store: new RedisEphemeralStore(REDIS_URL, { prefix }),
+  });
+  try {
+    const admin = await signInAdmin(app);
+    const { client, user } = await registerPerson(app, admin, 'teacher');
+    const onOther = other.client();
+    onOther.jar.set(onOther.baseUrl, SESSION_COOKIE, client.jar.get(client.baseUrl, SESSION_COOKIE) ?? '');
+    // Read twice on the second replica: the second answer comes from the row it kept at this version.
+    expect((await onOther.get<User>('/api/auth/me')).body).toMatchObject({ id: user.id, role: 'teacher' });
+    expect((await onOther.get<User>('/api/auth/me')).body).toMatchObject({ id: user.id, role: 'teacher' });
+
+    await admin.patch(`/api/users/${user.id}/role`, { role: 'student' });
+    const me = await onOther.get<User>('/api/auth/me');
+    expect(me.status).toBe(200);
+    expect(me.body.role).toBe('student');
+    // The refreshed token names the new version: the row kept at the old one no longer answers.
+    expect((await onOther.get<User>('/api/auth/me')).body.role).toBe('student');
+
+    await admin.patch(`/api/users/${user.id}/approval`, { approved: false });
+    expect((await onOther.get<User>('/api/auth/me')).body).toMatchObject({ role: 'student', approved: false });
+
+    await admin.delete(`/api/users/${user.id}`);
+    expect((await onOther.get('/api/auth/me')).status).toBe(401);
+  } finally {
+    await other.close();
   }
 });

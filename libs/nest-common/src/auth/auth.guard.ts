@@ -70,6 +70,7 @@ export class AuthGuard implements CanActivate {
     const id = claims.sub.toLowerCase();
     const state = await this.sessions.check(id, claims.tv, claims.sid);
     if (state === 'unknown') throw new SessionStateUnavailableException();
+    request.session = { claims, state };
     if (state !== 'valid') return null;
     return {
       id,

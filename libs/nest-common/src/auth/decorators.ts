@@ -1,5 +1,7 @@
 import { createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
 import type { Role } from '@district/contracts';
+import type { TokenState } from './session-state';
+import type { VerifiedToken } from './token.service';
 
 export const IS_PUBLIC = 'auth:public';
 export const REQUIRE_APPROVAL = 'auth:approval';
@@ -39,8 +41,20 @@ export interface AuthUser {
   expiresAt: number;
 }
 
+/**
+ * What the guard found in the request's session cookie: a well-signed token and its state in the shared
+ * session store at that moment. Kept on the request so a handler that needs more than `user` (identity's /me
+ * re-issues a stale token) decides from the same check instead of repeating it.
+ */
+export interface CheckedSession {
+  claims: VerifiedToken;
+  state: Exclude<TokenState, 'unknown'>;
+}
+
 export interface RequestWithUser {
   user?: AuthUser;
+  /** Set by the guard whenever the cookie held a well-signed token, whatever its state. */
+  session?: CheckedSession;
   headers: Record<string, string | string[] | undefined>;
   cookies?: Record<string, string | undefined>;
   id?: string;

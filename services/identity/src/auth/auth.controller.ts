@@ -19,7 +19,7 @@ import {
   type LoginRequest,
   type User,
 } from '@district/contracts';
-import { Public, SESSION_COOKIE, ZodPipe } from '@district/nest-common';
+import { Public, SESSION_COOKIE, ZodPipe, type RequestWithUser } from '@district/nest-common';
 import { IdentityErrorsInterceptor } from '../identity-errors.interceptor';
 import { toSessionUser } from '../users/user.mapper';
 import { AuthService, type RegisterInput } from './auth.service';
@@ -80,7 +80,7 @@ export class AuthController {
   @Get('me')
   @Header('Cache-Control', 'no-store')
   async me(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<User> {
-    const session = await this.auth.resume(request.cookies[SESSION_COOKIE]);
+    const session = await this.auth.resume((request as RequestWithUser).session);
     if (!session) {
       this.cookies.clear(request, reply);
       throw new UnauthorizedException(IdentityMessages.authenticationRequired);

@@ -8,8 +8,8 @@ import {
 } from '@district/contracts';
 import {
   PLATFORM_LOGGER,
+  type CheckedSession,
   SessionStateStore,
-  SessionStateUnavailableException,
   sessionEnd,
   TokenService,
   type Logger,
@@ -108,17 +108,20 @@ export class AuthService {
   }
 
   /**
-   * The session behind a token, if it may continue: well signed, unexpired, not signed out, its user still
-   * there, and issued after the user's last password reset. A token made stale by an approval, role or admin
+   * The session the guard checked (its token and that token's state, from one look at the shared state), if
+   * it may continue: well signed, unexpired, not signed out, its user still there, and issued after the
+   * user's last password reset. A token made stale by an approval, role or admin
    * change does continue here (the fresh token then carries the new state); every other route refuses it.
    */
-  async resume(token: string | undefined): Promise<ResumedSession | null> {
-    const claims = await this.tokens.verify(token);
-    if (!claims) return null;
-    const state = await this.sessions.check(claims.sub, claims.tv, claims.sid);
-    if (state === 'unknown') throw new SessionStateUnavailableException();
-    if (state === 'revoked') return null;
-    const user = await this.usersRepository.findById(claims.sub);
+  async resume(checked: CheckedSession | undefined): Promise<ResumedSession | null> {
+    if (!checked || checked.state === 'revoked') return null;
+    const { claims, state } = checked;
+    // A current token names the user's current version, whose row may already be in memory; a stale one
+    // (the user changed since it was signed) is refreshed from the database.
+    const user =
+      state === 'valid'
+        ? await this.usersRepository.findAtVersion(claims.sub, claims.tv)
+        : await this.usersRepository.findById(claims.sub);
     if (!user || claims.tv < user.sessionsValidFromVersion) return null;
     const age = Date.now() / 1000 - claims.iat;
     return {

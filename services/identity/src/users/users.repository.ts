@@ -25,10 +25,17 @@ export interface NewUser {
 }
 
 const VERSION_BATCH = 5000;
+/** Rows kept by findAtVersion: the most recently read, oldest dropped first. */
+const ROWS_AT_VERSION = 10_000;
+/** How long a kept row is used without reading it again (a bound, not what keeps it correct). */
+const ROW_AT_VERSION_MS = 60_000;
 
 /** The data access of users. Statements taking `tx` run inside the caller's transaction. */
 @Injectable()
 export class UsersRepository {
+  /** Rows by id, each with when it was read (findAtVersion). */
+  private readonly atVersion = new Map<string, { user: UserEntity; readAt: number }>();
+
   constructor(@InjectRepository(UserEntity) private readonly users: Repository<UserEntity>) {}
 
   list(): Promise<UserEntity[]> {
@@ -39,6 +46,31 @@ export class UsersRepository {
   async findById(id: string): Promise<UserEntity | null> {
     const canonical = canonicalUuid(id);
     return canonical ? this.users.findOneBy({ id: canonical }) : null;
+  }
+
+  /**
+   * The user's row at token version `version`, read from the database at most once per version and minute.
+   * Every write to a user bumps its version (UsersService.change; a new row starts at 1; a deleted one's
+   * version is gone from the session state, so no session gets here), so a row read at version v is still
+   * the row at v: this is the session check's hot path (`/api/auth/me`), decided by the version the caller
+   * got from the shared session state, never by time. The minute bounds what a process keeps of a user that
+   * was deleted and created again under the same id (the demo accounts' fixed ids).
+   */
+  async findAtVersion(id: string, version: number): Promise<UserEntity | null> {
+    const canonical = canonicalUuid(id);
+    if (!canonical) return null;
+    const kept = this.atVersion.get(canonical);
+    if (kept && kept.user.tokenVersion === version && Date.now() - kept.readAt < ROW_AT_VERSION_MS) return kept.user;
+    const user = await this.users.findOneBy({ id: canonical });
+    this.atVersion.delete(canonical);
+    if (user) {
+      if (this.atVersion.size >= ROWS_AT_VERSION) {
+        const oldest = this.atVersion.keys().next().value;
+        if (oldest !== undefined) this.atVersion.delete(oldest);
+      }
+      this.atVersion.set(canonical, { user, readAt: Date.now() });
+    }
+    return user;
   }
 
   findByEmail(email: string): Promise<UserEntity | null> {
@@ -119,5 +151,6 @@ export class UsersRepository {
   /** Deletes the user's row. */
   async delete(tx: EntityManager, id: string): Promise<void> {
     await tx.delete(UserEntity, { id });
+    this.atVersion.delete(id);
   }
 }
