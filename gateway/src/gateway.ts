@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
-import { Headers } from '@district/contracts';
 import type { InProcessHandler, PageFetch, PagePlugin } from '@district/nest-common';
 import { AccessLog } from './access-log';
 import { ApiDocs } from './api-docs';
@@ -21,7 +20,7 @@ import { sendJsonError } from './json-response';
 import { HostPolicy, OriginPolicy, isLoopbackHostname } from './origin-check';
 import { assignRequestId } from './request-id';
 import { buildRouteTable, matchRoute, type GatewayService } from './routes';
-import { applySecurityHeaders } from './security-headers';
+import { GatewayResponse } from './security-headers';
 import { ServiceProxies } from './service-proxies';
 import { StaticSite } from './static-site';
 import { fetchUpstreamJson } from './upstream-fetch';
@@ -99,9 +98,6 @@ export interface Gateway {
   isReady(): boolean;
   upstreamStatus(): Record<string, ReplicaStatus[]>;
 }
-
-/** Read once: the contracts' constants are re-exported through getters, which cost on every request. */
-const REQUEST_ID_HEADER = Headers.requestId;
 
 /** How long a page plug-in's lookup may take before the plain app is served. */
 const PAGE_LOOKUP_TIMEOUT_MS = 2_000;
@@ -207,7 +203,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     isClosing: () => closing,
   });
 
-  const server = http.createServer();
+  const server = http.createServer({ ServerResponse: GatewayResponse });
   // Longer than common load balancer idle timeouts, so the balancer never reuses a socket we just closed.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
@@ -220,9 +216,9 @@ export function createGateway(options: GatewayOptions): Gateway {
   function handleRequest(req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): void {
     const started = performance.now();
     const requestId = assignRequestId(req);
-    res.setHeader(REQUEST_ID_HEADER, requestId);
     const proto = forwarding.proto(req);
-    applySecurityHeaders(res, proto === 'https');
+    // The request id and the security headers go out with whatever head this request gets.
+    (res as GatewayResponse).secure(requestId, proto === 'https');
     // While shutting down, tell keep-alive clients to reconnect (to another instance) after this answer.
     if (closing) res.setHeader('Connection', 'close');
     const ctx: RequestContext = {

@@ -11,7 +11,8 @@ export function sendJsonError(
   extraHeaders: Record<string, string> = {},
 ): void {
   const body: ErrorResponse = { statusCode, message };
-  const requestId = res.getHeader(Headers.requestId);
+  // The gateway's own answers carry the id it assigned (GatewayResponse); any other response, what it was given.
+  const requestId = (res as { requestId?: string }).requestId ?? res.getHeader(Headers.requestId);
   if (typeof requestId === 'string') body.requestId = requestId;
   sendJson(res, statusCode, body, { 'Cache-Control': 'no-store', ...extraHeaders });
 }

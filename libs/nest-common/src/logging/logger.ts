@@ -1,22 +1,61 @@
 import pino, { type Logger } from 'pino';
 import { currentRequestId } from './request-context';
 
+let stdout: pino.DestinationStream | undefined;
+
+/** Bytes of log lines gathered before one write, and the longest a line waits when the process is quiet. */
+const LOG_BATCH_BYTES = 4096;
+const LOG_FLUSH_MS = 100;
+
+/**
+ * One writer to standard output for every logger of the process, which writes lines in batches: a write per
+ * line cost each logged request a system call (about a tenth of a kept lesson page's CPU, ADR 0016). Lines go
+ * out once 4 KB have gathered or 100 ms have passed, whichever comes first, and whatever is pending when the
+ * process exits (an uncaught error too); only a hard kill loses up to the last 100 ms. The writes stay
+ * synchronous: written from a thread pool instead, each would wake a thread, which costs more than the write
+ * on a busy single core.
+ */
+function sharedStdout(): pino.DestinationStream {
+  if (!stdout) {
+    const stream = pino.destination({ fd: 1, sync: true, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS });
+    process.once('exit', () => {
+      try {
+        stream.flushSync();
+      } catch {
+        // Standard output is gone (a closed pipe): nothing more can be written anyway.
+      }
+    });
+    stdout = stream;
+  }
+  return stdout;
+}
+
 /** JSON logs; every line written inside a request or bus handler carries its request id. */
 export function createLogger(name: string, level: string = process.env.LOG_LEVEL ?? 'info'): Logger {
-  return pino({
-    name,
-    level,
-    base: { name },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    redact: {
-      paths: ['password', 'newPassword', '*.password', '*.newPassword', 'req.headers.cookie', 'headers.cookie'],
-      censor: '***',
+  return pino(
+    {
+      name,
+      level,
+      base: { name },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      redact: {
+        paths: [
+          'password',
+          'newPassword',
+          '*.password',
+          '*.newPassword',
+          'req.headers.cookie',
+          'headers.cookie',
+        ],
+        censor: '***',
+      },
+      mixin() {
+        const requestId = currentRequestId();
+        return requestId ? { requestId } : {};
+      },
     },
-    mixin() {
-      const requestId = currentRequestId();
-      return requestId ? { requestId } : {};
-    },
-  });
+    sharedStdout(),
+  );
 }
 
 export type { Logger };
