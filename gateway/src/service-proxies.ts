@@ -1,42 +1,54 @@
-import http, { type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Duplex } from 'node:stream';
+import { PassThrough, type Duplex } from 'node:stream';
 import { createProxyMiddleware, type RequestHandler } from 'http-proxy-middleware';
 import type { Logger } from 'pino';
 import { Headers } from '@district/contracts';
 import { rejectUpgrade, sendJsonError } from './json-response';
 import type { GatewayService, Route } from './routes';
+import { dispatchUpstream, type DispatchOutcome, type UpstreamExchange } from './upstream-dispatch';
 import { Replica, UpstreamPool, isConnectError, isResetError, type ReplicaStatus } from './upstream-pool';
 
 /** What the gateway knows about one proxied request while it is in flight. */
 interface ProxyState {
   readonly route: Route;
-  /** The client response (absent for upgrades). */
-  readonly res?: ServerResponse;
   readonly pool: UpstreamPool;
-  readonly limit: number;
   readonly tried: Set<Replica>;
   replica?: Replica;
   attempts: number;
-  proxyReq?: ClientRequest;
-  bodyBytes: number;
-  counting: boolean;
-  /** The gateway has answered on its own (413); late proxy events are ignored. */
+  /** The gateway has answered on its own (413), or the client left: late upstream events are ignored. */
   settled: boolean;
+}
+
+/** A proxied HTTP request (undici). */
+interface WebState extends ProxyState {
+  readonly res: ServerResponse;
+  readonly limit: number;
+  /** What goes upstream as the body: none, the client's stream (declared length), or a counted copy (chunked). */
+  body: PassThrough | IncomingMessage | null;
+  bodyBytes: number;
+  exchange?: UpstreamExchange;
+  /** A read already went again to a replica whose pooled connection failed (it may just have been closed). */
+  retriedStale: boolean;
+}
+
+/** A WebSocket upgrade (http-proxy). */
+interface UpgradeState extends ProxyState {
+  readonly socket: Duplex;
+  proxyReq?: ClientRequest;
   gotResponse: boolean;
-  timedOut: boolean;
-  /** The client's Connection header, removed before proxying so upstream keep-alive is not defeated. */
-  clientConnection?: string;
-  /** An upgrade's client socket and its access-log line, written once the upstream answered. */
-  socket?: Duplex;
-  logUpgrade?: (status: number) => void;
+  /** Writes the upgrade's access-log line once the upstream answered. */
+  readonly logUpgrade: (status: number) => void;
 }
 
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-class UpstreamTimeoutError extends Error {
-  readonly code = 'EGATEWAYTIMEOUT';
-}
+/** undici's: no answer, or no more of it, within `upstreamTimeoutMs`. */
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+/** undici's: the connection closed or broke under the request. */
+const SOCKET_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
+
+const codeOf = (err: unknown) => (err as NodeJS.ErrnoException | undefined)?.code ?? '';
 
 function formatBytes(bytes: number): string {
   const mb = bytes / (1024 * 1024);
@@ -73,17 +85,17 @@ export interface ServiceProxiesOptions {
 }
 
 /**
- * Each service's replica pool and its http-proxy instance: picking a live replica, retrying idempotent requests
- * on the next one, counting streamed bodies against the limit, the upstream timeout, and turning upstream
- * failures into the platform's error answers. Which request goes where is decided before (the proxy handler,
- * the upgrade path).
+ * Each service's replica pool: picking a live replica, retrying reads on the next one, counting streamed bodies
+ * against the limit, the upstream timeout, and turning upstream failures into the platform's error answers.
+ * HTTP requests go over undici (`upstream-dispatch.ts`), WebSocket upgrades over http-proxy. Which request goes
+ * where is decided before (the proxy handler, the upgrade path).
  */
 export class ServiceProxies {
   readonly pools = new Map<string, UpstreamPool>();
   /** `Retry-After` of a 503: about when a replica marked down is tried again. */
   readonly retryAfter: string;
   private readonly proxies = new Map<string, RequestHandler>();
-  private readonly states = new WeakMap<IncomingMessage, ProxyState>();
+  private readonly states = new WeakMap<IncomingMessage, WebState | UpgradeState>();
   private readonly logger: Logger;
 
   constructor(private readonly options: ServiceProxiesOptions) {
@@ -93,9 +105,11 @@ export class ServiceProxies {
       const pool = new UpstreamPool(service, options.upstreams[service] ?? [], {
         passiveDownMs: options.passiveDownMs,
         healthCheckIntervalMs: options.healthCheckIntervalMs,
+        requestTimeoutMs: options.upstreamTimeoutMs,
         onStatusChange: (replica, up) => {
+          // `target`, not `service`: the gateway's logger already says `service: gateway`.
           this.logger.warn(
-            { service, replica: replica.url, up },
+            { target: service, replica: replica.url, up },
             up ? 'upstream replica is back' : 'upstream replica is down',
           );
         },
@@ -125,33 +139,35 @@ export class ServiceProxies {
   }
 
   /** Sends a request that passed every check to a live replica of its route's service. */
-  forward(
-    req: IncomingMessage,
-    res: ServerResponse,
-    route: Route,
-    limit: number,
-    clientConnection?: string,
-  ): void {
-    const state: ProxyState = {
+  forward(req: IncomingMessage, res: ServerResponse, route: Route, limit: number): void {
+    const state: WebState = {
       route,
       res,
       pool: this.pools.get(route.service) as UpstreamPool,
       limit,
       tried: new Set(),
       attempts: 0,
-      bodyBytes: 0,
-      counting: false,
       settled: false,
-      gotResponse: false,
-      timedOut: false,
-      clientConnection,
+      body: null,
+      bodyBytes: 0,
+      retriedStale: false,
     };
     this.states.set(req, state);
     res.once('close', () => {
       // The client left: stop the upstream work too.
-      if (!res.writableFinished) state.proxyReq?.destroy();
+      if (res.writableFinished) return;
+      state.settled = true;
+      state.exchange?.abort(new Error('the client closed the connection'));
     });
-    this.dispatch(req, res, state);
+    const headers = req.headers;
+    if (headers['content-length'] !== undefined) {
+      if (headers['content-length'] !== '0') state.body = req;
+    } else if (headers['transfer-encoding'] !== undefined) {
+      // A body of unknown length: counted against the limit as it passes (undici sends it chunked again).
+      delete headers['transfer-encoding'];
+      state.body = this.countedBody(req, state);
+    }
+    this.dispatch(req, state);
   }
 
   /** Hands an accepted upgrade to `replica`; `log` writes its access line once the upstream answered. */
@@ -166,15 +182,11 @@ export class ServiceProxies {
     this.states.set(req, {
       route,
       pool: this.pools.get(route.service) as UpstreamPool,
-      limit: 0,
       tried: new Set([replica]),
       replica,
       attempts: 1,
-      bodyBytes: 0,
-      counting: true,
       settled: false,
       gotResponse: false,
-      timedOut: false,
       socket,
       logUpgrade: log,
     });
@@ -193,10 +205,7 @@ export class ServiceProxies {
       ejectPlugins: true,
       plugins: [
         (proxyServer) => {
-          proxyServer.on('start', (req) => this.onProxyStart(req));
-          proxyServer.on('proxyReq', (proxyReq, req) => this.onProxyReq(proxyReq, req));
-          proxyServer.on('proxyRes', (proxyRes, req, res) => this.onProxyRes(proxyRes, req, res));
-          proxyServer.on('error', (err, req, res) => this.onProxyError(err, req, res));
+          proxyServer.on('error', (err, req, target) => this.onUpgradeError(err, req, target as Duplex));
           proxyServer.on('econnreset', () => undefined);
           proxyServer.on('proxyReqWs', (proxyReq, req) => this.onProxyReqWs(proxyReq, req));
           proxyServer.on('open', (proxySocket) => proxySocket.on('error', () => undefined));
@@ -205,113 +214,92 @@ export class ServiceProxies {
     });
   }
 
-  private dispatch(req: IncomingMessage, res: ServerResponse, state: ProxyState): void {
+  private dispatch(req: IncomingMessage, state: WebState): void {
+    const { res } = state;
     const replica = state.pool.pick(state.tried);
-    if (!replica) {
+    if (!replica?.dispatcher) {
+      discardCopy(state);
       sendJsonError(res, 503, unavailableMessage(state.route.service), { 'Retry-After': this.retryAfter });
       return;
     }
     state.replica = replica;
     state.tried.add(replica);
     state.attempts += 1;
-    state.gotResponse = false;
-    state.proxyReq = undefined;
-    const proxy = this.proxies.get(state.route.service) as RequestHandler;
-    void proxy(req, res);
+    state.exchange = dispatchUpstream(replica.dispatcher, req, res, state.body, {
+      onDone: () => undefined,
+      onError: (err, outcome) => this.onDispatchError(err, outcome, req, state),
+    });
   }
 
-  /** Runs synchronously right before http-proxy pipes the body upstream: the moment to start counting it. */
-  private onProxyStart(req: IncomingMessage): void {
-    const state = this.states.get(req);
-    if (!state || state.counting) return;
-    state.counting = true;
-    const onData = (chunk: Buffer) => {
+  /**
+   * A body without a declared length, passed on through a stream the gateway feeds, so it can stop it past the
+   * limit with its own 413 (the connection then closes, as the rest of the body is not read).
+   */
+  private countedBody(req: IncomingMessage, state: WebState): PassThrough {
+    const body = new PassThrough();
+    req.on('data', (chunk: Buffer) => {
+      if (state.settled) return;
       state.bodyBytes += chunk.length;
-      if (state.bodyBytes <= state.limit || state.settled) return;
-      state.settled = true;
-      req.off('data', onData);
-      req.unpipe();
-      state.proxyReq?.destroy();
-      const res = state.res;
-      if (res && !res.headersSent) refuseTooLarge(res, state.limit);
-      else res?.destroy();
-      // Discard what is still arriving until the connection closes after the 413.
-      req.resume();
-    };
-    req.on('data', onData);
-  }
-
-  private onProxyReq(proxyReq: ClientRequest, req: IncomingMessage): void {
-    const state = this.states.get(req);
-    if (!state) return;
-    state.proxyReq = proxyReq;
-    if (state.settled) {
-      proxyReq.destroy();
-      return;
-    }
-    proxyReq.setTimeout(this.options.upstreamTimeoutMs, () => {
-      state.timedOut = true;
-      proxyReq.destroy(new UpstreamTimeoutError('upstream timed out'));
+      if (state.bodyBytes > state.limit) {
+        state.settled = true;
+        state.exchange?.abort(new Error('the request body is over the limit'));
+        body.destroy();
+        if (!state.res.headersSent) refuseTooLarge(state.res, state.limit);
+        else state.res.destroy();
+        // Discard what is still arriving until the connection closes after the 413.
+        req.resume();
+        return;
+      }
+      if (!body.write(chunk)) {
+        req.pause();
+        body.once('drain', () => req.resume());
+      }
     });
-  }
-
-  private onProxyRes(proxyRes: IncomingMessage, req: IncomingMessage, res: ServerResponse): void {
-    const state = this.states.get(req);
-    if (state) {
-      state.gotResponse = true;
-      // Let http-proxy mirror the client's own keep-alive wish, not the upstream connection's.
-      if (state.clientConnection !== undefined) req.headers.connection = state.clientConnection;
-      if (this.options.isClosing()) req.headers.connection = 'close';
-    }
-    delete proxyRes.headers.connection;
-    delete proxyRes.headers['keep-alive'];
-    proxyRes.on('error', () => res.destroy());
-    res.on('close', () => {
-      if (!res.writableEnded) proxyRes.destroy();
+    req.once('end', () => {
+      if (!state.settled) body.end();
     });
+    req.once('error', (err) => body.destroy(err));
+    return body;
   }
 
-  private onProxyError(err: Error, req: IncomingMessage, target: ServerResponse | Duplex): void {
-    const state = this.states.get(req);
-    if (!(target instanceof http.ServerResponse)) {
-      this.onUpgradeError(err, req, target, state);
-      return;
-    }
-    const res = target;
-    if (!state || state.settled) return;
-    const replica = state.replica;
-    const stale = isResetError(err) && !state.gotResponse && state.proxyReq?.reusedSocket === true;
-    const refused = isConnectError(err);
-    if (replica && refused) state.pool.markFailed(replica);
-    if (replica && isResetError(err) && !stale && !state.gotResponse) state.pool.markFailed(replica);
-    if (replica && stale) state.tried.delete(replica);
-
-    const canRetry =
-      !res.headersSent &&
-      !state.gotResponse &&
-      IDEMPOTENT_METHODS.has(req.method ?? '') &&
-      (refused || isResetError(err)) &&
-      state.attempts <= state.pool.replicas.length;
-    if (canRetry) {
-      this.logger.debug(
-        { err, service: state.route.service, replica: replica?.url },
-        'retrying on another replica',
-      );
-      this.dispatch(req, res, state);
-      return;
-    }
-    if (res.headersSent) {
+  private onDispatchError(err: Error, outcome: DispatchOutcome, req: IncomingMessage, state: WebState): void {
+    if (state.settled) return;
+    const { res, replica } = state;
+    if (outcome.answered || res.headersSent) {
+      // Part of the answer has gone out: no other answer fits, the client sees the connection end.
       res.destroy();
       return;
     }
+    const code = codeOf(err);
+    const refused = isConnectError(err);
+    const broken = SOCKET_CODES.has(code) || isResetError(err);
+    if (replica && refused) state.pool.markFailed(replica);
+    if (replica && broken) {
+      // The first broken connection of a request may be a pooled one the replica had just closed: it may be
+      // tried again; a second one means the replica is failing.
+      if (state.retriedStale) state.pool.markFailed(replica);
+      else state.tried.delete(replica);
+    }
+    const canRetry =
+      state.body === null &&
+      IDEMPOTENT_METHODS.has(req.method ?? '') &&
+      (refused || broken) &&
+      state.attempts <= state.pool.replicas.length;
+    if (broken) state.retriedStale = true;
+    if (canRetry) {
+      this.logger.debug({ err, target: state.route.service, replica: replica?.url }, 'retrying on another replica');
+      this.dispatch(req, state);
+      return;
+    }
+    discardCopy(state);
     const service = state.route.service;
-    if (state.timedOut) {
+    if (TIMEOUT_CODES.has(code)) {
       sendJsonError(res, 504, tooSlowMessage(service));
     } else if (refused) {
       sendJsonError(res, 503, unavailableMessage(service), { 'Retry-After': this.retryAfter });
     } else {
       this.logger.warn(
-        { err, service, replica: replica?.url, requestId: req.headers[Headers.requestId] },
+        { err, target: service, replica: replica?.url, requestId: req.headers[Headers.requestId] },
         'proxy error',
       );
       sendJsonError(res, 502, `The ${service} service could not answer. Please try again.`);
@@ -320,7 +308,7 @@ export class ServiceProxies {
 
   private onProxyReqWs(proxyReq: ClientRequest, req: IncomingMessage): void {
     const state = this.states.get(req);
-    if (!state) return;
+    if (!state || !('socket' in state)) return;
     state.proxyReq = proxyReq;
     proxyReq.once('upgrade', (_res: IncomingMessage, proxySocket: Duplex) => {
       state.gotResponse = true;
@@ -337,12 +325,9 @@ export class ServiceProxies {
     );
   }
 
-  private onUpgradeError(
-    err: Error,
-    req: IncomingMessage,
-    socket: Duplex,
-    state: ProxyState | undefined,
-  ): void {
+  private onUpgradeError(err: Error, req: IncomingMessage, socket: Duplex): void {
+    const found = this.states.get(req);
+    const state = found && 'socket' in found ? found : undefined;
     // After the 101 the socket carries WebSocket frames: no HTTP answer fits, the connection just ends.
     if (state?.gotResponse) {
       socket.destroy();
@@ -369,4 +354,9 @@ export class ServiceProxies {
       state?.logUpgrade?.(502);
     }
   }
+}
+
+/** Drops the counted copy of a chunked body; the client's own stream is left to Node, which discards the rest. */
+function discardCopy(state: WebState): void {
+  if (state.body instanceof PassThrough) state.body.destroy();
 }

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { Pool } from 'undici';
 
 /** Connection errors that mean "this replica did not get the request": safe to mark it down. */
 const CONNECT_ERROR_CODES = new Set([
@@ -26,6 +27,9 @@ export interface ReplicaStatus {
 }
 
 export class Replica {
+  /** The keep-alive connections to this replica that proxied HTTP requests use (undici). */
+  dispatcher: Pool | undefined;
+
   /** Last answer of the active health check; optimistic until the first check has run. */
   healthy = true;
   /** Set by a passive failure (a refused or reset connection); the replica is skipped until then. */
@@ -52,12 +56,15 @@ export interface UpstreamPoolOptions {
   healthCheckPath?: string;
   /** Upper bound of concurrent connections to one replica. */
   maxSocketsPerReplica?: number;
+  /** How long a replica may stay silent (no answer yet, or no more of it) before the request fails. */
+  requestTimeoutMs?: number;
   onStatusChange?: (replica: Replica, up: boolean) => void;
 }
 
 /**
- * The replicas of one service: round-robin choice among the live ones, a keep-alive agent shared by
- * all of them (pools are per host:port inside the agent), and the passive and active health checks.
+ * The replicas of one service: round-robin choice among the live ones, each replica's pool of keep-alive
+ * connections for proxied requests (undici), a keep-alive agent for WebSocket upgrades and health checks, and
+ * the passive and active health checks.
  */
 export class UpstreamPool {
   readonly replicas: readonly Replica[];
@@ -96,6 +103,16 @@ export class UpstreamPool {
       maxFreeSockets: 64,
     };
     this.agent = usesTls ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
+    const timeout = options.requestTimeoutMs ?? 60_000;
+    for (const replica of this.replicas) {
+      replica.dispatcher = new Pool(replica.target.origin, {
+        connections: options.maxSocketsPerReplica ?? 256,
+        // Idle connections are kept as long as the replica's Keep-Alive hint allows (Node's 5 s by default).
+        keepAliveTimeout: 30_000,
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+      });
+    }
     this.passiveDownMs = options.passiveDownMs ?? 3000;
     this.healthCheckTimeoutMs = options.healthCheckTimeoutMs ?? 1000;
     this.healthCheckPath = options.healthCheckPath ?? '/healthz';
@@ -192,5 +209,6 @@ export class UpstreamPool {
   close(): void {
     this.stopHealthChecks();
     this.agent.destroy();
+    for (const replica of this.replicas) void replica.dispatcher?.destroy().catch(() => undefined);
   }
 }

@@ -211,3 +211,97 @@ describe('upstream keep-alive', () => {
     expect(gw.gateway.upstreamStatus().content[0].up).toBe(true);
   });
 });
+
+describe('passing answers on', () => {
+  it('streams a large answer intact to a slow reader, and HEAD answers without a body', async () => {
+    const svc = await track(startFakeService('content'));
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    svc.override = (req, res) => {
+      if (req.url !== '/api/posts/big') return false;
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(chunk.length * 80) });
+      if (req.method === 'HEAD') {
+        res.end();
+        return true;
+      }
+      let sent = 0;
+      const more = () => {
+        while (sent < 80) {
+          sent += 1;
+          if (sent === 80) {
+            res.end(chunk);
+            return;
+          }
+          if (!res.write(chunk)) {
+            res.once('drain', more);
+            return;
+          }
+        }
+      };
+      more();
+      return true;
+    };
+    const gw = await track(startGateway({ upstreams: { content: [svc.url] } }));
+    const body = await new Promise<Buffer>((resolve, reject) => {
+      http
+        .get(`${gw.base}/api/posts/big`, (res) => {
+          const parts: Buffer[] = [];
+          // A reader slower than the service: the gateway must pause the upstream rather than buffer 5 MB.
+          res.on('data', (part: Buffer) => {
+            parts.push(part);
+            res.pause();
+            setTimeout(() => res.resume(), 1);
+          });
+          res.on('end', () => resolve(Buffer.concat(parts)));
+          res.on('error', reject);
+        })
+        .on('error', reject);
+    });
+    expect(body.length).toBe(chunk.length * 80);
+    expect(body.every((byte) => byte === 0x78)).toBe(true);
+
+    const head = await request(gw.base, '/api/posts/big', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers['content-length']).toBe(String(chunk.length * 80));
+    expect(head.body.length).toBe(0);
+  });
+
+  it('keeps every Set-Cookie and drops the upstream connection’s own headers', async () => {
+    const svc = await track(startFakeService('identity'));
+    svc.override = (req, res) => {
+      if (req.url !== '/api/auth/me') return false;
+      res.setHeader('Set-Cookie', ['a=1; Path=/', 'b=2; Path=/']);
+      res.setHeader('Keep-Alive', 'timeout=1');
+      res.setHeader('Content-Type', 'application/json');
+      res.end('{}');
+      return true;
+    };
+    const gw = await track(startGateway({ upstreams: { identity: [svc.url] } }));
+    const res = await request(gw.base, '/api/auth/me', { headers: { Connection: 'close' } });
+    expect(res.status).toBe(200);
+    expect(res.headers['set-cookie']).toEqual(['a=1; Path=/', 'b=2; Path=/']);
+    expect(res.headers['keep-alive']).toBeUndefined();
+    expect(res.headers.connection).toBe('close');
+  });
+
+  it('stops the upstream request when the client leaves before the answer', async () => {
+    const svc = await track(startFakeService('content'));
+    let upstreamClosed = false;
+    svc.override = (req, res) => {
+      if (req.url !== '/api/posts/never') return false;
+      res.on('close', () => {
+        upstreamClosed = true;
+      });
+      return true;
+    };
+    const gw = await track(startGateway({ upstreams: { content: [svc.url] } }));
+    await new Promise<void>((resolve) => {
+      const client = http.get(`${gw.base}/api/posts/never`);
+      client.on('error', () => resolve());
+      setTimeout(() => {
+        client.destroy();
+        resolve();
+      }, 200);
+    });
+    await waitFor(() => upstreamClosed, 5000, 'the upstream request to end');
+  });
+});

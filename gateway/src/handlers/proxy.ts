@@ -56,7 +56,6 @@ export class ProxyHandler implements GatewayHandler {
       return true;
     }
     const headers = req.headers;
-    const connection = headers.connection;
     // Checked first: `delete` of an absent key still costs a runtime call, ten times per request.
     for (const name of STRIPPED_REQUEST_HEADERS) if (headers[name] !== undefined) delete headers[name];
     this.options.forwarding.setForwardedHeaders(req, ctx.proto);
@@ -69,7 +68,7 @@ export class ProxyHandler implements GatewayHandler {
       const client = headers['x-forwarded-for'] as string;
       handOver(local, req, res, client, route.service, this.options.upstreamTimeoutMs);
     } else {
-      this.options.proxies.forward(req, res, route, limit, connection);
+      this.options.proxies.forward(req, res, route, limit);
     }
     return true;
   }
