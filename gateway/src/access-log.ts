@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
+import { accessLogger } from '@district/nest-common';
 import type { GatewayMetrics } from './gateway-metrics';
 import type { RequestContext } from './handlers/handler';
 
@@ -9,12 +10,17 @@ import type { RequestContext } from './handlers/handler';
  * carrying `service: 'gateway'`, so who answered is `target` (a service, `web`, `gateway` or `none`).
  */
 export class AccessLog {
+  /** Access lines carry only what the gateway fills in: no redaction or mixin needed (`accessLogger`). */
+  private readonly logger: Logger;
+
   constructor(
-    private readonly logger: Logger,
+    logger: Logger,
     private readonly metrics: GatewayMetrics,
     /** The replica a proxied request went to. */
     private readonly upstreamOf: (req: IncomingMessage) => string | undefined,
-  ) {}
+  ) {
+    this.logger = accessLogger(logger);
+  }
 
   track(ctx: RequestContext, started: number): void {
     const { req, res } = ctx;

@@ -6,6 +6,7 @@ import type { LoggerService } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ACCEPTS_FORM, trustedProxies } from '../http/request-rules';
+import { accessLogger } from '../logging/logger';
 import { normaliseRequestId, runWithRequestId } from '../logging/request-context';
 import { startBusHandlers } from '../bus/transport/bus.transport';
 import { ServiceMetrics } from '../health/metrics';
@@ -66,6 +67,7 @@ export async function startService(
   if (definition.configureApp) await definition.configureApp(app, runtime);
   const fastify = app.getHttpAdapter().getInstance();
   const metrics = app.get(ServiceMetrics);
+  const access = accessLogger(logger);
 
   fastify.addHook('onRequest', (request, reply, done) => {
     // Handed over by a gateway in this process: the client, proto and host it decided, as through a hop.
@@ -80,7 +82,7 @@ export async function startService(
       metrics.httpDuration.observe({ method: request.method, route, status: String(reply.statusCode) }, seconds);
       // One access-log line per request per process: a gateway in this process that handed the request over
       // writes it. The path only: query strings can carry one-time codes (OIDC callback) that must not reach the logs.
-      if (!isHandedOver(request.raw)) logger.info(
+      if (!isHandedOver(request.raw)) access.info(
         { requestId: request.id, method: request.method, path: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
         'request',
       );
