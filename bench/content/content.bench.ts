@@ -34,6 +34,8 @@ vs a bare Node http server answering the same JSON.
   --notes FILE          Markdown shown under the targets (what changed between the runs; kept too)
   --out DIR             where content.json and content.md go (default bench/reports)
   --keep                keep the launcher's data directory and log
+  --no-pin              do not pin the servers to CPU 1 and the load generator to CPU 0 (taskset)
+  --node PATH           the Node binary the servers run on (default this script's own)
   --report-only         render content.md again from the existing content.json
 `;
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { COMMON_OPTIONS, commonOptions, type CommonOptions } from '../lib/bench-options';
 import { fetchAnswer, progressLog, runContest, type ProbeRequest } from '../lib/bench-run';
+import { signInDemoAdmin } from '../lib/launcher-stack';
 import { CONTENDERS } from '../lib/results';
 import { renderGatewayReport } from './gateway-report';
 import type { GatewayRun, ProbeInfo } from './gateway-results';
@@ -24,6 +25,8 @@ const USAGE = `Gateway benchmark: gateway -> identity vs identity direct vs a ba
   --log-level LEVEL     the launcher's LOG_LEVEL (default info, as npm start)
   --out DIR             where gateway.json and gateway.md go (default bench/reports)
   --keep                keep the launcher's data directory and log
+  --no-pin              do not pin the servers to CPU 1 and the load generator to CPU 0 (taskset)
+  --node PATH           the Node binary the servers run on (default this script's own)
   --report-only         render gateway.md again from the existing gateway.json
 `;
 
@@ -37,9 +40,9 @@ const PROBES: Record<string, Omit<ProbeInfo, 'bodyBytes'>> = {
     withCookie: true,
     fixedRate: true,
     description:
-      'the session check. Per call: the platform guard verifies the ES256 token and checks the session state, ' +
-      'then /me verifies it again, checks the state again, reads the user from PostgreSQL and signs a fresh ES256 ' +
-      'token into Set-Cookie (the sliding session, by design).',
+      'the session check. Per call: the platform guard verifies the ES256 token (a token verified once is kept) and ' +
+      'checks the session state once; /me then reads the user row at the token version the state confirmed (kept in ' +
+      'memory until the user changes, ADR 0016) and re-signs only a token over ten minutes old (the sliding session).',
   },
   users: {
     id: 'users',
@@ -68,24 +71,11 @@ const PROBES: Record<string, Omit<ProbeInfo, 'bodyBytes'>> = {
   },
 };
 
-const ADMIN = { email: 'admin@demo.school', password: 'demo1234' };
 const progress = progressLog('gateway');
 
 function parseOptions(argv: string[]): CommonOptions {
   const { values } = parseArgs({ args: argv, options: COMMON_OPTIONS });
   return commonOptions(values, { usage: USAGE, probes: Object.keys(PROBES), rates: '500,100' });
-}
-
-async function signIn(gatewayUrl: string): Promise<string> {
-  const res = await fetch(`${gatewayUrl}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: gatewayUrl },
-    body: JSON.stringify(ADMIN),
-  });
-  if (res.status !== 200) throw new Error(`sign-in through the gateway answered ${res.status}: ${await res.text()}`);
-  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('district_session='));
-  if (!cookie) throw new Error('sign-in set no district_session cookie');
-  return cookie.split(';')[0];
 }
 
 /** A probe's request: with the session cookie where the probe carries it. */
@@ -111,7 +101,7 @@ async function run(options: CommonOptions): Promise<GatewayRun> {
     progress,
     request,
     prepare: async (launcher, identityUrl) => {
-      const cookie = await signIn(launcher.gatewayUrl);
+      const cookie = await signInDemoAdmin(launcher.gatewayUrl);
       const bodies: Record<string, string> = {};
       const answers: Record<string, string> = {};
       for (const id of options.probes) {

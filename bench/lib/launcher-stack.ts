@@ -25,6 +25,12 @@ export interface LauncherOptions {
   /** Prefix of the temporary data directory's name. */
   prefix: string;
   startTimeoutMs?: number;
+  /** CPUs the launcher (and everything it starts: the embedded PostgreSQL) runs on (taskset -c); anywhere when absent. */
+  cpus?: string;
+  /** The launcher's TARGET: `all` (the default, `npm start`'s standalone topology) or e.g. `gateway`. */
+  target?: string;
+  /** More environment on top of the allow-list, e.g. a lone gateway's UPSTREAM_<NAME> and AUTH_PUBLIC_KEY. */
+  env?: Record<string, string>;
 }
 
 
@@ -36,6 +42,9 @@ export interface LauncherOptions {
  *
  * The environment is an allow-list, so a developer's DATABASE_URL, NATS_URL or UPSTREAM_* cannot turn the
  * run into another topology. The services' own URLs come from the gateway's /readyz.
+ *
+ * With `target: 'gateway'` and `env` naming its upstreams, the same call starts a lone gateway in its own
+ * process, as the cluster runs it: ready once each of `services` has a replica up behind it.
  */
 export async function startLauncher(options: LauncherOptions): Promise<RunningLauncher> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), options.prefix));
@@ -50,7 +59,7 @@ export async function startLauncher(options: LauncherOptions): Promise<RunningLa
     HOME: process.env.HOME,
     LANG: process.env.LANG,
     TMPDIR: process.env.TMPDIR,
-    TARGET: 'all',
+    TARGET: options.target ?? 'all',
     HOST: '127.0.0.1',
     PORT: String(port),
     PUBLIC_URL: gatewayUrl,
@@ -60,8 +69,9 @@ export async function startLauncher(options: LauncherOptions): Promise<RunningLa
     DEMO: 'true',
     DEMO_PASSWORD: 'demo1234',
     LOG_LEVEL: options.logLevel,
+    ...options.env,
   };
-  const child = spawnTypeScript(path.join(REPO_ROOT, 'launcher/src/main.ts'), [], { env, stdio: ['ignore', logFd, logFd] });
+  const child = spawnTypeScript(path.join(REPO_ROOT, 'launcher/src/main.ts'), [], { env, stdio: ['ignore', logFd, logFd], cpus: options.cpus });
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
@@ -84,6 +94,22 @@ export async function startLauncher(options: LauncherOptions): Promise<RunningLa
     await stop();
     throw error;
   }
+}
+
+/** The demo administrator the launcher seeds in demo mode (DEMO=true, DEMO_PASSWORD=demo1234 above). */
+export const DEMO_ADMIN = { email: 'admin@demo.school', password: 'demo1234' };
+
+/** Signs the demo administrator in through the gateway; resolves with the `district_session=…` cookie to send. */
+export async function signInDemoAdmin(gatewayUrl: string): Promise<string> {
+  const res = await fetch(`${gatewayUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: gatewayUrl },
+    body: JSON.stringify(DEMO_ADMIN),
+  });
+  if (res.status !== 200) throw new Error(`sign-in through the gateway answered ${res.status}: ${await res.text()}`);
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('district_session='));
+  if (!cookie) throw new Error('sign-in set no district_session cookie');
+  return cookie.split(';')[0];
 }
 
 /**

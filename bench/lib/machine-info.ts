@@ -10,13 +10,14 @@ export interface MachineInfo {
   kernel: string;
 }
 
-export function describeMachine(): MachineInfo {
+/** The machine, and the version of the Node binary the servers run on (this script's own unless `node` is given). */
+export function describeMachine(node: string = process.execPath): MachineInfo {
   const cpus = os.cpus();
   return {
     cpuModel: cpus[0]?.model.trim() ?? 'unknown',
     cores: os.availableParallelism(),
     memoryGiB: Math.round((os.totalmem() / 1024 ** 3) * 10) / 10,
-    node: process.version,
+    node: node === process.execPath ? process.version : (toolVersion(node) ?? `unknown (${node})`),
     os: `${os.type()} ${os.arch()}`,
     kernel: os.release(),
   };

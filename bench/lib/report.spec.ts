@@ -138,6 +138,11 @@ describe('report parts shared by the benchmarks', () => {
       expect(report).toContain('| Node.js | v20.20.0 |');
       expect(report).toContain('| load average (1, 5, 15 min) at start | 0.2, 0.3, 0.4 |');
       expect(report).toContain('| CPU used by other programs during the measurements | median 0.01 cores, max 0.01 (of 2) |');
+      // A run recorded before pinning was: its JSON has no such field.
+      expect(report).toContain('| CPU pinning | not recorded (this run predates the record) |');
+      expect(renderReport({ ...run, pinning: { pinned: true, serverCpus: '1', loadCpus: '0' } }, layout)).toContain(
+        '| CPU pinning | servers on CPU 1 (`taskset -c 1`: the launcher and everything it starts, the bare server, any proxy); load generator on CPU 0',
+      );
       expect(report).not.toContain('Noisy machine');
     });
 

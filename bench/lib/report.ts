@@ -1,3 +1,4 @@
+import { describePinning } from './cpu-pinning';
 import {
   CONTENDERS,
   type Contender,
@@ -42,8 +43,8 @@ const RATIO_LABEL: Record<Ratio, string> = {
 
 /** One row of the targets table: the figure, the budget, and met / missed by how much, or why not judged. */
 export function describeCheck(c: TargetCheck): string {
-  const unit = c.unit === 'ms' ? ' ms' : '';
-  const budget = `${c.comparator === '>=' ? '≥' : '≤'} ${num(c.budget, c.unit === 'ms' ? 0 : 1)}${unit}`;
+  const unit = c.unit === '×' ? '' : ` ${c.unit}`;
+  const budget = `${c.comparator === '>=' ? '≥' : '≤'} ${num(c.budget, c.unit === '×' ? 1 : 0)}${unit}`;
   // A figure that cannot be judged is not shown as if it could: the note says why.
   const measured = c.measured === undefined || c.verdict === 'not measured' ? '–' : `${num(c.measured, 2)}${unit}`;
   let verdict: string;
@@ -51,8 +52,8 @@ export function describeCheck(c: TargetCheck): string {
     verdict = `**met** (margin ${num(c.margin ?? 0, 2)}${unit})`;
   } else if (c.verdict === 'missed') {
     const short = Math.abs(c.margin ?? 0);
-    // A share of the budget says something for a ratio; for a latency ceiling the plain excess says it better.
-    const relative = c.unit !== 'ms' && c.budget !== 0 ? ` (${num((short / c.budget) * 100, 0)} % of the budget)` : '';
+    // A share of the budget says something for a ratio; for a latency or CPU ceiling the plain excess says it better.
+    const relative = c.unit === '×' && c.budget !== 0 ? ` (${num((short / c.budget) * 100, 0)} % of the budget)` : '';
     verdict = `**missed** by ${num(short, 2)}${unit}${relative}`;
   } else {
     verdict = 'not measured';
@@ -132,21 +133,21 @@ export function rateRows(level: RateLevelSummary, service: string, withCpu: bool
 }
 
 /** The CPU column of the table of every round: its title, and the seconds it shows for a round. */
-export interface ServerColumn {
+export interface ServerColumn<C extends string = Contender> {
   title: string;
-  seconds(row: ThroughputRound | RateRound): number;
+  seconds(row: ThroughputRound<C> | RateRound<C>): number;
 }
 
 /** Every round of both phases, as measured. */
-export function roundsTable(run: Pick<MeasuredRun, 'throughput' | 'fixedRate'>, server: ServerColumn): string[] {
+export function roundsTable<C extends string>(run: Pick<MeasuredRun<C>, 'throughput' | 'fixedRate'>, server: ServerColumn<C>): string[] {
   const lines = [
     `| phase | round | probe | contender | req/s | p50 ms | p99 ms | ${server.title} | PostgreSQL CPU s | others' CPU, cores |`,
     '|---|---|---|---|---|---|---|---|---|---|',
   ];
   const others = (cpu: { others: number; wallSeconds: number }) => num(cpu.wallSeconds > 0 ? cpu.others / cpu.wallSeconds : 0, 2);
-  const rows: Array<[string, ThroughputRound | RateRound, number, number]> = [
-    ...run.throughput.map((r): [string, ThroughputRound, number, number] => ['max', r, r.result.reqPerSec, 1]),
-    ...run.fixedRate.map((r): [string, RateRound, number, number] => [`${r.rate}/s`, r, r.result.achievedRate, 2]),
+  const rows: Array<[string, ThroughputRound<C> | RateRound<C>, number, number]> = [
+    ...run.throughput.map((r): [string, ThroughputRound<C>, number, number] => ['max', r, r.result.reqPerSec, 1]),
+    ...run.fixedRate.map((r): [string, RateRound<C>, number, number] => [`${r.rate}/s`, r, r.result.achievedRate, 2]),
   ];
   for (const [phase, r, perSecond, digits] of rows) {
     lines.push(
@@ -158,7 +159,7 @@ export function roundsTable(run: Pick<MeasuredRun, 'throughput' | 'fixedRate'>, 
 }
 
 /** The machine, its load, and what other programs took during the measurements. */
-export function machineSection(run: Pick<MeasuredRun, 'machine' | 'loadAverage'>, noise: NoiseSummary): string[] {
+export function machineSection(run: Pick<MeasuredRun<string>, 'machine' | 'loadAverage' | 'pinning'>, noise: NoiseSummary): string[] {
   const m = run.machine;
   return [
     '## Machine',
@@ -172,6 +173,7 @@ export function machineSection(run: Pick<MeasuredRun, 'machine' | 'loadAverage'>
     `| load average (1, 5, 15 min) at start | ${run.loadAverage.start.join(', ')} |`,
     `| load average at end (includes this run) | ${run.loadAverage.end.join(', ')} |`,
     `| CPU used by other programs during the measurements | median ${num(noise.othersCores.median, 2)} cores, max ${num(noise.othersCores.max, 2)} (of ${m.cores}) |`,
+    `| CPU pinning | ${describePinning(run.pinning)} |`,
     '',
   ];
 }
@@ -199,8 +201,17 @@ export function loadBullets(set: RunSettings, fixedRateProbes: string): string[]
   ];
 }
 
-/** What a benchmark puts into the report; `renderReport` lays it out the same way for every benchmark. */
-export interface ReportLayout {
+/** What a probe's sections of the report are drawn from: its figures at full load, and at each fixed rate. */
+export interface ReportedProbe {
+  throughput: object;
+  rates: readonly RateLevelSummary[];
+}
+
+/**
+ * What a benchmark puts into the report; `renderReport` lays it out the same way for every benchmark. `S` is
+ * its per-probe summary and `C` its contenders (bare / direct / gateway unless it has its own set-ups).
+ */
+export interface ReportLayout<S extends ReportedProbe = ProbeSummary, C extends string = Contender> {
   title: string;
   /** The JSON file the report is rendered from, linked as the raw figures. */
   jsonFile: string;
@@ -216,15 +227,18 @@ export interface ReportLayout {
   afterTargets: string[];
   /** The bullets of "What was measured". */
   measured: string[];
-  summaries: readonly ProbeSummary[];
-  probeHeading(summary: ProbeSummary): string;
-  throughputTable(summary: ProbeSummary): string[];
+  summaries: readonly S[];
+  probeHeading(summary: S): string;
+  throughputTable(summary: S): string[];
   rateTable(level: RateLevelSummary): string[];
-  serverColumn: ServerColumn;
+  serverColumn: ServerColumn<C>;
 }
 
 /** The checked-in report of a run, from its JSON alone and what the benchmark says about it. */
-export function renderReport(run: MeasuredRun, layout: ReportLayout): string {
+export function renderReport<S extends ReportedProbe = ProbeSummary, C extends string = Contender>(
+  run: MeasuredRun<C>,
+  layout: ReportLayout<S, C>,
+): string {
   const set = run.settings;
   const minutes = (Date.parse(run.finishedAt) - Date.parse(run.startedAt)) / 60_000;
   const out: string[] = [];

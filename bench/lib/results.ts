@@ -1,4 +1,5 @@
 import type { CpuUsage } from './cpu-meter';
+import type { Pinning } from './cpu-pinning';
 import type { RateResult, ThroughputResult } from './load-client';
 import type { MachineInfo } from './machine-info';
 import { spread, type Spread } from './stats';
@@ -7,19 +8,20 @@ import { spread, type Spread } from './stats';
 export const CONTENDERS = ['bare', 'direct', 'gateway'] as const;
 export type Contender = (typeof CONTENDERS)[number];
 
-export interface ThroughputRound {
+/** One measurement at full load; `C` names the contenders (bare / direct / gateway unless a benchmark has its own). */
+export interface ThroughputRound<C extends string = Contender> {
   round: number;
   probe: string;
-  contender: Contender;
+  contender: C;
   result: ThroughputResult;
   cpu: CpuUsage;
 }
 
-export interface RateRound {
+export interface RateRound<C extends string = Contender> {
   round: number;
   probe: string;
   rate: number;
-  contender: Contender;
+  contender: C;
   result: RateResult;
   cpu: CpuUsage;
 }
@@ -44,17 +46,19 @@ export interface RunSettings extends LoadPlan {
 }
 
 /** What every benchmark's JSON holds besides its own fields; the report is rendered from it. */
-export interface MeasuredRun {
+export interface MeasuredRun<C extends string = Contender> {
   command: string;
   startedAt: string;
   finishedAt: string;
   machine: MachineInfo;
   loadAverage: { start: number[]; end: number[] };
+  /** Which CPUs the servers and the load generator ran on; absent in runs recorded before it was. */
+  pinning?: Pinning;
   settings: RunSettings;
   topology: string;
   probes: ReadonlyArray<{ id: string; path: string; headline: boolean }>;
-  throughput: ThroughputRound[];
-  fixedRate: RateRound[];
+  throughput: ThroughputRound<C>[];
+  fixedRate: RateRound<C>[];
 }
 
 export interface ThroughputSummary {
@@ -109,7 +113,7 @@ export interface TargetCheck {
   what: string;
   source: string;
   measured?: number;
-  unit: '×' | 'ms';
+  unit: '×' | 'ms' | 'µs';
   comparator: '>=' | '<=';
   budget: number;
   verdict: Verdict;
@@ -127,24 +131,26 @@ export interface NoiseSummary {
   reasons: string[];
 }
 
-const perRequestUs = (seconds: number, requests: number) => (requests > 0 ? (seconds * 1e6) / requests : 0);
-const maybeSpread = (values: number[]) => (values.length > 0 ? spread(values) : undefined);
+/** CPU seconds spent over the requests answered, in µs each (0 when nothing was answered). */
+export const perRequestUs = (seconds: number, requests: number) => (requests > 0 ? (seconds * 1e6) / requests : 0);
+export const maybeSpread = (values: number[]) => (values.length > 0 ? spread(values) : undefined);
 
 /** CPU seconds of the process that answered a round: the bare server, or the launcher (gateway and services). */
 export function serverSeconds(row: { contender: Contender; cpu: CpuUsage }): number {
   return row.contender === 'bare' ? (row.cpu.groups.bare ?? 0) : (row.cpu.groups.launcher ?? 0);
 }
 
-function mine<T extends { probe: string; contender: Contender }>(rows: readonly T[], probe: string, contender: Contender): T[] {
+/** The rows of one probe and one contender. */
+export function mine<T extends { probe: string; contender: string }>(rows: readonly T[], probe: string, contender: T['contender']): T[] {
   return rows.filter((r) => r.probe === probe && r.contender === contender);
 }
 
 /** Values of `pick` for the rounds where both contenders ran: the unit of every ratio and difference. */
-function paired<T extends { round: number; probe: string; contender: Contender }>(
+export function paired<T extends { round: number; probe: string; contender: string }>(
   rows: readonly T[],
   probe: string,
-  a: Contender,
-  b: Contender,
+  a: T['contender'],
+  b: T['contender'],
   pick: (x: T, y: T) => number,
 ): number[] {
   const values: number[] = [];
@@ -241,7 +247,7 @@ export function judge(target: Target, measured: number | undefined, explain: { n
 }
 
 /** A run is noisy when other programs took a real share of the CPU, or the load was high when it started. */
-export function assessNoise(run: Pick<MeasuredRun, 'throughput' | 'fixedRate' | 'machine' | 'loadAverage'>): NoiseSummary {
+export function assessNoise(run: Pick<MeasuredRun<string>, 'throughput' | 'fixedRate' | 'machine' | 'loadAverage'>): NoiseSummary {
   const rows = [...run.throughput, ...run.fixedRate];
   const others = rows.map((r) => (r.cpu.wallSeconds > 0 ? r.cpu.others / r.cpu.wallSeconds : 0));
   const othersCores = others.length > 0 ? spread(others) : spread([0]);

@@ -8,10 +8,13 @@ import type { Contender, LoadPlan, RateRound, RunSettings, ThroughputRound } fro
 import { rotate } from './stats';
 import { runWrk } from './wrk-runner';
 
-/** A probe as the rounds see it: who answers it, and whether it runs at the fixed rates too. */
-export interface PlannedProbe {
+/**
+ * A probe as the rounds see it: who answers it, and whether it runs at the fixed rates too. Contenders are
+ * bare / direct / gateway unless a benchmark names its own set-ups.
+ */
+export interface PlannedProbe<C extends string = Contender> {
   id: string;
-  contenders: readonly Contender[];
+  contenders: readonly C[];
   fixedRate: boolean;
 }
 
@@ -26,11 +29,11 @@ export interface Meter {
   since(start: CpuSample): CpuUsage;
 }
 
-export interface RoundsSetup {
+export interface RoundsSetup<C extends string = Contender> {
   plan: LoadPlan;
-  probes: readonly PlannedProbe[];
+  probes: readonly PlannedProbe<C>[];
   /** The request a contender is sent for a probe. */
-  request(probe: string, contender: Contender): Probe;
+  request(probe: string, contender: C): Probe;
   load: LoadGenerator;
   meter: Meter;
   progress(message: string): void;
@@ -38,12 +41,15 @@ export interface RoundsSetup {
   pauseMs?: number;
 }
 
-/** The closed loop with wrk (one thread) or undici, and the open loop with undici. */
-export function loadGenerator(tool: 'wrk' | 'undici', connections: number): LoadGenerator {
+/**
+ * The closed loop with wrk (one thread, on `cpus` when given) or undici, and the open loop with undici. The
+ * undici clients run in this process: pin it with `pinBenchScript` to keep them on the load generator's CPU.
+ */
+export function loadGenerator(tool: 'wrk' | 'undici', connections: number, cpus?: string): LoadGenerator {
   return {
     closedLoop: (probe, seconds) =>
       tool === 'wrk'
-        ? runWrk(probe, { connections, durationMs: seconds * 1000, tool: 'wrk' })
+        ? runWrk(probe, { connections, durationMs: seconds * 1000, tool: 'wrk', cpus })
         : runClosedLoop(probe, { connections, durationMs: seconds * 1000 }),
     atRate: (probe, options) => runAtRate(probe, options),
   };
@@ -58,14 +64,16 @@ export async function describeTools(tool: 'wrk' | 'undici'): Promise<Pick<RunSet
 
 /**
  * CPU of the launcher process (gateway and services), of its descendants (the embedded PostgreSQL) and of the
- * bare server: the groups the results read.
+ * bare server: the groups the results read; `others` adds a group for each further process (by name: its pid),
+ * e.g. a proxy in its own process.
  */
-export function contenderMeter(launcherPid: number, barePid: number): CpuMeter {
+export function contenderMeter(launcherPid: number, barePid: number, others: Record<string, number> = {}): CpuMeter {
   return new CpuMeter(
     [
       { name: 'launcher', ticks: () => processTicks(launcherPid)?.own ?? 0 },
       { name: 'database', ticks: () => descendantTicks(launcherPid) },
       { name: 'bare', ticks: () => processTicks(barePid)?.own ?? 0 },
+      ...Object.entries(others).map(([name, pid]) => ({ name, ticks: () => processTicks(pid)?.own ?? 0 })),
     ],
     clockTicksPerSecond(),
   );
@@ -80,7 +88,9 @@ function othersCores(cpu: CpuUsage): string {
  * fixed rate on the probes marked for it. Within a round the contenders run back to back, in an order that
  * rotates from round to round, with the CPU they spent read around each measurement.
  */
-export async function measureRounds(setup: RoundsSetup): Promise<{ throughput: ThroughputRound[]; fixedRate: RateRound[] }> {
+export async function measureRounds<C extends string = Contender>(
+  setup: RoundsSetup<C>,
+): Promise<{ throughput: ThroughputRound<C>[]; fixedRate: RateRound<C>[] }> {
   const { plan, probes, request, load, meter, progress } = setup;
   const pause = () => sleep(setup.pauseMs ?? 1000);
   for (const probe of probes) {
@@ -91,7 +101,7 @@ export async function measureRounds(setup: RoundsSetup): Promise<{ throughput: T
     }
   }
 
-  const throughput: ThroughputRound[] = [];
+  const throughput: ThroughputRound<C>[] = [];
   for (let round = 1; round <= plan.rounds; round++) {
     for (const probe of probes) {
       for (const contender of rotate(probe.contenders, round - 1)) {
@@ -111,7 +121,7 @@ export async function measureRounds(setup: RoundsSetup): Promise<{ throughput: T
     }
   }
 
-  const fixedRate: RateRound[] = [];
+  const fixedRate: RateRound<C>[] = [];
   for (let round = 1; round <= plan.rounds; round++) {
     for (const probe of probes.filter((p) => p.fixedRate)) {
       for (const rate of plan.rates) {

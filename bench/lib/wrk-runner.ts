@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { pinnedCommand } from './cpu-pinning';
 import type { Probe, ThroughputResult } from './load-client';
 
 const REPORT_SCRIPT = path.join(__dirname, 'wrk-report.lua');
@@ -40,11 +41,11 @@ export function parseWrkOutput(stdout: string, tool = 'wrk'): ThroughputResult {
 
 /**
  * Runs wrk (one thread: on a small machine every core wrk does not take is one the servers can use) with a
- * fixed number of keep-alive connections for a fixed time.
+ * fixed number of keep-alive connections for a fixed time, on `cpus` (taskset -c) when given.
  */
 export function runWrk(
   probe: Probe,
-  options: { connections: number; durationMs: number; threads?: number; timeoutMs?: number; tool?: string },
+  options: { connections: number; durationMs: number; threads?: number; timeoutMs?: number; tool?: string; cpus?: string },
 ): Promise<ThroughputResult> {
   const args = [
     `-t${options.threads ?? 1}`,
@@ -58,7 +59,8 @@ export function runWrk(
   for (const [name, value] of Object.entries(probe.headers)) args.push('-H', `${name}: ${value}`);
   args.push(new URL(probe.path, probe.origin).toString());
   return new Promise((resolve, reject) => {
-    const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const { command, args: argv } = pinnedCommand('wrk', args, options.cpus);
+    const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
