@@ -29,8 +29,19 @@ import { SessionStateStore } from './session-state';
  * The platform's bus handlers (`@EventPattern`/`@MessagePattern` run by `BusTransport`) pass; any other
  * context is refused.
  */
+/** The authorisation a route's decorators declare (@Public, @RequireApproval, @RequireAdmin, @RequireRoles). */
+interface RouteRules {
+  isPublic: boolean;
+  requireApproval: boolean;
+  requireAdmin: boolean;
+  roles: RoleRule | undefined;
+}
+
 @Injectable()
 export class AuthGuard implements CanActivate {
+  /** By controller class, then handler: an inherited handler can serve two classes with different decorators. */
+  private readonly rules = new WeakMap<object, WeakMap<object, RouteRules>>();
+
   constructor(
     private readonly reflector: Reflector,
     @Inject(TokenService) private readonly tokens: TokenService,
@@ -45,23 +56,48 @@ export class AuthGuard implements CanActivate {
     // until its transport authenticates the caller on its own terms.
     if (context.getType() !== 'http') return false;
     const request = context.switchToHttp().getRequest<RequestWithUser>();
-    const targets = [context.getHandler(), context.getClass()];
-    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets) ?? false;
+    const rules = this.rulesOf(context);
     request.user = (await this.authenticate(request)) ?? undefined;
-    if (isPublic) return true;
+    if (rules.isPublic) return true;
     const user = request.user;
     if (!user) throw new UnauthorizedException(IdentityMessages.authenticationRequired);
-    if (this.reflector.getAllAndOverride<boolean>(REQUIRE_APPROVAL, targets) && !user.approved) {
+    if (rules.requireApproval && !user.approved) {
       throw new ForbiddenException(IdentityMessages.accountPendingApproval);
     }
-    if (this.reflector.getAllAndOverride<boolean>(REQUIRE_ADMIN, targets) && !holdsRight(user, 'admin')) {
+    if (rules.requireAdmin && !holdsRight(user, 'admin')) {
       throw new ForbiddenException(IdentityMessages.adminRequired);
     }
-    const rule = this.reflector.getAllAndOverride<RoleRule | undefined>(REQUIRE_ROLES, targets);
+    const rule = rules.roles;
     if (rule && !rule.roles.some((r) => holdsRight(user, r))) {
       throw new ForbiddenException(rule.message);
     }
     return true;
+  }
+
+  /**
+   * What a route's decorators ask for, read from its metadata once per handler: decorators are fixed when the
+   * module loads, and four metadata lookups on every request were a visible part of a small route's cost.
+   */
+  private rulesOf(context: ExecutionContext): RouteRules {
+    const handler = context.getHandler();
+    const controller = context.getClass();
+    let byHandler = this.rules.get(controller);
+    if (!byHandler) {
+      byHandler = new WeakMap();
+      this.rules.set(controller, byHandler);
+    }
+    let rules = byHandler.get(handler);
+    if (!rules) {
+      const targets = [handler, controller];
+      rules = {
+        isPublic: this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets) ?? false,
+        requireApproval: this.reflector.getAllAndOverride<boolean>(REQUIRE_APPROVAL, targets) ?? false,
+        requireAdmin: this.reflector.getAllAndOverride<boolean>(REQUIRE_ADMIN, targets) ?? false,
+        roles: this.reflector.getAllAndOverride<RoleRule | undefined>(REQUIRE_ROLES, targets),
+      };
+      byHandler.set(handler, rules);
+    }
+    return rules;
   }
 
   private async authenticate(request: RequestWithUser): Promise<AuthUser | null> {
