@@ -1,4 +1,5 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { LabelledCounter, LabelledHistogram } from '@district/nest-common';
 
 /**
  * The gateway's Prometheus metrics, in a registry of its own: the launcher may run services in the same
@@ -6,8 +7,9 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
  */
 export class GatewayMetrics {
   readonly registry = new Registry();
-  private readonly requests: Counter<'service' | 'status'>;
-  private readonly duration: Histogram<'service' | 'status'>;
+  /** Observed once per request: the platform's LabelledCounter/Histogram, not prom-client's (ADR 0016). */
+  private readonly requests: LabelledCounter<'service' | 'status'>;
+  private readonly duration: LabelledHistogram<'service' | 'status'>;
 
   constructor(
     options: {
@@ -17,13 +19,13 @@ export class GatewayMetrics {
     } = {},
   ) {
     const upstreams = options.upstreams;
-    this.requests = new Counter({
+    this.requests = new LabelledCounter({
       name: 'gateway_requests_total',
       help: 'Requests answered by the gateway, by target service and status code',
       labelNames: ['service', 'status'],
       registers: [this.registry],
     });
-    this.duration = new Histogram({
+    this.duration = new LabelledHistogram({
       name: 'gateway_request_duration_seconds',
       help: 'Time from request to the end of the response, by target service and status code',
       labelNames: ['service', 'status'],
@@ -48,7 +50,7 @@ export class GatewayMetrics {
   }
 
   observe(service: string, status: number, seconds: number): void {
-    const labels = { service, status: String(status) };
+    const labels = [service, String(status)];
     this.requests.inc(labels);
     this.duration.observe(labels, seconds);
   }

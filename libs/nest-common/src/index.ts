@@ -15,6 +15,7 @@ export * from './http/tokens';
 export * from './http/openapi';
 export * from './http/rate-limit';
 export * from './health/metrics';
+export * from './health/request-metrics';
 export { isLoopbackListenHost } from './health/metrics-access';
 export * from './health/readiness';
 export * from './database/database';

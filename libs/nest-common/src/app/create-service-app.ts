@@ -79,7 +79,7 @@ export async function startService(
     const route = request.routeOptions.url ?? 'unmatched';
     if (route !== '/metrics' && route !== '/healthz' && route !== '/readyz') {
       const seconds = reply.elapsedTime / 1000;
-      metrics.httpDuration.observe({ method: request.method, route, status: String(reply.statusCode) }, seconds);
+      metrics.httpDuration.observe([request.method, route, String(reply.statusCode)], seconds);
       // One access-log line per request per process: a gateway in this process that handed the request over
       // writes it. The path only: query strings can carry one-time codes (OIDC callback) that must not reach the logs.
       if (!isHandedOver(request.raw)) access.info(

@@ -1,4 +1,5 @@
-import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Registry } from 'prom-client';
+import { LabelledHistogram } from './request-metrics';
 import { MetricsAccess } from './metrics-access';
 
 /** One registry per service app, so several services in one process do not mix their figures. */
@@ -6,12 +7,13 @@ export class ServiceMetrics {
   readonly registry = new Registry();
   /** Who may read the registry over /metrics; `startService` sets it from METRICS_TOKEN and the listen host. */
   readonly access = new MetricsAccess();
-  readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
+  /** Observed once per request (label values in this order): `LabelledHistogram`, not prom-client's. */
+  readonly httpDuration: LabelledHistogram<'method' | 'route' | 'status'>;
 
   constructor(service: string, withDefaults: boolean) {
     this.registry.setDefaultLabels({ service });
     if (withDefaults) collectDefaultMetrics({ register: this.registry });
-    this.httpDuration = new Histogram({
+    this.httpDuration = new LabelledHistogram({
       name: 'http_request_duration_seconds',
       help: 'HTTP request duration by route and status',
       labelNames: ['method', 'route', 'status'],
