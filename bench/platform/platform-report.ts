@@ -140,7 +140,14 @@ export function renderPlatformReport(run: PlatformRun): string {
     steadier: 'the ratios',
     inShort: inShort(run, summaries),
     checks: checkPlatformTargets(run),
-    afterTargets: ['Ratios are of throughput at full load, computed round by round (the set-ups ran back to back) and then the median.', ''],
+    afterTargets: [
+      'Ratios are of throughput at full load, computed round by round (the set-ups ran back to back) and then the median.',
+      '',
+      'Where the time goes, and the cause of each miss: `docs/adr/0016-request-path.md` ("What a request costs in a platform ' +
+        'service"). The Node the servers ran on is in the machine table; `bench/reports/node24/platform.md` is the same benchmark on ' +
+        "Node 24, the production image's runtime (`--node`).",
+      '',
+    ],
     measured,
     summaries,
     probeHeading: (s) => {
