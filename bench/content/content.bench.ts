@@ -3,7 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { BareAnswer } from '../lib/bare-server';
-import { COMMON_OPTIONS, commonOptions, positive, type CommonOptions } from '../lib/bench-options';
+import { COMMON_OPTIONS, benchCommand, commonOptions, positive, type CommonOptions } from '../lib/bench-options';
 import { fetchAnswer, progressLog, runContest } from '../lib/bench-run';
 import { REPO_ROOT } from '../lib/child-processes';
 import { embeddedDatabaseUrl } from '../lib/launcher-stack';
@@ -193,7 +193,7 @@ async function run(options: Options): Promise<ContentRun> {
   return {
     benchmark: 'content',
     formatVersion: 1,
-    command: commandLine(),
+    command: benchCommand('bench:content', process.argv.slice(2), ['--before', '--notes']),
     ...measured.context,
     code,
     settings: measured.settings,
@@ -206,24 +206,6 @@ async function run(options: Options): Promise<ContentRun> {
     })),
     ...measured.rounds,
   };
-}
-
-/** The command that measured this run: the options that shape the measurement, not where the report went. */
-function commandLine(): string {
-  const args: string[] = [];
-  const argv = process.argv.slice(2);
-  for (let i = 0; i < argv.length; i++) {
-    const [flag] = argv[i].split('=');
-    if (flag === '--report-only') continue;
-    if (['--before', '--notes', '--out'].includes(flag)) {
-      if (!argv[i].includes('=')) i += 1;
-      continue;
-    }
-    args.push(argv[i]);
-  }
-  // Paths are shown relative to the repository, so the command reads the same on every machine.
-  const shown = args.map((a) => (path.isAbsolute(a) ? path.relative(REPO_ROOT, a) : a));
-  return `npm run bench:content -w bench${shown.length > 0 ? ` -- ${shown.join(' ')}` : ''}`;
 }
 
 async function main(): Promise<void> {

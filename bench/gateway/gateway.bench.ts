@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { COMMON_OPTIONS, commonOptions, type CommonOptions } from '../lib/bench-options';
+import { COMMON_OPTIONS, benchCommand, commonOptions, type CommonOptions } from '../lib/bench-options';
 import { fetchAnswer, progressLog, runContest, type ProbeRequest } from '../lib/bench-run';
 import { signInDemoAdmin } from '../lib/launcher-stack';
 import { CONTENDERS } from '../lib/results';
@@ -116,18 +116,13 @@ async function run(options: CommonOptions): Promise<GatewayRun> {
   return {
     benchmark: 'gateway',
     formatVersion: 1,
-    command: commandLine(),
+    command: benchCommand('bench:gateway', process.argv.slice(2)),
     ...measured.context,
     settings: measured.settings,
     topology: describeTopology(options.logLevel),
     probes: options.probes.map((id) => ({ ...PROBES[id], bodyBytes: Buffer.byteLength(measured.bodies[id]) })),
     ...measured.rounds,
   };
-}
-
-function commandLine(): string {
-  const args = process.argv.slice(2).filter((a) => a !== '--report-only');
-  return `npm run bench:gateway -w bench${args.length > 0 ? ` -- ${args.join(' ')}` : ''}`;
 }
 
 async function main(): Promise<void> {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { serveForBench } from './child-processes';
 
 /** What the bare server answers for one URL: the exact body, and optionally the headers the real endpoint sent. */
 export type BareAnswer = string | { body: string; headers?: Record<string, string> };
@@ -45,15 +45,7 @@ export function runBareServer(file: string | undefined): void {
     console.error('usage: bare-server.ts <answers.json>');
     process.exit(2);
   }
-  const server = createBareServer(JSON.parse(readFileSync(file, 'utf8')) as Record<string, BareAnswer>);
-  server.listen(0, '127.0.0.1', () => {
-    const { port } = server.address() as AddressInfo;
-    process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}`, pid: process.pid })}\n`);
-  });
-  process.on('SIGTERM', () => {
-    server.close(() => process.exit(0));
-    server.closeAllConnections();
-  });
+  serveForBench(createBareServer(JSON.parse(readFileSync(file, 'utf8')) as Record<string, BareAnswer>));
 }
 
 if (require.main === module) runBareServer(process.argv[2]);

@@ -1,4 +1,4 @@
-import { commonOptions, positive } from './bench-options';
+import { benchCommand, commonOptions, positive } from './bench-options';
 import { REPO_ROOT } from './child-processes';
 
 const defaults = { usage: 'usage', probes: ['me', 'users', 'healthz'], rates: '500,100' };
@@ -43,5 +43,13 @@ describe('common benchmark options', () => {
     expect(() => commonOptions({ tool: 'undici', rate: '500,0' }, defaults)).toThrow('--rate must be a positive number (got "0")');
     expect(() => positive('rounds', 'three', 3)).toThrow('--rounds must be a positive number (got "three")');
     expect(positive('rounds', undefined, 3)).toBe(3);
+  });
+
+  it('names the command that measured a run without where its report went, paths relative to the repository', () => {
+    expect(benchCommand('bench:content', ['--rounds', '5', '--out', '/tmp/x', '--report-only', '--notes=n.md', '--before', 'b.json'], ['--before', '--notes'])).toBe(
+      'npm run bench:content -w bench -- --rounds 5',
+    );
+    expect(benchCommand('bench:platform', ['--node', `${REPO_ROOT}/package/bin/node`])).toBe('npm run bench:platform -w bench -- --node package/bin/node');
+    expect(benchCommand('bench:gateway', [])).toBe('npm run bench:gateway -w bench');
   });
 });

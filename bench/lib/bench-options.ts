@@ -91,3 +91,24 @@ export function commonOptions(values: CommonValues, defaults: CommonDefaults): C
     reportOnly: values['report-only'] ?? false,
   };
 }
+
+/**
+ * The command that measured a run, for its report: the options that shape the measurement, without where the
+ * report went (`--out`, and the script's own file options in `skipWithValue`) or `--report-only`. Paths are shown
+ * relative to the repository, so the command reads the same on every machine.
+ */
+export function benchCommand(script: string, argv: readonly string[], skipWithValue: readonly string[] = []): string {
+  const skipped = new Set(['--out', ...skipWithValue]);
+  const args: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const [flag] = argv[i].split('=');
+    if (flag === '--report-only') continue;
+    if (skipped.has(flag)) {
+      if (!argv[i].includes('=')) i += 1;
+      continue;
+    }
+    args.push(argv[i]);
+  }
+  const shown = args.map((a) => (path.isAbsolute(a) ? path.relative(REPO_ROOT, a) : a));
+  return `npm run ${script} -w bench${shown.length > 0 ? ` -- ${shown.join(' ')}` : ''}`;
+}

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
-import { createServer } from 'node:net';
+import type { Server } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pinnedCommand } from './cpu-pinning';
@@ -101,4 +102,19 @@ export async function stopChild(child: ChildProcess, graceMs = 20_000): Promise<
     child.kill('SIGKILL');
     await exited;
   }
+}
+
+/**
+ * The other end of `firstJsonLine`: a server script of the benchmarks listens on a free loopback port, prints
+ * `{"url", "pid"}` as its first line, and closes cleanly on SIGTERM.
+ */
+export function serveForBench(server: Server): void {
+  server.listen(0, '127.0.0.1', () => {
+    const { port } = server.address() as AddressInfo;
+    process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}`, pid: process.pid })}\n`);
+  });
+  process.on('SIGTERM', () => {
+    server.close(() => process.exit(0));
+    server.closeAllConnections();
+  });
 }

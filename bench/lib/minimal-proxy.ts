@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { serveForBench } from './child-processes';
 
 /** Hop-by-hop headers (RFC 9110 §7.6.1): they describe one connection, so a proxy does not pass them on. */
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
@@ -52,15 +52,7 @@ export function runMinimalProxy(upstream: string | undefined): void {
     console.error('usage: minimal-proxy.ts <upstream-url>');
     process.exit(2);
   }
-  const { server } = createMinimalProxy(upstream);
-  server.listen(0, '127.0.0.1', () => {
-    const { port } = server.address() as AddressInfo;
-    process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}`, pid: process.pid })}\n`);
-  });
-  process.on('SIGTERM', () => {
-    server.close(() => process.exit(0));
-    server.closeAllConnections();
-  });
+  serveForBench(createMinimalProxy(upstream).server);
 }
 
 if (require.main === module) runMinimalProxy(process.argv[2]);

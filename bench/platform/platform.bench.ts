@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { BareAnswer } from '../lib/bare-server';
-import { COMMON_OPTIONS, commonOptions, type CommonOptions } from '../lib/bench-options';
+import { COMMON_OPTIONS, benchCommand, commonOptions, type CommonOptions } from '../lib/bench-options';
 import {
   fetchAnswer,
   progressLog,
@@ -15,7 +15,7 @@ import {
   type ProbeRequest,
   type ServerProcess,
 } from '../lib/bench-run';
-import { REPO_ROOT, runServersOn, serversNode } from '../lib/child-processes';
+import { runServersOn, serversNode } from '../lib/child-processes';
 import { pinBenchScript, planPinning } from '../lib/cpu-pinning';
 import { signInDemoAdmin, startLauncher, type RunningLauncher } from '../lib/launcher-stack';
 import { describeMachine, loadAverage } from '../lib/machine-info';
@@ -219,7 +219,7 @@ async function run(options: CommonOptions): Promise<PlatformRun> {
     return {
       benchmark: 'platform',
       formatVersion: 1,
-      command: commandLine(),
+      command: benchCommand('bench:platform', process.argv.slice(2)),
       startedAt,
       finishedAt: new Date().toISOString(),
       machine,
@@ -235,23 +235,6 @@ async function run(options: CommonOptions): Promise<PlatformRun> {
       ...rounds,
     };
   });
-}
-
-/** The command that measured this run: the options that shape the measurement, not where the report went. */
-function commandLine(): string {
-  const args: string[] = [];
-  const argv = process.argv.slice(2);
-  for (let i = 0; i < argv.length; i++) {
-    const [flag] = argv[i].split('=');
-    if (flag === '--report-only') continue;
-    if (flag === '--out') {
-      if (!argv[i].includes('=')) i += 1;
-      continue;
-    }
-    args.push(argv[i]);
-  }
-  const shown = args.map((a) => (path.isAbsolute(a) ? path.relative(REPO_ROOT, a) : a));
-  return `npm run bench:platform -w bench${shown.length > 0 ? ` -- ${shown.join(' ')}` : ''}`;
 }
 
 async function main(): Promise<void> {
