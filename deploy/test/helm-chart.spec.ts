@@ -16,9 +16,11 @@ import { plannedLines, withPlannedServices } from './support/planned-services';
 import { helmBinary } from './support/tools';
 
 /** The planned services, kept as `#> ` lines in values.yaml until each is registered in the launcher. */
-const PLANNED = ['assessment', 'classroom', 'chat'];
+const PLANNED = ['assessment', 'classroom'];
 /** Of those, the ones whose planned entry autoscales (the services that take bursts). */
-const PLANNED_AUTOSCALED = ['assessment', 'chat'];
+const PLANNED_AUTOSCALED = ['assessment'];
+/** The registered services that autoscale as shipped. */
+const AUTOSCALED = ['chat'];
 
 const templatesDir = path.join(CHART_DIR, 'templates');
 const templateFiles = fs.readdirSync(templatesDir).sort();
@@ -95,10 +97,10 @@ describe('values.yaml', () => {
     for (const folder of folders) expect(Object.keys(values.services)).toContain(folder);
   });
 
-  it('autoscales nothing by default, and exactly chat and assessment once their planned entries are enabled', () => {
+  it('autoscales chat alone as shipped, and assessment too once its planned entry is enabled', () => {
     expect(values.defaults.hpa.enabled).toBe(false);
-    expect(autoscaled(values)).toEqual([]);
-    expect(autoscaled(planned)).toEqual([...PLANNED_AUTOSCALED].sort());
+    expect(autoscaled(values)).toEqual([...AUTOSCALED].sort());
+    expect(autoscaled(planned)).toEqual([...AUTOSCALED, ...PLANNED_AUTOSCALED].sort());
     for (const { name, spec } of resolveWorkloads(planned)) {
       if (spec.hpa.enabled) {
         expect([name, spec.hpa.minReplicas]).toEqual([name, expect.any(Number)]);
@@ -360,7 +362,7 @@ describe(`helm lint + helm template (${helm})`, () => {
     const hpas = render('-f', plannedFile, '-f', secretsFile).filter(
       (o) => o.kind === 'HorizontalPodAutoscaler',
     );
-    expect(hpas.map((o) => o.metadata.name).sort()).toEqual([...PLANNED_AUTOSCALED].sort());
+    expect(hpas.map((o) => o.metadata.name).sort()).toEqual([...AUTOSCALED, ...PLANNED_AUTOSCALED].sort());
     for (const hpa of hpas) {
       const entry = planned.services[hpa.metadata.name]?.hpa;
       expect(hpa.spec).toMatchObject({

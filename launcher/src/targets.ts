@@ -1,4 +1,5 @@
 import type { ServiceDefinition } from '@district/nest-common';
+import { chatService } from '@district/chat';
 import { contentService } from '@district/content';
 import { identityService } from '@district/identity';
 
@@ -9,7 +10,7 @@ import { identityService } from '@district/identity';
  * variables and the event stream's subjects. Only the Helm values list the services again, checked
  * against this by deploy/test/service-list.spec.ts.
  */
-export const SERVICES: readonly ServiceDefinition[] = [identityService, contentService];
+export const SERVICES: readonly ServiceDefinition[] = [identityService, contentService, chatService];
 
 export const GATEWAY_TARGET = 'gateway';
 

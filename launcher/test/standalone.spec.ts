@@ -67,6 +67,17 @@ describe('standalone launcher', () => {
     expect((await fetch(`${url}/api/auth/quick-login`, jsonRequest(url, 'POST', { email: 'someone@else.org' }))).status).toBe(403);
     expect((await fetch(`${url}/api/nowhere`)).status).toBe(404);
 
+    // chat through the gateway: the invite list is identity's answer (in-process bus), the demo room is seeded.
+    const invitable = await fetch(`${url}/api/admin/chatrooms/invitable-users`, { headers: { cookie } });
+    expect(invitable.status).toBe(200);
+    const invitableNames = ((await invitable.json()) as Array<{ name: string }>).map((u) => u.name);
+    expect(invitableNames).toEqual(expect.arrayContaining(['Sam Student', 'Taylor Teacher']));
+    expect(invitableNames).not.toContain('Alex Admin');
+    const student = cookieOf(await signIn(url, 'student@demo.school'));
+    const rooms = await fetch(`${url}/api/chatrooms`, { headers: { cookie: student } });
+    expect(rooms.status).toBe(200);
+    expect(((await rooms.json()) as Array<{ name: string }>).map((r) => r.name)).toEqual(['Spanish Practice']);
+
     // The API reference merges every running service's OpenAPI document.
     const docs = (await (await fetch(`${url}/api/docs/openapi.json`)).json()) as {
       info: { description: string };
@@ -75,6 +86,7 @@ describe('standalone launcher', () => {
     expect(docs.paths['/api/auth/login'].post['x-access']).toBe('public');
     expect(docs.paths['/api/posts/public'].get['x-access']).toBe('public');
     expect(docs.paths['/api/posts/{id}'].put['x-access']).toBe('admin');
+    expect(docs.paths['/api/admin/chatrooms'].post['x-access']).toBe('admin');
     expect(docs.info.description).not.toContain('Not running');
     const page = await fetch(`${url}/api/docs`);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');

@@ -3,5 +3,6 @@
 export * from './common';
 export * from './identity';
 export * from './content';
+export * from './chat';
 // Spans every domain (each subject's payload schema), so it is here and not in a domain's entry.
 export * from './subject-schemas';

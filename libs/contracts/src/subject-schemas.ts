@@ -6,6 +6,7 @@ import {
   postPublishedEventSchema,
   postUnpublishedEventSchema,
 } from './content/events';
+import { chatroomChangedEventSchema, chatroomDeletedEventSchema } from './chat/events';
 import { userChangedEventSchema, userDeletedEventSchema, usersListRequestSchema } from './identity/events';
 import { Subjects, type Subject } from './common/events';
 
@@ -25,6 +26,9 @@ export const SubjectSchemas = {
   [Subjects.contentCommentCreated]: commentChangedEventSchema,
   [Subjects.contentCommentUpdated]: commentChangedEventSchema,
   [Subjects.contentCommentDeleted]: commentDeletedEventSchema,
+  [Subjects.chatRoomCreated]: chatroomChangedEventSchema,
+  [Subjects.chatRoomUpdated]: chatroomChangedEventSchema,
+  [Subjects.chatRoomDeleted]: chatroomDeletedEventSchema,
 } as const satisfies Record<Subject, z.ZodType>;
 
 /** The parsed payload a handler of `S` receives, e.g. `SubjectPayload<typeof Subjects.identityUserDeleted>`. */

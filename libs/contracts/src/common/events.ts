@@ -13,6 +13,9 @@ export const Subjects = {
   contentCommentCreated: 'content.comment.created.v1',
   contentCommentUpdated: 'content.comment.updated.v1',
   contentCommentDeleted: 'content.comment.deleted.v1',
+  chatRoomCreated: 'chat.room.created.v1',
+  chatRoomUpdated: 'chat.room.updated.v1',
+  chatRoomDeleted: 'chat.room.deleted.v1',
 } as const;
 
 export type Subject = (typeof Subjects)[keyof typeof Subjects];

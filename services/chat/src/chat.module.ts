@@ -1,0 +1,42 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { PlatformModule, type PlatformRuntime } from '@district/nest-common';
+import { ChatroomsModule } from './chatrooms/chatrooms.module';
+import { chatMigrations } from './migrations';
+import { SeedModule } from './seed/seed.module';
+import { UsersModule } from './users/users.module';
+
+export const CHAT_SERVICE_NAME = 'chat';
+
+export interface ChatModuleOptions {
+  /** Database schema; defaults to the service name (tests use a throwaway one). */
+  schema?: string;
+}
+
+/**
+ * chat's root module: the platform (database, bus, guard…) plus its domains, one module each. Queries are plain
+ * SQL in the repositories, over the tables of its migrations, so it registers no TypeORM entities. It has no
+ * settings of its own yet (the WebSocket part will bring some, read here).
+ */
+@Module({})
+export class ChatModule {
+  static forRoot(runtime: PlatformRuntime, options: ChatModuleOptions = {}): DynamicModule {
+    const schema = options.schema ?? CHAT_SERVICE_NAME;
+    return {
+      module: ChatModule,
+      // Global, like every service's root, so configuration read here later reaches the domains.
+      global: true,
+      imports: [
+        PlatformModule.forService({
+          name: CHAT_SERVICE_NAME,
+          runtime,
+          schema,
+          entities: [],
+          migrations: chatMigrations,
+        }),
+        ChatroomsModule,
+        UsersModule,
+        SeedModule,
+      ],
+    };
+  }
+}

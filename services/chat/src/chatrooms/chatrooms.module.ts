@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { ChatroomsAdminController } from './chatrooms-admin.controller';
+import { ChatroomsController } from './chatrooms.controller';
+import { ChatroomsRepository } from './chatrooms.repository';
+import { ChatroomsService } from './chatrooms.service';
+
+/** Chatrooms: the admin's management and the list people choose a room from. */
+@Module({
+  controllers: [ChatroomsController, ChatroomsAdminController],
+  providers: [ChatroomsRepository, ChatroomsService],
+  // Users (a deleted user's invitations) and the demo seed change rooms through the service, so events follow.
+  exports: [ChatroomsService],
+})
+export class ChatroomsModule {}

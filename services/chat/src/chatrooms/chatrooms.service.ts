@@ -1,0 +1,90 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import {
+  Subjects,
+  type Chatroom,
+  type ChatroomChangedEvent,
+  type ChatroomChanges,
+  type ChatroomDeletedEvent,
+  type ChatroomSummary,
+  type NewChatroom,
+} from '@district/contracts';
+import { OutboxService, PLATFORM_LOGGER, type AuthUser, type Logger } from '@district/nest-common';
+import { ChatroomNotFoundError } from '../chat.errors';
+import { roomScopeOf } from './chatroom-rules';
+import { ChatroomsRepository } from './chatrooms.repository';
+
+/**
+ * Chatrooms (spec §3, §4, §7): admins create, (de)activate, edit and delete them; signed-in people list the
+ * active rooms they may join. Every change enqueues its `chat.room.*` event in the transaction that makes it.
+ * Ids reach these methods canonical (the controller's IdParam, the contracts' schemas, the event's handler).
+ */
+@Injectable()
+export class ChatroomsService {
+  constructor(
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(ChatroomsRepository) private readonly chatrooms: ChatroomsRepository,
+    @Inject(OutboxService) private readonly outbox: OutboxService,
+    @Inject(PLATFORM_LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /** Every room, newest first (admin). */
+  listAll(): Promise<Chatroom[]> {
+    return this.chatrooms.listAll();
+  }
+
+  /** The active rooms `viewer` may join, by name: all for teachers and admins, else those they are invited to. */
+  listFor(viewer: AuthUser): Promise<ChatroomSummary[]> {
+    return this.chatrooms.listActive(roomScopeOf(viewer));
+  }
+
+  async create(input: NewChatroom): Promise<Chatroom> {
+    const room = await this.dataSource.transaction(async (tx) => {
+      const created = await this.chatrooms.insert(tx, input);
+      await this.enqueueChanged(tx, Subjects.chatRoomCreated, created);
+      return created;
+    });
+    this.logger.info({ chatroomId: room.id, invited: room.invitedUserIds.length }, 'chatroom created');
+    return room;
+  }
+
+  async update(id: string, changes: ChatroomChanges): Promise<Chatroom> {
+    const room = await this.dataSource.transaction(async (tx) => {
+      const updated = await this.chatrooms.update(tx, id, changes);
+      if (!updated) throw new ChatroomNotFoundError();
+      await this.enqueueChanged(tx, Subjects.chatRoomUpdated, updated);
+      return updated;
+    });
+    this.logger.info({ chatroomId: id, changed: Object.keys(changes) }, 'chatroom updated');
+    return room;
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.dataSource.transaction(async (tx) => {
+      if (!(await this.chatrooms.delete(tx, id))) throw new ChatroomNotFoundError();
+      await this.outbox.enqueue(tx, Subjects.chatRoomDeleted, { roomId: id } satisfies ChatroomDeletedEvent);
+    });
+    this.logger.info({ chatroomId: id }, 'chatroom deleted');
+  }
+
+  /**
+   * Takes a (deleted) user off every invite list, in the caller's transaction, with an updated event for each
+   * room changed. Answers the ids of those rooms.
+   */
+  async removeInvitee(tx: EntityManager, userId: string): Promise<string[]> {
+    const rooms = await this.chatrooms.removeInvitee(tx, userId.toLowerCase());
+    for (const room of rooms) await this.enqueueChanged(tx, Subjects.chatRoomUpdated, room);
+    return rooms.map((room) => room.id);
+  }
+
+  /** A demo room, unless it exists; enqueues its created event when inserted. Answers whether it was. */
+  async seedDemo(tx: EntityManager, room: NewChatroom & { id: string }): Promise<boolean> {
+    const created = await this.chatrooms.insertDemo(tx, room);
+    if (created) await this.enqueueChanged(tx, Subjects.chatRoomCreated, created);
+    return created !== null;
+  }
+
+  private async enqueueChanged(tx: EntityManager, subject: string, room: Chatroom): Promise<void> {
+    await this.outbox.enqueue(tx, subject, { room } satisfies ChatroomChangedEvent);
+  }
+}
