@@ -1,4 +1,4 @@
-import { assessNoise, judge, keptUp, serverSeconds, summariseProbe, type Target } from './results';
+import { assessNoise, judge, keptUp, paired, serverSeconds, summariseProbe, type Target } from './results';
 import { cpu, measuredFixture, type RoundFigures } from './run.fixture';
 
 const spec = { probe: 'p', rate: 500, command: 'npm run bench:x -w bench', minutes: 10, topology: 'one Node process' };
@@ -101,5 +101,17 @@ describe('results shared by the benchmarks', () => {
       'other programs used a median 0.80 of the 2 cores during the measurements (max 0.80)',
       'the 1-minute load average was 3.5 when the run started, on 2 cores',
     ]);
+  });
+
+  it('leaves a round out of a ratio when its value is not finite (a contender that answered nothing)', () => {
+    const rows = [
+      { round: 1, probe: 'p', contender: 'gateway', rps: 900 },
+      { round: 1, probe: 'p', contender: 'direct', rps: 1000 },
+      { round: 2, probe: 'p', contender: 'gateway', rps: 800 },
+      { round: 2, probe: 'p', contender: 'direct', rps: 0 },
+      { round: 3, probe: 'p', contender: 'gateway', rps: 0 },
+      { round: 3, probe: 'p', contender: 'direct', rps: 1000 },
+    ];
+    expect(paired(rows, 'p', 'gateway', 'direct', (g, d) => g.rps / d.rps)).toEqual([0.9, 0]);
   });
 });

@@ -145,7 +145,11 @@ export function mine<T extends { probe: string; contender: string }>(rows: reado
   return rows.filter((r) => r.probe === probe && r.contender === contender);
 }
 
-/** Values of `pick` for the rounds where both contenders ran: the unit of every ratio and difference. */
+/**
+ * Values of `pick` for the rounds where both contenders ran: the unit of every ratio and difference. A round whose
+ * value is not a finite number (a ratio over a contender that answered nothing) is left out rather than turning
+ * the median into Infinity.
+ */
 export function paired<T extends { round: number; probe: string; contender: string }>(
   rows: readonly T[],
   probe: string,
@@ -156,7 +160,9 @@ export function paired<T extends { round: number; probe: string; contender: stri
   const values: number[] = [];
   for (const x of mine(rows, probe, a)) {
     const y = mine(rows, probe, b).find((r) => r.round === x.round);
-    if (y) values.push(pick(x, y));
+    if (!y) continue;
+    const value = pick(x, y);
+    if (Number.isFinite(value)) values.push(value);
   }
   return values;
 }
