@@ -135,15 +135,7 @@ export interface Contest<S> extends Prepared<S> {
  */
 export async function runContest<S>(options: CommonOptions, spec: ContestSpec<S>): Promise<Contest<S>> {
   const { progress } = spec;
-  runServersOn(options.node);
-  const machine = describeMachine(serversNode());
-  // Planned before this script is pinned, which narrows the CPUs it sees.
-  const pinning = planPinning(options.pin);
-  progress(pinBenchScript(pinning));
-  const loadStart = loadAverage();
-  const startedAt = new Date().toISOString();
-  const tools = await describeTools(options.tool);
-  progress(`load average ${loadStart.join(', ')} on ${machine.cores} cores; starting the launcher`);
+  const { machine, pinning, loadStart, startedAt, tools } = await openRun(options, progress);
 
   const launcher = await startLauncher({
     logLevel: options.logLevel,
@@ -183,6 +175,29 @@ export async function runContest<S>(options: CommonOptions, spec: ContestSpec<S>
       rounds,
     };
   });
+}
+
+/** What every run notes before it starts anything: the machine, the pinning, its load, the time and the tools. */
+export interface RunOpening {
+  machine: ReturnType<typeof describeMachine>;
+  pinning: ReturnType<typeof planPinning>;
+  loadStart: ReturnType<typeof loadAverage>;
+  startedAt: string;
+  tools: Awaited<ReturnType<typeof describeTools>>;
+}
+
+/** Chooses the servers' Node, pins this script, and notes what RunOpening records. */
+export async function openRun(options: CommonOptions, progress: (message: string) => void): Promise<RunOpening> {
+  runServersOn(options.node);
+  const machine = describeMachine(serversNode());
+  // Planned before this script is pinned, which narrows the CPUs it sees.
+  const pinning = planPinning(options.pin);
+  progress(pinBenchScript(pinning));
+  const loadStart = loadAverage();
+  const startedAt = new Date().toISOString();
+  const tools = await describeTools(options.tool);
+  progress(`load average ${loadStart.join(', ')} on ${machine.cores} cores; starting the launcher`);
+  return { machine, pinning, loadStart, startedAt, tools };
 }
 
 /** What a run's JSON records of how it was measured. */

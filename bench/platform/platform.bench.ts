@@ -6,6 +6,7 @@ import type { BareAnswer } from '../lib/bare-server';
 import { COMMON_OPTIONS, benchCommand, commonOptions, type CommonOptions } from '../lib/bench-options';
 import {
   fetchAnswer,
+  openRun,
   progressLog,
   runSettings,
   startBareServer,
@@ -15,11 +16,9 @@ import {
   type ProbeRequest,
   type ServerProcess,
 } from '../lib/bench-run';
-import { runServersOn, serversNode } from '../lib/child-processes';
-import { pinBenchScript, planPinning } from '../lib/cpu-pinning';
 import { signInDemoAdmin, startLauncher, type RunningLauncher } from '../lib/launcher-stack';
-import { describeMachine, loadAverage } from '../lib/machine-info';
-import { contenderMeter, describeTools, loadGenerator, measureRounds, type PlannedProbe } from '../lib/rounds';
+import { loadAverage } from '../lib/machine-info';
+import { contenderMeter, loadGenerator, measureRounds, type PlannedProbe } from '../lib/rounds';
 import { renderPlatformReport } from './platform-report';
 import type { PlatformProbeInfo, PlatformRun, Setup } from './platform-results';
 
@@ -121,16 +120,8 @@ function describeTopology(logLevel: string): string {
 }
 
 async function run(options: CommonOptions): Promise<PlatformRun> {
-  runServersOn(options.node);
-  const machine = describeMachine(serversNode());
-  // Planned before this script is pinned, which narrows the CPUs it sees.
-  const pinning = planPinning(options.pin);
-  progress(pinBenchScript(pinning));
+  const { machine, pinning, loadStart, startedAt, tools } = await openRun(options, progress);
   const cpus = pinning.serverCpus;
-  const loadStart = loadAverage();
-  const startedAt = new Date().toISOString();
-  const tools = await describeTools(options.tool);
-  progress(`load average ${loadStart.join(', ')} on ${machine.cores} cores; starting the launcher`);
 
   const launcher = await startLauncher({
     logLevel: options.logLevel,

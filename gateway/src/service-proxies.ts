@@ -225,10 +225,9 @@ export class ServiceProxies {
     state.replica = replica;
     state.tried.add(replica);
     state.attempts += 1;
-    state.exchange = dispatchUpstream(replica.dispatcher, req, res, state.body, {
-      onDone: () => undefined,
-      onError: (err, outcome) => this.onDispatchError(err, outcome, req, state),
-    });
+    state.exchange = dispatchUpstream(replica.dispatcher, req, res, state.body, (err, outcome) =>
+      this.onDispatchError(err, outcome, req, state),
+    );
   }
 
   /**

@@ -22,12 +22,8 @@ export interface UpstreamExchange {
   abort(reason: Error): void;
 }
 
-export interface DispatchCallbacks {
-  /** The exchange failed; `answered` says whether the client has been sent anything. */
-  onError(err: Error, outcome: DispatchOutcome): void;
-  /** The answer was passed on completely. */
-  onDone(): void;
-}
+/** Called when the exchange failed; `answered` says whether the client has been sent anything. */
+export type DispatchFailed = (err: Error, outcome: DispatchOutcome) => void;
 
 /**
  * Sends `req` to `dispatcher` and streams the answer into `res`. `body` is what to send as the request body: null
@@ -38,7 +34,7 @@ export function dispatchUpstream(
   req: IncomingMessage,
   res: ServerResponse,
   body: PassThrough | IncomingMessage | null,
-  callbacks: DispatchCallbacks,
+  onFailed: DispatchFailed,
 ): UpstreamExchange {
   let controller: Dispatcher.DispatchController | undefined;
   let abortedEarly: Error | undefined;
@@ -63,10 +59,9 @@ export function dispatchUpstream(
     },
     onResponseEnd() {
       res.end();
-      callbacks.onDone();
     },
     onResponseError(_ctrl, err) {
-      callbacks.onError(err, outcome);
+      onFailed(err, outcome);
     },
   };
   dispatcher.dispatch(

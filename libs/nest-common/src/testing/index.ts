@@ -59,3 +59,4 @@ export { sleep, waitFor } from '../bus/test-support';
 export * from './openapi-check';
 export * from './test-sessions';
 export * from './authz-matrix';
+export * from './service-app';

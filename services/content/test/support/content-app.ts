@@ -1,70 +1,14 @@
-import { startService, type PlatformRuntime, type RunningService } from '@district/nest-common';
 import {
-  createTestRuntime,
-  dropSchema,
-  HttpClient,
-  TEST_DATABASE_URL,
-  TestSessions,
-  uniqueSchema,
-  type Persona,
-  type TestPerson,
-  type TokenOverrides,
+  startTokenServiceForTest,
+  type TokenServiceTestApp,
+  type TokenServiceTestOptions,
 } from '@district/nest-common/testing';
-import { DataSource } from 'typeorm';
 import { defineContentService } from '../../src';
 
-export interface ContentTestOptions {
-  demo?: boolean;
-  /** The service's environment (e.g. `CONTENT_COMMENT_RATE_PER_ADDRESS`). */
-  env?: NodeJS.ProcessEnv;
-}
-
-export interface ContentTestApp {
-  url: string;
-  schema: string;
-  runtime: PlatformRuntime & { dispose(): Promise<void> };
-  service: RunningService;
-  dataSource: DataSource;
-  /** A client with its own cookie jar; the public URL is routed to the service, as by the gateway. */
-  client(): HttpClient;
-  /**
-   * A client signed in as a new person of that kind, with a token signed by the runtime's keys exactly as
-   * identity would sign it (content never signs tokens itself).
-   */
-  signIn(
-    persona: Persona,
-    person?: Partial<TestPerson> & TokenOverrides,
-  ): Promise<{ client: HttpClient; person: TestPerson }>;
-  close(): Promise<void>;
-}
+export type ContentTestOptions = TokenServiceTestOptions;
+export type ContentTestApp = TokenServiceTestApp;
 
 /** Boots the real content module on the real database, in a throwaway schema, on a loopback port. */
-export async function startContent(options: ContentTestOptions = {}): Promise<ContentTestApp> {
-  const schema = uniqueSchema('content');
-  const runtime = createTestRuntime({ demo: options.demo ?? false, env: options.env ?? {} });
-  const service = await startService(defineContentService({ schema }), runtime, {
-    port: 0,
-    host: '127.0.0.1',
-  });
-  // Identity's part: tokens signed with the runtime's keys, and the shared session state they are checked against.
-  const sessions = await TestSessions.open(runtime);
-  const client = () =>
-    new HttpClient(runtime.publicUrl, {}, { [new URL(runtime.publicUrl).origin]: service.url });
-  return {
-    url: service.url,
-    schema,
-    runtime,
-    service,
-    dataSource: service.app.get(DataSource),
-    client,
-    async signIn(persona, overrides = {}) {
-      const browser = client();
-      return { client: browser, person: await sessions.signIn(browser, persona, overrides) };
-    },
-    async close() {
-      await service.close();
-      await runtime.dispose();
-      await dropSchema(TEST_DATABASE_URL, schema);
-    },
-  };
+export function startContent(options: ContentTestOptions = {}): Promise<ContentTestApp> {
+  return startTokenServiceForTest('content', defineContentService, options);
 }

@@ -1,0 +1,67 @@
+import { DataSource } from 'typeorm';
+import { startService, type RunningService } from '../app/create-service-app';
+import type { PlatformRuntime, ServiceDefinition } from '../runtime/runtime';
+import { dropSchema } from '../database/database';
+import { HttpClient } from './http-client';
+import { TestSessions, type Persona, type TestPerson, type TokenOverrides } from './test-sessions';
+import { createTestRuntime, TEST_DATABASE_URL, uniqueSchema } from './index';
+
+export interface TokenServiceTestOptions {
+  demo?: boolean;
+  /** The service's environment (e.g. `CONTENT_COMMENT_RATE_PER_ADDRESS`). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** A service that only verifies session tokens (every service but identity), running for a test. */
+export interface TokenServiceTestApp {
+  url: string;
+  schema: string;
+  runtime: PlatformRuntime & { dispose(): Promise<void> };
+  service: RunningService;
+  dataSource: DataSource;
+  /** A client with its own cookie jar; the public URL is routed to the service, as by the gateway. */
+  client(): HttpClient;
+  /**
+   * A client signed in as a new person of that kind, with a token signed by the runtime's keys exactly as
+   * identity would sign it (the service never signs tokens itself).
+   */
+  signIn(
+    persona: Persona,
+    person?: Partial<TestPerson> & TokenOverrides,
+  ): Promise<{ client: HttpClient; person: TestPerson }>;
+  close(): Promise<void>;
+}
+
+/**
+ * Boots a service's real module on the real database, in a throwaway schema named after `prefix`, on a loopback
+ * port, with identity's part played by the runtime's keys and shared session state (`TestSessions`).
+ */
+export async function startTokenServiceForTest(
+  prefix: string,
+  define: (options: { schema: string }) => ServiceDefinition,
+  options: TokenServiceTestOptions = {},
+): Promise<TokenServiceTestApp> {
+  const schema = uniqueSchema(prefix);
+  const runtime = createTestRuntime({ demo: options.demo ?? false, env: options.env ?? {} });
+  const service = await startService(define({ schema }), runtime, { port: 0, host: '127.0.0.1' });
+  const sessions = await TestSessions.open(runtime);
+  const client = () =>
+    new HttpClient(runtime.publicUrl, {}, { [new URL(runtime.publicUrl).origin]: service.url });
+  return {
+    url: service.url,
+    schema,
+    runtime,
+    service,
+    dataSource: service.app.get(DataSource),
+    client,
+    async signIn(persona, overrides = {}) {
+      const browser = client();
+      return { client: browser, person: await sessions.signIn(browser, persona, overrides) };
+    },
+    async close() {
+      await service.close();
+      await runtime.dispose();
+      await dropSchema(TEST_DATABASE_URL, schema);
+    },
+  };
+}
