@@ -14,6 +14,7 @@ export * from './http/error-mapping.interceptor';
 export * from './http/tokens';
 export * from './http/openapi';
 export * from './http/rate-limit';
+export * from './http/origin-policy';
 export * from './health/metrics';
 export * from './health/request-metrics';
 export { isLoopbackListenHost } from './health/metrics-access';

@@ -1,4 +1,4 @@
-import type { EphemeralStore } from './pubsub.port';
+import type { EphemeralStore, SeatHolder } from './pubsub.port';
 import { positiveTtl } from './ttl';
 
 export interface MemoryEphemeralStoreOptions {
@@ -19,6 +19,10 @@ export class MemoryEphemeralStore implements EphemeralStore {
   private readonly values = new Map<string, Entry>();
   /** setKey → member → expiry (epoch ms). */
   private readonly sets = new Map<string, Map<string, number>>();
+  /** group → seat → holder. */
+  private readonly seatGroups = new Map<string, Map<string, SeatHolder>>();
+  /** process → alive until (epoch ms). */
+  private readonly alive = new Map<string, number>();
   private readonly now: () => number;
   private readonly sweeper: NodeJS.Timeout;
   private closed = false;
@@ -111,6 +115,54 @@ export class MemoryEphemeralStore implements EphemeralStore {
     return [...(this.liveMembers(setKey)?.keys() ?? [])];
   }
 
+  async claimSeat(group: string, seat: string, holder: SeatHolder, takeOverFrom?: string): Promise<SeatHolder | null> {
+    this.assertOpen();
+    let seats = this.seatGroups.get(group);
+    if (!seats) {
+      seats = new Map();
+      this.seatGroups.set(group, seats);
+    }
+    const current = seats.get(seat);
+    if (current && current.token !== takeOverFrom && this.isAlive(current.process)) return { ...current };
+    seats.set(seat, { ...holder });
+    return null;
+  }
+
+  async releaseSeat(group: string, seat: string, token: string): Promise<boolean> {
+    this.assertOpen();
+    const seats = this.seatGroups.get(group);
+    if (seats?.get(seat)?.token !== token) return false;
+    seats.delete(seat);
+    if (seats.size === 0) this.seatGroups.delete(group);
+    return true;
+  }
+
+  async seats(group: string): Promise<{ seat: string; holder: SeatHolder }[]> {
+    this.assertOpen();
+    return [...(this.seatGroups.get(group) ?? [])]
+      .filter(([, holder]) => this.isAlive(holder.process))
+      .map(([seat, holder]) => ({ seat, holder: { ...holder } }));
+  }
+
+  async reapSeats(group: string): Promise<{ seat: string; holder: SeatHolder }[]> {
+    this.assertOpen();
+    const seats = this.seatGroups.get(group);
+    if (!seats) return [];
+    const reaped: { seat: string; holder: SeatHolder }[] = [];
+    for (const [seat, holder] of seats) {
+      if (this.isAlive(holder.process)) continue;
+      seats.delete(seat);
+      reaped.push({ seat, holder });
+    }
+    if (seats.size === 0) this.seatGroups.delete(group);
+    return reaped;
+  }
+
+  async heartbeat(process: string, ttlMs: number): Promise<void> {
+    this.assertOpen();
+    this.alive.set(process, this.now() + positiveTtl(ttlMs));
+  }
+
   isReady(): boolean {
     return !this.closed;
   }
@@ -120,6 +172,13 @@ export class MemoryEphemeralStore implements EphemeralStore {
     clearInterval(this.sweeper);
     this.values.clear();
     this.sets.clear();
+    this.seatGroups.clear();
+    this.alive.clear();
+  }
+
+  private isAlive(process: string): boolean {
+    const until = this.alive.get(process);
+    return until !== undefined && until > this.now();
   }
 
   private assertOpen(): void {
@@ -156,5 +215,6 @@ export class MemoryEphemeralStore implements EphemeralStore {
   private sweep(): void {
     for (const key of this.values.keys()) this.live(key);
     for (const key of this.sets.keys()) this.liveMembers(key);
+    for (const [process, until] of this.alive) if (until <= this.now()) this.alive.delete(process);
   }
 }

@@ -1,4 +1,23 @@
-import type { PubSub } from './pubsub.port';
+import type { NumberedEntry, NumberedLogOptions, NumberedLogRead, PubSub } from './pubsub.port';
+import { positiveTtl } from './ttl';
+
+interface NumberedLog {
+  last: number;
+  entries: NumberedEntry[];
+  /** Epoch ms after which the entries are dropped (the numbers stay). */
+  expiresAt: number;
+}
+
+/**
+ * What a reader after `after` gets from a log's kept entries (tombstones included, numbered in order): the live
+ * entries, and `truncated` when a number after `after` is neither kept nor a tombstone (lost to the limit or
+ * expiry). Shared by both adapters' semantics; the Redis one does the same in Lua.
+ */
+export function readNumbered(kept: readonly NumberedEntry[], last: number, after: number): NumberedLogRead {
+  const entries = kept.filter((e) => e.seq > after && e.entry !== '').map((e) => ({ ...e }));
+  const oldest = kept.length > 0 ? kept[0].seq : last + 1;
+  return { entries, last, truncated: after < last && oldest > after + 1 };
+}
 
 export interface MemoryPubSubOptions {
   /** Told about handlers that throw (a throwing handler never stops delivery to the others). */
@@ -11,6 +30,7 @@ export interface MemoryPubSubOptions {
  */
 export class MemoryPubSub implements PubSub {
   private readonly channels = new Map<string, Set<(message: string) => void>>();
+  private readonly logs = new Map<string, NumberedLog>();
   private closed = false;
 
   constructor(private readonly options: MemoryPubSubOptions = {}) {}
@@ -31,6 +51,52 @@ export class MemoryPubSub implements PubSub {
         }
       }
     });
+  }
+
+  async appendAndPublish(channel: string, key: string, entry: string, options: NumberedLogOptions): Promise<number> {
+    if (this.closed) throw new Error('pub/sub is closed');
+    const log = this.log(key, true) as NumberedLog;
+    if (options.keep < 1) throw new Error('a numbered log keeps at least one entry');
+    const seq = ++log.last;
+    log.entries.push({ seq, entry });
+    if (log.entries.length > options.keep) log.entries.splice(0, log.entries.length - options.keep);
+    log.expiresAt = Date.now() + positiveTtl(options.ttlMs);
+    await this.publish(channel, `${seq} ${entry}`);
+    return seq;
+  }
+
+  async readLog(key: string, after: number): Promise<NumberedLogRead> {
+    if (this.closed) throw new Error('pub/sub is closed');
+    const log = this.log(key);
+    if (!log) return { entries: [], last: 0, truncated: false };
+    return readNumbered(log.entries, log.last, after);
+  }
+
+  async removeFromLog(key: string, seq: number): Promise<boolean> {
+    if (this.closed) throw new Error('pub/sub is closed');
+    const found = this.log(key)?.entries.find((e) => e.seq === seq && e.entry !== '');
+    if (!found) return false;
+    // A tombstone, so a reader can tell a removed entry from one lost to the limit or expiry.
+    found.entry = '';
+    return true;
+  }
+
+  async removeFromLogs(keyPrefix: string, needle: string): Promise<number> {
+    if (this.closed) throw new Error('pub/sub is closed');
+    let removed = 0;
+    for (const key of [...this.logs.keys()]) {
+      if (!key.startsWith(keyPrefix)) continue;
+      for (const e of this.log(key)?.entries ?? []) {
+        if (e.entry === '' || !e.entry.includes(needle)) continue;
+        e.entry = '';
+        removed++;
+      }
+    }
+    return removed;
+  }
+
+  async deleteLog(key: string): Promise<void> {
+    this.logs.delete(key);
   }
 
   async subscribe(channel: string, handler: (message: string) => void): Promise<() => Promise<void>> {
@@ -54,5 +120,18 @@ export class MemoryPubSub implements PubSub {
   async close(): Promise<void> {
     this.closed = true;
     this.channels.clear();
+    this.logs.clear();
+  }
+
+  /** The log with expired entries dropped (its numbers stay); created when asked. */
+  private log(key: string, create = false): NumberedLog | undefined {
+    let log = this.logs.get(key);
+    if (!log) {
+      if (!create) return undefined;
+      log = { last: 0, entries: [], expiresAt: 0 };
+      this.logs.set(key, log);
+    }
+    if (log.entries.length > 0 && log.expiresAt <= Date.now()) log.entries = [];
+    return log;
   }
 }

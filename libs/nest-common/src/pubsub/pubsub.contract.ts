@@ -107,6 +107,65 @@ export function describePubSubContract(name: string, factory: PortFactory<PubSub
       expect(got).toEqual([text, '']);
     });
 
+    it('numbers a log across replicas and publishes its entries in number order', async () => {
+      const a = await open();
+      const b = await open();
+      const got: string[] = [];
+      await b.subscribe('room', (m) => got.push(m));
+      const options = { keep: 10, ttlMs: 60_000 };
+      const seqs = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).appendAndPublish('room', 'log:1', `e${i}`, options)),
+      );
+      expect([...seqs].sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      await waitFor(() => got.length === 20, 'published entries');
+      expect(got.map((m) => Number(m.split(' ')[0]))).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      // Each published entry is the one numbered so.
+      for (const m of got) expect(seqs[Number(m.slice(m.indexOf(' ') + 2))]).toBe(Number(m.split(' ')[0]));
+    });
+
+    it('keeps the newest entries of a log and says when a reader missed dropped ones', async () => {
+      const p = await open();
+      const options = { keep: 3, ttlMs: 60_000 };
+      for (const e of ['a', 'b', 'c', 'd', 'e']) await p.appendAndPublish('ch', 'log:2', e, options);
+      expect(await p.readLog('log:2', 3)).toEqual({
+        entries: [{ seq: 4, entry: 'd' }, { seq: 5, entry: 'e' }],
+        last: 5,
+        truncated: false,
+      });
+      const behind = await p.readLog('log:2', 1);
+      expect(behind.entries.map((e) => e.seq)).toEqual([3, 4, 5]);
+      expect(behind.truncated).toBe(true);
+      expect(await p.readLog('log:2', 5)).toEqual({ entries: [], last: 5, truncated: false });
+      expect(await p.readLog('log:none', 0)).toEqual({ entries: [], last: 0, truncated: false });
+    });
+
+    it('removes entries on purpose without calling the reader truncated, and forgets a deleted log', async () => {
+      const p = await open();
+      const options = { keep: 10, ttlMs: 60_000 };
+      await p.appendAndPublish('ch', 'rooms:1', 'u1 hello', options);
+      await p.appendAndPublish('ch', 'rooms:1', 'u2 hi', options);
+      await p.appendAndPublish('ch', 'rooms:2', 'u1 again', options);
+      await p.appendAndPublish('ch', 'other:1', 'u1 elsewhere', options);
+      expect(await p.removeFromLog('rooms:1', 2)).toBe(true);
+      expect(await p.removeFromLog('rooms:1', 2)).toBe(false);
+      expect(await p.removeFromLog('rooms:1', 99)).toBe(false);
+      expect(await p.removeFromLogs('rooms:', 'u1')).toBe(2);
+      expect(await p.readLog('rooms:1', 0)).toEqual({ entries: [], last: 2, truncated: false });
+      expect((await p.readLog('other:1', 0)).entries).toEqual([{ seq: 1, entry: 'u1 elsewhere' }]);
+      await p.appendAndPublish('ch', 'rooms:1', 'u3 later', options);
+      expect((await p.readLog('rooms:1', 0)).entries).toEqual([{ seq: 3, entry: 'u3 later' }]);
+      await p.deleteLog('rooms:1');
+      expect(await p.readLog('rooms:1', 0)).toEqual({ entries: [], last: 0, truncated: false });
+    });
+
+    it('drops a log\'s entries when it expires but never reuses its numbers', async () => {
+      const p = await open();
+      await p.appendAndPublish('ch', 'log:3', 'a', { keep: 5, ttlMs: 100 });
+      await sleep(250);
+      expect(await p.readLog('log:3', 0)).toEqual({ entries: [], last: 1, truncated: true });
+      expect(await p.appendAndPublish('ch', 'log:3', 'b', { keep: 5, ttlMs: 60_000 })).toBe(2);
+    });
+
     it('refuses to publish after close', async () => {
       const p = await open(`${ns}closing:`);
       await p.close();
@@ -278,6 +337,42 @@ export function describeEphemeralStoreContract(name: string, factory: PortFactor
       await s.close();
       expect(s.isReady()).toBe(false);
       await s.close();
+    });
+
+    it('gives a seat to one holder at a time across replicas, and back to a holder presenting its token', async () => {
+      const a = await open();
+      const b = await open();
+      await a.heartbeat('pa', 60_000);
+      await b.heartbeat('pb', 60_000);
+      const ada = { process: 'pa', token: 't1', data: 'Ada' };
+      const results = await Promise.all([a.claimSeat('room', 'ada', ada), b.claimSeat('room', 'ada', { process: 'pb', token: 't2', data: 'ADA' })]);
+      expect(results.filter((r) => r === null)).toHaveLength(1);
+      const winner = results[0] === null ? ada : { process: 'pb', token: 't2', data: 'ADA' };
+      expect(results.find((r) => r !== null)).toEqual(winner);
+      // Only a claim presenting the holder's token takes the seat over, from any process (a reconnect to another
+      // replica); the old token then no longer releases it.
+      expect(await b.claimSeat('room', 'ada', { process: 'pb', token: 't3', data: 'Ada' }, 'wrong')).toEqual(winner);
+      expect(await b.claimSeat('room', 'ada', { process: 'pb', token: 't3', data: 'Ada' }, winner.token)).toBeNull();
+      expect((await a.seats('room')).map((s) => s.holder)).toEqual([{ process: 'pb', token: 't3', data: 'Ada' }]);
+      expect(await a.releaseSeat('room', 'ada', winner.token)).toBe(false);
+      expect(await a.releaseSeat('room', 'ada', 't3')).toBe(true);
+      expect(await a.seats('room')).toEqual([]);
+      expect(await b.claimSeat('room', 'ada', { process: 'pa', token: 't9', data: 'Ada' })).toBeNull();
+    });
+
+    it('frees the seats of a process that stopped heartbeating, reaping each once', async () => {
+      const a = await open();
+      const b = await open();
+      await a.heartbeat('dying', 150);
+      await b.heartbeat('living', 60_000);
+      await a.claimSeat('room', 'ana', { process: 'dying', token: 'x', data: 'Ana' });
+      await b.claimSeat('room', 'bo', { process: 'living', token: 'y', data: 'Bo' });
+      expect((await b.seats('room')).map((s) => s.seat).sort()).toEqual(['ana', 'bo']);
+      await sleep(300);
+      expect((await b.seats('room')).map((s) => s.seat)).toEqual(['bo']);
+      const reaped = await Promise.all([a.reapSeats('room'), b.reapSeats('room')]);
+      expect(reaped.flat()).toEqual([{ seat: 'ana', holder: { process: 'dying', token: 'x', data: 'Ana' } }]);
+      expect(await b.claimSeat('room', 'ana', { process: 'living', token: 'z', data: 'ana' })).toBeNull();
     });
   });
 }

@@ -3,8 +3,43 @@
  * chat presence). Redis in the cluster, memory in standalone. Nothing here must be the only copy
  * of data that matters: it may be lost on restart.
  */
+/** A numbered log's shape: newest `keep` entries kept, dropped `ttlMs` after the last append. */
+export interface NumberedLogOptions {
+  keep: number;
+  ttlMs: number;
+}
+
+/** An entry of a numbered log. */
+export interface NumberedEntry {
+  seq: number;
+  entry: string;
+}
+
+/** What a numbered log holds after a number: the kept entries, and whether older ones were already dropped. */
+export interface NumberedLogRead {
+  entries: NumberedEntry[];
+  /** The newest number given out (0 when none; numbers survive the entries' expiry). */
+  last: number;
+  /** True when some entries numbered after `after` are no longer kept (dropped by `keep` or expiry). */
+  truncated: boolean;
+}
+
 export interface PubSub {
   publish(channel: string, message: string): Promise<void>;
+  /**
+   * Numbers `entry` with the next number of the log `key`, keeps it, and publishes `${seq} ${entry}` on
+   * `channel` — as one step, so every subscriber receives a log's entries in number order whichever replica
+   * appended them, and a reader of the log never misses an entry it was not sent (chat catch-up).
+   */
+  appendAndPublish(channel: string, key: string, entry: string, options: NumberedLogOptions): Promise<number>;
+  /** Kept entries numbered after `after`, oldest first. */
+  readLog(key: string, after: number): Promise<NumberedLogRead>;
+  /** Drops the entry numbered `seq`; true when it was kept. */
+  removeFromLog(key: string, seq: number): Promise<boolean>;
+  /** Drops, from every log whose key starts with `keyPrefix`, the entries containing `needle`; returns how many. */
+  removeFromLogs(keyPrefix: string, needle: string): Promise<number>;
+  /** Forgets the log, its numbers included. */
+  deleteLog(key: string): Promise<void>;
   /** Returns a function that removes this subscription. */
   subscribe(channel: string, handler: (message: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
@@ -27,8 +62,32 @@ export interface EphemeralStore {
   addMember(setKey: string, member: string, ttlMs: number): Promise<boolean>;
   removeMember(setKey: string, member: string): Promise<void>;
   members(setKey: string): Promise<string[]>;
+  /**
+   * Seats: named places in a group (chat names in a room) held by one process each. `claimSeat` takes `seat` for
+   * `holder` unless a live process holds it; a seat whose process stopped heartbeating (`heartbeat`) is free, so
+   * a killed replica's seats come free without anyone cleaning up. A claim presenting the current holder's
+   * token as `takeOverFrom` takes the seat over for the new holder (a client reconnecting, maybe to another
+   * replica, keeps its name; the old holder's token no longer releases it). Returns the holder that kept it, or
+   * null when claimed.
+   */
+  claimSeat(group: string, seat: string, holder: SeatHolder, takeOverFrom?: string): Promise<SeatHolder | null>;
+  /** Frees `seat` if `token` still holds it; true when it did. */
+  releaseSeat(group: string, seat: string, token: string): Promise<boolean>;
+  /** The seats held by live processes. */
+  seats(group: string): Promise<{ seat: string; holder: SeatHolder }[]>;
+  /** Frees the seats of processes that stopped heartbeating; returns them (each once, to one caller). */
+  reapSeats(group: string): Promise<{ seat: string; holder: SeatHolder }[]>;
+  /** Marks `process` alive for `ttlMs`; its seats count as held while it is. */
+  heartbeat(process: string, ttlMs: number): Promise<void>;
   isReady(): boolean;
   close(): Promise<void>;
+}
+
+/** Who holds a seat: the process, the holder's own token (for release and take-over) and data shown to others. */
+export interface SeatHolder {
+  process: string;
+  token: string;
+  data: string;
 }
 
 export const PUBSUB = Symbol('PUBSUB');

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type Redis from 'ioredis';
-import type { EphemeralStore } from './pubsub.port';
+import type { EphemeralStore, SeatHolder } from './pubsub.port';
+import { NOW_MS, redisScript as script, runScript, type RedisScript } from './redis-script';
 import { openRedis, quietly, type RedisConnection } from './redis-connection';
 import { positiveTtl } from './ttl';
 
@@ -8,21 +8,6 @@ export interface RedisEphemeralStoreOptions {
   /** Prepended to every key, so deployments (and test runs) sharing a Redis stay apart. */
   prefix?: string;
 }
-
-interface Script {
-  lua: string;
-  sha: string;
-}
-
-function script(lua: string): Script {
-  return { lua, sha: createHash('sha1').update(lua).digest('hex') };
-}
-
-// Expiry is judged by the Redis clock, not the replicas', so skewed replicas agree on who is alive.
-const NOW_MS = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-`;
 
 /** INCR and, only when this created the key, PEXPIRE — atomically, so no counter is left without a TTL. */
 const INCR_WITH_TTL = script(`
@@ -46,6 +31,44 @@ return added
 
 const LIVE_MEMBERS = script(`${NOW_MS}
 return redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. string.format('%.0f', now), '+inf')
+`);
+
+/**
+ * Seats: a hash per group, seat → JSON holder. A holder counts while its process's heartbeat key exists, so a
+ * killed replica's seats come free when its heartbeat expires. Heartbeat keys are `<prefix>seat-process:<id>`.
+ */
+const CLAIM_SEAT = script(`
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if current then
+  local holder = cjson.decode(current)
+  if holder.token ~= ARGV[3] and redis.call('EXISTS', ARGV[4] .. holder.process) == 1 then return current end
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+-- A group nobody claims in for a day is dropped, so seats of processes that all died do not stay forever.
+redis.call('PEXPIRE', KEYS[1], 86400000)
+return false
+`);
+
+const RELEASE_SEAT = script(`
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if not current or cjson.decode(current).token ~= ARGV[2] then return 0 end
+redis.call('HDEL', KEYS[1], ARGV[1])
+return 1
+`);
+
+/** Returns seat, holder, seat, holder… of the dead processes' seats, which it removes. */
+const REAP_SEATS = script(`
+local all = redis.call('HGETALL', KEYS[1])
+local reaped = {}
+for i = 1, #all, 2 do
+  local holder = cjson.decode(all[i + 1])
+  if redis.call('EXISTS', ARGV[1] .. holder.process) == 0 then
+    redis.call('HDEL', KEYS[1], all[i])
+    reaped[#reaped + 1] = all[i]
+    reaped[#reaped + 1] = all[i + 1]
+  end
+end
+return reaped
 `);
 
 /** Shared ephemeral state on Redis (cluster mode): counters, flags and liveness sets, all under one prefix. */
@@ -113,6 +136,38 @@ export class RedisEphemeralStore implements EphemeralStore {
     return (await this.run(LIVE_MEMBERS, [this.key(setKey)], [])) as string[];
   }
 
+  async claimSeat(group: string, seat: string, holder: SeatHolder, takeOverFrom?: string): Promise<SeatHolder | null> {
+    const kept = await this.run(CLAIM_SEAT, [this.seatKey(group)], [seat, JSON.stringify(holder), takeOverFrom ?? '', this.processKey('')]);
+    return typeof kept === 'string' ? (JSON.parse(kept) as SeatHolder) : null;
+  }
+
+  async releaseSeat(group: string, seat: string, token: string): Promise<boolean> {
+    return Number(await this.run(RELEASE_SEAT, [this.seatKey(group)], [seat, token])) === 1;
+  }
+
+  async seats(group: string): Promise<{ seat: string; holder: SeatHolder }[]> {
+    const all = Object.entries(await this.client.hgetall(this.seatKey(group))).map(([seat, json]) => ({
+      seat,
+      holder: JSON.parse(json) as SeatHolder,
+    }));
+    const processes = [...new Set(all.map((s) => s.holder.process))];
+    if (processes.length === 0) return [];
+    const alive = await this.client.mget(processes.map((p) => this.processKey(p)));
+    const live = new Set(processes.filter((_, i) => alive[i] !== null));
+    return all.filter((s) => live.has(s.holder.process));
+  }
+
+  async reapSeats(group: string): Promise<{ seat: string; holder: SeatHolder }[]> {
+    const flat = (await this.run(REAP_SEATS, [this.seatKey(group)], [this.processKey('')])) as string[];
+    const reaped: { seat: string; holder: SeatHolder }[] = [];
+    for (let i = 0; i < flat.length; i += 2) reaped.push({ seat: flat[i], holder: JSON.parse(flat[i + 1]) as SeatHolder });
+    return reaped;
+  }
+
+  async heartbeat(process: string, ttlMs: number): Promise<void> {
+    await this.client.set(this.processKey(process), '1', 'PX', positiveTtl(ttlMs));
+  }
+
   isReady(): boolean {
     return !this.closed && this.client.status === 'ready';
   }
@@ -127,13 +182,16 @@ export class RedisEphemeralStore implements EphemeralStore {
     return this.prefix + key;
   }
 
-  /** EVALSHA, loading the script on first use (or after a Redis restart flushed the script cache). */
-  private async run(s: Script, keys: string[], args: (string | number)[]): Promise<unknown> {
-    try {
-      return await this.client.evalsha(s.sha, keys.length, ...keys, ...args);
-    } catch (err) {
-      if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
-      return this.client.eval(s.lua, keys.length, ...keys, ...args);
-    }
+  private seatKey(group: string): string {
+    return `${this.prefix}seats:${group}`;
+  }
+
+  private processKey(process: string): string {
+    return `${this.prefix}seat-process:${process}`;
+  }
+
+  private run(s: RedisScript, keys: string[], args: (string | number)[]): Promise<unknown> {
+    return runScript(this.client, s, keys, args);
+
   }
 }

@@ -1,7 +1,59 @@
 import type Redis from 'ioredis';
 import type { BusLogger } from '../bus/bus-logger';
-import type { PubSub } from './pubsub.port';
+import { readNumbered } from './memory.pubsub';
+import type { NumberedEntry, NumberedLogOptions, NumberedLogRead, PubSub } from './pubsub.port';
 import { openRedis, quietly, type RedisConnection } from './redis-connection';
+import { literalPattern, redisScript, runScript } from './redis-script';
+import { positiveTtl } from './ttl';
+
+/*
+ * Numbered logs: `<key>:n` holds the last number (no expiry: numbers never repeat while Redis keeps its data),
+ * `<key>:e` is a sorted set of `"<seq> <entry>"` scored by seq, expiring with the log. A removed entry stays as
+ * the tombstone `"<seq> "` so readers can tell it from one lost to the limit or expiry.
+ */
+const APPEND = redisScript(`
+local seq = redis.call('INCR', KEYS[1])
+redis.call('ZADD', KEYS[2], seq, seq .. ' ' .. ARGV[1])
+local keep = tonumber(ARGV[2])
+local size = redis.call('ZCARD', KEYS[2])
+if size > keep then redis.call('ZREMRANGEBYRANK', KEYS[2], 0, size - keep - 1) end
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+redis.call('PUBLISH', ARGV[4], seq .. ' ' .. ARGV[1])
+return seq
+`);
+
+/** { last, every kept member in order } in one atomic read. */
+const READ = redisScript(`
+local last = redis.call('GET', KEYS[1]) or '0'
+return { last, redis.call('ZRANGE', KEYS[2], 0, -1) }
+`);
+
+const REMOVE = redisScript(`
+local found = redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[1], ARGV[1])
+if #found == 0 or found[1] == ARGV[1] .. ' ' then return 0 end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], ARGV[1], ARGV[1])
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[1] .. ' ')
+return 1
+`);
+
+const REMOVE_MATCHING = redisScript(`
+local items = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
+local removed = 0
+for i = 1, #items, 2 do
+  local member, seq = items[i], items[i + 1]
+  if member ~= seq .. ' ' and string.find(member, ARGV[1], #seq + 2, true) then
+    redis.call('ZREM', KEYS[1], member)
+    redis.call('ZADD', KEYS[1], seq, seq .. ' ')
+    removed = removed + 1
+  end
+end
+return removed
+`);
+
+function parseMember(member: string): NumberedEntry {
+  const space = member.indexOf(' ');
+  return { seq: Number(member.slice(0, space)), entry: member.slice(space + 1) };
+}
 
 export interface RedisPubSubOptions {
   /** Prepended to every channel, so deployments (and test runs) sharing a Redis do not hear each other. */
@@ -38,6 +90,39 @@ export class RedisPubSub implements PubSub {
   async publish(channel: string, message: string): Promise<void> {
     if (this.closed) throw new Error('pub/sub is closed');
     await this.publisher.publish(this.prefix + channel, message);
+  }
+
+  async appendAndPublish(channel: string, key: string, entry: string, options: NumberedLogOptions): Promise<number> {
+    if (this.closed) throw new Error('pub/sub is closed');
+    if (options.keep < 1) throw new Error('a numbered log keeps at least one entry');
+    const k = this.prefix + key;
+    return Number(
+      await runScript(this.publisher, APPEND, [`${k}:n`, `${k}:e`], [entry, options.keep, positiveTtl(options.ttlMs), this.prefix + channel]),
+    );
+  }
+
+  async readLog(key: string, after: number): Promise<NumberedLogRead> {
+    const k = this.prefix + key;
+    const [last, members] = (await runScript(this.publisher, READ, [`${k}:n`, `${k}:e`], [])) as [string, string[]];
+    return readNumbered(members.map(parseMember), Number(last), after);
+  }
+
+  async removeFromLog(key: string, seq: number): Promise<boolean> {
+    return Number(await runScript(this.publisher, REMOVE, [`${this.prefix}${key}:e`], [seq])) === 1;
+  }
+
+  async removeFromLogs(keyPrefix: string, needle: string): Promise<number> {
+    let removed = 0;
+    const pattern = `${literalPattern(this.prefix + keyPrefix)}*:e`;
+    for await (const keys of this.publisher.scanStream({ match: pattern, count: 500 }) as AsyncIterable<string[]>) {
+      for (const key of keys) removed += Number(await runScript(this.publisher, REMOVE_MATCHING, [key], [needle]));
+    }
+    return removed;
+  }
+
+  async deleteLog(key: string): Promise<void> {
+    const k = this.prefix + key;
+    await this.publisher.del(`${k}:n`, `${k}:e`);
   }
 
   async subscribe(channel: string, handler: (message: string) => void): Promise<() => Promise<void>> {

@@ -44,10 +44,11 @@ export function createTestRuntime(
   };
   return {
     ...runtime,
+    // Adapters passed in belong to the caller (e.g. shared by two replicas); only those made here are closed.
     async dispose() {
-      await runtime.bus.close();
-      await runtime.pubsub.close();
-      await runtime.store.close();
+      if (!overrides.bus) await runtime.bus.close();
+      if (!overrides.pubsub) await runtime.pubsub.close();
+      if (!overrides.store) await runtime.store.close();
     },
   };
 }
@@ -55,7 +56,7 @@ export function createTestRuntime(
 export { dropSchema };
 export * from './http-client';
 export * from './raw-http';
-export { sleep, waitFor } from '../bus/test-support';
+export { sleep, waitFor, REDIS_URL, uniqueToken } from '../bus/test-support';
 export * from './openapi-check';
 export * from './test-sessions';
 export * from './authz-matrix';

@@ -10,6 +10,13 @@ export interface TokenServiceTestOptions {
   demo?: boolean;
   /** The service's environment (e.g. `CONTENT_COMMENT_RATE_PER_ADDRESS`). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Another replica's schema: this app shares its tables (and leaves dropping them to the replica that made
+   * them). Pair with `runtime` adapters on one shared backend (Redis) for a second replica of a service.
+   */
+  schema?: string;
+  /** Adapters replacing the in-memory ones (e.g. Redis pub/sub and store shared by two replicas). */
+  runtime?: Partial<Omit<PlatformRuntime, 'env' | 'demo'>>;
 }
 
 /** A service that only verifies session tokens (every service but identity), running for a test. */
@@ -41,8 +48,8 @@ export async function startTokenServiceForTest(
   define: (options: { schema: string }) => ServiceDefinition,
   options: TokenServiceTestOptions = {},
 ): Promise<TokenServiceTestApp> {
-  const schema = uniqueSchema(prefix);
-  const runtime = createTestRuntime({ demo: options.demo ?? false, env: options.env ?? {} });
+  const schema = options.schema ?? uniqueSchema(prefix);
+  const runtime = createTestRuntime({ ...options.runtime, demo: options.demo ?? false, env: options.env ?? {} });
   const service = await startService(define({ schema }), runtime, { port: 0, host: '127.0.0.1' });
   const sessions = await TestSessions.open(runtime);
   const client = () =>
@@ -61,7 +68,7 @@ export async function startTokenServiceForTest(
     async close() {
       await service.close();
       await runtime.dispose();
-      await dropSchema(TEST_DATABASE_URL, schema);
+      if (options.schema === undefined) await dropSchema(TEST_DATABASE_URL, schema);
     },
   };
 }
