@@ -10,7 +10,7 @@ import {
 } from '@district/nest-common';
 import { startFakeService, unusedPort, type FakeService } from './support/fake-service';
 import { PUBLIC_ORIGIN, startGateway, waitFor, type Harness } from './support/gateway-harness';
-import { REGISTERED_TODAY } from './support/test-services';
+import { WITHOUT_CHAT_AND_PLANNED } from './support/test-services';
 
 interface Opened {
   ws: WebSocket;
@@ -184,20 +184,20 @@ describe('WebSocket upgrades', () => {
     }
   });
 
-  it('refuses /ws with 404 while no service declares it (the registry today), even with chat replicas configured', async () => {
+  it('refuses /ws with 404 while no service declares it, even with chat replicas configured', async () => {
     const before = chatA.connections + chatB.connections;
-    const today = await startGateway({
-      services: REGISTERED_TODAY,
+    const partial = await startGateway({
+      services: WITHOUT_CHAT_AND_PLANNED,
       upstreams: { chat: [chatA.url, chatB.url] },
     });
     try {
-      await expect(open(wsUrl(today.base), PUBLIC_ORIGIN)).rejects.toMatchObject({ status: 404 });
+      await expect(open(wsUrl(partial.base), PUBLIC_ORIGIN)).rejects.toMatchObject({ status: 404 });
       expect(chatA.connections + chatB.connections).toBe(before);
-      expect(today.logLines).toContainEqual(
+      expect(partial.logLines).toContainEqual(
         expect.objectContaining({ msg: 'upgrade', status: 404, target: 'none' }),
       );
     } finally {
-      await today.close();
+      await partial.close();
     }
   });
 

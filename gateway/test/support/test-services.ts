@@ -74,7 +74,7 @@ export const TEST_SERVICE_NAMES = TEST_SERVICES.map((s) => s.name);
 /** The table the gateway builds from TEST_SERVICES. */
 export const TEST_ROUTES: readonly Route[] = buildRouteTable(TEST_SERVICES);
 
-/** The services that run today, without the planned ones: nothing declares /ws. */
-export const REGISTERED_TODAY: readonly GatewayService[] = TEST_SERVICES.filter(
+/** A registry of identity and content alone (before chat, assessment and classroom): nothing declares /ws. */
+export const WITHOUT_CHAT_AND_PLANNED: readonly GatewayService[] = TEST_SERVICES.filter(
   (s) => s.name === 'identity' || s.name === 'content',
 );

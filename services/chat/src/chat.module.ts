@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { PlatformModule, type PlatformRuntime } from '@district/nest-common';
 import { ChatroomsModule } from './chatrooms/chatrooms.module';
+import { LiveModule } from './live/live.module';
 import { chatMigrations } from './migrations';
 import { SeedModule } from './seed/seed.module';
 import { UsersModule } from './users/users.module';
@@ -14,8 +15,7 @@ export interface ChatModuleOptions {
 
 /**
  * chat's root module: the platform (database, bus, guard…) plus its domains, one module each. Queries are plain
- * SQL in the repositories, over the tables of its migrations, so it registers no TypeORM entities. It has no
- * settings of its own yet (the WebSocket part will bring some, read here).
+ * SQL in the repositories, over the tables of its migrations, so it registers no TypeORM entities.. The live chat's settings are read by its module (live/live.config.ts).
  */
 @Module({})
 export class ChatModule {
@@ -35,6 +35,7 @@ export class ChatModule {
         }),
         ChatroomsModule,
         UsersModule,
+        LiveModule,
         SeedModule,
       ],
     };

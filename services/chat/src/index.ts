@@ -10,11 +10,12 @@ export function defineChatService(options: ChatModuleOptions = {}): ServiceDefin
     // Its tokens are identity's, and its invite list is identity's answer.
     dependsOn: ['identity'],
     defaultPort: 4105,
-    // Chatrooms: the list people choose from, and the admin's management (with the invite list below it).
-    // `/ws` is declared with the WebSocket endpoint itself (the gateway sends upgrades to whoever declares it).
+    // Chatrooms: the list people choose from, and the admin's management (with the invite list below it);
+    // `/ws`, the live chat room (the gateway sends WebSocket upgrades to whoever declares it).
     routes: [
       serviceRoute('/api/chatrooms', 'tree', '/api/chatrooms'),
       serviceRoute('/api/admin/chatrooms', 'tree', '/api/admin/chatrooms/invitable-users'),
+      serviceRoute('/ws', 'exact', '/ws'),
     ],
     rootModule: (runtime) => ChatModule.forRoot(runtime, options),
   };

@@ -1,3 +1,4 @@
 export * from './messages';
 export * from './schemas';
 export * from './events';
+export * from './live';

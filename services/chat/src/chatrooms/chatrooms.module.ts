@@ -9,6 +9,6 @@ import { ChatroomsService } from './chatrooms.service';
   controllers: [ChatroomsController, ChatroomsAdminController],
   providers: [ChatroomsRepository, ChatroomsService],
   // Users (a deleted user's invitations) and the demo seed change rooms through the service, so events follow.
-  exports: [ChatroomsService],
+  exports: [ChatroomsService, ChatroomsRepository],
 })
 export class ChatroomsModule {}

@@ -49,6 +49,12 @@ export class ChatroomsRepository {
     return rows.map(toChatroom);
   }
 
+  /** One room, or null (the WebSocket's join decides from the stored row). `id` is a canonical UUID. */
+  async findById(id: string): Promise<Chatroom | null> {
+    const rows: ChatroomRow[] = await this.dataSource.query(`SELECT ${COLUMNS} FROM chatrooms WHERE id = $1`, [id]);
+    return rows.length > 0 ? toChatroom(rows[0]) : null;
+  }
+
   /** Active rooms by name: all of them, or only those `inviteeId` is invited to. */
   async listActive(scope: { all: true } | { inviteeId: string }): Promise<ChatroomSummary[]> {
     const rows: Pick<ChatroomRow, 'id' | 'name' | 'description'>[] = await this.dataSource.query(

@@ -9,8 +9,9 @@ import {
   type ChatroomSummary,
   type NewChatroom,
 } from '@district/contracts';
-import { OutboxService, PLATFORM_LOGGER, type AuthUser, type Logger } from '@district/nest-common';
+import { OutboxService, PLATFORM_LOGGER, PUBSUB, type AuthUser, type Logger, type PubSub } from '@district/nest-common';
 import { ChatroomNotFoundError } from '../chat.errors';
+import { LiveKeys, type LiveControlMessage } from '../live/live-channels';
 import { roomScopeOf } from './chatroom-rules';
 import { ChatroomsRepository } from './chatrooms.repository';
 
@@ -25,6 +26,7 @@ export class ChatroomsService {
     @Inject(DataSource) private readonly dataSource: DataSource,
     @Inject(ChatroomsRepository) private readonly chatrooms: ChatroomsRepository,
     @Inject(OutboxService) private readonly outbox: OutboxService,
+    @Inject(PUBSUB) private readonly pubsub: PubSub,
     @Inject(PLATFORM_LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -56,6 +58,8 @@ export class ChatroomsService {
       return updated;
     });
     this.logger.info({ chatroomId: id, changed: Object.keys(changes) }, 'chatroom updated');
+    // Deactivated, or someone no longer invited: every replica closes the sockets that may not stay.
+    await this.tellReplicas({ kind: 'room', roomId: id });
     return room;
   }
 
@@ -65,6 +69,20 @@ export class ChatroomsService {
       await this.outbox.enqueue(tx, Subjects.chatRoomDeleted, { roomId: id } satisfies ChatroomDeletedEvent);
     });
     this.logger.info({ chatroomId: id }, 'chatroom deleted');
+    await this.tellReplicas({ kind: 'room', roomId: id });
+    await this.pubsub.deleteLog(LiveKeys.log(id)).catch((err: unknown) => this.logger.warn({ err, chatroomId: id }, 'chat log not deleted'));
+  }
+
+  /**
+   * After the change committed: the live chat's replicas re-check the affected sockets. Pub/sub may lose it
+   * (Redis briefly away); joins always read the stored room, so a missed message leaves at most an open socket.
+   */
+  async tellReplicas(control: LiveControlMessage): Promise<void> {
+    try {
+      await this.pubsub.publish(LiveKeys.control, JSON.stringify(control));
+    } catch (err) {
+      this.logger.warn({ err, control }, 'chat replicas not told of a change');
+    }
   }
 
   /**

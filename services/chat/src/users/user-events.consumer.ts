@@ -1,20 +1,28 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
-import { Subjects, type UserDeletedEvent } from '@district/contracts';
-import { BusContext, PLATFORM_LOGGER, type Logger } from '@district/nest-common';
+import { Subjects, type UserChangedEvent, type UserDeletedEvent } from '@district/contracts';
+import { BusContext, PLATFORM_LOGGER, PUBSUB, type Logger, type PubSub } from '@district/nest-common';
 import { ChatroomsService } from '../chatrooms/chatrooms.service';
+import { LiveKeys } from '../live/live-channels';
 
 export const USER_DELETED_CONSUMER = 'chat-user-deleted';
+export const USER_UPDATED_CONSUMER = 'chat-user-updated';
 
 /**
  * identity.user.deleted: the person is taken off every room's invite list (privacy: no trace of them stays in
  * chat), durably and exactly once — the platform's inbox entry commits with the change made through `manager`,
- * and each room changed gets its chat.room.updated event in the same transaction.
+ * and each room changed gets its chat.room.updated event in the same transaction. Their kept messages are
+ * removed from every room's log and their sockets closed on every replica.
+ *
+ * identity.user.updated (suspended, re-roled, renamed…): every replica re-checks that person's sockets against
+ * the shared session state and closes those whose session no longer holds (the client refreshes and rejoins,
+ * or cannot).
  */
 @Controller()
 export class UserEventsConsumer {
   constructor(
     @Inject(ChatroomsService) private readonly chatrooms: ChatroomsService,
+    @Inject(PUBSUB) private readonly pubsub: PubSub,
     @Inject(PLATFORM_LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -23,5 +31,14 @@ export class UserEventsConsumer {
     const rooms = await this.chatrooms.removeInvitee(manager, userId);
     if (rooms.length > 0)
       this.logger.info({ userId, rooms: rooms.length }, 'deleted user removed from chatrooms');
+    // Shared state, idempotent: a redelivery removes nothing more. A failure throws, so the event comes again.
+    const messages = await this.pubsub.removeFromLogs(LiveKeys.logPrefix, LiveKeys.authorMark(userId.toLowerCase()));
+    if (messages > 0) this.logger.info({ userId, messages }, 'deleted user\'s chat messages removed');
+    await this.chatrooms.tellReplicas({ kind: 'user', userId: userId.toLowerCase(), deleted: true });
+  }
+
+  @EventPattern(Subjects.identityUserUpdated, { durable: USER_UPDATED_CONSUMER })
+  async userUpdated(@Payload() { user }: UserChangedEvent): Promise<void> {
+    await this.chatrooms.tellReplicas({ kind: 'user', userId: user.id.toLowerCase(), deleted: false });
   }
 }

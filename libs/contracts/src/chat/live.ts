@@ -1,0 +1,210 @@
+import { z } from 'zod';
+
+/**
+ * The live chat room's WebSocket protocol (tools spec §7: `WebSocket /ws`; ADR 0018). JSON text frames.
+ *
+ * The spec's part is exact: the client sends `join {type, name, role, chatroom}` and `message {type, text,
+ * chatroom}`; the server sends `join_rejected`, `user_joined`, `user_left` and `message` with id, name, role, text,
+ * timestamp and chatroom. The rest is what the spec leaves "not shown" and a classroom needs: catching up after
+ * a dropped connection (`since`, `resume`, per-room `seq`), notices instead of silence, teacher moderation, and
+ * telling clients to reconnect when a replica stops.
+ *
+ * The server never believes the client's `role`: it is accepted for the spec's sake and ignored; the role shown
+ * comes from the session.
+ */
+export const CHAT_WS_PATH = '/ws';
+/** Characters of a message after trimming. */
+export const CHAT_MESSAGE_MAX = 2000;
+/** Largest WebSocket frame the server reads; a bigger one closes the connection (1009). */
+export const CHAT_FRAME_MAX_BYTES = 64 * 1024;
+/** Characters of a display name after trimming. */
+export const CHAT_NAME_MAX = 50;
+/** Per connection: at most this many messages in any window of this length. */
+export const CHAT_RATE_MESSAGES = 5;
+export const CHAT_RATE_WINDOW_MS = 5000;
+/** Messages kept per room for catch-up (the server's default; operators may change it). */
+export const CHAT_HISTORY_DEFAULT = 200;
+/** The spec's constants for the screen (§9). */
+export const CHAT_JOIN_DELAY_MS = 100;
+export const CHAT_NAME_CLASH_TOAST_MS = 10_000;
+export const CHAT_LIST_RETRY_MS = 1000;
+export const CHAT_LIST_MAX_RETRIES = 2;
+export const CHAT_LIST_REFETCH_MS = 2000;
+export const CHAT_WINDOW_HEIGHT_PX = 300;
+/** Moderation choices offered to teachers. */
+export const CHAT_MUTE_MINUTES = [1, 5, 10, 30] as const;
+export const CHAT_MUTE_MAX_MINUTES = 60;
+export const CHAT_SLOW_MODE_SECONDS = [0, 5, 10, 30, 60] as const;
+export const CHAT_SLOW_MODE_MAX_SECONDS = 300;
+
+/** Close codes the screen acts on (4000–4999 are the application's). */
+export const ChatCloseCodes = {
+  /** The replica is stopping: reconnect at once (to another replica) and catch up. */
+  serviceRestart: 1012,
+  /** The frame was larger than CHAT_FRAME_MAX_BYTES. */
+  tooBig: 1009,
+  /** The session ended or changed (signed out, suspended, role changed): refresh it (`/api/auth/me`), then reconnect. */
+  sessionChanged: 4401,
+  /** The room was closed or deleted, or the person is no longer invited. */
+  roomClosed: 4404,
+  /** The client read too slowly and its queue grew past the limit. */
+  tooSlow: 4408,
+} as const;
+
+/** Spec texts (tools spec §8) and the server's own, in the spec's tone. */
+export const ChatLiveMessages = {
+  nameTaken: (name: string) => `Name ${name} is already taken! Please choose a different name to join this chatroom.`,
+  connectionLost: 'Chat connection lost. Please rejoin.',
+  connectionFailed: 'Connection failed. Please try again.',
+  noMessagesToExport: 'No messages to export',
+  exportFailed: 'Failed to export PDF. Please try again.',
+  exportSucceeded: 'Chat conversation exported successfully!',
+  onlyTeachersExport: 'Only teachers can export chat conversations',
+  // Not worded by the spec.
+  userJoined: (name: string) => `${name} joined the chatroom`,
+  userLeft: (name: string) => `${name} left the chatroom`,
+  enterName: 'Please enter a name to join the chatroom',
+  nameTooLong: `Names can be at most ${CHAT_NAME_MAX} characters`,
+  chooseRoom: 'Please choose a chatroom',
+  notInvited: 'You are not invited to this chatroom',
+  notApproved: 'Your account must be approved before you can join a chatroom.',
+  roomUnavailable: 'This chatroom is not available',
+  roomClosed: 'This chatroom has been closed.',
+  notJoined: 'Join the chatroom before sending messages',
+  emptyMessage: 'Please type a message',
+  messageTooLong: `Messages can be at most ${CHAT_MESSAGE_MAX} characters`,
+  rateLimited: 'You are sending messages too quickly. Please wait a moment.',
+  slowMode: (seconds: number) => `Slow mode is on: one message every ${seconds} seconds.`,
+  muted: (until: string) => `A teacher has muted you until ${until}.`,
+  unmuted: 'A teacher has unmuted you.',
+  moderatorsOnly: 'Only teachers can moderate the chatroom',
+  noSuchParticipant: (name: string) => `Nobody called ${name} is in this chatroom`,
+  unknownRequest: 'Unknown request',
+  invalidRequest: 'Send JSON objects with a type',
+  historyTruncated: 'Some earlier messages are no longer available.',
+  reconnecting: 'The chat server is restarting. Reconnecting…',
+  sessionChanged: 'Your session changed. Please sign in again to keep chatting.',
+  tooSlow: 'The connection was too slow to keep up.',
+} as const;
+
+// ---- client → server -------------------------------------------------------------------------------------
+
+const roomId = z.string().uuid();
+
+/** join: `since` = the last `seq` this client saw in the room (catch-up); `resume` = the token of its previous joined. */
+export const chatJoinSchema = z.object({
+  type: z.literal('join'),
+  name: z.string(),
+  role: z.unknown().optional(),
+  chatroom: z.string(),
+  since: z.number().int().nonnegative().optional(),
+  resume: z.string().max(64).optional(),
+});
+export const chatSendSchema = z.object({ type: z.literal('message'), text: z.string(), chatroom: z.string() });
+export const chatLeaveSchema = z.object({ type: z.literal('leave'), chatroom: z.string().optional() });
+/** Teachers and admins: take a message out of the room (everyone's screen and the kept history). */
+export const chatRemoveSchema = z.object({ type: z.literal('remove'), chatroom: roomId, seq: z.number().int().positive() });
+/** Teachers and admins: mute a participant by name for `minutes` (0 unmutes). */
+export const chatMuteSchema = z.object({
+  type: z.literal('mute'),
+  chatroom: roomId,
+  name: z.string().max(200),
+  minutes: z.number().int().min(0).max(CHAT_MUTE_MAX_MINUTES),
+});
+/** Teachers and admins: at most one message per `seconds` for students in the room (0 turns it off). */
+export const chatSlowModeSchema = z.object({
+  type: z.literal('slow_mode'),
+  chatroom: roomId,
+  seconds: z.number().int().min(0).max(CHAT_SLOW_MODE_MAX_SECONDS),
+});
+export type ChatJoin = z.infer<typeof chatJoinSchema>;
+export type ChatSend = z.infer<typeof chatSendSchema>;
+export type ChatRemove = z.infer<typeof chatRemoveSchema>;
+export type ChatMute = z.infer<typeof chatMuteSchema>;
+export type ChatSlowMode = z.infer<typeof chatSlowModeSchema>;
+
+// ---- server → client -------------------------------------------------------------------------------------
+
+export type ChatRole = 'student' | 'teacher' | 'admin';
+
+interface ChatEventBase {
+  id: string;
+  name: string;
+  role: ChatRole;
+  text: string;
+  timestamp: string;
+  chatroom: string;
+}
+/** A chat message; `seq` increases by one per message in the room (a removed message leaves its number unused). */
+export interface ChatMessageEvent extends ChatEventBase {
+  type: 'message';
+  seq: number;
+}
+export interface ChatPresenceEvent extends ChatEventBase {
+  type: 'user_joined' | 'user_left';
+}
+export interface ChatJoinRejectedEvent extends ChatEventBase {
+  type: 'join_rejected';
+  reason: 'name_taken' | 'invalid_name' | 'no_room' | 'not_invited' | 'not_approved';
+}
+/**
+ * Only to the joining client, before the replayed messages and its user_joined: who is in the room, the room's
+ * current settings, and the token a reconnect presents to take the same name back (`resume`).
+ */
+export interface ChatJoinedEvent {
+  type: 'joined';
+  chatroom: string;
+  name: string;
+  role: ChatRole;
+  resume: string;
+  /** The room's last message number when the join was handled (0 when none yet). */
+  seq: number;
+  participants: { name: string; role: ChatRole }[];
+  slowModeSeconds: number;
+  canModerate: boolean;
+  /** Set when `since` was older than the kept history: some messages could not be replayed. */
+  truncated?: boolean;
+}
+export interface ChatMessageRemovedEvent {
+  type: 'message_removed';
+  chatroom: string;
+  seq: number;
+  id: string;
+}
+export interface ChatSlowModeEvent {
+  type: 'slow_mode';
+  chatroom: string;
+  seconds: number;
+  name: string;
+}
+export interface ChatNoticeEvent {
+  type: 'notice';
+  code:
+    | 'rate_limited'
+    | 'slow_mode'
+    | 'muted'
+    | 'unmuted'
+    | 'not_joined'
+    | 'empty'
+    | 'too_long'
+    | 'invalid'
+    | 'forbidden'
+    | 'not_found'
+    | 'room_closed'
+    | 'session_changed'
+    | 'reconnect';
+  text: string;
+  chatroom?: string;
+  /** For mutes: when it ends (ISO). */
+  until?: string;
+  /** For rate limits and slow mode: milliseconds until a message is accepted again. */
+  retryAfterMs?: number;
+}
+export type ChatServerEvent =
+  | ChatMessageEvent
+  | ChatPresenceEvent
+  | ChatJoinRejectedEvent
+  | ChatJoinedEvent
+  | ChatMessageRemovedEvent
+  | ChatSlowModeEvent
+  | ChatNoticeEvent;

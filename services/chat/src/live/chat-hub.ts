@@ -1,0 +1,574 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import type { WebSocket } from 'ws';
+import {
+  CHAT_MESSAGE_MAX,
+  ChatCloseCodes,
+  ChatLiveMessages,
+  chatJoinSchema,
+  chatMuteSchema,
+  chatRemoveSchema,
+  chatSendSchema,
+  chatSlowModeSchema,
+  type ChatJoin,
+  type ChatJoinRejectedEvent,
+  type ChatMute,
+  type ChatNoticeEvent,
+  type ChatPresenceEvent,
+  type ChatRemove,
+  type ChatRole,
+  type ChatSend,
+  type ChatSlowMode,
+  type ChatSlowModeEvent,
+  type Chatroom,
+} from '@district/contracts';
+import {
+  EPHEMERAL_STORE,
+  PLATFORM_LOGGER,
+  PUBSUB,
+  SessionStateStore,
+  type EphemeralStore,
+  type Logger,
+  type PubSub,
+} from '@district/nest-common';
+import { ChatroomsRepository } from '../chatrooms/chatrooms.repository';
+import { checkChatName } from './chat-names';
+import { LiveKeys, parseControl, type LiveControlMessage } from './live-channels';
+import { LIVE_CONFIG, type LiveConfig } from './live.config';
+import { LiveConnection, type LivePerson, type Membership } from './live-connection';
+
+/** What a room's members on this replica share: one subscription to the room's channel. */
+interface LocalRoom {
+  members: Set<LiveConnection>;
+  ready: Promise<void>;
+  unsubscribe?: () => Promise<void>;
+}
+
+/** Who holds a name (the seat's data). */
+interface SeatData {
+  name: string;
+  role: ChatRole;
+  userId: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const RESUME_TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
+/** Every message's JSON starts so; the seq is put in after it when the numbered entry is delivered. */
+const MESSAGE_HEAD = '{"type":"message",';
+
+/**
+ * The live chat on this replica (ADR 0018): its sockets, its rooms' subscriptions, joins, messages, moderation
+ * and the control messages every replica hears. Shared state lives in the platform's store and pub/sub, so any
+ * number of replicas act as one room:
+ *
+ * - a message is numbered, kept and published in one step (`appendAndPublish`), so every replica delivers a
+ *   room's messages in number order and a rejoining client gets exactly what it missed from the kept log;
+ * - names are seats held by a live replica (heartbeat), so a killed replica's names come free by themselves;
+ * - mutes and slow mode are stored (with their expiry) and announced on the room's channel.
+ */
+@Injectable()
+export class ChatHub implements OnApplicationBootstrap {
+  /** This replica, as seat holder. */
+  readonly processId = randomUUID();
+  private readonly rooms = new Map<string, LocalRoom>();
+  private readonly byUser = new Map<string, Set<LiveConnection>>();
+  private readonly connections = new Set<LiveConnection>();
+  private readonly sessions: SessionStateStore;
+  private timers: NodeJS.Timeout[] = [];
+  private stopControl?: () => Promise<void>;
+  private stopping = false;
+  /** Deliveries to sockets (metrics and the benchmark). */
+  deliveries = 0;
+
+  constructor(
+    @Inject(PUBSUB) private readonly pubsub: PubSub,
+    @Inject(EPHEMERAL_STORE) private readonly store: EphemeralStore,
+    @Inject(ChatroomsRepository) private readonly chatrooms: ChatroomsRepository,
+    @Inject(LIVE_CONFIG) private readonly config: LiveConfig,
+    @Inject(PLATFORM_LOGGER) private readonly logger: Logger,
+  ) {
+    this.sessions = new SessionStateStore(store);
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.store.heartbeat(this.processId, this.config.CHAT_HEARTBEAT_MS * 3);
+    this.stopControl = await this.pubsub.subscribe(LiveKeys.control, (m) => {
+      const control = parseControl(m);
+      if (control) void this.onControl(control).catch((err: unknown) => this.logger.error({ err }, 'chat control failed'));
+    });
+    const heartbeat = setInterval(() => void this.beat(), this.config.CHAT_HEARTBEAT_MS);
+    const ping = setInterval(() => this.ping(), this.config.CHAT_PING_MS);
+    heartbeat.unref();
+    ping.unref();
+    this.timers = [heartbeat, ping];
+  }
+
+  get connectionCount(): number {
+    return this.connections.size;
+  }
+
+  /** A socket whose session was checked at the upgrade. */
+  connect(ws: WebSocket, person: LivePerson): void {
+    const connection = new LiveConnection(ws, person, this.config.CHAT_SEND_BUFFER_MAX_BYTES, (c) => this.cutOff(c));
+    this.connections.add(connection);
+    let mine = this.byUser.get(person.id);
+    if (!mine) this.byUser.set(person.id, (mine = new Set()));
+    mine.add(connection);
+    // One request at a time per socket, in the order sent: a person's messages keep their order.
+    let chain = Promise.resolve();
+    ws.on('message', (data, isBinary) => {
+      chain = chain
+        .then(() => this.onFrame(connection, isBinary ? null : data.toString()))
+        .catch((err: unknown) => {
+          this.logger.error({ err, userId: person.id }, 'chat request failed');
+          connection.send(notice('invalid', 'Something went wrong. Please try again.'));
+        });
+    });
+    ws.on('pong', () => (connection.alive = true));
+    ws.on('error', () => undefined);
+    ws.on('close', () => {
+      connection.closing = true;
+      this.connections.delete(connection);
+      mine.delete(connection);
+      if (mine.size === 0) this.byUser.delete(person.id);
+      chain = chain.then(() => this.leave(connection, true)).catch((err: unknown) => this.logger.warn({ err }, 'chat leave failed'));
+    });
+  }
+
+  /**
+   * SIGTERM: tell every client to reconnect (to another replica), free their names, and close with 1012. Joins
+   * are refused from here on (the upgrade handler asks `isStopping`).
+   */
+  async stop(): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    for (const t of this.timers) clearInterval(t);
+    const all = [...this.connections];
+    await Promise.all(
+      all.map(async (c) => {
+        c.send(notice('reconnect', ChatLiveMessages.reconnecting));
+        await this.leave(c, true).catch(() => undefined);
+        c.closing = true;
+        c.ws.close(ChatCloseCodes.serviceRestart, 'restarting');
+      }),
+    );
+    await this.stopControl?.().catch(() => undefined);
+    // Clients normally answer the close at once; one that does not is dropped.
+    const deadline = Date.now() + 1000;
+    while (all.some((c) => c.ws.readyState !== c.ws.CLOSED) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    for (const c of all) if (c.ws.readyState !== c.ws.CLOSED) c.ws.terminate();
+  }
+
+  get isStopping(): boolean {
+    return this.stopping;
+  }
+
+  // ---- requests ------------------------------------------------------------------------------------------
+
+  private async onFrame(c: LiveConnection, text: string | null): Promise<void> {
+    if (c.closing) return;
+    let value: unknown;
+    try {
+      value = text === null ? undefined : JSON.parse(text);
+    } catch {
+      value = undefined;
+    }
+    const type = typeof value === 'object' && value !== null ? (value as { type?: unknown }).type : undefined;
+    if (typeof type !== 'string') return c.send(notice('invalid', ChatLiveMessages.invalidRequest));
+    switch (type) {
+      case 'join': {
+        const join = chatJoinSchema.safeParse(value);
+        if (!join.success) {
+          const named = typeof (value as { name?: unknown }).name === 'string';
+          return c.send(named ? rejected(value, 'no_room', ChatLiveMessages.chooseRoom) : rejected(value, 'invalid_name', ChatLiveMessages.enterName));
+        }
+        return this.join(c, join.data);
+      }
+      case 'message': {
+        const send = chatSendSchema.safeParse(value);
+        if (!send.success) return c.send(notice('invalid', ChatLiveMessages.emptyMessage));
+        return this.message(c, send.data);
+      }
+      case 'leave':
+        return this.leave(c, true);
+      case 'remove':
+        return this.moderate(c, value, chatRemoveSchema, (m, r) => this.remove(c, m, r));
+      case 'mute':
+        return this.moderate(c, value, chatMuteSchema, (m, r) => this.mute(c, m, r));
+      case 'slow_mode':
+        return this.moderate(c, value, chatSlowModeSchema, (m, r) => this.slowMode(c, m, r));
+      default:
+        return c.send(notice('invalid', ChatLiveMessages.unknownRequest));
+    }
+  }
+
+  private async join(c: LiveConnection, join: ChatJoin): Promise<void> {
+    if (!c.person.approved) return c.send(rejected(join, 'not_approved', ChatLiveMessages.notApproved));
+    const name = checkChatName(join.name);
+    if (!name.ok) return c.send(rejected(join, 'invalid_name', name.text));
+    const roomId = join.chatroom.toLowerCase();
+    if (!UUID.test(roomId)) return c.send(rejected(join, 'no_room', ChatLiveMessages.roomUnavailable));
+    const room = await this.chatrooms.findById(roomId);
+    if (!room || !room.isActive) return c.send(rejected(join, 'no_room', ChatLiveMessages.roomUnavailable));
+    if (!this.mayJoin(c.person, room)) return c.send(rejected(join, 'not_invited', ChatLiveMessages.notInvited));
+    if (c.membership) await this.leave(c, true);
+
+    const token = randomBytes(18).toString('base64url');
+    const data: SeatData = { name: name.display, role: c.person.role, userId: c.person.id };
+    const resume = join.resume !== undefined && RESUME_TOKEN.test(join.resume) ? join.resume : undefined;
+    const kept = await this.store.claimSeat(
+      LiveKeys.names(roomId),
+      name.seat,
+      { process: this.processId, token, data: JSON.stringify(data) },
+      resume,
+    );
+    if (kept) return c.send(rejected(join, 'name_taken', ChatLiveMessages.nameTaken(name.display), name.display));
+
+    const membership: Membership = {
+      roomId,
+      name: name.display,
+      seat: name.seat,
+      token,
+      lastSeq: 0,
+      pending: [],
+      mutedUntil: 0,
+      slowModeSeconds: 0,
+    };
+    c.membership = membership;
+    await this.enterRoom(roomId, c);
+    const [[muted, slow], log, seats] = await Promise.all([
+      this.store.mget([LiveKeys.mute(roomId, c.person.id), LiveKeys.slowMode(roomId)]),
+      this.pubsub.readLog(LiveKeys.log(roomId), join.since ?? Number.MAX_SAFE_INTEGER),
+      this.store.seats(LiveKeys.names(roomId)),
+    ]);
+    // The socket closed (or joined elsewhere) while this was read: its leave has run or will, nothing to send.
+    if (c.membership !== membership || c.closing) return;
+    membership.mutedUntil = Number(muted ?? 0);
+    membership.slowModeSeconds = Number(slow ?? 0);
+    c.send({
+      type: 'joined',
+      chatroom: roomId,
+      name: name.display,
+      role: c.person.role,
+      resume: token,
+      seq: log.last,
+      participants: seats.map((s) => seatData(s.holder.data)).filter((d) => d !== null).map((d) => ({ name: d.name, role: d.role })),
+      slowModeSeconds: membership.slowModeSeconds,
+      canModerate: c.person.canModerate,
+      ...(log.truncated || (join.since !== undefined && join.since > log.last) ? { truncated: true } : {}),
+    });
+    let last = log.last;
+    for (const entry of log.entries) {
+      const frame = numberedFrame(entry.seq, entry.entry);
+      if (frame) c.sendFrame(frame);
+      last = Math.max(last, entry.seq);
+    }
+    membership.lastSeq = last;
+    const pending = membership.pending ?? [];
+    membership.pending = null;
+    for (const m of pending) this.deliverNumbered(c, m);
+    await this.publishEvent(roomId, presence('user_joined', membership, c.person.role));
+  }
+
+  private async message(c: LiveConnection, send: ChatSend): Promise<void> {
+    const m = c.membership;
+    if (!m || m.pending || send.chatroom.toLowerCase() !== m.roomId) return c.send(notice('not_joined', ChatLiveMessages.notJoined));
+    const text = send.text.trim();
+    if (text === '') return c.send(notice('empty', ChatLiveMessages.emptyMessage, m.roomId));
+    if (text.length > CHAT_MESSAGE_MAX && [...text].length > CHAT_MESSAGE_MAX)
+      return c.send(notice('too_long', ChatLiveMessages.messageTooLong, m.roomId));
+    const now = Date.now();
+    if (m.mutedUntil > now) {
+      const until = new Date(m.mutedUntil).toISOString();
+      return c.send({ ...notice('muted', ChatLiveMessages.muted(until), m.roomId), until });
+    }
+    const wait = c.takeRateSlot(now);
+    if (wait > 0) return c.send({ ...notice('rate_limited', ChatLiveMessages.rateLimited, m.roomId), retryAfterMs: wait });
+    if (m.slowModeSeconds > 0 && !c.person.canModerate) {
+      const gate = LiveKeys.slowGate(m.roomId, c.person.id);
+      if (!(await this.store.setIfAbsent(gate, '1', m.slowModeSeconds * 1000))) {
+        const left = await this.store.pttl(gate);
+        return c.send({
+          ...notice('slow_mode', ChatLiveMessages.slowMode(m.slowModeSeconds), m.roomId),
+          retryAfterMs: Math.max(left, 1),
+        });
+      }
+    }
+    const json = JSON.stringify({
+      type: 'message',
+      id: randomUUID(),
+      name: m.name,
+      role: c.person.role,
+      text,
+      timestamp: new Date(now).toISOString(),
+      chatroom: m.roomId,
+    });
+    await this.pubsub.appendAndPublish(LiveKeys.roomChannel(m.roomId), LiveKeys.log(m.roomId), `${c.person.id} ${json}`, {
+      keep: this.config.CHAT_HISTORY_SIZE,
+      ttlMs: this.config.CHAT_HISTORY_TTL_MINUTES * 60_000,
+    });
+  }
+
+  /** Moderation: teachers and admins (from the session), in the room they joined. */
+  private async moderate<T extends { chatroom: string }>(
+    c: LiveConnection,
+    value: unknown,
+    schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } },
+    act: (m: Membership, request: T) => Promise<void>,
+  ): Promise<void> {
+    if (!c.person.canModerate) return c.send(notice('forbidden', ChatLiveMessages.moderatorsOnly));
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) return c.send(notice('invalid', ChatLiveMessages.invalidRequest));
+    const m = c.membership;
+    if (!m || parsed.data.chatroom.toLowerCase() !== m.roomId) return c.send(notice('not_joined', ChatLiveMessages.notJoined));
+    return act(m, parsed.data);
+  }
+
+  private async remove(_c: LiveConnection, m: Membership, request: ChatRemove): Promise<void> {
+    const key = LiveKeys.log(m.roomId);
+    const kept = (await this.pubsub.readLog(key, request.seq - 1)).entries.find((e) => e.seq === request.seq);
+    await this.pubsub.removeFromLog(key, request.seq);
+    const id = kept ? (parseEntry(kept.entry)?.id ?? '') : '';
+    await this.publishEvent(m.roomId, { type: 'message_removed', chatroom: m.roomId, seq: request.seq, id });
+  }
+
+  private async mute(c: LiveConnection, m: Membership, request: ChatMute): Promise<void> {
+    const wanted = checkChatName(request.name);
+    const seats = wanted.ok ? await this.store.seats(LiveKeys.names(m.roomId)) : [];
+    const target = wanted.ok ? seatData(seats.find((s) => s.seat === wanted.seat)?.holder.data) : null;
+    if (!target || target.role !== 'student' || target.userId === c.person.id)
+      return c.send(notice('not_found', ChatLiveMessages.noSuchParticipant(request.name), m.roomId));
+    const key = LiveKeys.mute(m.roomId, target.userId);
+    const until = request.minutes === 0 ? 0 : Date.now() + request.minutes * 60_000;
+    if (until === 0) await this.store.del(key);
+    else await this.store.set(key, String(until), request.minutes * 60_000);
+    await this.pubsub.publish(LiveKeys.roomChannel(m.roomId), `- ${JSON.stringify({ type: '_mute', userId: target.userId, until })}`);
+  }
+
+  private async slowMode(_c: LiveConnection, m: Membership, request: ChatSlowMode): Promise<void> {
+    const key = LiveKeys.slowMode(m.roomId);
+    if (request.seconds === 0) await this.store.del(key);
+    else await this.store.set(key, String(request.seconds), this.config.CHAT_HISTORY_TTL_MINUTES * 60_000);
+    const event: ChatSlowModeEvent = { type: 'slow_mode', chatroom: m.roomId, seconds: request.seconds, name: m.name };
+    await this.publishEvent(m.roomId, event);
+  }
+
+  /** Leaves the connection's room: its name comes free and (`announce`) the room hears user_left. */
+  private async leave(c: LiveConnection, announce: boolean): Promise<void> {
+    const m = c.membership;
+    if (!m) return;
+    c.membership = null;
+    this.exitRoom(m.roomId, c);
+    const released = await this.store.releaseSeat(LiveKeys.names(m.roomId), m.seat, m.token);
+    if (released && announce) await this.publishEvent(m.roomId, presence('user_left', m, c.person.role));
+  }
+
+  private mayJoin(person: LivePerson, room: Chatroom): boolean {
+    return person.canModerate || room.invitedUserIds.includes(person.id);
+  }
+
+  // ---- fan-out -------------------------------------------------------------------------------------------
+
+  private async enterRoom(roomId: string, c: LiveConnection): Promise<void> {
+    let room = this.rooms.get(roomId);
+    if (!room) {
+      const created: LocalRoom = { members: new Set(), ready: Promise.resolve() };
+      created.ready = this.pubsub
+        .subscribe(LiveKeys.roomChannel(roomId), (message) => this.onRoomMessage(created, message))
+        .then((unsubscribe) => {
+          created.unsubscribe = unsubscribe;
+          // Everyone left while subscribing.
+          if (created.members.size === 0 && this.rooms.get(roomId) !== created) void unsubscribe();
+        });
+      this.rooms.set(roomId, created);
+      room = created;
+    }
+    room.members.add(c);
+    await room.ready;
+  }
+
+  private exitRoom(roomId: string, c: LiveConnection): void {
+    const room = this.rooms.get(roomId);
+    if (!room || !room.members.delete(c) || room.members.size > 0) return;
+    this.rooms.delete(roomId);
+    if (room.unsubscribe) void room.unsubscribe().catch(() => undefined);
+  }
+
+  private onRoomMessage(room: LocalRoom, message: string): void {
+    if (message.charCodeAt(0) !== 45 /* '-' */) {
+      for (const c of room.members) this.deliverNumbered(c, message);
+      return;
+    }
+    const json = message.slice(2);
+    if (json.startsWith('{"type":"_')) return this.onInternal(room, json);
+    let frame: Buffer | undefined;
+    let slow: ChatSlowModeEvent | undefined;
+    if (json.startsWith('{"type":"slow_mode"')) slow = JSON.parse(json) as ChatSlowModeEvent;
+    for (const c of room.members) {
+      if (!c.membership) continue;
+      if (slow) c.membership.slowModeSeconds = slow.seconds;
+      c.sendFrame((frame ??= Buffer.from(json)));
+      this.deliveries++;
+    }
+  }
+
+  /** A numbered message to one member: held while it catches up, skipped when it already has it. */
+  private deliverNumbered(c: LiveConnection, message: string): void {
+    const m = c.membership;
+    if (!m) return;
+    if (m.pending) {
+      m.pending.push(message);
+      return;
+    }
+    const space = message.indexOf(' ');
+    const seq = Number(message.slice(0, space));
+    if (seq <= m.lastSeq) return;
+    m.lastSeq = seq;
+    const frame = numberedFrame(seq, message.slice(space + 1));
+    if (!frame) return;
+    c.sendFrame(frame);
+    this.deliveries++;
+  }
+
+  private onInternal(room: LocalRoom, json: string): void {
+    const event = JSON.parse(json) as { type: string; userId?: string; until?: number };
+    if (event.type !== '_mute' || typeof event.userId !== 'string') return;
+    const until = Number(event.until ?? 0);
+    for (const c of room.members) {
+      if (!c.membership || c.person.id !== event.userId) continue;
+      c.membership.mutedUntil = until;
+      if (until === 0) c.send(notice('unmuted', ChatLiveMessages.unmuted, c.membership.roomId));
+      else {
+        const iso = new Date(until).toISOString();
+        c.send({ ...notice('muted', ChatLiveMessages.muted(iso), c.membership.roomId), until: iso });
+      }
+    }
+  }
+
+  private publishEvent(roomId: string, event: object): Promise<void> {
+    return this.pubsub.publish(LiveKeys.roomChannel(roomId), `- ${JSON.stringify(event)}`);
+  }
+
+  // ---- liveness and control ------------------------------------------------------------------------------
+
+  private async beat(): Promise<void> {
+    try {
+      await this.store.heartbeat(this.processId, this.config.CHAT_HEARTBEAT_MS * 3);
+      // Names held by replicas that died: freed, and their rooms told (each seat reaped by one replica).
+      for (const roomId of this.rooms.keys()) {
+        for (const { holder } of await this.store.reapSeats(LiveKeys.names(roomId))) {
+          const data = seatData(holder.data);
+          if (data) await this.publishEvent(roomId, presenceOf('user_left', roomId, data.name, data.role));
+        }
+      }
+    } catch (err) {
+      this.logger.warn({ err }, 'chat heartbeat failed');
+    }
+  }
+
+  private ping(): void {
+    for (const c of this.connections) {
+      if (!c.alive) {
+        c.ws.terminate();
+        continue;
+      }
+      c.alive = false;
+      c.ws.ping();
+    }
+  }
+
+  private cutOff(c: LiveConnection): void {
+    if (c.closing) return;
+    c.closing = true;
+    this.logger.warn({ userId: c.person.id, buffered: c.ws.bufferedAmount }, 'chat client too slow, cut off');
+    c.ws.close(ChatCloseCodes.tooSlow, 'too slow');
+    setTimeout(() => c.ws.terminate(), 1000).unref();
+  }
+
+  private async onControl(control: LiveControlMessage): Promise<void> {
+    if (control.kind === 'user') {
+      const mine = [...(this.byUser.get(control.userId.toLowerCase()) ?? [])];
+      for (const c of mine) {
+        const state = control.deleted ? 'revoked' : await this.sessions.check(c.person.id, c.person.tokenVersion, c.person.sessionId);
+        if (state === 'valid' || state === 'unknown') continue;
+        this.closeWith(c, ChatCloseCodes.sessionChanged, notice('session_changed', ChatLiveMessages.sessionChanged));
+      }
+      return;
+    }
+    const local = this.rooms.get(control.roomId);
+    if (!local) return;
+    const room = await this.chatrooms.findById(control.roomId);
+    for (const c of [...local.members]) {
+      if (room && room.isActive && this.mayJoin(c.person, room)) continue;
+      this.closeWith(c, ChatCloseCodes.roomClosed, notice('room_closed', ChatLiveMessages.roomClosed, control.roomId));
+    }
+  }
+
+  private closeWith(c: LiveConnection, code: number, last: ChatNoticeEvent): void {
+    if (c.closing) return;
+    c.send(last);
+    c.closing = true;
+    c.ws.close(code, last.code);
+    setTimeout(() => c.ws.terminate(), 1000).unref();
+  }
+}
+
+// ---- frames --------------------------------------------------------------------------------------------
+
+function notice(code: ChatNoticeEvent['code'], text: string, chatroom?: string): ChatNoticeEvent {
+  return chatroom === undefined ? { type: 'notice', code, text } : { type: 'notice', code, text, chatroom };
+}
+
+function rejected(join: unknown, reason: ChatJoinRejectedEvent['reason'], text: string, name?: string): ChatJoinRejectedEvent {
+  const j = (typeof join === 'object' && join !== null ? join : {}) as { name?: unknown; chatroom?: unknown };
+  return {
+    type: 'join_rejected',
+    reason,
+    id: randomUUID(),
+    name: name ?? (typeof j.name === 'string' ? j.name.slice(0, 100) : ''),
+    role: 'student',
+    text,
+    timestamp: new Date().toISOString(),
+    chatroom: typeof j.chatroom === 'string' ? j.chatroom.slice(0, 64) : '',
+  };
+}
+
+function presence(type: ChatPresenceEvent['type'], m: Membership, role: ChatRole): ChatPresenceEvent {
+  return presenceOf(type, m.roomId, m.name, role);
+}
+
+function presenceOf(type: ChatPresenceEvent['type'], roomId: string, name: string, role: ChatRole): ChatPresenceEvent {
+  return {
+    type,
+    id: randomUUID(),
+    name,
+    role,
+    text: type === 'user_joined' ? ChatLiveMessages.userJoined(name) : ChatLiveMessages.userLeft(name),
+    timestamp: new Date().toISOString(),
+    chatroom: roomId,
+  };
+}
+
+/** `"<userId> <json>"` of a kept or published entry → the client's frame with `seq` put in. */
+function numberedFrame(seq: number, entry: string): Buffer | null {
+  const json = entry.slice(entry.indexOf(' ') + 1);
+  if (!json.startsWith(MESSAGE_HEAD)) return null;
+  return Buffer.from(`${MESSAGE_HEAD}"seq":${seq},${json.slice(MESSAGE_HEAD.length)}`);
+}
+
+function parseEntry(entry: string): { id: string } | null {
+  try {
+    return JSON.parse(entry.slice(entry.indexOf(' ') + 1)) as { id: string };
+  } catch {
+    return null;
+  }
+}
+
+function seatData(data: string | undefined): SeatData | null {
+  if (data === undefined) return null;
+  try {
+    return JSON.parse(data) as SeatData;
+  } catch {
+    return null;
+  }
+}

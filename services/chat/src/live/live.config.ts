@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { CHAT_HISTORY_DEFAULT } from '@district/contracts';
+import { loadConfig } from '@district/nest-common';
+
+const int = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
+
+/**
+ * The live chat's settings (ADR 0018). The defaults suit a district; tests shorten the liveness times.
+ * - CHAT_HISTORY_SIZE / CHAT_HISTORY_TTL_MINUTES: messages kept per room for catch-up, and how long after the
+ *   room's last message they are kept.
+ * - CHAT_SEND_BUFFER_MAX_BYTES: a client whose unsent frames exceed this is cut off (4408) instead of growing
+ *   the replica's memory.
+ * - CHAT_HEARTBEAT_MS: how often a replica says it is alive; its names count as taken for 3 heartbeats, so a
+ *   killed replica's names come free within about 3 × this.
+ * - CHAT_PING_MS: WebSocket pings; a client that misses one is dropped (dead network paths free their names).
+ * - GATEWAY_ALLOWED_ORIGINS: origins besides the public URL's whose pages may open the socket (the gateway's list).
+ */
+const liveSchema = z.object({
+  CHAT_HISTORY_SIZE: int(1, 10_000, CHAT_HISTORY_DEFAULT),
+  CHAT_HISTORY_TTL_MINUTES: int(1, 7 * 24 * 60, 24 * 60),
+  CHAT_SEND_BUFFER_MAX_BYTES: int(64 * 1024, 64 * 1024 * 1024, 1024 * 1024),
+  CHAT_HEARTBEAT_MS: int(100, 60_000, 5_000),
+  CHAT_PING_MS: int(100, 300_000, 30_000),
+  GATEWAY_ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((s) => s.trim()).filter((s) => s !== '')),
+});
+
+export type LiveConfig = z.infer<typeof liveSchema>;
+
+export function loadLiveConfig(env: NodeJS.ProcessEnv): LiveConfig {
+  return loadConfig('chat', liveSchema, env);
+}
+
+export const LIVE_CONFIG = Symbol('LIVE_CONFIG');

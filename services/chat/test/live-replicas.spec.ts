@@ -1,0 +1,179 @@
+import { randomUUID } from 'node:crypto';
+import Redis from 'ioredis';
+import { ChatCloseCodes, Subjects, type Chatroom } from '@district/contracts';
+import { RedisEphemeralStore, RedisPubSub, SessionStateStore } from '@district/nest-common';
+import { REDIS_URL, uniqueToken, waitFor, type HttpClient, type Persona } from '@district/nest-common/testing';
+import { ChatHub } from '../src/live/chat-hub';
+import { LiveKeys } from '../src/live/live-channels';
+import { startChat, type ChatTestApp } from './support/chat-app';
+import { ChatSocket } from './support/chat-socket';
+
+/**
+ * Two chat replicas as in the cluster: one database schema, and each its own connections to one real Redis
+ * (pub/sub for the fan-out, the store for names, mutes and sessions) under a prefix of this run.
+ */
+const prefix = `chat-test:${uniqueToken()}:`;
+const HEARTBEAT_MS = 200;
+let one: ChatTestApp;
+let two: ChatTestApp;
+let admin: HttpClient;
+const sockets: ChatSocket[] = [];
+
+function redisAdapters() {
+  return { pubsub: new RedisPubSub(REDIS_URL, { prefix }), store: new RedisEphemeralStore(REDIS_URL, { prefix }) };
+}
+
+beforeAll(async () => {
+  const env = { CHAT_HEARTBEAT_MS: String(HEARTBEAT_MS) };
+  const first = redisAdapters();
+  one = await startChat({ env, runtime: first });
+  two = await startChat({ env, schema: one.schema, runtime: { ...redisAdapters(), keys: one.runtime.keys } });
+  admin = (await one.signIn('admin')).client;
+});
+afterEach(() => {
+  for (const s of sockets.splice(0)) s.close();
+});
+afterAll(async () => {
+  await two?.close();
+  await one?.close();
+  for (const app of [one, two]) {
+    await app?.runtime.pubsub.close();
+    await app?.runtime.store.close();
+  }
+  const redis = new Redis(REDIS_URL);
+  const keys = await redis.keys(`${prefix}*`);
+  if (keys.length > 0) await redis.del(...keys);
+  await redis.quit();
+});
+
+async function person(persona: Persona) {
+  const { client, person: p } = await one.signIn(persona);
+  return { id: p.id, cookie: client.jar.header(new URL(one.runtime.publicUrl)) as string };
+}
+
+async function open(app: ChatTestApp, cookie: string): Promise<ChatSocket> {
+  const s = await ChatSocket.open(app.url, { cookie });
+  sockets.push(s);
+  return s;
+}
+
+async function room(invitedUserIds: string[]): Promise<Chatroom> {
+  const res = await admin.post<Chatroom>('/api/admin/chatrooms', { name: `Replicas ${randomUUID().slice(0, 8)}`, invitedUserIds });
+  if (res.status !== 201) throw new Error(`room: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+describe('two chat replicas over Redis', () => {
+  it('deliver a message sent on one to the clients on the other, in one numbering', async () => {
+    const a = await person('student');
+    const b = await person('student');
+    const r = await room([a.id, b.id]);
+    const sa = await open(one, a.cookie);
+    const sb = await open(two, b.cookie);
+    await sa.join(r.id, 'Ana');
+    await sb.join(r.id, 'Beto');
+    expect(await sa.type('user_joined')).toMatchObject({ name: 'Beto' });
+    sa.send({ type: 'message', text: 'desde uno', chatroom: r.id });
+    expect(await sb.type('message')).toMatchObject({ seq: 1, name: 'Ana', text: 'desde uno' });
+    sb.send({ type: 'message', text: 'desde dos', chatroom: r.id });
+    expect(await sa.type('message')).toMatchObject({ seq: 1, text: 'desde uno' });
+    expect(await sa.type('message')).toMatchObject({ seq: 2, name: 'Beto', text: 'desde dos' });
+  });
+
+  it('keep every client in the same order, without gaps or duplicates, when both replicas send at once', async () => {
+    const people = await Promise.all(['teacher', 'teacher', 'teacher', 'teacher'].map((p) => person(p as Persona)));
+    const r = await room([]);
+    const clients = await Promise.all(people.map((p, i) => open(i % 2 ? two : one, p.cookie)));
+    for (const [i, c] of clients.entries()) await c.join(r.id, `T${i}`);
+    // 4 senders × 5 messages (the rate limit), interleaved across the replicas.
+    for (let n = 0; n < 5; n++) for (const [i, c] of clients.entries()) c.send({ type: 'message', text: `${i}:${n}`, chatroom: r.id });
+    const seen = await Promise.all(
+      clients.map(async (c) => {
+        const got: { seq: number; text: string }[] = [];
+        for (let k = 0; k < 20; k++) got.push((await c.type('message')) as unknown as { seq: number; text: string });
+        return got;
+      }),
+    );
+    for (const got of seen) {
+      expect(got.map((m) => m.seq)).toEqual(Array.from({ length: 20 }, (_, k) => k + 1));
+      expect(got).toEqual(seen[0]);
+    }
+    // Each sender's own messages keep their order.
+    for (let i = 0; i < 4; i++) expect(seen[0].filter((m) => m.text.startsWith(`${i}:`)).map((m) => m.text)).toEqual([0, 1, 2, 3, 4].map((n) => `${i}:${n}`));
+  });
+
+  it('refuse on one replica a name taken on the other', async () => {
+    const a = await person('student');
+    const b = await person('student');
+    const r = await room([a.id, b.id]);
+    await (await open(one, a.cookie)).join(r.id, 'Lola');
+    expect(await (await open(two, b.cookie)).join(r.id, 'LOLA')).toMatchObject({ type: 'join_rejected', reason: 'name_taken' });
+  });
+
+  it('let a client that lost one replica rejoin on the other, catch up without a gap and keep its name', async () => {
+    const a = await person('student');
+    const t = await person('teacher');
+    const r = await room([a.id]);
+    const sa = await open(one, a.cookie);
+    const st = await open(two, t.cookie);
+    const joined = await sa.join(r.id, 'Ana');
+    await st.join(r.id, 'Profe');
+    st.send({ type: 'message', text: 'uno', chatroom: r.id });
+    expect(await sa.type('message')).toMatchObject({ seq: 1 });
+    sa.ws.terminate();
+    st.send({ type: 'message', text: 'dos', chatroom: r.id });
+    st.send({ type: 'message', text: 'tres', chatroom: r.id });
+    await st.next((e) => e.type === 'message' && e.text === 'tres', 'tres');
+    const back = await open(two, a.cookie);
+    expect(await back.join(r.id, 'Ana', { since: 1, resume: joined.resume })).toMatchObject({ type: 'joined', seq: 3 });
+    expect([(await back.type('message')).text, (await back.type('message')).text]).toEqual(['dos', 'tres']);
+  });
+
+  it('free the names of a replica that died (no goodbye), and tell the room', async () => {
+    const third = await startChat({ env: { CHAT_HEARTBEAT_MS: String(HEARTBEAT_MS) }, schema: one.schema, runtime: { ...redisAdapters(), keys: one.runtime.keys } });
+    try {
+      const a = await person('student');
+      const b = await person('student');
+      const r = await room([a.id, b.id]);
+      const watcher = await open(one, b.cookie);
+      await watcher.join(r.id, 'Beto');
+      const doomed = await ChatSocket.open(third.url, { cookie: a.cookie });
+      await doomed.join(r.id, 'Ana');
+      expect(await (await open(two, b.cookie)).join(r.id, 'Ana')).toMatchObject({ reason: 'name_taken' });
+      // A SIGKILL: the heartbeat stops and nothing is released.
+      const hub = third.service.app.get(ChatHub);
+      (hub as unknown as { timers: NodeJS.Timeout[] }).timers.forEach(clearInterval);
+      third.runtime.store.releaseSeat = async () => false;
+      const died = Date.now();
+      expect(await watcher.next((e) => e.type === 'user_left' && e.name === 'Ana', 'user_left of Ana', 5000)).toBeDefined();
+      expect(Date.now() - died).toBeLessThan(HEARTBEAT_MS * 6);
+      expect(await (await open(two, b.cookie)).join(r.id, 'Ana')).toMatchObject({ type: 'joined' });
+      doomed.ws.terminate();
+    } finally {
+      await third.close();
+      await third.runtime.pubsub.close();
+      await third.runtime.store.close();
+    }
+  });
+
+  it('close a suspended user’s sockets on every replica within 1 s of the identity event on one', async () => {
+    const a = await person('student');
+    const r = await room([a.id]);
+    const on1 = await open(one, a.cookie);
+    const on2 = await open(two, a.cookie);
+    await on1.join(r.id, 'Ana');
+    await on2.join(r.id, 'Ana 2');
+    await new SessionStateStore(one.runtime.store).setVersion(a.id, 2);
+    const started = Date.now();
+    await one.runtime.bus.publish(Subjects.identityUserUpdated, {
+      user: { id: a.id, name: 'Ana', username: 'ana', email: 'a@school.test', role: 'student', approved: false, isAdmin: false, profileImage: null, createdAt: new Date().toISOString() },
+      tokenVersion: 2,
+      changed: ['approval'],
+    });
+    expect((await on1.closedWith(1000)).code).toBe(ChatCloseCodes.sessionChanged);
+    expect((await on2.closedWith(1000)).code).toBe(ChatCloseCodes.sessionChanged);
+    expect(Date.now() - started).toBeLessThan(1000);
+    // Their names come free as the replicas see the sockets go.
+    await waitFor(async () => (await one.runtime.store.seats(LiveKeys.names(r.id))).length === 0, 'names freed');
+  });
+});
