@@ -76,7 +76,7 @@ describe('route guards (spec section 2)', () => {
   });
 
   it.each([
-    ['/admin/chatrooms', 'Chatroom Management'],
+    ['/audio-lists', 'Audio Lists'],
     ['/lesson-plans', 'Lesson Plans'],
     ['/sound-demo', 'Sound Demo'],
   ])('a future screen %s renders its own page, not a blank route', async (path, title) => {

@@ -29,6 +29,8 @@ const AdminCommentsPage = lazyNamed(() => import('@/features/blog/components/adm
 const PostEditorPage = lazyNamed(() => import('@/features/blog/components/post-editor/post-editor-page'), 'PostEditorPage');
 const AdminSeoPage = lazyNamed(() => import('@/features/blog/components/admin-seo-page'), 'AdminSeoPage');
 const AdminUsersPage = lazyNamed(() => import('@/features/accounts/components/admin-users-page'), 'AdminUsersPage');
+const AdminChatroomsPage = lazyNamed(() => import('@/features/chat/components/admin-chatrooms-page'), 'AdminChatroomsPage');
+const ChatPage = lazyNamed(() => import('@/features/chat/components/chat-page'), 'ChatPage');
 const AdminDashboardPage = lazyNamed(() => import('./routes/admin-dashboard-page'), 'AdminDashboardPage');
 const NotFoundPage = lazyNamed(() => import('./routes/not-found'), 'NotFoundPage');
 /** A screen that ships later: its own guarded page with the spec's title, never a blank route. */
@@ -52,7 +54,7 @@ export const appRoutes: RouteObject[] = [
   { path: '/admin/comments', element: guarded('admin', <AdminCommentsPage />) },
   { path: '/admin/categories', element: guarded('admin', <AdminCategoriesPage />) },
   { path: '/admin/seo', element: guarded('admin', <AdminSeoPage />) },
-  { path: '/admin/chatrooms', element: soon('admin', 'adminChatrooms') },
+  { path: '/admin/chatrooms', element: guarded('admin', <AdminChatroomsPage />) },
   { path: '/admin/quiz-grades-dashboard', element: soon('admin', 'quizGrades') },
   { path: '/admin/text-quiz-grades-dashboard', element: soon('admin', 'textQuizGrades') },
   { path: '/admin', element: guarded('admin', <AdminDashboardPage />) },
@@ -65,7 +67,7 @@ export const appRoutes: RouteObject[] = [
   { path: '/word-sorter', element: <WordSorterPage /> },
   { path: '/code-evolution', element: <CodeEvolutionPage /> },
   { path: '/crossword-generator', element: <CrosswordPage /> },
-  { path: '/listen-to-type', element: soon('login', 'listenToType') },
+  { path: '/listen-to-type', element: guarded('login', <ChatPage />) },
   { path: '/audio-quizzes', element: soon('login', 'audioQuizzes') },
   { path: '/text-quizzes', element: soon('login', 'textQuizzes') },
   { path: '/audio-lists', element: soon('login', 'audioLists') },

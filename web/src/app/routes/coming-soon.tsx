@@ -38,14 +38,12 @@ export function ComingSoonPage({ title, description, backTo, backLabel }: Coming
 
 /** The screens still to come, keyed by route, each with the spec's name for it. */
 export const comingSoonScreens = {
-  listenToType: { title: 'Chatroom', description: 'Live classroom chat is on its way. Soon you will pick a chatroom and talk with your class here.', backTo: '/educational-tools', backLabel: 'Back to Tools' },
   audioQuizzes: { title: 'Audio Quizzes', description: 'Listening quizzes with instant scoring are coming soon.', backTo: '/educational-tools', backLabel: 'Back to Tools' },
   textQuizzes: { title: 'Text Quizzes', description: 'Reading quizzes with question review are coming soon.', backTo: '/educational-tools', backLabel: 'Back to Tools' },
   audioLists: { title: 'Audio Lists', description: 'Shared lists of audio files for practice are coming soon.', backTo: '/educational-tools', backLabel: 'Back to Tools' },
   lessonPlans: { title: 'Lesson Plans', description: 'A five-phase lesson plan builder for teachers is coming soon.', backTo: '/educational-tools', backLabel: 'Back to Tools' },
   googleSlides: { title: 'Google Slides', description: 'A library of presentations to share with your classes is coming soon.', backTo: '/educational-tools', backLabel: 'Back to Tools' },
   soundDemo: { title: 'Sound Demo', description: 'The sound demo is coming soon.', backTo: '/admin', backLabel: 'Back to Admin Dashboard' },
-  adminChatrooms: { title: 'Chatroom Management', description: 'Creating chatrooms and inviting students is coming soon.', backTo: '/admin', backLabel: 'Back to Admin Dashboard' },
   quizGrades: { title: 'Quiz Grades Dashboard', description: 'Audio quiz results and statistics are coming soon.', backTo: '/admin', backLabel: 'Back to Admin Dashboard' },
   textQuizGrades: { title: 'Text Quiz Grades Dashboard', description: 'Text quiz results and statistics are coming soon.', backTo: '/admin', backLabel: 'Back to Admin Dashboard' },
 } satisfies Record<string, ComingSoonProps>;

@@ -1,0 +1,223 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ChatLiveMessages } from '@district/contracts/chat';
+import { backoffDelay, ChatConnection, chatSocketUrl, type ConnectionStatus } from './chat-connection';
+import { joined, message, ROOM_ID } from './chat-events.testing';
+import { FakeWebSocket } from './fake-websocket.testing';
+
+function connect(refreshSession: () => Promise<boolean> = async () => true) {
+  const statuses: ConnectionStatus[] = [];
+  const events: unknown[] = [];
+  const conn = new ChatConnection({
+    url: 'ws://school.test/ws',
+    target: { chatroom: ROOM_ID, name: 'Sam Student', role: 'student' },
+    onEvent: (e) => events.push(e),
+    onStatus: (s) => statuses.push(s),
+    refreshSession,
+  });
+  conn.start();
+  return { conn, statuses, events, last: () => statuses.at(-1) };
+}
+
+/** Opens the newest socket, lets the 100 ms join delay pass and answers with `joined`. */
+function joinNewest(overrides: Parameters<typeof joined>[0] = {}) {
+  const ws = FakeWebSocket.last;
+  ws.open();
+  vi.advanceTimersByTime(100);
+  ws.receive(joined(overrides));
+  return ws;
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  FakeWebSocket.reset();
+  vi.stubGlobal('WebSocket', FakeWebSocket);
+});
+afterEach(() => vi.useRealTimers());
+
+describe('chatSocketUrl', () => {
+  it('uses wss on https pages and ws on http, on the page host', () => {
+    expect(chatSocketUrl({ protocol: 'https:', host: 'school.example:8443' })).toBe('wss://school.example:8443/ws');
+    expect(chatSocketUrl({ protocol: 'http:', host: 'localhost:5173' })).toBe('ws://localhost:5173/ws');
+  });
+});
+
+describe('ChatConnection', () => {
+  it('sends the join 100 ms after the socket opens, with the spec fields only', () => {
+    connect();
+    const ws = FakeWebSocket.last;
+    expect(ws.url).toBe('ws://school.test/ws');
+    ws.open();
+    vi.advanceTimersByTime(99);
+    expect(ws.sent).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(ws.sent).toEqual([{ type: 'join', name: 'Sam Student', role: 'student', chatroom: ROOM_ID }]);
+  });
+
+  it('is joined on `joined` and sends frames only then', () => {
+    const { conn, last } = connect();
+    expect(last()).toEqual({ kind: 'connecting' });
+    expect(conn.send({ type: 'message', text: 'hola', chatroom: ROOM_ID })).toBe(false);
+    const ws = joinNewest();
+    expect(last()).toEqual({ kind: 'joined' });
+    expect(conn.send({ type: 'message', text: 'hola', chatroom: ROOM_ID })).toBe(true);
+    expect(ws.sentOfType('message')).toEqual([{ type: 'message', text: 'hola', chatroom: ROOM_ID }]);
+  });
+
+  it('a first connection that fails stops as failed (Connection failed)', () => {
+    const { last } = connect();
+    FakeWebSocket.last.drop(1006);
+    expect(last()).toEqual({ kind: 'stopped', reason: 'failed' });
+    vi.advanceTimersByTime(60_000);
+    expect(FakeWebSocket.instances).toHaveLength(1);
+  });
+
+  it('after a drop rejoins with since = newest seq and resume = the last joined token', () => {
+    const { conn, last } = connect();
+    const first = joinNewest({ seq: 4, resume: 'tok-A' });
+    first.receive(message(5, 'uno'));
+    first.receive(message(6, 'dos'));
+    expect(conn.lastSeq).toBe(6);
+    first.drop(1006);
+    expect(last()).toEqual({ kind: 'reconnecting', reason: 'lost', attempt: 1 });
+    vi.advanceTimersByTime(499);
+    expect(FakeWebSocket.instances).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    const second = FakeWebSocket.last;
+    expect(second).not.toBe(first);
+    second.open();
+    vi.advanceTimersByTime(100);
+    expect(second.sentOfType('join')).toEqual([
+      { type: 'join', name: 'Sam Student', role: 'student', chatroom: ROOM_ID, since: 6, resume: 'tok-A' },
+    ]);
+    second.receive(joined({ seq: 8, resume: 'tok-B' }));
+    expect(last()).toEqual({ kind: 'joined' });
+    second.receive(message(7, 'tres'));
+    second.receive(message(8, 'cuatro'));
+    second.drop(1006);
+    vi.advanceTimersByTime(500);
+    FakeWebSocket.last.open();
+    vi.advanceTimersByTime(100);
+    expect(FakeWebSocket.last.sentOfType('join')[0]).toMatchObject({ since: 8, resume: 'tok-B' });
+  });
+
+  it('starts since at the room number of the first join (no older history is asked for)', () => {
+    connect();
+    joinNewest({ seq: 40 }).drop(1006);
+    vi.advanceTimersByTime(500);
+    FakeWebSocket.last.open();
+    vi.advanceTimersByTime(100);
+    expect(FakeWebSocket.last.sentOfType('join')[0]).toMatchObject({ since: 40 });
+  });
+
+  it('backs off 0.5 s, 1 s, 2 s … up to 10 s and gives up with lost', () => {
+    expect([0, 1, 2, 3, 4, 5, 6].map(backoffDelay)).toEqual([500, 1000, 2000, 4000, 8000, 10_000, 10_000]);
+    const { last } = connect();
+    joinNewest().drop(1006);
+    let sockets = 1;
+    for (let attempt = 0; attempt < 12; attempt++) {
+      vi.advanceTimersByTime(backoffDelay(attempt) - 1);
+      expect(FakeWebSocket.instances).toHaveLength(sockets);
+      vi.advanceTimersByTime(1);
+      sockets += 1;
+      expect(FakeWebSocket.instances).toHaveLength(sockets);
+      FakeWebSocket.last.drop(1006);
+    }
+    expect(last()).toEqual({ kind: 'stopped', reason: 'lost' });
+  });
+
+  it('a successful rejoin resets the back-off', () => {
+    connect();
+    joinNewest().drop(1006);
+    vi.advanceTimersByTime(500);
+    FakeWebSocket.last.drop(1006);
+    vi.advanceTimersByTime(1000);
+    joinNewest().drop(1006);
+    vi.advanceTimersByTime(499);
+    const before = FakeWebSocket.instances.length;
+    vi.advanceTimersByTime(1);
+    expect(FakeWebSocket.instances.length).toBe(before + 1);
+  });
+
+  it('1012 (service restart) and 4408 (too slow) reconnect at once', () => {
+    const { last } = connect();
+    joinNewest().drop(1012);
+    expect(last()).toEqual({ kind: 'reconnecting', reason: 'restart', attempt: 1 });
+    vi.advanceTimersByTime(0);
+    expect(FakeWebSocket.instances).toHaveLength(2);
+    joinNewest().drop(4408);
+    expect(last()).toMatchObject({ kind: 'reconnecting', reason: 'slow' });
+    vi.advanceTimersByTime(0);
+    expect(FakeWebSocket.instances).toHaveLength(3);
+  });
+
+  it('4404 stops with room_closed and does not reconnect', () => {
+    const { last } = connect();
+    joinNewest().drop(4404);
+    expect(last()).toEqual({ kind: 'stopped', reason: 'room_closed' });
+    vi.advanceTimersByTime(60_000);
+    expect(FakeWebSocket.instances).toHaveLength(1);
+  });
+
+  it('4401 asks for the session once: reconnects when it holds', async () => {
+    const refresh = vi.fn(async () => true);
+    const { last } = connect(refresh);
+    joinNewest().drop(4401);
+    expect(last()).toMatchObject({ kind: 'reconnecting', reason: 'session' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(refresh).toHaveBeenCalledTimes(1);
+    expect(FakeWebSocket.instances).toHaveLength(2);
+  });
+
+  it('4401 stops with session when the session is gone, or when it happens again before a join', async () => {
+    const gone = connect(async () => false);
+    joinNewest().drop(4401);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(gone.last()).toEqual({ kind: 'stopped', reason: 'session' });
+    expect(ChatLiveMessages.sessionChanged).toMatch(/sign in again/);
+
+    FakeWebSocket.reset();
+    const refresh = vi.fn(async () => true);
+    const again = connect(refresh);
+    joinNewest().drop(4401);
+    await vi.advanceTimersByTimeAsync(0);
+    FakeWebSocket.last.drop(4401);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(refresh).toHaveBeenCalledTimes(1);
+    expect(again.last()).toEqual({ kind: 'stopped', reason: 'session' });
+  });
+
+  it('join_rejected stops the connection', () => {
+    const { last, events } = connect();
+    const ws = FakeWebSocket.last;
+    ws.open();
+    vi.advanceTimersByTime(100);
+    ws.receive({ type: 'join_rejected', reason: 'name_taken', id: 'x', name: 'Sam Student', role: 'student', text: '', timestamp: '', chatroom: ROOM_ID });
+    expect(events).toHaveLength(1);
+    expect(last()).toEqual({ kind: 'stopped', reason: 'rejected' });
+    expect(ws.closedByClient).toBe(1000);
+  });
+
+  it('leave sends leave, closes the socket and cancels a pending reconnect', () => {
+    const { conn, last } = connect();
+    const ws = joinNewest();
+    conn.leave();
+    expect(ws.sentOfType('leave')).toEqual([{ type: 'leave', chatroom: ROOM_ID }]);
+    expect(ws.closedByClient).toBe(1000);
+    expect(last()).toEqual({ kind: 'stopped', reason: 'left' });
+
+    FakeWebSocket.reset();
+    const other = connect();
+    joinNewest().drop(1006);
+    other.conn.leave();
+    vi.advanceTimersByTime(60_000);
+    expect(FakeWebSocket.instances).toHaveLength(1);
+  });
+
+  it('ignores frames that are not JSON objects with a type', () => {
+    const { events } = connect();
+    const ws = joinNewest();
+    ws.dispatchEvent(Object.assign(new Event('message'), { data: 'not json' }));
+    ws.dispatchEvent(Object.assign(new Event('message'), { data: '[1,2]' }));
+    expect(events).toHaveLength(1);
+  });
+});

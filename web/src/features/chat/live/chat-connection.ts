@@ -1,0 +1,250 @@
+import {
+  CHAT_JOIN_DELAY_MS,
+  CHAT_WS_PATH,
+  ChatCloseCodes,
+  type ChatJoin,
+  type ChatRole,
+  type ChatServerEvent,
+} from '@district/contracts/chat';
+import { CHAT_RECONNECT_BASE_MS, CHAT_RECONNECT_MAX_ATTEMPTS, CHAT_RECONNECT_MAX_MS } from '../chat.constants';
+
+/** Why the connection is being re-made. */
+export type ReconnectReason = 'restart' | 'lost' | 'session' | 'slow';
+/** Why the connection ended for good (the screen goes back to "not joined"). */
+export type StopReason = 'left' | 'failed' | 'lost' | 'session' | 'room_closed' | 'rejected';
+
+export type ConnectionStatus =
+  | { kind: 'connecting' }
+  | { kind: 'joined' }
+  | { kind: 'reconnecting'; reason: ReconnectReason; attempt: number }
+  | { kind: 'stopped'; reason: StopReason };
+
+export interface ChatJoinTarget {
+  chatroom: string;
+  name: string;
+  /** Sent because the spec's join carries it; the server takes the role from the session. */
+  role: ChatRole;
+}
+
+export interface ChatConnectionOptions {
+  target: ChatJoinTarget;
+  onEvent: (event: ChatServerEvent) => void;
+  onStatus: (status: ConnectionStatus) => void;
+  /** GET /api/auth/me after a 4401 close; resolves true when the session is still good. */
+  refreshSession: () => Promise<boolean>;
+  /** ws(s)://<page host>/ws by default. */
+  url?: string;
+}
+
+/** ws: or wss: by the page's protocol, on the page's own host (the gateway serves both). */
+export function chatSocketUrl(location: Pick<Location, 'protocol' | 'host'> = window.location): string {
+  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${CHAT_WS_PATH}`;
+}
+
+/** 0.5 s, 1 s, 2 s, 4 s … capped at 10 s, for the n-th consecutive attempt (0-based). */
+export function backoffDelay(attempt: number): number {
+  return Math.min(CHAT_RECONNECT_MAX_MS, CHAT_RECONNECT_BASE_MS * 2 ** attempt);
+}
+
+function parseEvent(data: unknown): ChatServerEvent | null {
+  if (typeof data !== 'string') return null;
+  try {
+    const value: unknown = JSON.parse(data);
+    if (value && typeof value === 'object' && typeof (value as { type?: unknown }).type === 'string') return value as ChatServerEvent;
+  } catch {
+    // Not JSON: ignored, like any frame the screen does not understand.
+  }
+  return null;
+}
+
+/**
+ * One person's membership of one room over `WebSocket /ws` (tools spec §7, protocol in
+ * `@district/contracts/chat` live.ts): opens the socket, sends the join 100 ms after it opens, and keeps the
+ * membership alive across dropped connections — reconnecting with `since` (the newest message number it has) and
+ * `resume` (the token of its last `joined`) so the server replays what was missed and gives the same name back.
+ *
+ * Close codes: 1012 → reconnect at once; 4408 → reconnect at once; 4401 → ask GET /api/auth/me once, reconnect if
+ * the session holds, else stop; 4404 → stop (room closed); anything else after a join → back off 0.5 s, 1 s, 2 s …
+ * ≤ 10 s and give up after CHAT_RECONNECT_MAX_ATTEMPTS. A first connection that never joins stops as 'failed'.
+ */
+export class ChatConnection {
+  private socket: WebSocket | null = null;
+  private joinTimer: ReturnType<typeof setTimeout> | null = null;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private stopped = false;
+  private everJoined = false;
+  private joinedNow = false;
+  private attempts = 0;
+  private sessionChecked = false;
+  private resumeToken: string | undefined;
+  private cursor = 0;
+  private readonly url: string;
+
+  constructor(private readonly options: ChatConnectionOptions) {
+    this.url = options.url ?? chatSocketUrl();
+  }
+
+  /** The newest message number seen (what a rejoin sends as `since`). */
+  get lastSeq(): number {
+    return this.cursor;
+  }
+
+  get joined(): boolean {
+    return this.joinedNow && !this.stopped;
+  }
+
+  start(): void {
+    this.options.onStatus({ kind: 'connecting' });
+    this.open();
+  }
+
+  /** Sends a frame while joined; false when there is no joined connection to send it on. */
+  send(frame: { type: string; [key: string]: unknown }): boolean {
+    const socket = this.socket;
+    if (!this.joined || !socket || socket.readyState !== WebSocket.OPEN) return false;
+    socket.send(JSON.stringify(frame));
+    return true;
+  }
+
+  /** Leave: tell the server (when connected), close the socket, stop every timer. */
+  leave(): void {
+    if (this.stopped) return;
+    const socket = this.socket;
+    if (socket && socket.readyState === WebSocket.OPEN && this.joinedNow) {
+      socket.send(JSON.stringify({ type: 'leave', chatroom: this.options.target.chatroom }));
+    }
+    this.stop('left');
+  }
+
+  private open(): void {
+    this.joinedNow = false;
+    let socket: WebSocket;
+    try {
+      socket = new WebSocket(this.url);
+    } catch {
+      this.handleClose(1006);
+      return;
+    }
+    this.socket = socket;
+    socket.addEventListener('open', () => {
+      if (this.socket !== socket || this.stopped) return;
+      this.joinTimer = setTimeout(() => {
+        this.joinTimer = null;
+        this.sendJoin(socket);
+      }, CHAT_JOIN_DELAY_MS);
+    });
+    socket.addEventListener('message', (event: MessageEvent) => {
+      if (this.socket !== socket || this.stopped) return;
+      const parsed = parseEvent(event.data);
+      if (parsed) this.handleEvent(parsed);
+    });
+    socket.addEventListener('close', (event: CloseEvent) => {
+      if (this.socket !== socket || this.stopped) return;
+      this.handleClose(event.code);
+    });
+  }
+
+  private sendJoin(socket: WebSocket): void {
+    if (this.socket !== socket || this.stopped || socket.readyState !== WebSocket.OPEN) return;
+    const { chatroom, name, role } = this.options.target;
+    const join: ChatJoin = { type: 'join', name, role, chatroom };
+    if (this.everJoined) {
+      join.since = this.cursor;
+      if (this.resumeToken) join.resume = this.resumeToken;
+    }
+    socket.send(JSON.stringify(join));
+  }
+
+  private handleEvent(event: ChatServerEvent): void {
+    switch (event.type) {
+      case 'joined': {
+        // On the first join the room's current number is where this client starts: a later rejoin asks only for
+        // what came after it (not the room's older history). On a rejoin the replay that follows moves it on.
+        if (!this.everJoined) this.cursor = Math.max(this.cursor, event.seq);
+        this.everJoined = true;
+        this.joinedNow = true;
+        this.attempts = 0;
+        this.sessionChecked = false;
+        this.resumeToken = event.resume;
+        this.options.onStatus({ kind: 'joined' });
+        this.options.onEvent(event);
+        return;
+      }
+      case 'message':
+        if (Number.isInteger(event.seq)) this.cursor = Math.max(this.cursor, event.seq);
+        this.options.onEvent(event);
+        return;
+      case 'join_rejected':
+        this.options.onEvent(event);
+        this.stop('rejected');
+        return;
+      default:
+        this.options.onEvent(event);
+    }
+  }
+
+  private handleClose(code: number): void {
+    this.clearTimers();
+    this.socket = null;
+    this.joinedNow = false;
+    if (code === ChatCloseCodes.roomClosed) return this.stop('room_closed');
+    if (code === ChatCloseCodes.sessionChanged) return void this.recheckSession();
+    const restart = code === ChatCloseCodes.serviceRestart;
+    // A connection that never got as far as a join is a failed attempt, not a lost room (a restarting replica aside).
+    if (!this.everJoined && !restart) return this.stop('failed');
+    if (this.attempts >= CHAT_RECONNECT_MAX_ATTEMPTS) return this.stop(this.everJoined ? 'lost' : 'failed');
+    const atOnce = restart || code === ChatCloseCodes.tooSlow;
+    // A restart or a slow-reader close is retried at once; if that retry fails too, the back-off takes over.
+    const delay = atOnce && this.attempts === 0 ? 0 : backoffDelay(this.attempts);
+    this.attempts += 1;
+    this.reconnect(restart ? 'restart' : code === ChatCloseCodes.tooSlow ? 'slow' : 'lost', delay);
+  }
+
+  private async recheckSession(): Promise<void> {
+    if (this.sessionChecked) return this.stop('session');
+    this.sessionChecked = true;
+    this.options.onStatus({ kind: 'reconnecting', reason: 'session', attempt: this.attempts });
+    let ok: boolean;
+    try {
+      ok = await this.options.refreshSession();
+    } catch {
+      ok = false;
+    }
+    if (this.stopped) return;
+    if (!ok) return this.stop('session');
+    this.reconnect('session', 0);
+  }
+
+  private reconnect(reason: ReconnectReason, delayMs: number): void {
+    if (this.stopped) return;
+    this.options.onStatus({ kind: 'reconnecting', reason, attempt: this.attempts });
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      if (!this.stopped) this.open();
+    }, delayMs);
+  }
+
+  private stop(reason: StopReason): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.joinedNow = false;
+    this.clearTimers();
+    const socket = this.socket;
+    this.socket = null;
+    if (socket && (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING)) {
+      try {
+        socket.close(1000);
+      } catch {
+        // Already closing.
+      }
+    }
+    this.options.onStatus({ kind: 'stopped', reason });
+  }
+
+  private clearTimers(): void {
+    if (this.joinTimer) clearTimeout(this.joinTimer);
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.joinTimer = null;
+    this.retryTimer = null;
+  }
+}

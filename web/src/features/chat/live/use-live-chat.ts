@@ -1,0 +1,199 @@
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  CHAT_NAME_CLASH_TOAST_MS,
+  ChatLiveMessages,
+  type ChatJoinRejectedEvent,
+  type ChatNoticeEvent,
+  type ChatRole,
+  type ChatroomSummary,
+} from '@district/contracts/chat';
+import { userSchema } from '@district/contracts/identity';
+import { useToast, type ToastOptions } from '@/components/ui';
+import { USER_UPDATED_EVENT } from '@/config/constants';
+import { api } from '@/lib/api-client';
+import { chatroomsQueryKey } from '../api/chatrooms';
+import { ChatConnection, type ConnectionStatus, type StopReason } from './chat-connection';
+import { chatLogReducer, emptyChatLog, type ChatLogState } from './chat-log';
+
+/**
+ * After a 4401 close: GET /api/auth/me once. A good answer is announced to the session (the role may have changed)
+ * and the chat reconnects; a failed one ends the chat with the protocol's message.
+ */
+async function refreshSession(): Promise<boolean> {
+  try {
+    const user = await api.get('/api/auth/me', { schema: userSchema, noCache: true });
+    window.dispatchEvent(new CustomEvent(USER_UPDATED_EVENT, { detail: user }));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function rejectionToast(event: ChatJoinRejectedEvent, triedName: string): ToastOptions {
+  switch (event.reason) {
+    case 'name_taken':
+      return { type: 'error', message: ChatLiveMessages.nameTaken(triedName), durationMs: CHAT_NAME_CLASH_TOAST_MS };
+    case 'not_invited':
+      return { type: 'error', message: ChatLiveMessages.notInvited };
+    case 'no_room':
+      return { type: 'error', message: ChatLiveMessages.roomUnavailable };
+    default:
+      return { type: 'error', message: event.text || ChatLiveMessages.enterName };
+  }
+}
+
+/** Notices the close codes already explain (the close that follows says it once). */
+const SILENT_NOTICES = new Set<ChatNoticeEvent['code']>(['reconnect', 'room_closed', 'session_changed']);
+
+function noticeToast(event: ChatNoticeEvent): ToastOptions | null {
+  if (SILENT_NOTICES.has(event.code) || !event.text) return null;
+  switch (event.code) {
+    case 'unmuted':
+      return { type: 'info', message: event.text };
+    case 'rate_limited':
+    case 'slow_mode':
+    case 'muted':
+    case 'empty':
+    case 'too_long':
+      return { type: 'warning', message: event.text };
+    default:
+      return { type: 'error', message: event.text };
+  }
+}
+
+const stopMessages: Partial<Record<StopReason, ToastOptions>> = {
+  failed: { type: 'error', message: ChatLiveMessages.connectionFailed },
+  lost: { type: 'warning', message: ChatLiveMessages.connectionLost },
+  session: { type: 'error', message: ChatLiveMessages.sessionChanged },
+  room_closed: { type: 'warning', message: ChatLiveMessages.roomClosed },
+};
+
+export interface LiveChat {
+  /** null: not joined (no connection). */
+  status: Exclude<ConnectionStatus, { kind: 'stopped' }> | null;
+  log: ChatLogState;
+  /** The room joined (or being joined). */
+  room: ChatroomSummary | null;
+  /** Why the last connection ended, shown next to the join form until the next join. */
+  problem: string | null;
+  join: (room: ChatroomSummary, name: string, role: ChatRole) => void;
+  leave: () => void;
+  /** False when nothing was sent (empty text, or not joined). */
+  send: (text: string) => boolean;
+  removeMessage: (seq: number) => void;
+  mute: (name: string, minutes: number) => void;
+  setSlowMode: (seconds: number) => void;
+}
+
+/** The live room for the chat screen: one ChatConnection at a time, its events folded into ChatLogState. */
+export function useLiveChat(): LiveChat {
+  const { toast } = useToast();
+  const queryClient = useQueryClient();
+  const [log, dispatch] = useReducer(chatLogReducer, emptyChatLog);
+  const [status, setStatus] = useState<LiveChat['status']>(null);
+  const [room, setRoom] = useState<ChatroomSummary | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const connection = useRef<ChatConnection | null>(null);
+
+  // Leaving the page leaves the room.
+  useEffect(
+    () => () => {
+      const current = connection.current;
+      connection.current = null;
+      current?.leave();
+    },
+    [],
+  );
+
+  const clear = useCallback(() => {
+    setStatus(null);
+    setRoom(null);
+    dispatch({ type: 'reset' });
+  }, []);
+
+  const join = useCallback(
+    (target: ChatroomSummary, name: string, role: ChatRole) => {
+      const previous = connection.current;
+      connection.current = null;
+      previous?.leave();
+      dispatch({ type: 'reset' });
+      setProblem(null);
+      setRoom(target);
+      const conn: ChatConnection = new ChatConnection({
+        target: { chatroom: target.id, name, role },
+        refreshSession,
+        onEvent: (event) => {
+          if (connection.current !== conn) return;
+          if (event.type === 'join_rejected') toast(rejectionToast(event, name));
+          else if (event.type === 'notice') {
+            const options = noticeToast(event);
+            if (options) toast(options);
+          }
+          dispatch({ type: 'event', event });
+        },
+        onStatus: (next) => {
+          if (connection.current !== conn) return;
+          if (next.kind !== 'stopped') {
+            setStatus(next);
+            return;
+          }
+          connection.current = null;
+          clear();
+          const message = stopMessages[next.reason];
+          if (message) {
+            toast(message);
+            setProblem(message.message);
+          }
+          if (next.reason === 'room_closed') void queryClient.invalidateQueries({ queryKey: chatroomsQueryKey });
+        },
+      });
+      connection.current = conn;
+      conn.start();
+    },
+    [toast, clear, queryClient],
+  );
+
+  const leave = useCallback(() => {
+    const current = connection.current;
+    connection.current = null;
+    current?.leave();
+    setProblem(null);
+    clear();
+  }, [clear]);
+
+  const send = useCallback(
+    (text: string) => {
+      const trimmed = text.trim();
+      if (!trimmed) return false;
+      const conn = connection.current;
+      if (!conn?.joined || !room) {
+        toast({ type: 'warning', message: ChatLiveMessages.notJoined });
+        return false;
+      }
+      return conn.send({ type: 'message', text: trimmed, chatroom: room.id });
+    },
+    [room, toast],
+  );
+
+  const moderate = useCallback(
+    (frame: { type: 'remove' | 'mute' | 'slow_mode'; [key: string]: unknown }) => {
+      if (!room) return;
+      connection.current?.send({ ...frame, chatroom: room.id });
+    },
+    [room],
+  );
+
+  return {
+    status,
+    log,
+    room,
+    problem,
+    join,
+    leave,
+    send,
+    removeMessage: useCallback((seq: number) => moderate({ type: 'remove', seq }), [moderate]),
+    mute: useCallback((name: string, minutes: number) => moderate({ type: 'mute', name, minutes }), [moderate]),
+    setSlowMode: useCallback((seconds: number) => moderate({ type: 'slow_mode', seconds }), [moderate]),
+  };
+}
