@@ -57,7 +57,7 @@ export async function apiCall(ctx: JourneyContext, method: string, route: string
 }
 
 /** The same call made by the page itself, with its cookies: what the signed-in person's browser can do. */
-async function pageFetch(page: Page, method: string, route: string, body?: unknown): Promise<{ status: number; body: unknown }> {
+export async function pageFetch(page: Page, method: string, route: string, body?: unknown): Promise<{ status: number; body: unknown }> {
   return page.evaluate(
     async (m: string, r: string, b: string | null) => {
       const res = await fetch(r, { method: m, credentials: 'include', headers: { 'content-type': 'application/json' }, body: b ?? undefined });
@@ -75,7 +75,7 @@ async function pageFetch(page: Page, method: string, route: string, body?: unkno
   );
 }
 
-async function signedIn(ctx: JourneyContext, email: string): Promise<Page> {
+export async function signedIn(ctx: JourneyContext, email: string): Promise<Page> {
   const { page } = await ctx.session();
   await open(page, ctx.baseUrl, '/');
   await signInWithModal(page, email, DEMO_PASSWORD);

@@ -124,6 +124,7 @@ export async function startCluster(artifacts: string, webDist: string, runId: st
         CLUSTER_BASE_PORT: String(20000 + Math.floor(Math.random() * 20000)),
         IDENTITY_REPLICAS: '2',
         CONTENT_REPLICAS: '2',
+        CHAT_REPLICAS: '2',
         WEB_DIST: webDist,
         DEMO: 'true',
         TARGET: '',
@@ -134,8 +135,11 @@ export async function startCluster(artifacts: string, webDist: string, runId: st
     );
     const s = server;
     await waitFor(
-      async () => ((await (await fetch(`${baseUrl}/readyz`)).json()) as ReadyBody).services?.identity?.available === 2,
-      'the gateway and both identity replicas',
+      async () => {
+        const services = ((await (await fetch(`${baseUrl}/readyz`)).json()) as ReadyBody).services;
+        return services?.identity?.available === 2 && services?.chat?.available === 2;
+      },
+      'the gateway, both identity replicas and both chat replicas',
       150_000,
       s,
     );

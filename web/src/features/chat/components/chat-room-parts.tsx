@@ -39,7 +39,7 @@ export function MessageWindow({
   canModerate: boolean;
   onRemove: (seq: number) => void;
 }) {
-  const ref = useRef<HTMLOListElement>(null);
+  const ref = useRef<HTMLDivElement>(null);
   const last = entries.at(-1)?.key;
   useEffect(() => {
     const el = ref.current;
@@ -47,49 +47,58 @@ export function MessageWindow({
   }, [last]);
 
   return (
-    <ol
+    // The log role sits on a wrapper so the messages stay a real list for assistive technology.
+    <div
       ref={ref}
       role="log"
       aria-live="polite"
       aria-relevant="additions"
       aria-label="Messages"
       data-testid="chat-window"
-      className="space-y-2 overflow-y-auto rounded-xl border border-slate-200 bg-slate-50 p-3"
+      className="overflow-y-auto rounded-xl border border-slate-200 bg-slate-50 p-3"
       style={{ height: CHAT_WINDOW_HEIGHT_PX }}
     >
-      {entries.length === 0 ? <li className="py-8 text-center text-sm text-slate-500">No messages yet. Say hello!</li> : null}
-      {entries.map((entry) => {
-        if (entry.kind === 'message') {
+      <ol className="space-y-2">
+        {entries.length === 0 ? (
+          <li className="py-8 text-center text-sm text-slate-500">No messages yet. Say hello!</li>
+        ) : null}
+        {entries.map((entry) => {
+          if (entry.kind === 'message') {
+            return (
+              <li
+                key={entry.key}
+                data-seq={entry.seq}
+                className="group rounded-lg bg-white px-3 py-2 shadow-sm"
+              >
+                <div className="flex flex-wrap items-center gap-2 text-sm">
+                  <span className="font-semibold text-slate-900">{entry.name}</span>
+                  <RoleBadge role={entry.role} />
+                  <time dateTime={entry.timestamp} className="text-xs text-slate-500">
+                    {formatTime(entry.timestamp)}
+                  </time>
+                  {canModerate ? (
+                    <button
+                      type="button"
+                      onClick={() => onRemove(entry.seq)}
+                      aria-label={`Remove message from ${entry.name}`}
+                      className="ml-auto rounded px-1.5 text-xs font-medium text-red-700 hover:bg-red-50"
+                    >
+                      Remove
+                    </button>
+                  ) : null}
+                </div>
+                <p className="mt-1 whitespace-pre-wrap break-words text-sm text-slate-800">{entry.text}</p>
+              </li>
+            );
+          }
           return (
-            <li key={entry.key} data-seq={entry.seq} className="group rounded-lg bg-white px-3 py-2 shadow-sm">
-              <div className="flex flex-wrap items-center gap-2 text-sm">
-                <span className="font-semibold text-slate-900">{entry.name}</span>
-                <RoleBadge role={entry.role} />
-                <time dateTime={entry.timestamp} className="text-xs text-slate-500">
-                  {formatTime(entry.timestamp)}
-                </time>
-                {canModerate ? (
-                  <button
-                    type="button"
-                    onClick={() => onRemove(entry.seq)}
-                    aria-label={`Remove message from ${entry.name}`}
-                    className="ml-auto rounded px-1.5 text-xs font-medium text-red-700 hover:bg-red-50"
-                  >
-                    Remove
-                  </button>
-                ) : null}
-              </div>
-              <p className="mt-1 whitespace-pre-wrap break-words text-sm text-slate-800">{entry.text}</p>
+            <li key={entry.key} className="text-center text-xs italic text-slate-500">
+              {entry.text}
             </li>
           );
-        }
-        return (
-          <li key={entry.key} className="text-center text-xs italic text-slate-500">
-            {entry.text}
-          </li>
-        );
-      })}
-    </ol>
+        })}
+      </ol>
+    </div>
   );
 }
 
@@ -150,7 +159,10 @@ export function ParticipantsList({
   onMute: (name: string, minutes: number) => void;
 }) {
   return (
-    <section aria-labelledby="chat-participants" className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
+    <section
+      aria-labelledby="chat-participants"
+      className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm"
+    >
       <h2 id="chat-participants" className="text-sm font-semibold text-slate-900">
         Participants ({participants.length})
       </h2>
