@@ -7,7 +7,7 @@ import {
   Subjects,
   type Chatroom,
 } from '@district/contracts';
-import { SessionStateStore } from '@district/nest-common';
+import { MAX_SESSION_AGE_SECONDS, SessionStateStore, TokenService } from '@district/nest-common';
 import type { HttpClient, Persona, TokenOverrides } from '@district/nest-common/testing';
 import { LiveKeys } from '../src/live/live-channels';
 import { startChat, type ChatTestApp } from './support/chat-app';
@@ -253,6 +253,29 @@ describe('catching up', () => {
   });
 });
 
+describe('pub/sub losing messages', () => {
+  it('fills a gap from the log before the next message, and restarts members when the numbering was lost', async () => {
+    const t = await person('teacher');
+    const r = await room([]);
+    const s = await open(t.cookie);
+    await s.join(r.id, 'Profe');
+    s.send({ type: 'message', text: 'uno', chatroom: r.id });
+    expect(await s.type('message')).toMatchObject({ seq: 1 });
+    // Kept and numbered, but published where no replica listens: as if pub/sub dropped it.
+    const lost = JSON.stringify({ type: 'message', id: randomUUID(), name: 'Profe', role: 'teacher', text: 'perdido', timestamp: new Date().toISOString(), chatroom: r.id });
+    await app.runtime.pubsub.appendAndPublish('nowhere', LiveKeys.log(r.id), `${t.id} ${lost}`, { keep: 200, ttlMs: 60_000 });
+    s.send({ type: 'message', text: 'tres', chatroom: r.id });
+    expect(await s.type('message')).toMatchObject({ seq: 2, text: 'perdido' });
+    expect(await s.type('message')).toMatchObject({ seq: 3, text: 'tres' });
+    // Redis lost the room (a restart without persistence): numbers start again, so members reconnect.
+    await app.runtime.pubsub.deleteLog(LiveKeys.log(r.id));
+    const other = await open((await person('teacher')).cookie);
+    await other.join(r.id, 'Otra');
+    other.send({ type: 'message', text: 'de nuevo', chatroom: r.id });
+    expect((await s.closedWith()).code).toBe(ChatCloseCodes.serviceRestart);
+  });
+});
+
 describe('moderation', () => {
   it('lets a teacher remove a message, mute a student and turn on slow mode; students cannot', async () => {
     const st = await person('student');
@@ -361,6 +384,38 @@ describe('closing sockets that may not stay', () => {
     await waitUntil(async () => (await app.runtime.pubsub.readLog(LiveKeys.log(r.id), 0)).entries.length === 1);
     const [left] = (await app.runtime.pubsub.readLog(LiveKeys.log(r.id), 0)).entries;
     expect(left.entry).toContain('del profe');
+  });
+});
+
+describe('sessions ending without an event', () => {
+  it('closes a socket whose session was signed out elsewhere, and one whose token expired', async () => {
+    const chat = await startChat({ ...sharing(), env: { CHAT_SESSION_CHECK_MS: '100' } });
+    try {
+      const st = await person('student');
+      const s = await ChatSocket.open(chat.url, { cookie: st.cookie });
+      sockets.push(s);
+      const sid = JSON.parse(Buffer.from(st.cookie.split('=')[1].split('.')[1], 'base64url').toString()).sid as string;
+      await new SessionStateStore(app.runtime.store).revokeSession(sid, Date.now() + 60_000);
+      expect((await s.closedWith(1000)).code).toBe(ChatCloseCodes.sessionChanged);
+    } finally {
+      await chat.close();
+    }
+    // A session at the end of its 24 h: its token expires in about 2 s, and so does the socket.
+    const id = randomUUID();
+    const { token } = await new TokenService(app.runtime.keys).sign({
+      sub: id,
+      tv: 1,
+      sst: Math.floor(Date.now() / 1000) - MAX_SESSION_AGE_SECONDS + 2,
+      role: 'student',
+      approved: true,
+      isAdmin: false,
+      name: 'Late',
+      username: 'late',
+      email: 'late@school.test',
+    });
+    await new SessionStateStore(app.runtime.store).setVersion(id, 1);
+    const s = await open(`district_session=${token}`);
+    expect((await s.closedWith(3500)).code).toBe(ChatCloseCodes.sessionChanged);
   });
 });
 

@@ -39,9 +39,14 @@ import { LiveConnection, type LivePerson, type Membership } from './live-connect
 
 /** What a room's members on this replica share: one subscription to the room's channel. */
 interface LocalRoom {
+  id: string;
   members: Set<LiveConnection>;
   ready: Promise<void>;
   unsubscribe?: () => Promise<void>;
+  /** The highest message number heard on the channel (0: none yet). */
+  lastSeq: number;
+  /** While a gap is filled from the log, what arrives waits here. */
+  repairing: string[] | null;
 }
 
 /** Who holds a name (the seat's data). */
@@ -98,9 +103,9 @@ export class ChatHub implements OnApplicationBootstrap {
     });
     const heartbeat = setInterval(() => void this.beat(), this.config.CHAT_HEARTBEAT_MS);
     const ping = setInterval(() => this.ping(), this.config.CHAT_PING_MS);
-    heartbeat.unref();
-    ping.unref();
-    this.timers = [heartbeat, ping];
+    const sessions = setInterval(() => void this.recheckSessions(), this.config.CHAT_SESSION_CHECK_MS);
+    for (const t of [heartbeat, ping, sessions]) t.unref();
+    this.timers = [heartbeat, ping, sessions];
   }
 
   get connectionCount(): number {
@@ -125,8 +130,15 @@ export class ChatHub implements OnApplicationBootstrap {
         });
     });
     ws.on('pong', () => (connection.alive = true));
+    // The session token's end ends the socket; the client refreshes its session and reconnects.
+    const expiry = setTimeout(
+      () => this.closeWith(connection, ChatCloseCodes.sessionChanged, notice('session_changed', ChatLiveMessages.sessionChanged)),
+      Math.min(Math.max(0, person.expiresAt - Date.now()), 2 ** 31 - 1),
+    );
+    expiry.unref();
     ws.on('error', () => undefined);
     ws.on('close', () => {
+      clearTimeout(expiry);
       connection.closing = true;
       this.connections.delete(connection);
       mine.delete(connection);
@@ -372,7 +384,7 @@ export class ChatHub implements OnApplicationBootstrap {
   private async enterRoom(roomId: string, c: LiveConnection): Promise<void> {
     let room = this.rooms.get(roomId);
     if (!room) {
-      const created: LocalRoom = { members: new Set(), ready: Promise.resolve() };
+      const created: LocalRoom = { id: roomId, members: new Set(), ready: Promise.resolve(), lastSeq: 0, repairing: null };
       created.ready = this.pubsub
         .subscribe(LiveKeys.roomChannel(roomId), (message) => this.onRoomMessage(created, message))
         .then((unsubscribe) => {
@@ -395,10 +407,7 @@ export class ChatHub implements OnApplicationBootstrap {
   }
 
   private onRoomMessage(room: LocalRoom, message: string): void {
-    if (message.charCodeAt(0) !== 45 /* '-' */) {
-      for (const c of room.members) this.deliverNumbered(c, message);
-      return;
-    }
+    if (message.charCodeAt(0) !== 45 /* '-' */) return this.onNumbered(room, message);
     const json = message.slice(2);
     if (json.startsWith('{"type":"_')) return this.onInternal(room, json);
     let frame: Buffer | undefined;
@@ -409,6 +418,53 @@ export class ChatHub implements OnApplicationBootstrap {
       if (slow) c.membership.slowModeSeconds = slow.seconds;
       c.sendFrame((frame ??= Buffer.from(json)));
       this.deliveries++;
+    }
+  }
+
+  /**
+   * A numbered message from the channel. Numbers are published in order, so a jump means pub/sub lost some (its
+   * delivery is at most once, e.g. while the subscriber reconnected): they are read from the log first. A number
+   * lower than one heard means Redis lost the room's numbering: the members reconnect and start afresh.
+   */
+  private onNumbered(room: LocalRoom, message: string): void {
+    if (room.repairing) {
+      room.repairing.push(message);
+      return;
+    }
+    const seq = Number(message.slice(0, message.indexOf(' ')));
+    if (room.lastSeq > 0 && seq > room.lastSeq + 1) {
+      room.repairing = [message];
+      void this.repair(room, room.lastSeq);
+      return;
+    }
+    if (seq <= room.lastSeq) {
+      this.logger.warn({ chatroomId: room.id, seq, heard: room.lastSeq }, 'chat numbering restarted; members reconnect');
+      room.lastSeq = seq;
+      for (const c of [...room.members]) this.closeWith(c, ChatCloseCodes.serviceRestart, notice('reconnect', ChatLiveMessages.reconnecting));
+      return;
+    }
+    room.lastSeq = seq;
+    for (const c of room.members) this.deliverNumbered(c, message);
+  }
+
+  private async repair(room: LocalRoom, after: number): Promise<void> {
+    try {
+      const read = await this.pubsub.readLog(LiveKeys.log(room.id), after);
+      this.logger.warn({ chatroomId: room.id, after, recovered: read.entries.length }, 'chat messages missed on pub/sub, read from the log');
+      for (const entry of read.entries) {
+        room.lastSeq = Math.max(room.lastSeq, entry.seq);
+        const line = `${entry.seq} ${entry.entry}`;
+        for (const c of room.members) this.deliverNumbered(c, line);
+      }
+    } catch (err) {
+      this.logger.error({ err, chatroomId: room.id }, 'chat gap not repaired');
+    }
+    const waiting = room.repairing ?? [];
+    room.repairing = null;
+    for (const m of waiting) {
+      const seq = Number(m.slice(0, m.indexOf(' ')));
+      room.lastSeq = Math.max(room.lastSeq, seq);
+      for (const c of room.members) this.deliverNumbered(c, m);
     }
   }
 
@@ -474,6 +530,23 @@ export class ChatHub implements OnApplicationBootstrap {
       }
       c.alive = false;
       c.ws.ping();
+    }
+  }
+
+  /** Every socket's session again, a hundred at a time: a sign-out in another tab ends the chat too. */
+  private async recheckSessions(): Promise<void> {
+    const all = [...this.connections];
+    try {
+      for (let i = 0; i < all.length; i += 100) {
+        const batch = all.slice(i, i + 100);
+        const states = await Promise.all(batch.map((c) => this.sessions.check(c.person.id, c.person.tokenVersion, c.person.sessionId)));
+        batch.forEach((c, k) => {
+          if (states[k] === 'revoked' || states[k] === 'stale')
+            this.closeWith(c, ChatCloseCodes.sessionChanged, notice('session_changed', ChatLiveMessages.sessionChanged));
+        });
+      }
+    } catch (err) {
+      this.logger.warn({ err }, 'chat session check failed');
     }
   }
 

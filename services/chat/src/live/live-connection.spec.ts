@@ -2,7 +2,7 @@ import type { WebSocket } from 'ws';
 import { CHAT_RATE_MESSAGES, CHAT_RATE_WINDOW_MS } from '@district/contracts';
 import { LiveConnection, type LivePerson } from './live-connection';
 
-const person: LivePerson = { id: 'u', role: 'student', approved: true, canModerate: false, tokenVersion: 1, sessionId: 's' };
+const person: LivePerson = { id: 'u', role: 'student', approved: true, canModerate: false, tokenVersion: 1, sessionId: 's', expiresAt: Number.MAX_SAFE_INTEGER };
 
 function fakeSocket() {
   const sent: Buffer[] = [];

@@ -10,6 +10,8 @@ export interface LivePerson {
   canModerate: boolean;
   tokenVersion: number;
   sessionId: string;
+  /** When the session token expires (epoch ms): the socket does not outlive it. */
+  expiresAt: number;
 }
 
 /** A connection's room, once joined. */

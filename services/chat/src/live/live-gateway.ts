@@ -85,6 +85,7 @@ export class LiveGateway implements OnApplicationBootstrap, BeforeApplicationShu
       canModerate: role !== 'student',
       tokenVersion: claims.tv,
       sessionId: claims.sid,
+      expiresAt: claims.exp * 1000,
     };
     this.wss.handleUpgrade(req, socket, head, (ws) => this.hub.connect(ws, person));
   }

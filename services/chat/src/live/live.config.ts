@@ -13,6 +13,8 @@ const int = (min: number, max: number, fallback: number) => z.coerce.number().in
  * - CHAT_HEARTBEAT_MS: how often a replica says it is alive; its names count as taken for 3 heartbeats, so a
  *   killed replica's names come free within about 3 × this.
  * - CHAT_PING_MS: WebSocket pings; a client that misses one is dropped (dead network paths free their names).
+ * - CHAT_SESSION_CHECK_MS: how often every socket's session is checked again against the shared state, so a
+ *   sign-out elsewhere (which no event announces) ends the socket too. Suspensions and deletions close at once.
  * - GATEWAY_ALLOWED_ORIGINS: origins besides the public URL's whose pages may open the socket (the gateway's list).
  */
 const liveSchema = z.object({
@@ -21,6 +23,7 @@ const liveSchema = z.object({
   CHAT_SEND_BUFFER_MAX_BYTES: int(64 * 1024, 64 * 1024 * 1024, 1024 * 1024),
   CHAT_HEARTBEAT_MS: int(100, 60_000, 5_000),
   CHAT_PING_MS: int(100, 300_000, 30_000),
+  CHAT_SESSION_CHECK_MS: int(100, 3_600_000, 60_000),
   GATEWAY_ALLOWED_ORIGINS: z
     .string()
     .default('')
