@@ -64,6 +64,22 @@ describe('the /ws upgrade', () => {
   });
 });
 
+describe('metrics', () => {
+  it('count open sockets, rooms with members and deliveries when scraped', async () => {
+    const t = await person('teacher');
+    const r = await room([]);
+    const s = await open(t.cookie);
+    await s.join(r.id, 'Profe');
+    s.send({ type: 'message', text: 'hola', chatroom: r.id });
+    await s.type('message');
+    const text = await (await fetch(`${app.url}/metrics`)).text();
+    const value = (name: string) => Number(new RegExp(`^${name}\\{[^}]*\\} (\\d+)`, 'm').exec(text)?.[1]);
+    expect(value('chat_connections')).toBeGreaterThanOrEqual(1);
+    expect(value('chat_rooms_active')).toBeGreaterThanOrEqual(1);
+    expect(value('chat_deliveries_total')).toBeGreaterThanOrEqual(2);
+  });
+});
+
 describe('joining', () => {
   it('lets invited students, teachers and admins in, with the role from their session', async () => {
     const student = await person('student');

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { Counter, Gauge } from 'prom-client';
 import type { WebSocket } from 'ws';
 import {
   CHAT_MESSAGE_MAX,
@@ -26,6 +27,7 @@ import {
   EPHEMERAL_STORE,
   PLATFORM_LOGGER,
   PUBSUB,
+  ServiceMetrics,
   SessionStateStore,
   type EphemeralStore,
   type Logger,
@@ -91,8 +93,32 @@ export class ChatHub implements OnApplicationBootstrap {
     @Inject(ChatroomsRepository) private readonly chatrooms: ChatroomsRepository,
     @Inject(LIVE_CONFIG) private readonly config: LiveConfig,
     @Inject(PLATFORM_LOGGER) private readonly logger: Logger,
+    @Inject(ServiceMetrics) metrics: ServiceMetrics,
   ) {
     this.sessions = new SessionStateStore(store);
+    // Read when scraped: nothing is counted per message beyond a number (the autoscaler scales chat on connections).
+    const registers = [metrics.registry];
+    const connections: Gauge = new Gauge({
+      name: 'chat_connections',
+      help: 'Open chat WebSockets on this replica',
+      registers,
+      collect: () => connections.set(this.connections.size),
+    });
+    const rooms: Gauge = new Gauge({
+      name: 'chat_rooms_active',
+      help: 'Chatrooms with members on this replica',
+      registers,
+      collect: () => rooms.set(this.rooms.size),
+    });
+    const deliveries: Counter = new Counter({
+      name: 'chat_deliveries_total',
+      help: 'Chat frames sent to sockets by this replica',
+      registers,
+      collect: () => {
+        deliveries.reset();
+        deliveries.inc(this.deliveries);
+      },
+    });
   }
 
   async onApplicationBootstrap(): Promise<void> {
