@@ -160,6 +160,32 @@ async function waitUntil(check: () => Promise<boolean>, timeoutMs = 3000): Promi
   }
 }
 
+describe('the join rules, person by room', () => {
+  // Expected answer of a join per persona: invited to an active room, not invited to one, invited to an inactive one.
+  const matrix: [string, Persona, TokenOverrides, string, string, string][] = [
+    ['student', 'student', {}, 'joined', 'not_invited', 'no_room'],
+    ['pending account', 'pending', {}, 'not_approved', 'not_approved', 'not_approved'],
+    ['unapproved teacher', 'teacher', { approved: false }, 'not_approved', 'not_approved', 'not_approved'],
+    ['teacher', 'teacher', {}, 'joined', 'joined', 'no_room'],
+    ['admin', 'admin', {}, 'joined', 'joined', 'no_room'],
+    ['suspended admin', 'admin', { approved: false }, 'not_approved', 'not_approved', 'not_approved'],
+  ];
+  it.each(matrix)('%s', async (_label, persona, overrides, invited, uninvited, inactive) => {
+    const who = await person(persona, overrides);
+    const active = await room([who.id]);
+    const other = await room([]);
+    const closed = await room([who.id]);
+    await admin.put(`/api/admin/chatrooms/${closed.id}`, { isActive: false });
+    const outcome = async (roomId: string) => {
+      const s = await open(who.cookie);
+      const e = await s.join(roomId, 'Someone');
+      s.close();
+      return e.type === 'joined' ? 'joined' : (e.reason as string);
+    };
+    expect([await outcome(active.id), await outcome(other.id), await outcome(closed.id)]).toEqual([invited, uninvited, inactive]);
+  });
+});
+
 describe('messages', () => {
   it('are numbered, trimmed, plain text, and reach everyone in the room (sender included) and nobody else', async () => {
     const a = await person('student');
