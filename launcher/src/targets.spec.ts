@@ -92,10 +92,9 @@ describe('what the gateway and the bus take from the registry', () => {
     expect(matchRoute(path, table)?.service).toBe(service);
   });
 
-  it('leaves the planned services’ paths and the WebSocket unrouted until a service declares them', () => {
+  it('leaves the planned services’ paths unrouted until a service declares them, and sends the WebSocket to chat', () => {
     for (const path of PLANNED_PATHS) expect([path, matchRoute(path, table), isApiPath(path)]).toEqual([path, undefined, true]);
-    // chat declares /ws together with its WebSocket endpoint (the next part of issue 11), not before.
-    expect(matchRoute(WEBSOCKET_PATH, table)).toBeUndefined();
+    expect(matchRoute(WEBSOCKET_PATH, table)?.service).toBe('chat');
   });
 
   it('keeps the admin user and admin chatroom trees apart', () => {
