@@ -74,10 +74,18 @@ const SPEC_CALLS: ReadonlyArray<readonly [string, string]> = [
   ['/api/admin/chatrooms', 'chat'],
   ['/api/admin/chatrooms/3', 'chat'],
   ['/api/admin/chatrooms/invitable-users', 'chat'],
+  ['/api/quiz-grades', 'assessment'],
+  ['/api/quiz-grades/4', 'assessment'],
+  ['/api/text-quiz-grades', 'assessment'],
+  ['/api/text-quiz-grades/4', 'assessment'],
+  ['/api/audio-quizzes', 'assessment'],
+  ['/api/audio-quizzes/4', 'assessment'],
+  ['/api/text-quizzes', 'assessment'],
+  ['/api/text-quizzes/4', 'assessment'],
 ];
 
 /** Paths of services not registered yet: unmatched /api paths (JSON 404) until their service declares them. */
-const PLANNED_PATHS = ['/api/quiz-grades/4', '/api/text-quizzes', '/api/audio-lists/4', '/api/audio-proxy'];
+const PLANNED_PATHS = ['/api/audio-lists/4', '/api/audio-proxy', '/api/lesson-plans', '/api/google-slides/4'];
 
 describe('what the gateway and the bus take from the registry', () => {
   const table = buildRouteTable(SERVICES);

@@ -4,5 +4,6 @@ export * from './common';
 export * from './identity';
 export * from './content';
 export * from './chat';
+export * from './assessment';
 // Spans every domain (each subject's payload schema), so it is here and not in a domain's entry.
 export * from './subject-schemas';

@@ -7,6 +7,7 @@ import {
   postUnpublishedEventSchema,
 } from './content/events';
 import { chatroomChangedEventSchema, chatroomDeletedEventSchema } from './chat/events';
+import { gradeDeletedEventSchema, gradeRecordedEventSchema, quizChangedEventSchema, quizDeletedEventSchema } from './assessment/events';
 import { userChangedEventSchema, userDeletedEventSchema, usersListRequestSchema } from './identity/events';
 import { Subjects, type Subject } from './common/events';
 
@@ -29,6 +30,11 @@ export const SubjectSchemas = {
   [Subjects.chatRoomCreated]: chatroomChangedEventSchema,
   [Subjects.chatRoomUpdated]: chatroomChangedEventSchema,
   [Subjects.chatRoomDeleted]: chatroomDeletedEventSchema,
+  [Subjects.assessmentQuizCreated]: quizChangedEventSchema,
+  [Subjects.assessmentQuizUpdated]: quizChangedEventSchema,
+  [Subjects.assessmentQuizDeleted]: quizDeletedEventSchema,
+  [Subjects.assessmentGradeRecorded]: gradeRecordedEventSchema,
+  [Subjects.assessmentGradeDeleted]: gradeDeletedEventSchema,
 } as const satisfies Record<Subject, z.ZodType>;
 
 /** The parsed payload a handler of `S` receives, e.g. `SubjectPayload<typeof Subjects.identityUserDeleted>`. */

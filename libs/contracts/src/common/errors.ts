@@ -6,5 +6,7 @@ export const errorResponseSchema = z.object({
   message: z.string(),
   errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
   requestId: z.string().optional(),
+  /** Facts a screen shows beside the message (e.g. the attempt counts of 'Attempt Limit Reached'). */
+  details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
 });
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;

@@ -16,6 +16,11 @@ export const Subjects = {
   chatRoomCreated: 'chat.room.created.v1',
   chatRoomUpdated: 'chat.room.updated.v1',
   chatRoomDeleted: 'chat.room.deleted.v1',
+  assessmentQuizCreated: 'assessment.quiz.created.v1',
+  assessmentQuizUpdated: 'assessment.quiz.updated.v1',
+  assessmentQuizDeleted: 'assessment.quiz.deleted.v1',
+  assessmentGradeRecorded: 'assessment.grade.recorded.v1',
+  assessmentGradeDeleted: 'assessment.grade.deleted.v1',
 } as const;
 
 export type Subject = (typeof Subjects)[keyof typeof Subjects];

@@ -15,6 +15,7 @@ import {
   REQUIRE_ADMIN,
   REQUIRE_APPROVAL,
   REQUIRE_ROLES,
+  SIGN_IN_MESSAGE,
   type AuthUser,
   type RequestWithUser,
   type RoleRule,
@@ -35,6 +36,7 @@ interface RouteRules {
   requireApproval: boolean;
   requireAdmin: boolean;
   roles: RoleRule | undefined;
+  signInMessage: string;
 }
 
 @Injectable()
@@ -60,7 +62,7 @@ export class AuthGuard implements CanActivate {
     request.user = (await this.authenticate(request)) ?? undefined;
     if (rules.isPublic) return true;
     const user = request.user;
-    if (!user) throw new UnauthorizedException(IdentityMessages.authenticationRequired);
+    if (!user) throw new UnauthorizedException(rules.signInMessage);
     if (rules.requireApproval && !user.approved) {
       throw new ForbiddenException(IdentityMessages.accountPendingApproval);
     }
@@ -94,6 +96,8 @@ export class AuthGuard implements CanActivate {
         requireApproval: this.reflector.getAllAndOverride<boolean>(REQUIRE_APPROVAL, targets) ?? false,
         requireAdmin: this.reflector.getAllAndOverride<boolean>(REQUIRE_ADMIN, targets) ?? false,
         roles: this.reflector.getAllAndOverride<RoleRule | undefined>(REQUIRE_ROLES, targets),
+        signInMessage:
+          this.reflector.getAllAndOverride<string | undefined>(SIGN_IN_MESSAGE, targets) ?? IdentityMessages.authenticationRequired,
       };
       byHandler.set(handler, rules);
     }

@@ -7,9 +7,12 @@ export const IS_PUBLIC = 'auth:public';
 export const REQUIRE_APPROVAL = 'auth:approval';
 export const REQUIRE_ADMIN = 'auth:admin';
 export const REQUIRE_ROLES = 'auth:roles';
+export const SIGN_IN_MESSAGE = 'auth:sign-in-message';
 
 /** Every route needs a signed-in user unless marked @Public(). */
 export const Public = () => SetMetadata(IS_PUBLIC, true);
+/** The 401 text of a route (or controller) whose screen words it, e.g. 'Please log in to view quiz grades.' */
+export const SignInMessage = (message: string) => SetMetadata(SIGN_IN_MESSAGE, message);
 /** Signed in and approved by an admin. */
 export const RequireApproval = () => SetMetadata(REQUIRE_APPROVAL, true);
 /** isAdmin. */

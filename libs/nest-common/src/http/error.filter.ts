@@ -34,9 +34,9 @@ export class ErrorFilter implements ExceptionFilter {
       const status = exception.getStatus();
       const response = exception.getResponse();
       if (typeof response === 'string') return { statusCode: status, message: response };
-      const r = response as { message?: unknown; errors?: ErrorResponse['errors'] };
+      const r = response as { message?: unknown; errors?: ErrorResponse['errors']; details?: ErrorResponse['details'] };
       const message = Array.isArray(r.message) ? r.message.join('; ') : typeof r.message === 'string' ? r.message : exception.message;
-      return { statusCode: status, message, ...(r.errors ? { errors: r.errors } : {}) };
+      return { statusCode: status, message, ...(r.errors ? { errors: r.errors } : {}), ...(r.details ? { details: r.details } : {}) };
     }
     // Fastify raises its own errors for malformed JSON, oversize bodies and bad content types: those are the client's.
     const fastify = exception as { statusCode?: number; message?: string; code?: string };

@@ -1,0 +1,58 @@
+/** Limits the spec leaves open ("not shown"); the messages below word them. */
+export const PASS_MARK = 70;
+/** maxAttempts choices (spec §9); -1 = unlimited; default 1. */
+export const MAX_ATTEMPTS_OPTIONS = [1, 2, 3, 5, 10, -1] as const;
+export const UNLIMITED_ATTEMPTS = -1;
+export const DEFAULT_MAX_ATTEMPTS = 1;
+export const QUIZ_OPTIONS_COUNT = 4;
+export const QUIZ_QUESTIONS_MAX = 100;
+export const QUIZ_TITLE_MAX = 200;
+export const QUIZ_DESCRIPTION_MAX = 2000;
+export const QUIZ_QUESTION_MAX = 1000;
+export const QUIZ_OPTION_MAX = 500;
+export const QUIZ_AUDIO_URL_MAX = 2048;
+/** A teacher's extra attempts for one student on one quiz. */
+export const EXTRA_ATTEMPTS_MAX = 20;
+/** Plays of one question's audio in an attempt (optional per quiz). */
+export const AUDIO_PLAY_LIMIT_MAX = 10;
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+
+/** Texts of the spec (classroom-tools §5, §6, §8), shared by the assessment service and the web. */
+export const AssessmentMessages = {
+  gradesLoginRequired: 'Please log in to view quiz grades.',
+  quizzesLoginRequired: 'Please log in to view quizzes.',
+  staffOnly: 'Access denied. Admin or teacher privileges required.',
+  dashboardAccessDenied: 'Access Denied: You need admin or teacher privileges to view quiz grades.',
+  attemptLimitTitle: 'Attempt Limit Reached',
+  attemptLimit: (taken: number, max: number) =>
+    `You have already taken this quiz ${taken} time(s). Maximum attempts allowed: ${max}.`,
+  titleRequired: 'Quiz title is required.',
+  questionRequired: 'At least one question is required.',
+  deleteGradeConfirm: 'Are you sure you want to delete this quiz result?',
+  gradeDeleted: 'Success: Quiz result deleted successfully.',
+  fetchGradesFailed: 'Failed to fetch grades',
+  fetchQuizzesFailed: 'Failed to fetch quizzes',
+  passed: 'Passed',
+  // Server answers the spec does not word, in its tone.
+  quizNotFound: 'Quiz not found',
+  gradeNotFound: 'Quiz result not found',
+  quizBodyNotObject: 'Send the quiz as a JSON object',
+  titleTooLong: `Quiz title must be at most ${QUIZ_TITLE_MAX} characters`,
+  descriptionTooLong: `Description must be at most ${QUIZ_DESCRIPTION_MAX} characters`,
+  tooManyQuestions: `A quiz can have at most ${QUIZ_QUESTIONS_MAX} questions`,
+  questionTextRequired: (n: number) => `Question ${n} needs its question text.`,
+  questionTooLong: (n: number) => `Question ${n} must be at most ${QUIZ_QUESTION_MAX} characters`,
+  fourOptions: (n: number) => `Question ${n} needs exactly ${QUIZ_OPTIONS_COUNT} non-empty options.`,
+  optionTooLong: (n: number) => `Question ${n}: options must be at most ${QUIZ_OPTION_MAX} characters`,
+  correctAnswerRange: (n: number) =>
+    `Question ${n}: the correct answer must be option 1 to ${QUIZ_OPTIONS_COUNT}.`,
+  audioUrlRequired: (n: number) => `Question ${n} needs an audio URL (http or https).`,
+  maxAttemptsInvalid: `maxAttempts must be one of ${MAX_ATTEMPTS_OPTIONS.join(', ')}`,
+  playLimitInvalid: `The audio play limit must be 1 to ${AUDIO_PLAY_LIMIT_MAX}, or none`,
+  answersRequired: 'Answer every question before submitting.',
+  answersWrongCount: (n: number) => `Send one answer per question (${n}).`,
+  quizIdRequired: 'quizId must be a quiz id',
+  idempotencyKeyInvalid: 'The Idempotency-Key header must be a UUID',
+  userIdInvalid: 'userId must be a user id',
+  extraAttemptsInvalid: `Extra attempts must be 0 to ${EXTRA_ATTEMPTS_MAX}`,
+} as const;

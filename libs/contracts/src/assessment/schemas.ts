@@ -1,0 +1,231 @@
+import { z } from 'zod';
+import {
+  AUDIO_PLAY_LIMIT_MAX,
+  AssessmentMessages as M,
+  DEFAULT_MAX_ATTEMPTS,
+  EXTRA_ATTEMPTS_MAX,
+  MAX_ATTEMPTS_OPTIONS,
+  QUIZ_AUDIO_URL_MAX,
+  QUIZ_DESCRIPTION_MAX,
+  QUIZ_OPTION_MAX,
+  QUIZ_OPTIONS_COUNT,
+  QUIZ_QUESTION_MAX,
+  QUIZ_QUESTIONS_MAX,
+  QUIZ_TITLE_MAX,
+} from './messages';
+
+const id = z.string().uuid();
+
+/** Audio quizzes (`/api/audio-quizzes`, `/api/quiz-grades`) and text quizzes (`/api/text-quizzes`, `/api/text-quiz-grades`). */
+export const quizKindSchema = z.enum(['audio', 'text']);
+export type QuizKind = z.infer<typeof quizKindSchema>;
+
+/** A question with its answer key (spec §3). `audioUrl` on audio quizzes only. */
+export const quizQuestionSchema = z.object({
+  question: z.string(),
+  options: z.array(z.string()),
+  correctAnswer: z.number().int(),
+  audioUrl: z.string().optional(),
+});
+export type QuizQuestion = z.infer<typeof quizQuestionSchema>;
+
+/** A question as a student sees it before submitting: no answer key. */
+export const takingQuestionSchema = quizQuestionSchema.omit({ correctAnswer: true });
+export type TakingQuestion = z.infer<typeof takingQuestionSchema>;
+
+/** A quiz as its authors (teachers, admins) see it (spec §3 plus what the server adds). */
+export const quizSchema = z.object({
+  id,
+  kind: quizKindSchema,
+  title: z.string(),
+  description: z.string(),
+  maxAttempts: z.number().int(),
+  /** Plays allowed per question's audio in one attempt; null = no limit (audio quizzes). */
+  audioPlayLimit: z.number().int().nullable(),
+  createdById: id.nullable(),
+  createdByName: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  /** Increases with every edit; a grade records the version it answered. */
+  version: z.number().int(),
+  questions: z.array(quizQuestionSchema),
+});
+export type Quiz = z.infer<typeof quizSchema>;
+
+/** A quiz as a student lists and takes it: the same without the answer key. */
+export const quizForTakingSchema = quizSchema.omit({ questions: true, createdById: true }).extend({
+  questions: z.array(takingQuestionSchema),
+});
+export type QuizForTaking = z.infer<typeof quizForTakingSchema>;
+export const quizListSchema = z.array(z.union([quizSchema, quizForTakingSchema]));
+
+const http = (value: string) => {
+  try {
+    const u = new URL(value);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+};
+
+/** Checks every question, numbering them in the messages as the form does (1-based). */
+function questionsSchema(kind: QuizKind) {
+  return z
+    .array(z.unknown(), { error: M.questionRequired })
+    .min(1, M.questionRequired)
+    .max(QUIZ_QUESTIONS_MAX, M.tooManyQuestions)
+    .superRefine((questions, ctx) => {
+      questions.forEach((raw, i) => {
+        const n = i + 1;
+        const q = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
+        const text = typeof q.question === 'string' ? q.question.trim() : '';
+        if (text === '')
+          ctx.addIssue({ code: 'custom', message: M.questionTextRequired(n), path: [i, 'question'] });
+        else if (text.length > QUIZ_QUESTION_MAX)
+          ctx.addIssue({ code: 'custom', message: M.questionTooLong(n), path: [i, 'question'] });
+        const options = Array.isArray(q.options) ? q.options : [];
+        if (
+          options.length !== QUIZ_OPTIONS_COUNT ||
+          options.some((o) => typeof o !== 'string' || o.trim() === '')
+        )
+          ctx.addIssue({ code: 'custom', message: M.fourOptions(n), path: [i, 'options'] });
+        else if (options.some((o) => (o as string).trim().length > QUIZ_OPTION_MAX))
+          ctx.addIssue({ code: 'custom', message: M.optionTooLong(n), path: [i, 'options'] });
+        const answer = q.correctAnswer;
+        if (
+          typeof answer !== 'number' ||
+          !Number.isInteger(answer) ||
+          answer < 0 ||
+          answer >= QUIZ_OPTIONS_COUNT
+        )
+          ctx.addIssue({ code: 'custom', message: M.correctAnswerRange(n), path: [i, 'correctAnswer'] });
+        if (kind === 'audio') {
+          const url = typeof q.audioUrl === 'string' ? q.audioUrl.trim() : '';
+          if (url === '' || url.length > QUIZ_AUDIO_URL_MAX || !http(url))
+            ctx.addIssue({ code: 'custom', message: M.audioUrlRequired(n), path: [i, 'audioUrl'] });
+        }
+      });
+    })
+    .transform((questions) =>
+      questions.map((raw) => {
+        const q = raw as { question: string; options: string[]; correctAnswer: number; audioUrl?: string };
+        const out: QuizQuestion = {
+          question: q.question.trim(),
+          options: q.options.map((o) => o.trim()),
+          correctAnswer: q.correctAnswer,
+        };
+        if (kind === 'audio') out.audioUrl = (q.audioUrl as string).trim();
+        return out;
+      }),
+    );
+}
+
+const titleSchema = z
+  .string({ error: M.titleRequired })
+  .trim()
+  .min(1, M.titleRequired)
+  .max(QUIZ_TITLE_MAX, M.titleTooLong);
+const descriptionSchema = z
+  .string({ error: M.descriptionTooLong })
+  .trim()
+  .max(QUIZ_DESCRIPTION_MAX, M.descriptionTooLong)
+  .nullable()
+  .transform((v) => v ?? '');
+const maxAttemptsSchema = z
+  .number({ error: M.maxAttemptsInvalid })
+  .int(M.maxAttemptsInvalid)
+  .refine((v) => (MAX_ATTEMPTS_OPTIONS as readonly number[]).includes(v), M.maxAttemptsInvalid);
+const playLimitSchema = z
+  .number({ error: M.playLimitInvalid })
+  .int(M.playLimitInvalid)
+  .min(1, M.playLimitInvalid)
+  .max(AUDIO_PLAY_LIMIT_MAX, M.playLimitInvalid)
+  .nullable();
+
+/** POST and PUT of a quiz (spec §7: title, description, maxAttempts, questions): the whole quiz each time. */
+export function quizInputSchema(kind: QuizKind) {
+  return z.object(
+    {
+      title: titleSchema,
+      description: descriptionSchema.default(''),
+      maxAttempts: maxAttemptsSchema.default(DEFAULT_MAX_ATTEMPTS),
+      audioPlayLimit:
+        kind === 'audio'
+          ? playLimitSchema.default(null)
+          : z
+              .null()
+              .optional()
+              .transform(() => null),
+      questions: questionsSchema(kind),
+    },
+    { error: M.quizBodyNotObject },
+  );
+}
+export type QuizInput = z.output<ReturnType<typeof quizInputSchema>>;
+
+/**
+ * POST of a result. The spec's client also sends quizTitle, score, correctAnswers, totalQuestions (and passed):
+ * accepted for compatibility and ignored — the server marks the quiz from its own answer key.
+ */
+export const gradeSubmissionSchema = z.object(
+  {
+    quizId: z.string({ error: M.quizIdRequired }).uuid(M.quizIdRequired),
+    userAnswers: z.array(
+      z
+        .number()
+        .int()
+        .min(0)
+        .max(QUIZ_OPTIONS_COUNT - 1),
+      { error: M.answersRequired },
+    ),
+  },
+  { error: M.answersRequired },
+);
+export type GradeSubmission = z.infer<typeof gradeSubmissionSchema>;
+
+/** A result (spec §3 "Quiz grade" / "Text quiz grade"), with the questions as they were answered for the review. */
+export const gradeSchema = z.object({
+  id,
+  kind: quizKindSchema,
+  quizId: id,
+  userId: id,
+  userName: z.string(),
+  quizTitle: z.string(),
+  score: z.number().int(),
+  correctAnswers: z.number().int(),
+  totalQuestions: z.number().int(),
+  passed: z.boolean(),
+  userAnswers: z.array(z.number().int()),
+  questions: z.array(quizQuestionSchema),
+  quizVersion: z.number().int(),
+  createdAt: z.string(),
+  completedAt: z.string(),
+});
+export type Grade = z.infer<typeof gradeSchema>;
+export const gradeListSchema = z.array(gradeSchema);
+
+/** GET grades: optional filters (spec §7). A student's list is theirs whatever `userId` says. */
+export const gradeQuerySchema = z.object({
+  userId: z.string().uuid(M.userIdInvalid).optional(),
+  quizId: z.string().uuid(M.quizIdRequired).optional(),
+});
+export type GradeQuery = z.infer<typeof gradeQuerySchema>;
+
+/** The start of an attempt: the quiz to take (no answer key) and the attempts it leaves. */
+export const attemptStartSchema = z.object({
+  quiz: quizForTakingSchema,
+  attemptsTaken: z.number().int(),
+  /** The quiz's limit plus the student's extra attempts; -1 = unlimited. */
+  maxAttempts: z.number().int(),
+});
+export type AttemptStart = z.infer<typeof attemptStartSchema>;
+
+/** A teacher's accommodation: extra attempts for one student on one quiz. */
+export const accommodationInputSchema = z.object({
+  extraAttempts: z
+    .number({ error: M.extraAttemptsInvalid })
+    .int(M.extraAttemptsInvalid)
+    .min(0, M.extraAttemptsInvalid)
+    .max(EXTRA_ATTEMPTS_MAX, M.extraAttemptsInvalid),
+});
+export type AccommodationInput = z.infer<typeof accommodationInputSchema>;

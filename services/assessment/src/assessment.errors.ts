@@ -1,0 +1,32 @@
+import { AssessmentMessages as M } from '@district/contracts';
+
+/**
+ * Expected failures of assessment's use cases. Services throw these; assessment-errors.interceptor.ts maps them
+ * to HTTP, so the domain code never speaks HTTP.
+ */
+export abstract class AssessmentError extends Error {}
+
+export class QuizNotFoundError extends AssessmentError {
+  constructor() {
+    super(M.quizNotFound);
+  }
+}
+
+export class GradeNotFoundError extends AssessmentError {
+  constructor() {
+    super(M.gradeNotFound);
+  }
+}
+
+/** The spec's 'Attempt Limit Reached' with the counts. */
+export class AttemptLimitError extends AssessmentError {
+  constructor(
+    readonly taken: number,
+    readonly maxAttempts: number,
+  ) {
+    super(M.attemptLimit(taken, maxAttempts));
+  }
+}
+
+/** A submission whose answers do not fit the quiz it names. */
+export class AnswersInvalidError extends AssessmentError {}

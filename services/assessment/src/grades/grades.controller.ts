@@ -1,0 +1,91 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Headers,
+  HttpCode,
+  Inject,
+  Post,
+  Query,
+  Res,
+  UseInterceptors,
+  type Type,
+} from '@nestjs/common';
+import {
+  AssessmentMessages as M,
+  IDEMPOTENCY_KEY_HEADER,
+  gradeQuerySchema,
+  gradeSubmissionSchema,
+  type Grade,
+  type GradeQuery,
+  type GradeSubmission,
+  type QuizKind,
+} from '@district/contracts';
+import {
+  CurrentUser,
+  IdParam,
+  RequireRole,
+  SignInMessage,
+  ZodPipe,
+  type AuthUser,
+} from '@district/nest-common';
+import { AnswersInvalidError, GradeNotFoundError } from '../assessment.errors';
+import { AssessmentErrorsInterceptor } from '../assessment-errors.interceptor';
+import { GradesService } from './grades.service';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** An `Idempotency-Key` header: absent, or one UUID (any letter case). */
+function idempotencyKey(raw: string | string[] | undefined): string | null {
+  if (raw === undefined) return null;
+  if (typeof raw !== 'string' || !UUID.test(raw.trim()))
+    throw new AnswersInvalidError(M.idempotencyKeyInvalid);
+  return raw.trim().toLowerCase();
+}
+
+/**
+ * `/api/quiz-grades` (audio) and `/api/text-quiz-grades` (spec §7). Everyone signed in submits and lists (a
+ * student only their own results); teachers and admins delete.
+ */
+export function gradesController(kind: QuizKind, path: string, name: string): Type<unknown> {
+  @Controller(path)
+  @SignInMessage(M.gradesLoginRequired)
+  @UseInterceptors(AssessmentErrorsInterceptor)
+  class GradesController {
+    constructor(@Inject(GradesService) private readonly grades: GradesService) {}
+
+    @Get()
+    list(
+      @Query(new ZodPipe(gradeQuerySchema)) query: GradeQuery,
+      @CurrentUser() user: AuthUser,
+    ): Promise<Grade[]> {
+      return this.grades.list(kind, user, query);
+    }
+
+    /** 201 with the marked result; a retry with the same Idempotency-Key gets the stored one with 200. */
+    @Post()
+    async submit(
+      @Body(new ZodPipe(gradeSubmissionSchema)) body: GradeSubmission,
+      @Headers(IDEMPOTENCY_KEY_HEADER) key: string | string[] | undefined,
+      @CurrentUser() user: AuthUser,
+      @Res({ passthrough: true }) reply: { status(code: number): unknown },
+    ): Promise<Grade> {
+      const { grade, created } = await this.grades.submit(kind, user, body, idempotencyKey(key));
+      reply.status(created ? 201 : 200);
+      return grade;
+    }
+
+    @Delete(':id')
+    @HttpCode(204)
+    @RequireRole(['teacher', 'admin'], M.staffOnly)
+    async remove(@IdParam('id', () => new GradeNotFoundError()) id: string): Promise<void> {
+      await this.grades.remove(kind, id);
+    }
+  }
+  Object.defineProperty(GradesController, 'name', { value: name });
+  return GradesController;
+}
+
+export const AudioGradesController = gradesController('audio', 'api/quiz-grades', 'AudioGradesController');
+export const TextGradesController = gradesController('text', 'api/text-quiz-grades', 'TextGradesController');

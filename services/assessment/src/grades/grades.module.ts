@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { QuizzesModule } from '../quizzes/quizzes.module';
+import { AudioAttemptsController, TextAttemptsController } from './attempts.controller';
+import { AudioGradesController, TextGradesController } from './grades.controller';
+import { GradesRepository } from './grades.repository';
+import { GradesService } from './grades.service';
+
+/** Results: attempts, marking, the attempt limit, the lists and their deletion. */
+@Module({
+  imports: [QuizzesModule],
+  controllers: [AudioAttemptsController, TextAttemptsController, AudioGradesController, TextGradesController],
+  providers: [GradesRepository, GradesService],
+  exports: [GradesRepository, GradesService],
+})
+export class GradesModule {}

@@ -1,0 +1,132 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { Grade, QuizKind, QuizQuestion } from '@district/contracts';
+
+interface GradeRow {
+  id: string;
+  kind: QuizKind;
+  quiz_id: string;
+  user_id: string;
+  user_name: string;
+  quiz_title: string;
+  score: number;
+  correct_answers: number;
+  total_questions: number;
+  passed: boolean;
+  user_answers: number[];
+  questions: QuizQuestion[];
+  quiz_version: number;
+  created_at: Date;
+}
+
+const COLUMNS = `id, kind, quiz_id, user_id, user_name, quiz_title, score, correct_answers, total_questions, passed,
+  user_answers, questions, quiz_version, created_at`;
+
+function toGrade(row: GradeRow): Grade {
+  const at = row.created_at.toISOString();
+  return {
+    id: row.id,
+    kind: row.kind,
+    quizId: row.quiz_id,
+    userId: row.user_id,
+    userName: row.user_name,
+    quizTitle: row.quiz_title,
+    score: row.score,
+    correctAnswers: row.correct_answers,
+    totalQuestions: row.total_questions,
+    passed: row.passed,
+    userAnswers: row.user_answers,
+    questions: row.questions,
+    quizVersion: row.quiz_version,
+    createdAt: at,
+    completedAt: at,
+  };
+}
+
+export type NewGrade = Omit<Grade, 'id' | 'createdAt' | 'completedAt'> & { idempotencyKey: string | null };
+
+function rowsOf<T>(result: unknown): T[] {
+  // TypeORM answers UPDATE/DELETE … RETURNING as [rows, count].
+  const r = result as unknown[];
+  return (Array.isArray(r[0]) ? r[0] : r) as T[];
+}
+
+/** The SQL of results. `tx` runs a statement inside the caller's transaction. */
+@Injectable()
+export class GradesRepository {
+  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
+
+  /** A kind's results, newest first, optionally for one person and/or one quiz. */
+  async list(kind: QuizKind, filter: { userId?: string; quizId?: string }): Promise<Grade[]> {
+    const rows: GradeRow[] = await this.dataSource.query(
+      `SELECT ${COLUMNS} FROM grades
+       WHERE kind = $1 AND ($2::uuid IS NULL OR user_id = $2) AND ($3::uuid IS NULL OR quiz_id = $3)
+       ORDER BY created_at DESC, id`,
+      [kind, filter.userId ?? null, filter.quizId ?? null],
+    );
+    return rows.map(toGrade);
+  }
+
+  async count(quizId: string, userId: string, tx?: EntityManager): Promise<number> {
+    const rows: { n: string }[] = await (tx ?? this.dataSource).query(
+      `SELECT count(*) AS n FROM grades WHERE quiz_id = $1 AND user_id = $2`,
+      [quizId, userId],
+    );
+    return Number(rows[0].n);
+  }
+
+  async findByKey(tx: EntityManager, userId: string, key: string): Promise<Grade | null> {
+    const rows: GradeRow[] = await tx.query(
+      `SELECT ${COLUMNS} FROM grades WHERE user_id = $1 AND idempotency_key = $2`,
+      [userId, key],
+    );
+    return rows.length > 0 ? toGrade(rows[0]) : null;
+  }
+
+  async insert(tx: EntityManager, g: NewGrade): Promise<Grade> {
+    const rows: GradeRow[] = await tx.query(
+      `INSERT INTO grades (kind, quiz_id, user_id, user_name, quiz_title, score, correct_answers, total_questions, passed,
+         user_answers, questions, quiz_version, idempotency_key)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::jsonb, $12, $13)
+       RETURNING ${COLUMNS}`,
+      [
+        g.kind,
+        g.quizId,
+        g.userId,
+        g.userName,
+        g.quizTitle,
+        g.score,
+        g.correctAnswers,
+        g.totalQuestions,
+        g.passed,
+        JSON.stringify(g.userAnswers),
+        JSON.stringify(g.questions),
+        g.quizVersion,
+        g.idempotencyKey,
+      ],
+    );
+    return toGrade(rows[0]);
+  }
+
+  async delete(tx: EntityManager, kind: QuizKind, id: string): Promise<boolean> {
+    return (
+      rowsOf(await tx.query(`DELETE FROM grades WHERE kind = $1 AND id = $2 RETURNING id`, [kind, id]))
+        .length > 0
+    );
+  }
+
+  /** Names shown on results stay current (identity.user.updated). */
+  async rename(tx: EntityManager, userId: string, name: string): Promise<number> {
+    return rowsOf(
+      await tx.query(`UPDATE grades SET user_name = $2 WHERE user_id = $1 AND user_name <> $2 RETURNING id`, [
+        userId,
+        name,
+      ]),
+    ).length;
+  }
+
+  /** A deleted person's results (privacy); answers how many. */
+  async deleteAllOf(tx: EntityManager, userId: string): Promise<number> {
+    return rowsOf(await tx.query(`DELETE FROM grades WHERE user_id = $1 RETURNING id`, [userId])).length;
+  }
+}

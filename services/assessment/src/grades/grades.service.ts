@@ -1,0 +1,163 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import {
+  AssessmentMessages as M,
+  Subjects,
+  type AttemptStart,
+  type Grade,
+  type GradeDeletedEvent,
+  type GradeQuery,
+  type GradeRecordedEvent,
+  type GradeSubmission,
+  type QuizKind,
+} from '@district/contracts';
+import {
+  OutboxService,
+  PLATFORM_LOGGER,
+  violatedUniqueConstraint,
+  type AuthUser,
+  type Logger,
+} from '@district/nest-common';
+import {
+  AnswersInvalidError,
+  AttemptLimitError,
+  GradeNotFoundError,
+  QuizNotFoundError,
+} from '../assessment.errors';
+import { forTaking, isStaff } from '../quizzes/quiz-views';
+import { QuizzesRepository } from '../quizzes/quizzes.repository';
+import { GradesRepository } from './grades.repository';
+import { attemptsAllowed, mark, mayAttempt } from './marking';
+
+export const GRADES_IDEMPOTENCY_INDEX = 'grades_idempotency_idx';
+
+/** A submission's outcome: the stored result, and whether this call stored it (false: a retry's answer). */
+export interface Submitted {
+  grade: Grade;
+  created: boolean;
+}
+
+/**
+ * Results (spec §3, §7): the server marks every submission from its stored answer key, holds the attempt limit
+ * under concurrency (one transaction-scoped advisory lock per quiz and person, on any replica) and stores a
+ * retried submission once (`Idempotency-Key`). Each stored result enqueues `assessment.grade.recorded`.
+ */
+@Injectable()
+export class GradesService {
+  constructor(
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(GradesRepository) private readonly grades: GradesRepository,
+    @Inject(QuizzesRepository) private readonly quizzes: QuizzesRepository,
+    @Inject(OutboxService) private readonly outbox: OutboxService,
+    @Inject(PLATFORM_LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /** Teachers and admins: every result (filters as asked). Anyone else: their own, whatever `userId` says. */
+  list(kind: QuizKind, viewer: AuthUser, query: GradeQuery): Promise<Grade[]> {
+    const userId = isStaff(viewer) ? query.userId?.toLowerCase() : viewer.id;
+    return this.grades.list(kind, { userId, quizId: query.quizId?.toLowerCase() });
+  }
+
+  /** The start of an attempt: the quiz without its key, or 'Attempt Limit Reached' with the counts. */
+  async startAttempt(kind: QuizKind, quizId: string, user: AuthUser): Promise<AttemptStart> {
+    const quiz = await this.quizzes.find(kind, quizId);
+    if (!quiz) throw new QuizNotFoundError();
+    const [taken, extra] = await Promise.all([
+      this.grades.count(quizId, user.id),
+      this.quizzes.extraAttempts(quizId, user.id),
+    ]);
+    const allowed = attemptsAllowed(quiz.maxAttempts, extra);
+    if (!mayAttempt(taken, allowed)) throw new AttemptLimitError(taken, allowed);
+    return { quiz: forTaking(quiz), attemptsTaken: taken, maxAttempts: allowed };
+  }
+
+  async submit(
+    kind: QuizKind,
+    user: AuthUser,
+    submission: GradeSubmission,
+    idempotencyKey: string | null,
+  ): Promise<Submitted> {
+    const quizId = submission.quizId.toLowerCase();
+    try {
+      return await this.store(kind, user, quizId, submission.userAnswers, idempotencyKey);
+    } catch (error) {
+      // The same key raced on another quiz (another lock): the first one stored wins, and is the answer.
+      if (idempotencyKey !== null && violatedUniqueConstraint(error) === GRADES_IDEMPOTENCY_INDEX) {
+        const stored = await this.dataSource.transaction((tx) =>
+          this.grades.findByKey(tx, user.id, idempotencyKey),
+        );
+        if (stored) return { grade: stored, created: false };
+      }
+      throw error;
+    }
+  }
+
+  private store(
+    kind: QuizKind,
+    user: AuthUser,
+    quizId: string,
+    answers: number[],
+    key: string | null,
+  ): Promise<Submitted> {
+    return this.dataSource.transaction(async (tx) => {
+      // Every submission of this person on this quiz, on every replica, waits here for the one before it.
+      await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
+        `assessment:attempt:${quizId}:${user.id}`,
+      ]);
+      if (key !== null) {
+        const stored = await this.grades.findByKey(tx, user.id, key);
+        if (stored) return { grade: stored, created: false };
+      }
+      const quiz = await this.quizzes.find(kind, quizId, tx);
+      if (!quiz) throw new QuizNotFoundError();
+      if (answers.length !== quiz.questions.length)
+        throw new AnswersInvalidError(M.answersWrongCount(quiz.questions.length));
+      const taken = await this.grades.count(quizId, user.id, tx);
+      const allowed = attemptsAllowed(
+        quiz.maxAttempts,
+        await this.quizzes.extraAttempts(quizId, user.id, tx),
+      );
+      if (!mayAttempt(taken, allowed)) throw new AttemptLimitError(taken, allowed);
+      const marked = mark(quiz.questions, answers);
+      const grade = await this.grades.insert(tx, {
+        kind,
+        quizId,
+        userId: user.id,
+        userName: user.name,
+        quizTitle: quiz.title,
+        ...marked,
+        userAnswers: answers,
+        questions: quiz.questions,
+        quizVersion: quiz.version,
+        idempotencyKey: key,
+      });
+      const event: GradeRecordedEvent = {
+        grade: {
+          id: grade.id,
+          kind,
+          quizId,
+          userId: user.id,
+          score: grade.score,
+          passed: grade.passed,
+          correctAnswers: grade.correctAnswers,
+          totalQuestions: grade.totalQuestions,
+          createdAt: grade.createdAt,
+        },
+      };
+      await this.outbox.enqueue(tx, Subjects.assessmentGradeRecorded, event);
+      this.logger.info({ gradeId: grade.id, quizId, kind, score: grade.score }, 'grade recorded');
+      return { grade, created: true };
+    });
+  }
+
+  async remove(kind: QuizKind, id: string): Promise<void> {
+    await this.dataSource.transaction(async (tx) => {
+      if (!(await this.grades.delete(tx, kind, id))) throw new GradeNotFoundError();
+      await this.outbox.enqueue(tx, Subjects.assessmentGradeDeleted, {
+        gradeId: id,
+        kind,
+      } satisfies GradeDeletedEvent);
+    });
+    this.logger.info({ gradeId: id, kind }, 'grade deleted');
+  }
+}

@@ -1,0 +1,23 @@
+import { serviceRoute, type ServiceDefinition } from '@district/nest-common';
+import { ASSESSMENT_SERVICE_NAME, AssessmentModule, type AssessmentModuleOptions } from './assessment.module';
+
+export { AssessmentModule, ASSESSMENT_SERVICE_NAME, type AssessmentModuleOptions } from './assessment.module';
+
+/** assessment in the launcher's target registry. Tests pass a throwaway schema. */
+export function defineAssessmentService(options: AssessmentModuleOptions = {}): ServiceDefinition {
+  return {
+    name: ASSESSMENT_SERVICE_NAME,
+    // Its tokens are identity's.
+    dependsOn: ['identity'],
+    defaultPort: 4106,
+    routes: [
+      serviceRoute('/api/audio-quizzes', 'tree', '/api/audio-quizzes/2b2b/attempts'),
+      serviceRoute('/api/text-quizzes', 'tree', '/api/text-quizzes'),
+      serviceRoute('/api/quiz-grades', 'tree', '/api/quiz-grades/4'),
+      serviceRoute('/api/text-quiz-grades', 'tree', '/api/text-quiz-grades'),
+    ],
+    rootModule: (runtime) => AssessmentModule.forRoot(runtime, options),
+  };
+}
+
+export const assessmentService: ServiceDefinition = defineAssessmentService();

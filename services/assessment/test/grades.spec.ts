@@ -1,0 +1,272 @@
+import { randomUUID } from 'node:crypto';
+import {
+  AssessmentMessages as M,
+  Subjects,
+  type AttemptStart,
+  type Grade,
+  type Quiz,
+} from '@district/contracts';
+import type { HttpClient } from '@district/nest-common/testing';
+import { startAssessment, type AssessmentTestApp } from './support/assessment-app';
+
+let app: AssessmentTestApp;
+let teacher: HttpClient;
+
+beforeAll(async () => {
+  app = await startAssessment();
+  teacher = (await app.signIn('teacher')).client;
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+const textQuestions = [
+  { question: '¿Cómo se dice "cat"?', options: ['perro', 'gato', 'pez', 'ave'], correctAnswer: 1 },
+  { question: '¿Cómo se dice "dog"?', options: ['perro', 'gato', 'pez', 'ave'], correctAnswer: 0 },
+  { question: '¿Cómo se dice "fish"?', options: ['perro', 'gato', 'pez', 'ave'], correctAnswer: 2 },
+];
+
+async function textQuiz(maxAttempts = 1): Promise<Quiz> {
+  const res = await teacher.post<Quiz>('/api/text-quizzes', {
+    title: `Animales ${randomUUID().slice(0, 6)}`,
+    maxAttempts,
+    questions: textQuestions,
+  });
+  if (res.status !== 201) throw new Error(`quiz: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+describe('marking', () => {
+  it('is the server’s, from its answer key, whatever score the client sends', async () => {
+    const quiz = await textQuiz();
+    const { client: student, person } = await app.signIn('student');
+    const res = await student.post<Grade>('/api/text-quiz-grades', {
+      quizId: quiz.id,
+      quizTitle: 'forged',
+      userAnswers: [1, 0, 3],
+      correctAnswers: 3,
+      totalQuestions: 3,
+      score: 100,
+      passed: true,
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      kind: 'text',
+      quizId: quiz.id,
+      userId: person.id,
+      userName: person.name,
+      quizTitle: quiz.title,
+      correctAnswers: 2,
+      totalQuestions: 3,
+      score: 67,
+      passed: false,
+      userAnswers: [1, 0, 3],
+      quizVersion: 1,
+    });
+    // The review: the questions as answered, with the key (the spec's Question Review needs it after submitting).
+    expect(res.body.questions).toEqual(textQuestions);
+  });
+
+  it('refuses answers that do not fit the quiz', async () => {
+    const quiz = await textQuiz(-1);
+    const { client: student } = await app.signIn('student');
+    for (const userAnswers of [
+      [0, 1],
+      [0, 1, 2, 3],
+      [0, 1, 4],
+      [0, 1, -1],
+      ['a', 1, 2],
+    ]) {
+      const res = await student.post('/api/text-quiz-grades', { quizId: quiz.id, userAnswers });
+      expect([JSON.stringify(userAnswers), res.status]).toEqual([JSON.stringify(userAnswers), 400]);
+    }
+    expect(
+      (await student.post('/api/text-quiz-grades', { quizId: randomUUID(), userAnswers: [0] })).status,
+    ).toBe(404);
+    // An audio result cannot name a text quiz.
+    expect((await student.post('/api/quiz-grades', { quizId: quiz.id, userAnswers: [0, 0, 0] })).status).toBe(
+      404,
+    );
+  });
+});
+
+describe('the attempt limit', () => {
+  it('answers the start of an attempt with the quiz without its key, then Attempt Limit Reached with the counts', async () => {
+    const quiz = await textQuiz(1);
+    const { client: student } = await app.signIn('student');
+    const start = await student.post<AttemptStart>(`/api/text-quizzes/${quiz.id}/attempts`);
+    expect(start.status).toBe(200);
+    expect(start.body).toMatchObject({ attemptsTaken: 0, maxAttempts: 1 });
+    expect(JSON.stringify(start.body.quiz)).not.toContain('correctAnswer');
+    expect(
+      (await student.post('/api/text-quiz-grades', { quizId: quiz.id, userAnswers: [1, 0, 2] })).status,
+    ).toBe(201);
+    const again = await student.post(`/api/text-quizzes/${quiz.id}/attempts`);
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({
+      statusCode: 409,
+      message: M.attemptLimit(1, 1),
+      details: { title: 'Attempt Limit Reached', attemptsTaken: 1, maxAttempts: 1 },
+    });
+    expect(
+      (await student.post('/api/text-quiz-grades', { quizId: quiz.id, userAnswers: [1, 0, 2] })).status,
+    ).toBe(409);
+  });
+
+  it('holds under 20 concurrent submissions for a one-attempt quiz: exactly one is stored', async () => {
+    const quiz = await textQuiz(1);
+    const { client: student, person } = await app.signIn('student');
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        student.post('/api/text-quiz-grades', { quizId: quiz.id, userAnswers: [1, 0, 2] }),
+      ),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([201, ...Array.from({ length: 19 }, () => 409)]);
+    const [{ n }] = await app.dataSource.query(
+      `SELECT count(*)::int AS n FROM grades WHERE quiz_id = $1 AND user_id = $2`,
+      [quiz.id, person.id],
+    );
+    expect(n).toBe(1);
+  });
+
+  it('gives a student the extra attempts a teacher grants, and deleting a result frees an attempt', async () => {
+    const quiz = await textQuiz(1);
+    const { client: student, person } = await app.signIn('student');
+    const first = await student.post<Grade>('/api/text-quiz-grades', {
+      quizId: quiz.id,
+      userAnswers: [0, 0, 0],
+    });
+    expect((await student.post(`/api/text-quizzes/${quiz.id}/attempts`)).status).toBe(409);
+    expect(
+      (
+        await teacher.put(`/api/text-quizzes/${quiz.id}/accommodations/${person.id.toUpperCase()}`, {
+          extraAttempts: 1,
+        })
+      ).status,
+    ).toBe(204);
+    expect((await student.post<AttemptStart>(`/api/text-quizzes/${quiz.id}/attempts`)).body).toMatchObject({
+      attemptsTaken: 1,
+      maxAttempts: 2,
+    });
+    expect(
+      (await student.post('/api/text-quiz-grades', { quizId: quiz.id, userAnswers: [1, 0, 2] })).status,
+    ).toBe(201);
+    expect((await student.post(`/api/text-quizzes/${quiz.id}/attempts`)).status).toBe(409);
+    expect((await teacher.delete(`/api/text-quiz-grades/${first.body.id}`)).status).toBe(204);
+    expect((await student.post(`/api/text-quizzes/${quiz.id}/attempts`)).status).toBe(200);
+    expect(
+      (await teacher.put(`/api/text-quizzes/${quiz.id}/accommodations/${person.id}`, { extraAttempts: 21 }))
+        .status,
+    ).toBe(400);
+    expect(
+      (await student.put(`/api/text-quizzes/${quiz.id}/accommodations/${person.id}`, { extraAttempts: 5 }))
+        .status,
+    ).toBe(403);
+  });
+});
+
+describe('idempotent submission', () => {
+  it('stores a retried submission once and answers it with the same result', async () => {
+    const quiz = await textQuiz(3);
+    const { client: student, person } = await app.signIn('student');
+    const key = randomUUID();
+    const headers = { 'idempotency-key': key };
+    const first = await student.post<Grade>(
+      '/api/text-quiz-grades',
+      { quizId: quiz.id, userAnswers: [1, 0, 2] },
+      { headers },
+    );
+    const retries = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        student.post<Grade>(
+          '/api/text-quiz-grades',
+          { quizId: quiz.id, userAnswers: [1, 0, 2] },
+          { headers: { 'idempotency-key': key.toUpperCase() } },
+        ),
+      ),
+    );
+    expect(first.status).toBe(201);
+    for (const r of retries) expect([r.status, r.body.id]).toEqual([200, first.body.id]);
+    const [{ n }] = await app.dataSource.query(
+      `SELECT count(*)::int AS n FROM grades WHERE quiz_id = $1 AND user_id = $2`,
+      [quiz.id, person.id],
+    );
+    expect(n).toBe(1);
+    // A new key is a new attempt; a malformed one is refused.
+    expect(
+      (
+        await student.post(
+          '/api/text-quiz-grades',
+          { quizId: quiz.id, userAnswers: [1, 0, 2] },
+          { headers: { 'idempotency-key': randomUUID() } },
+        )
+      ).status,
+    ).toBe(201);
+    const bad = await student.post(
+      '/api/text-quiz-grades',
+      { quizId: quiz.id, userAnswers: [1, 0, 2] },
+      { headers: { 'idempotency-key': 'again' } },
+    );
+    expect([bad.status, (bad.body as { message: string }).message]).toEqual([400, M.idempotencyKeyInvalid]);
+  });
+});
+
+describe('grade lists', () => {
+  it('show teachers every result (with filters) and a student only their own, whatever userId they pass', async () => {
+    const quiz = await textQuiz(-1);
+    const a = await app.signIn('student');
+    const b = await app.signIn('student');
+    await a.client.post('/api/text-quiz-grades', { quizId: quiz.id, userAnswers: [1, 0, 2] });
+    await b.client.post('/api/text-quiz-grades', { quizId: quiz.id, userAnswers: [0, 0, 0] });
+    const all = await teacher.get<Grade[]>(`/api/text-quiz-grades?quizId=${quiz.id}`);
+    expect(all.body.map((g) => g.userId).sort()).toEqual([a.person.id, b.person.id].sort());
+    expect(
+      (
+        await teacher.get<Grade[]>(
+          `/api/text-quiz-grades?quizId=${quiz.id}&userId=${b.person.id.toUpperCase()}`,
+        )
+      ).body.map((g) => g.userId),
+    ).toEqual([b.person.id]);
+    const own = await a.client.get<Grade[]>(`/api/text-quiz-grades?userId=${b.person.id}`);
+    expect(own.status).toBe(200);
+    expect(new Set(own.body.map((g) => g.userId))).toEqual(new Set([a.person.id]));
+    expect((await a.client.get('/api/text-quiz-grades?userId=nope')).status).toBe(400);
+    const anonymous = await app.client().get('/api/quiz-grades');
+    expect([anonymous.status, (anonymous.body as { message: string }).message]).toEqual([
+      401,
+      M.gradesLoginRequired,
+    ]);
+    expect((await a.client.delete(`/api/text-quiz-grades/${all.body[0].id}`)).status).toBe(403);
+  });
+});
+
+describe('identity’s events', () => {
+  it('keep names on results current and remove a deleted person’s results', async () => {
+    const quiz = await textQuiz(-1);
+    const { client: student, person } = await app.signIn('student');
+    await student.post('/api/text-quiz-grades', { quizId: quiz.id, userAnswers: [1, 0, 2] });
+    await app.runtime.bus.publish(Subjects.identityUserUpdated, {
+      user: {
+        id: person.id,
+        name: 'Renamed Student',
+        username: 'r',
+        email: 'r@school.test',
+        role: 'student',
+        approved: true,
+        isAdmin: false,
+        profileImage: null,
+        createdAt: new Date().toISOString(),
+      },
+      tokenVersion: 2,
+      changed: ['name'],
+    });
+    const names = async () =>
+      (await teacher.get<Grade[]>(`/api/text-quiz-grades?userId=${person.id}`)).body.map((g) => g.userName);
+    for (let i = 0; i < 50 && (await names())[0] !== 'Renamed Student'; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(await names()).toEqual(['Renamed Student']);
+    await app.runtime.bus.publish(Subjects.identityUserDeleted, { userId: person.id });
+    for (let i = 0; i < 50 && (await names()).length > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await names()).toEqual([]);
+  });
+});
