@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { buildChatPdf, chatPdfFileName, chatPdfText, type ChatPdfMessage } from './chat-pdf';
 import { readChatPdf } from './pdf-text.testing';
 
-const fontPath = fileURLToPath(new URL('../../../../public/fonts/NotoSans-Regular-Latin.ttf', import.meta.url));
+const fontPath = fileURLToPath(
+  new URL('../../../../public/fonts/NotoSans-Regular-Latin.ttf', import.meta.url),
+);
 const font = new Uint8Array(readFileSync(fontPath));
 const createdAt = new Date('2025-03-10T09:30:00Z');
 
@@ -29,7 +31,16 @@ const hasPdftotext = (() => {
 
 describe('buildChatPdf', () => {
   it('writes the accented Spanish text as real text in an embedded font', () => {
-    const pdf = readChatPdf(buildChatPdf({ roomName: 'Español 2 – Sección B', messages, font, createdAt, timeZone: 'UTC', exportedBy: 'Tía Teresa' }));
+    const pdf = readChatPdf(
+      buildChatPdf({
+        roomName: 'Español 2 – Sección B',
+        messages,
+        font,
+        createdAt,
+        timeZone: 'UTC',
+        exportedBy: 'Tía Teresa',
+      }),
+    );
     expect(pdf.header).toBe('%PDF-1.3');
     expect(pdf.pageCount).toBe(1);
     expect(pdf.embeddedFonts.length).toBe(1);
@@ -47,7 +58,10 @@ describe('buildChatPdf', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'chat-pdf-'));
     try {
       const file = path.join(dir, 'chat.pdf');
-      writeFileSync(file, buildChatPdf({ roomName: 'Clase de español', messages, font, createdAt, timeZone: 'UTC' }));
+      writeFileSync(
+        file,
+        buildChatPdf({ roomName: 'Clase de español', messages, font, createdAt, timeZone: 'UTC' }),
+      );
       const text = execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8' });
       expect(text).toContain('¿Qué tal, señorita? ¡Mañana es el cumpleaños de mi');
       expect(text).toContain('Íñigo (Student)');
@@ -58,8 +72,15 @@ describe('buildChatPdf', () => {
   });
 
   it('continues on new pages, numbered, and keeps every message', () => {
-    const many = Array.from({ length: 120 }, (_, i) => ({ name: `Alumno ${i + 1}`, role: 'student' as const, text: `Mensaje número ${i + 1}: ¡olé!`, timestamp: '2025-03-10T09:00:00Z' }));
-    const pdf = readChatPdf(buildChatPdf({ roomName: 'Sala', messages: many, font, createdAt, timeZone: 'UTC' }));
+    const many = Array.from({ length: 120 }, (_, i) => ({
+      name: `Alumno ${i + 1}`,
+      role: 'student' as const,
+      text: `Mensaje número ${i + 1}: ¡olé!`,
+      timestamp: '2025-03-10T09:00:00Z',
+    }));
+    const pdf = readChatPdf(
+      buildChatPdf({ roomName: 'Sala', messages: many, font, createdAt, timeZone: 'UTC' }),
+    );
     expect(pdf.pageCount).toBeGreaterThan(1);
     const all = pdf.pages.flat();
     for (let i = 1; i <= 120; i++) expect(all).toContain(`Mensaje número ${i}: ¡olé!`);
@@ -67,8 +88,15 @@ describe('buildChatPdf', () => {
   });
 
   it('wraps long messages and keeps their line breaks', () => {
-    const long = { name: 'Ana', role: 'student' as const, text: `${'palabra '.repeat(60)}\nsegunda línea`, timestamp: '2025-03-10T09:00:00Z' };
-    const [page] = readChatPdf(buildChatPdf({ roomName: 'Sala', messages: [long], font, createdAt, timeZone: 'UTC' })).pages;
+    const long = {
+      name: 'Ana',
+      role: 'student' as const,
+      text: `${'palabra '.repeat(60)}\nsegunda línea`,
+      timestamp: '2025-03-10T09:00:00Z',
+    };
+    const [page] = readChatPdf(
+      buildChatPdf({ roomName: 'Sala', messages: [long], font, createdAt, timeZone: 'UTC' }),
+    ).pages;
     const body = page.filter((l) => l.startsWith('palabra'));
     expect(body.length).toBeGreaterThan(1);
     expect(page).toContain('segunda línea');
@@ -91,7 +119,9 @@ describe('chatPdfText', () => {
 
 describe('chatPdfFileName', () => {
   it('is chat_{room}_{date}.pdf with the room reduced to plain letters', () => {
-    expect(chatPdfFileName('Español 2: Sección B!', new Date('2025-03-10T09:30:00Z'))).toBe('chat_espanol_2_seccion_b_2025-03-10.pdf');
+    expect(chatPdfFileName('Español 2: Sección B!', new Date('2025-03-10T09:30:00Z'))).toBe(
+      'chat_espanol_2_seccion_b_2025-03-10.pdf',
+    );
     expect(chatPdfFileName('¡¡!!', new Date('2025-03-10T09:30:00Z'))).toBe('chat_room_2025-03-10.pdf');
   });
 });

@@ -32,7 +32,10 @@ const PT_TO_MM = 25.4 / 72;
 const ROLE_LABELS: Record<ChatRole, string> = { student: 'Student', teacher: 'Teacher', admin: 'Admin' };
 
 /** Code points the embedded subset draws (see web/scripts/subset-chat-font.sh); anything else prints as '?'. */
-const EXTRA_CODE_POINTS = new Set([0x2013, 0x2014, 0x2018, 0x2019, 0x201a, 0x201c, 0x201d, 0x201e, 0x2022, 0x2026, 0x2039, 0x203a, 0x20ac, 0x2122]);
+const EXTRA_CODE_POINTS = new Set([
+  0x2013, 0x2014, 0x2018, 0x2019, 0x201a, 0x201c, 0x201d, 0x201e, 0x2022, 0x2026, 0x2039, 0x203a, 0x20ac,
+  0x2122,
+]);
 function drawable(code: number): boolean {
   return (code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0x17f) || EXTRA_CODE_POINTS.has(code);
 }
@@ -44,7 +47,13 @@ export function chatPdfText(text: string): string {
     const code = ch.codePointAt(0) ?? 0;
     if (ch === '\n') out += ch;
     else if (ch === '\t') out += '    ';
-    else if (code < 0x20 || (code >= 0x7f && code < 0xa0) || (code >= 0xfe00 && code <= 0xfe0f) || code === 0x200d) continue;
+    else if (
+      code < 0x20 ||
+      (code >= 0x7f && code < 0xa0) ||
+      (code >= 0xfe00 && code <= 0xfe0f) ||
+      code === 0x200d
+    )
+      continue;
     else out += drawable(code) ? ch : '?';
   }
   return out;
@@ -52,7 +61,8 @@ export function chatPdfText(text: string): string {
 
 function base64(bytes: Uint8Array): string {
   let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  for (let i = 0; i < bytes.length; i += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(binary);
 }
 
@@ -66,7 +76,12 @@ const lineHeight = (pt: number) => pt * PT_TO_MM * 1.3;
 
 /** 'chat_{room}_{yyyy-mm-dd}.pdf', the room name reduced to lower-case letters, digits and underscores. */
 export function chatPdfFileName(roomName: string, date: Date): string {
-  const slug = roomName.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^a-zA-Z0-9]+/g, '_').replace(/^_+|_+$/g, '').toLowerCase();
+  const slug = roomName
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^a-zA-Z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .toLowerCase();
   return `chat_${slug || 'room'}_${date.toISOString().slice(0, 10)}.pdf`;
 }
 
@@ -79,14 +94,30 @@ export function buildChatPdf(input: ChatPdfInput): Uint8Array {
   const doc = new jsPDF({ unit: 'mm', format: 'a4', orientation: 'portrait', compress: true });
   doc.setCreationDate(createdAt);
   const fingerprint = `${input.roomName}|${input.messages.length}|${createdAt.toISOString()}`;
-  doc.setFileId([0, 1, 2, 3].map((i) => hash(fingerprint, i).toString(16).padStart(8, '0')).join('').toUpperCase());
-  doc.setDocumentProperties({ title: `Chat Conversation: ${chatPdfText(input.roomName)}`, creator: 'District Learning chat' });
+  doc.setFileId(
+    [0, 1, 2, 3]
+      .map((i) => hash(fingerprint, i).toString(16).padStart(8, '0'))
+      .join('')
+      .toUpperCase(),
+  );
+  doc.setDocumentProperties({
+    title: `Chat Conversation: ${chatPdfText(input.roomName)}`,
+    creator: 'District Learning chat',
+  });
   doc.addFileToVFS(FONT_FILE, base64(input.font));
   doc.addFont(FONT_FILE, FONT_NAME, 'normal');
   doc.setFont(FONT_NAME, 'normal');
 
-  const time = new Intl.DateTimeFormat('en-US', { hour: '2-digit', minute: '2-digit', timeZone: input.timeZone });
-  const stamp = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeStyle: 'short', timeZone: input.timeZone });
+  const time = new Intl.DateTimeFormat('en-US', {
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone: input.timeZone,
+  });
+  const stamp = new Intl.DateTimeFormat('en-US', {
+    dateStyle: 'long',
+    timeStyle: 'short',
+    timeZone: input.timeZone,
+  });
   const width = PAGE.width - 2 * PAGE.margin;
   const bottom = PAGE.height - PAGE.margin - 8;
   let y = PAGE.margin + 6;
@@ -103,7 +134,11 @@ export function buildChatPdf(input: ChatPdfInput): Uint8Array {
   doc.setFontSize(9);
   doc.setTextColor(100, 116, 139);
   const by = input.exportedBy ? ` by ${chatPdfText(input.exportedBy)}` : '';
-  doc.text(`Exported ${stamp.format(createdAt)}${by} · ${input.messages.length} message${input.messages.length === 1 ? '' : 's'}`, PAGE.margin, y);
+  doc.text(
+    `Exported ${stamp.format(createdAt)}${by} · ${input.messages.length} message${input.messages.length === 1 ? '' : 's'}`,
+    PAGE.margin,
+    y,
+  );
   y += 3;
   doc.setDrawColor(203, 213, 225);
   doc.setLineWidth(0.3);
@@ -123,7 +158,11 @@ export function buildChatPdf(input: ChatPdfInput): Uint8Array {
       y = PAGE.margin + 6;
     }
     doc.setFontSize(10);
-    doc.setTextColor(message.role === 'student' ? 30 : 109, message.role === 'student' ? 64 : 40, message.role === 'student' ? 175 : 217);
+    doc.setTextColor(
+      message.role === 'student' ? 30 : 109,
+      message.role === 'student' ? 64 : 40,
+      message.role === 'student' ? 175 : 217,
+    );
     doc.text(header, PAGE.margin, y);
     y += lineHeight(10);
     doc.setFontSize(11);

@@ -1,3 +1,4 @@
+import { downloadBytes } from '@/lib/download-file';
 import { CHAT_PDF_FONT_URL } from '../chat.constants';
 import { buildChatPdf, chatPdfFileName, type ChatPdfMessage } from './chat-pdf';
 
@@ -17,22 +18,12 @@ function loadChatFont(): Promise<Uint8Array> {
   return fontRequest;
 }
 
-/** Saves bytes the browser built under a file name, without a server round trip. */
-function downloadBytes(bytes: Uint8Array, fileName: string): void {
-  const url = URL.createObjectURL(new Blob([bytes as BlobPart], { type: 'application/pdf' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.rel = 'noopener';
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  // Some browsers start the download asynchronously; revoking at once can cancel it.
-  window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
 /** Builds the conversation's PDF and downloads it. Rejects when the font or the PDF cannot be made. */
-export async function exportChatPdf(input: { roomName: string; messages: readonly ChatPdfMessage[]; exportedBy?: string }): Promise<void> {
+export async function exportChatPdf(input: {
+  roomName: string;
+  messages: readonly ChatPdfMessage[];
+  exportedBy?: string;
+}): Promise<void> {
   const font = await loadChatFont();
   const createdAt = new Date();
   const bytes = buildChatPdf({ ...input, font, createdAt });

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { inspectPdf } from '../shared/pdf-inspect.testing';
+import { inspectPdf } from '@/testing/pdf-inspect';
 import { seededRandom } from '../shared/random';
 import { buildNumberBingoPdf, buildWordBingoPdf } from './bingo-pdf';
 import { cardValues } from './bingo-card';

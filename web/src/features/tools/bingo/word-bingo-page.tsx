@@ -1,7 +1,7 @@
 import { useId, useMemo, useState } from 'react';
 import { Button, Card, CardBody, CardHeader, SelectField, TextField, useToast } from '@/components/ui';
 import { PageContainer, PageHeader } from '@/components/layout';
-import { downloadBytes } from '../shared/download-file';
+import { downloadBytes } from '@/lib/download-file';
 import { BingoCardView } from './bingo-card-view';
 import type { BingoCard } from './bingo-card';
 import {

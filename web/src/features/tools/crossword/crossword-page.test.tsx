@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { inspectPdf } from '../shared/pdf-inspect.testing';
+import { inspectPdf } from '@/testing/pdf-inspect';
 import { blobBytes, captureDownloads, renderTool } from '../shared/render-tool.testing';
 import CrosswordPage from './crossword-page';
 

@@ -2,7 +2,7 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import { Alert, Button, Card, CardBody, CardHeader, TextField, useToast } from '@/components/ui';
 import { PageContainer, PageHeader } from '@/components/layout';
 import { cn } from '@/lib/cn';
-import { downloadBytes } from '../shared/download-file';
+import { downloadBytes } from '@/lib/download-file';
 import { CrosswordMessages, DEFAULT_TITLE, GRID_SIZE, UNPLACED_REASON_TEXT } from './crossword.constants';
 import {
   answeredEntries,

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { inspectPdf } from '../shared/pdf-inspect.testing';
+import { inspectPdf } from '@/testing/pdf-inspect';
 import { buildCrosswordPdf, clueLines, crosswordFileName } from './crossword-pdf';
 import { layoutCrossword } from './crossword-layout';
 

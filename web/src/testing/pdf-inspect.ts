@@ -1,4 +1,4 @@
-// Test-only reader for the PDFs our builders produce: enough of the format to count pages and read drawn text.
+// Test-only reader for the PDFs the tools build: enough of the format to count pages and read drawn text.
 import { inflateSync } from 'node:zlib';
 
 const latin1 = new TextDecoder('latin1');
@@ -45,10 +45,12 @@ function textOperators(content: string): string[] {
   return out;
 }
 
+export type PdfObjects = Map<number, { dict: string; stream: string | null }>;
+
 /** Reads objects "n 0 obj << ... >> stream ... endstream", inflating Flate streams. */
-export function inspectPdf(bytes: Uint8Array): InspectedPdf {
+export function readPdfObjects(bytes: Uint8Array): { raw: string; objects: PdfObjects } {
   const raw = latin1.decode(bytes);
-  const objects = new Map<number, { dict: string; stream: string | null }>();
+  const objects: PdfObjects = new Map();
   const objRe = /(\d+) 0 obj\s*([\s\S]*?)endobj/g;
   let m: RegExpExecArray | null;
   while ((m = objRe.exec(raw))) {
@@ -67,16 +69,26 @@ export function inspectPdf(bytes: Uint8Array): InspectedPdf {
     const stream = /\/FlateDecode/.test(dict) ? latin1.decode(inflateSync(data)) : latin1.decode(data);
     objects.set(Number(m[1]), { dict, stream });
   }
-  const pageObjects = [...objects.entries()]
+  return { raw, objects };
+}
+
+/** The page objects in order and each one's content stream. */
+export function pdfPages(objects: PdfObjects): { dict: string; content: string }[] {
+  return [...objects.entries()]
     .filter(([, o]) => /\/Type \/Page\b/.test(o.dict))
-    .sort(([a], [b]) => a - b);
-  const contents = pageObjects.map(([, o]) => {
-    const ref = /\/Contents (\d+) 0 R/.exec(o.dict)?.[1];
-    return ref ? (objects.get(Number(ref))?.stream ?? '') : '';
-  });
+    .sort(([a], [b]) => a - b)
+    .map(([, o]) => {
+      const ref = /\/Contents (\d+) 0 R/.exec(o.dict)?.[1];
+      return { dict: o.dict, content: ref ? (objects.get(Number(ref))?.stream ?? '') : '' };
+    });
+}
+
+export function inspectPdf(bytes: Uint8Array): InspectedPdf {
+  const { raw, objects } = readPdfObjects(bytes);
+  const contents = pdfPages(objects).map((p) => p.content);
   return {
     header: raw.slice(0, 8),
-    pageCount: pageObjects.length,
+    pageCount: contents.length,
     pages: contents.map(textOperators),
     fontSizes: contents.map((c) => [...c.matchAll(/\/F\d+ ([\d.]+) Tf/g)].map((m) => Number(m[1]))),
     raw,
