@@ -3,6 +3,7 @@ import { PlatformModule, type PlatformRuntime } from '@district/nest-common';
 import { GradesModule } from './grades/grades.module';
 import { assessmentMigrations } from './migrations';
 import { QuizzesModule } from './quizzes/quizzes.module';
+import { SeedModule } from './seed/seed.module';
 import { UsersModule } from './users/users.module';
 
 export const ASSESSMENT_SERVICE_NAME = 'assessment';
@@ -34,6 +35,7 @@ export class AssessmentModule {
         QuizzesModule,
         GradesModule,
         UsersModule,
+        SeedModule,
       ],
     };
   }

@@ -31,6 +31,9 @@ import { attemptsAllowed, mark, mayAttempt } from './marking';
 
 export const GRADES_IDEMPOTENCY_INDEX = 'grades_idempotency_idx';
 
+/** Who an attempt is for: the id and the name shown on the result. */
+export type Person = Pick<AuthUser, 'id' | 'name'>;
+
 /** A submission's outcome: the stored result, and whether this call stored it (false: a retry's answer). */
 export interface Submitted {
   grade: Grade;
@@ -71,15 +74,31 @@ export class GradesService {
     return { quiz: forTaking(quiz), attemptsTaken: taken, maxAttempts: allowed };
   }
 
-  async submit(
+  submit(
     kind: QuizKind,
     user: AuthUser,
     submission: GradeSubmission,
     idempotencyKey: string | null,
   ): Promise<Submitted> {
-    const quizId = submission.quizId.toLowerCase();
+    return this.recordFor(
+      kind,
+      user,
+      submission.quizId.toLowerCase(),
+      submission.userAnswers,
+      idempotencyKey,
+    );
+  }
+
+  /** Marks and stores one attempt of `user` (a submission, or the demo seed's), under the limit and the key. */
+  async recordFor(
+    kind: QuizKind,
+    user: Person,
+    quizId: string,
+    answers: number[],
+    idempotencyKey: string | null,
+  ): Promise<Submitted> {
     try {
-      return await this.store(kind, user, quizId, submission.userAnswers, idempotencyKey);
+      return await this.store(kind, user, quizId, answers, idempotencyKey);
     } catch (error) {
       // The same key raced on another quiz (another lock): the first one stored wins, and is the answer.
       if (idempotencyKey !== null && violatedUniqueConstraint(error) === GRADES_IDEMPOTENCY_INDEX) {
@@ -94,7 +113,7 @@ export class GradesService {
 
   private store(
     kind: QuizKind,
-    user: AuthUser,
+    user: Person,
     quizId: string,
     answers: number[],
     key: string | null,
