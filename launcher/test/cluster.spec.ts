@@ -11,7 +11,9 @@ import { cookieOf, freePort, jsonRequest, runTs, stopProcess, waitFor } from './
  * front, against this machine's PostgreSQL, NATS and Redis. A second, non-identity service process
  * (test/fixtures/probe-service.ts, the shared guard on NATS and Redis) checks that a suspension made through
  * identity is enforced there on the very next request. Chat runs two replicas: a suspension made through identity
- * reaches both over NATS and Redis and closes the student's sockets.
+ * reaches both over NATS and Redis and closes the student's sockets. Assessment runs two replicas: parallel
+ * submissions for a one-attempt quiz, spread over both, store one result; identity's deletion of the student
+ * reaches assessment over NATS and removes it.
  */
 jest.setTimeout(240_000);
 
@@ -54,6 +56,7 @@ describe('cluster topology', () => {
         CLUSTER_BASE_PORT: String(20000 + Math.floor(Math.random() * 20000)),
         IDENTITY_REPLICAS: '2',
         CHAT_REPLICAS: '2',
+        ASSESSMENT_REPLICAS: '2',
         ADMIN_EMAIL: 'root@district.test',
         ADMIN_PASSWORD: 'correct horse battery',
         DEMO: '',
@@ -63,17 +66,30 @@ describe('cluster topology', () => {
     await waitFor(
       async () => {
         const { services } = (await (await fetch(`${gateway}/readyz`)).json()) as ReadyBody;
-        return services.identity.available === 2 && services.chat?.available === 2;
+        return (
+          services.identity.available === 2 &&
+          services.chat?.available === 2 &&
+          services.assessment?.available === 2
+        );
       },
-      'the gateway, both identity replicas and both chat replicas',
+      'the gateway and two replicas each of identity, chat and assessment',
       150_000,
       output,
     );
     const publicKey = await readFile(path.join(dataDir, 'cluster', 'keys', 'session-public.pem'), 'utf8');
     const probePort = await freePort();
     probeUrl = `http://127.0.0.1:${probePort}/api/probe`;
-    probe = runTs('launcher/test/fixtures/probe-service.ts', { DATABASE_URL: databaseUrl, PORT: String(probePort), AUTH_PUBLIC_KEY: publicKey }, output);
-    await waitFor(async () => (await fetch(`http://127.0.0.1:${probePort}/readyz`)).status === 200, 'the probe service', 60_000, output);
+    probe = runTs(
+      'launcher/test/fixtures/probe-service.ts',
+      { DATABASE_URL: databaseUrl, PORT: String(probePort), AUTH_PUBLIC_KEY: publicKey },
+      output,
+    );
+    await waitFor(
+      async () => (await fetch(`http://127.0.0.1:${probePort}/readyz`)).status === 200,
+      'the probe service',
+      60_000,
+      output,
+    );
   });
 
   afterAll(async () => {
@@ -91,20 +107,34 @@ describe('cluster topology', () => {
     expect(ready.services.identity).toEqual({ available: 2, total: 2 });
     // Replica addresses are internal: the metrics (open on loopback) have them, /readyz does not.
     const metrics = await (await fetch(`${gateway}/metrics`)).text();
-    const identityReplicas = [...metrics.matchAll(/^gateway_upstream_up\{service="identity",replica="([^"]+)"\} 1$/gm)];
+    const identityReplicas = [
+      ...metrics.matchAll(/^gateway_upstream_up\{service="identity",replica="([^"]+)"\} 1$/gm),
+    ];
     expect(new Set(identityReplicas.map((m) => m[1])).size).toBe(2);
     for (let i = 0; i < 6; i++) expect((await fetch(`${gateway}/api/auth/me`)).status).toBe(401);
-    expect((await fetch(`${gateway}/api/auth/quick-login`, jsonRequest(gateway, 'POST', { type: 'teacher' }))).status).toBe(404);
+    expect(
+      (await fetch(`${gateway}/api/auth/quick-login`, jsonRequest(gateway, 'POST', { type: 'teacher' })))
+        .status,
+    ).toBe(404);
   });
 
   it('signs the bootstrap admin in and refuses a suspended user in another service on the very next request', async () => {
-    const admin = await fetch(`${gateway}/api/auth/login`, jsonRequest(gateway, 'POST', { email: 'root@district.test', password: 'correct horse battery' }));
+    const admin = await fetch(
+      `${gateway}/api/auth/login`,
+      jsonRequest(gateway, 'POST', { email: 'root@district.test', password: 'correct horse battery' }),
+    );
     expect(admin.status).toBe(200);
     const adminCookie = cookieOf(admin);
 
     const register = await fetch(
       `${gateway}/api/auth/register`,
-      jsonRequest(gateway, 'POST', { name: 'Casey Cluster', username: 'casey', email: 'casey@district.test', password: 'secret-pass', role: 'student' }),
+      jsonRequest(gateway, 'POST', {
+        name: 'Casey Cluster',
+        username: 'casey',
+        email: 'casey@district.test',
+        password: 'secret-pass',
+        role: 'student',
+      }),
     );
     expect(register.status).toBe(201);
     const student = (await register.json()) as { id: string; approved: boolean };
@@ -112,34 +142,77 @@ describe('cluster topology', () => {
     // Unapproved: the probe's approval guard refuses.
     expect((await fetch(probeUrl, { headers: { cookie: cookieOf(register) } })).status).toBe(403);
 
-    expect((await fetch(`${gateway}/api/users/${student.id}/approval`, jsonRequest(gateway, 'PATCH', { approved: true }, adminCookie))).status).toBe(200);
-    const login = await fetch(`${gateway}/api/auth/login`, jsonRequest(gateway, 'POST', { email: 'casey@district.test', password: 'secret-pass' }));
+    expect(
+      (
+        await fetch(
+          `${gateway}/api/users/${student.id}/approval`,
+          jsonRequest(gateway, 'PATCH', { approved: true }, adminCookie),
+        )
+      ).status,
+    ).toBe(200);
+    const login = await fetch(
+      `${gateway}/api/auth/login`,
+      jsonRequest(gateway, 'POST', { email: 'casey@district.test', password: 'secret-pass' }),
+    );
     const studentCookie = cookieOf(login);
     expect((await fetch(probeUrl, { headers: { cookie: studentCookie } })).status).toBe(200);
 
     // Suspend through one identity replica; the very next request to the other service is refused.
-    expect((await fetch(`${gateway}/api/users/${student.id}/approval`, jsonRequest(gateway, 'PATCH', { approved: false }, adminCookie))).status).toBe(200);
+    expect(
+      (
+        await fetch(
+          `${gateway}/api/users/${student.id}/approval`,
+          jsonRequest(gateway, 'PATCH', { approved: false }, adminCookie),
+        )
+      ).status,
+    ).toBe(200);
     const refused = await fetch(probeUrl, { headers: { cookie: studentCookie } });
     expect(refused.status).toBe(401);
     expect(await refused.json()).toMatchObject({ message: 'Authentication Required' });
   });
   it('carries chat between replicas and closes a suspended student’s sockets on both, told over NATS', async () => {
-    const admin = await fetch(`${gateway}/api/auth/login`, jsonRequest(gateway, 'POST', { email: 'root@district.test', password: 'correct horse battery' }));
+    const admin = await fetch(
+      `${gateway}/api/auth/login`,
+      jsonRequest(gateway, 'POST', { email: 'root@district.test', password: 'correct horse battery' }),
+    );
     const adminCookie = cookieOf(admin);
     const register = await fetch(
       `${gateway}/api/auth/register`,
-      jsonRequest(gateway, 'POST', { name: 'Sam Socket', username: 'sam', email: 'sam@district.test', password: 'secret-pass', role: 'student' }),
+      jsonRequest(gateway, 'POST', {
+        name: 'Sam Socket',
+        username: 'sam',
+        email: 'sam@district.test',
+        password: 'secret-pass',
+        role: 'student',
+      }),
     );
     const student = (await register.json()) as { id: string };
-    expect((await fetch(`${gateway}/api/users/${student.id}/approval`, jsonRequest(gateway, 'PATCH', { approved: true }, adminCookie))).status).toBe(200);
-    const studentCookie = cookieOf(await fetch(`${gateway}/api/auth/login`, jsonRequest(gateway, 'POST', { email: 'sam@district.test', password: 'secret-pass' })));
-    const created = await fetch(`${gateway}/api/admin/chatrooms`, jsonRequest(gateway, 'POST', { name: 'Cluster room', invitedUserIds: [student.id] }, adminCookie));
+    expect(
+      (
+        await fetch(
+          `${gateway}/api/users/${student.id}/approval`,
+          jsonRequest(gateway, 'PATCH', { approved: true }, adminCookie),
+        )
+      ).status,
+    ).toBe(200);
+    const studentCookie = cookieOf(
+      await fetch(
+        `${gateway}/api/auth/login`,
+        jsonRequest(gateway, 'POST', { email: 'sam@district.test', password: 'secret-pass' }),
+      ),
+    );
+    const created = await fetch(
+      `${gateway}/api/admin/chatrooms`,
+      jsonRequest(gateway, 'POST', { name: 'Cluster room', invitedUserIds: [student.id] }, adminCookie),
+    );
     expect(created.status).toBe(201);
     const room = (await created.json()) as { id: string };
 
     // Four sockets: the gateway spreads them over both chat replicas.
     const teacherSockets = await Promise.all([0, 1].map(() => GatewayChatClient.open(gateway, adminCookie)));
-    const studentSockets = await Promise.all([0, 1].map(() => GatewayChatClient.open(gateway, studentCookie)));
+    const studentSockets = await Promise.all(
+      [0, 1].map(() => GatewayChatClient.open(gateway, studentCookie)),
+    );
     try {
       for (const [i, s] of [...teacherSockets, ...studentSockets].entries()) {
         s.send({ type: 'join', name: `P${i}`, role: 'student', chatroom: room.id });
@@ -147,12 +220,26 @@ describe('cluster topology', () => {
       }
       studentSockets[0].send({ type: 'message', text: '¡Hola a todos!', chatroom: room.id });
       for (const s of [...teacherSockets, studentSockets[1]])
-        expect(await s.next((e) => e.type === 'message', 'the message')).toMatchObject({ seq: 1, name: 'P2', role: 'student', text: '¡Hola a todos!' });
+        expect(await s.next((e) => e.type === 'message', 'the message')).toMatchObject({
+          seq: 1,
+          name: 'P2',
+          role: 'student',
+          text: '¡Hola a todos!',
+        });
       // An upgrade from another site is refused by the gateway; one without a session too.
-      await expect(GatewayChatClient.open('http://127.0.0.1:1', studentCookie).catch(() => 'refused')).resolves.toBe('refused');
+      await expect(
+        GatewayChatClient.open('http://127.0.0.1:1', studentCookie).catch(() => 'refused'),
+      ).resolves.toBe('refused');
 
       const suspended = Date.now();
-      expect((await fetch(`${gateway}/api/users/${student.id}/approval`, jsonRequest(gateway, 'PATCH', { approved: false }, adminCookie))).status).toBe(200);
+      expect(
+        (
+          await fetch(
+            `${gateway}/api/users/${student.id}/approval`,
+            jsonRequest(gateway, 'PATCH', { approved: false }, adminCookie),
+          )
+        ).status,
+      ).toBe(200);
       for (const s of studentSockets) expect(await s.closedWithin(3000)).toBe(4401);
       const took = Date.now() - suspended;
       // identity's outbox relays on its own schedule; the issue's bound is 1 s from the event.
@@ -162,5 +249,76 @@ describe('cluster topology', () => {
     } finally {
       for (const s of [...teacherSockets, ...studentSockets]) s.close();
     }
+  });
+  it('stores one result for a one-attempt quiz under 20 parallel submissions over two replicas, and drops it when identity deletes the student', async () => {
+    const admin = await fetch(
+      `${gateway}/api/auth/login`,
+      jsonRequest(gateway, 'POST', { email: 'root@district.test', password: 'correct horse battery' }),
+    );
+    const adminCookie = cookieOf(admin);
+    const register = await fetch(
+      `${gateway}/api/auth/register`,
+      jsonRequest(gateway, 'POST', {
+        name: 'Quinn Quiz',
+        username: 'quinn',
+        email: 'quinn@district.test',
+        password: 'secret-pass',
+        role: 'student',
+      }),
+    );
+    const student = (await register.json()) as { id: string };
+    const studentCookie = cookieOf(
+      await fetch(
+        `${gateway}/api/auth/login`,
+        jsonRequest(gateway, 'POST', { email: 'quinn@district.test', password: 'secret-pass' }),
+      ),
+    );
+    const created = await fetch(
+      `${gateway}/api/text-quizzes`,
+      jsonRequest(
+        gateway,
+        'POST',
+        {
+          title: 'Una vez',
+          maxAttempts: 1,
+          questions: [{ question: 'sí', options: ['yes', 'no', 'maybe', 'never'], correctAnswer: 0 }],
+        },
+        adminCookie,
+      ),
+    );
+    expect(created.status).toBe(201);
+    const quiz = (await created.json()) as { id: string };
+
+    const statuses = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        fetch(
+          `${gateway}/api/text-quiz-grades`,
+          jsonRequest(gateway, 'POST', { quizId: quiz.id, userAnswers: [0] }, studentCookie),
+        ).then((r) => r.status),
+      ),
+    );
+    expect(statuses.sort()).toEqual([201, ...Array.from({ length: 19 }, () => 409)]);
+    const grades = async () =>
+      (await (
+        await fetch(`${gateway}/api/text-quiz-grades?userId=${student.id}`, {
+          headers: { cookie: adminCookie },
+        })
+      ).json()) as unknown[];
+    expect(await grades()).toHaveLength(1);
+
+    expect(
+      (
+        await fetch(`${gateway}/api/users/${student.id}`, {
+          method: 'DELETE',
+          headers: { origin: gateway, cookie: adminCookie },
+        })
+      ).status,
+    ).toBe(204);
+    await waitFor(
+      async () => (await grades()).length === 0,
+      'the deleted student’s result removed by assessment',
+      10_000,
+      output,
+    );
   });
 });
