@@ -4,6 +4,7 @@ import {
   Subjects,
   type AttemptStart,
   type Grade,
+  type ItemAnalysis,
   type Quiz,
 } from '@district/contracts';
 import type { HttpClient } from '@district/nest-common/testing';
@@ -237,6 +238,42 @@ describe('grade lists', () => {
       M.gradesLoginRequired,
     ]);
     expect((await a.client.delete(`/api/text-quiz-grades/${all.body[0].id}`)).status).toBe(403);
+  });
+});
+
+describe('item analysis', () => {
+  it('reads the results on the quiz’s current version, for teachers only', async () => {
+    const quiz = await textQuiz(-1);
+    for (const answers of [
+      [1, 0, 2],
+      [1, 0, 2],
+      [1, 1, 1],
+      [0, 3, 2],
+    ]) {
+      const { client } = await app.signIn('student');
+      await client.post('/api/text-quiz-grades', { quizId: quiz.id, userAnswers: answers });
+    }
+    const analysis = await teacher.get<ItemAnalysis>(`/api/text-quizzes/${quiz.id}/analysis`);
+    expect(analysis.status).toBe(200);
+    expect(analysis.body).toMatchObject({ quizId: quiz.id, version: 1, results: 4, olderResults: 0 });
+    expect(analysis.body.questions.map((q) => [q.facility, q.optionCounts])).toEqual([
+      [0.75, [1, 3, 0, 0]],
+      [0.5, [2, 1, 0, 1]],
+      [0.75, [0, 1, 3, 0]],
+    ]);
+    // An edit starts a new version: the old results are counted apart.
+    await teacher.put(`/api/text-quizzes/${quiz.id}`, {
+      title: quiz.title,
+      maxAttempts: -1,
+      questions: textQuestions,
+    });
+    expect((await teacher.get<ItemAnalysis>(`/api/text-quizzes/${quiz.id}/analysis`)).body).toMatchObject({
+      version: 2,
+      results: 0,
+      olderResults: 4,
+    });
+    const { client: student } = await app.signIn('student');
+    expect((await student.get(`/api/text-quizzes/${quiz.id}/analysis`)).status).toBe(403);
   });
 });
 

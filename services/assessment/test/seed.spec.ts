@@ -31,7 +31,9 @@ describe('demo data', () => {
     const student = demoAccount('student').id;
     const audioGrades = (await teacher.get<Grade[]>(`/api/quiz-grades?userId=${student}`)).body;
     const textGrades = (await teacher.get<Grade[]>(`/api/text-quiz-grades?userId=${student}`)).body;
-    expect(audioGrades.map((g) => [g.quizId, g.score, g.passed, g.userName])).toEqual([[DEMO_QUIZZES[0].id, 75, true, demoAccount('student').name]]);
+    expect(audioGrades.map((g) => [g.quizId, g.score, g.passed, g.userName])).toEqual([
+      [DEMO_QUIZZES[0].id, 75, true, demoAccount('student').name],
+    ]);
     expect(textGrades.map((g) => [g.quizId, g.score, g.passed])).toEqual([[DEMO_QUIZZES[1].id, 50, false]]);
   });
 

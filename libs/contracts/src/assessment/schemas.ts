@@ -229,3 +229,29 @@ export const accommodationInputSchema = z.object({
     .max(EXTRA_ATTEMPTS_MAX, M.extraAttemptsInvalid),
 });
 export type AccommodationInput = z.infer<typeof accommodationInputSchema>;
+
+/**
+ * Item analysis of a quiz (teachers, admins): per question the share of results that got it right (facility), how
+ * well it separates the strongest from the weakest results (discrimination: the upper 27 % minus the lower 27 %,
+ * by score), and how often each option was picked. Only results answered on the quiz's current version count.
+ */
+export const itemAnalysisSchema = z.object({
+  quizId: id,
+  version: z.number().int(),
+  /** Results on the current version (the ones analysed). */
+  results: z.number().int(),
+  /** Results on earlier versions of the quiz, left out because their questions differ. */
+  olderResults: z.number().int(),
+  questions: z.array(
+    z.object({
+      question: z.string(),
+      correctAnswer: z.number().int(),
+      /** 0–1; null without results. */
+      facility: z.number().nullable(),
+      /** -1–1; null with fewer than 2 results. */
+      discrimination: z.number().nullable(),
+      optionCounts: z.array(z.number().int()),
+    }),
+  ),
+});
+export type ItemAnalysis = z.infer<typeof itemAnalysisSchema>;

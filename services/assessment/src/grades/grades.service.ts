@@ -9,6 +9,7 @@ import {
   type GradeQuery,
   type GradeRecordedEvent,
   type GradeSubmission,
+  type ItemAnalysis,
   type QuizKind,
 } from '@district/contracts';
 import {
@@ -27,6 +28,7 @@ import {
 import { forTaking, isStaff } from '../quizzes/quiz-views';
 import { QuizzesRepository } from '../quizzes/quizzes.repository';
 import { GradesRepository } from './grades.repository';
+import { analyseItems } from './item-analysis';
 import { attemptsAllowed, mark, mayAttempt } from './marking';
 
 export const GRADES_IDEMPOTENCY_INDEX = 'grades_idempotency_idx';
@@ -59,6 +61,21 @@ export class GradesService {
   list(kind: QuizKind, viewer: AuthUser, query: GradeQuery): Promise<Grade[]> {
     const userId = isStaff(viewer) ? query.userId?.toLowerCase() : viewer.id;
     return this.grades.list(kind, { userId, quizId: query.quizId?.toLowerCase() });
+  }
+
+  /** Item analysis of a quiz from its results on the current version (teachers and admins). */
+  async analyse(kind: QuizKind, quizId: string): Promise<ItemAnalysis> {
+    const quiz = await this.quizzes.find(kind, quizId);
+    if (!quiz) throw new QuizNotFoundError();
+    const results = await this.grades.list(kind, { quizId });
+    const current = results.filter((r) => r.quizVersion === quiz.version);
+    return {
+      quizId,
+      version: quiz.version,
+      results: current.length,
+      olderResults: results.length - current.length,
+      questions: analyseItems(quiz.questions, current),
+    };
   }
 
   /** The start of an attempt: the quiz without its key, or 'Attempt Limit Reached' with the counts. */
