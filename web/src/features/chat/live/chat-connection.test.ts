@@ -36,7 +36,9 @@ afterEach(() => vi.useRealTimers());
 
 describe('chatSocketUrl', () => {
   it('uses wss on https pages and ws on http, on the page host', () => {
-    expect(chatSocketUrl({ protocol: 'https:', host: 'school.example:8443' })).toBe('wss://school.example:8443/ws');
+    expect(chatSocketUrl({ protocol: 'https:', host: 'school.example:8443' })).toBe(
+      'wss://school.example:8443/ws',
+    );
     expect(chatSocketUrl({ protocol: 'http:', host: 'localhost:5173' })).toBe('ws://localhost:5173/ws');
   });
 });
@@ -98,6 +100,19 @@ describe('ChatConnection', () => {
     FakeWebSocket.last.open();
     vi.advanceTimersByTime(100);
     expect(FakeWebSocket.last.sentOfType('join')[0]).toMatchObject({ since: 8, resume: 'tok-B' });
+  });
+
+  it('follows the room number down when the server lost its numbering (a rejoin answered with a lower seq)', () => {
+    const { conn } = connect();
+    const first = joinNewest({ seq: 40 });
+    first.receive(message(41, 'antes'));
+    first.drop(1012);
+    FakeWebSocket.last.open();
+    vi.advanceTimersByTime(100);
+    FakeWebSocket.last.receive(joined({ seq: 0, truncated: true }));
+    expect(conn.lastSeq).toBe(0);
+    FakeWebSocket.last.receive(message(1, 'después'));
+    expect(conn.lastSeq).toBe(1);
   });
 
   it('starts since at the room number of the first join (no older history is asked for)', () => {
@@ -191,7 +206,16 @@ describe('ChatConnection', () => {
     const ws = FakeWebSocket.last;
     ws.open();
     vi.advanceTimersByTime(100);
-    ws.receive({ type: 'join_rejected', reason: 'name_taken', id: 'x', name: 'Sam Student', role: 'student', text: '', timestamp: '', chatroom: ROOM_ID });
+    ws.receive({
+      type: 'join_rejected',
+      reason: 'name_taken',
+      id: 'x',
+      name: 'Sam Student',
+      role: 'student',
+      text: '',
+      timestamp: '',
+      chatroom: ROOM_ID,
+    });
     expect(events).toHaveLength(1);
     expect(last()).toEqual({ kind: 'stopped', reason: 'rejected' });
     expect(ws.closedByClient).toBe(1000);

@@ -6,7 +6,11 @@ import {
   type ChatRole,
   type ChatServerEvent,
 } from '@district/contracts/chat';
-import { CHAT_RECONNECT_BASE_MS, CHAT_RECONNECT_MAX_ATTEMPTS, CHAT_RECONNECT_MAX_MS } from '../chat.constants';
+import {
+  CHAT_RECONNECT_BASE_MS,
+  CHAT_RECONNECT_MAX_ATTEMPTS,
+  CHAT_RECONNECT_MAX_MS,
+} from '../chat.constants';
 
 /** Why the connection is being re-made. */
 export type ReconnectReason = 'restart' | 'lost' | 'session' | 'slow';
@@ -50,7 +54,8 @@ function parseEvent(data: unknown): ChatServerEvent | null {
   if (typeof data !== 'string') return null;
   try {
     const value: unknown = JSON.parse(data);
-    if (value && typeof value === 'object' && typeof (value as { type?: unknown }).type === 'string') return value as ChatServerEvent;
+    if (value && typeof value === 'object' && typeof (value as { type?: unknown }).type === 'string')
+      return value as ChatServerEvent;
   } catch {
     // Not JSON: ignored, like any frame the screen does not understand.
   }
@@ -160,7 +165,9 @@ export class ChatConnection {
       case 'joined': {
         // On the first join the room's current number is where this client starts: a later rejoin asks only for
         // what came after it (not the room's older history). On a rejoin the replay that follows moves it on.
-        if (!this.everJoined) this.cursor = Math.max(this.cursor, event.seq);
+        // The first join starts from the room's number; a rejoin whose room number is below the cursor means the
+        // server lost the room's numbering, so the cursor follows it down (or nothing new would ever be newer).
+        if (!this.everJoined || event.seq < this.cursor) this.cursor = event.seq;
         this.everJoined = true;
         this.joinedNow = true;
         this.attempts = 0;

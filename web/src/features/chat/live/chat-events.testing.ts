@@ -25,14 +25,44 @@ export function joined(overrides: Partial<ChatJoinedEvent> = {}): ChatJoinedEven
   };
 }
 
-export function message(seq: number, text: string, name = 'Tia Teacher', role: ChatRole = 'teacher'): ChatMessageEvent {
-  return { type: 'message', seq, id: `msg-${seq}`, name, role, text, timestamp: at(seq % 60), chatroom: ROOM_ID };
+export function message(
+  seq: number,
+  text: string,
+  name = 'Tia Teacher',
+  role: ChatRole = 'teacher',
+): ChatMessageEvent {
+  return {
+    type: 'message',
+    seq,
+    id: `msg-${seq}`,
+    name,
+    role,
+    text,
+    timestamp: at(seq % 60),
+    chatroom: ROOM_ID,
+  };
 }
 
-export function presence(type: 'user_joined' | 'user_left', name: string, role: ChatRole = 'student'): ChatPresenceEvent {
+export function presence(
+  type: 'user_joined' | 'user_left',
+  name: string,
+  role: ChatRole = 'student',
+): ChatPresenceEvent {
   return { type, id: `${type}-${name}`, name, role, text: '', timestamp: at(0), chatroom: ROOM_ID };
 }
 
-export function rejected(reason: ChatJoinRejectedEvent['reason'], name = 'Sam Student'): ChatJoinRejectedEvent {
-  return { type: 'join_rejected', reason, id: 'rej', name, role: 'student', text: '', timestamp: at(0), chatroom: ROOM_ID };
+export function rejected(
+  reason: ChatJoinRejectedEvent['reason'],
+  name = 'Sam Student',
+): ChatJoinRejectedEvent {
+  return {
+    type: 'join_rejected',
+    reason,
+    id: 'rej',
+    name,
+    role: 'student',
+    text: '',
+    timestamp: at(0),
+    chatroom: ROOM_ID,
+  };
 }

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ChatLiveMessages, type ChatServerEvent } from '@district/contracts/chat';
-import { chatLogReducer, chatMessages, emptyChatLog, type ChatLogAction, type ChatLogState } from './chat-log';
+import {
+  chatLogReducer,
+  chatMessages,
+  emptyChatLog,
+  type ChatLogAction,
+  type ChatLogState,
+} from './chat-log';
 import { joined, message, presence } from './chat-events.testing';
 
 const apply = (state: ChatLogState, ...actions: ChatLogAction[]) => actions.reduce(chatLogReducer, state);
@@ -10,7 +16,16 @@ describe('chatLogReducer', () => {
   it('takes participants, moderation and slow mode from joined', () => {
     const state = apply(
       emptyChatLog,
-      ev(joined({ participants: [{ name: 'Zoe', role: 'student' }, { name: 'Ana', role: 'teacher' }], canModerate: true, slowModeSeconds: 10 })),
+      ev(
+        joined({
+          participants: [
+            { name: 'Zoe', role: 'student' },
+            { name: 'Ana', role: 'teacher' },
+          ],
+          canModerate: true,
+          slowModeSeconds: 10,
+        }),
+      ),
     );
     expect(state.participants.map((p) => p.name)).toEqual(['Ana', 'Zoe']);
     expect(state.canModerate).toBe(true);
@@ -34,8 +49,27 @@ describe('chatLogReducer', () => {
     expect(chatMessages(state).map((m) => m.seq)).toEqual([1, 2, 3, 4, 5]);
   });
 
+  it('keeps the messages shown, before the new ones, when the room’s numbering starts again', () => {
+    const state = apply(
+      emptyChatLog,
+      ev(joined()),
+      ev(message(7, 'viejo')),
+      ev(message(8, 'más viejo')),
+      ev(joined({ seq: 0, truncated: true })),
+      ev(message(1, 'nuevo')),
+    );
+    expect(chatMessages(state).map((m) => m.text)).toEqual(['viejo', 'más viejo', 'nuevo']);
+    expect(new Set(state.entries.map((e) => e.key)).size).toBe(state.entries.length);
+  });
+
   it('adds and removes participants with user_joined and user_left, with a line each', () => {
-    const state = apply(emptyChatLog, ev(joined()), ev(presence('user_joined', 'Luis')), ev(presence('user_joined', 'Luis')), ev(presence('user_left', 'Luis')));
+    const state = apply(
+      emptyChatLog,
+      ev(joined()),
+      ev(presence('user_joined', 'Luis')),
+      ev(presence('user_joined', 'Luis')),
+      ev(presence('user_left', 'Luis')),
+    );
     expect(state.participants.map((p) => p.name)).toEqual(['Sam Student']);
     expect(state.entries.map((e) => e.kind === 'presence' && e.text)).toEqual([
       ChatLiveMessages.userJoined('Luis'),
@@ -45,7 +79,13 @@ describe('chatLogReducer', () => {
   });
 
   it('announces its own join once, not again after a reconnect', () => {
-    const state = apply(emptyChatLog, ev(joined()), ev(presence('user_joined', 'Sam Student')), ev(joined()), ev(presence('user_joined', 'Sam Student')));
+    const state = apply(
+      emptyChatLog,
+      ev(joined()),
+      ev(presence('user_joined', 'Sam Student')),
+      ev(joined()),
+      ev(presence('user_joined', 'Sam Student')),
+    );
     expect(state.entries).toHaveLength(1);
   });
 

@@ -59,13 +59,22 @@ export type ChatLogAction = { type: 'event'; event: ChatServerEvent } | { type: 
 const byName = (a: Participant, b: Participant) => a.name.localeCompare(b.name);
 const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
-function withEntry(state: ChatLogState, entry: Omit<ChatPresenceEntry, 'key'> | Omit<ChatNoticeEntry, 'key'>): ChatLogState {
+function withEntry(
+  state: ChatLogState,
+  entry: Omit<ChatPresenceEntry, 'key'> | Omit<ChatNoticeEntry, 'key'>,
+): ChatLogState {
   const key = `${entry.kind}-${state.nextKey}`;
-  return { ...state, entries: cap([...state.entries, { ...entry, key } as ChatEntry]), nextKey: state.nextKey + 1 };
+  return {
+    ...state,
+    entries: cap([...state.entries, { ...entry, key } as ChatEntry]),
+    nextKey: state.nextKey + 1,
+  };
 }
 
 function cap(entries: ChatEntry[]): ChatEntry[] {
-  return entries.length > CHAT_LOG_MAX_ENTRIES ? entries.slice(entries.length - CHAT_LOG_MAX_ENTRIES) : entries;
+  return entries.length > CHAT_LOG_MAX_ENTRIES
+    ? entries.slice(entries.length - CHAT_LOG_MAX_ENTRIES)
+    : entries;
 }
 
 /**
@@ -80,20 +89,36 @@ function mergeMessage(state: ChatLogState, entry: ChatMessageEntry): ChatLogStat
   return { ...state, entries: cap(next) };
 }
 
+/**
+ * The room's numbering went back below what this screen holds (the server lost its shared state): the messages
+ * shown stay, re-numbered below zero in their order, so the new numbers neither collide with nor sort before them.
+ */
+function archiveMessages(state: ChatLogState, newest: number): ChatLogState {
+  const shift = newest + 1;
+  return {
+    ...state,
+    entries: state.entries.map((e) =>
+      e.kind === 'message' ? { ...e, seq: e.seq - shift, key: `a${shift}-${e.key}` } : e,
+    ),
+  };
+}
+
 /** The chat screen's state as a pure function of the server's events (tested without a socket). */
 export function chatLogReducer(state: ChatLogState, action: ChatLogAction): ChatLogState {
   if (action.type === 'reset') return emptyChatLog;
   const event = action.event;
   switch (event.type) {
     case 'joined': {
+      const newest = Math.max(0, ...state.entries.map((e) => (e.kind === 'message' ? e.seq : 0)));
       let next: ChatLogState = {
-        ...state,
+        ...(newest > event.seq ? archiveMessages(state, newest) : state),
         self: { name: event.name, role: event.role },
         participants: [...event.participants].sort(byName),
         canModerate: event.canModerate,
         slowModeSeconds: event.slowModeSeconds,
       };
-      if (event.truncated) next = withEntry(next, { kind: 'notice', text: ChatLiveMessages.historyTruncated });
+      if (event.truncated)
+        next = withEntry(next, { kind: 'notice', text: ChatLiveMessages.historyTruncated });
       return next;
     }
     case 'message':
@@ -115,21 +140,42 @@ export function chatLogReducer(state: ChatLogState, action: ChatLogAction): Chat
         : [...state.participants, { name: event.name, role: event.role }].sort(byName);
       const next = { ...state, participants, announcedSelf: state.announcedSelf || own };
       if (own && state.announcedSelf) return next;
-      return withEntry(next, { kind: 'presence', name: event.name, text: ChatLiveMessages.userJoined(event.name), timestamp: event.timestamp });
+      return withEntry(next, {
+        kind: 'presence',
+        name: event.name,
+        text: ChatLiveMessages.userJoined(event.name),
+        timestamp: event.timestamp,
+      });
     }
     case 'user_left': {
       const own = state.self !== null && sameName(event.name, state.self.name);
-      const next = { ...state, participants: state.participants.filter((p) => !sameName(p.name, event.name)) };
+      const next = {
+        ...state,
+        participants: state.participants.filter((p) => !sameName(p.name, event.name)),
+      };
       if (own) return next;
-      return withEntry(next, { kind: 'presence', name: event.name, text: ChatLiveMessages.userLeft(event.name), timestamp: event.timestamp });
+      return withEntry(next, {
+        kind: 'presence',
+        name: event.name,
+        text: ChatLiveMessages.userLeft(event.name),
+        timestamp: event.timestamp,
+      });
     }
     case 'message_removed':
-      return { ...state, entries: state.entries.filter((e) => !(e.kind === 'message' && (e.seq === event.seq || e.id === event.id))) };
+      return {
+        ...state,
+        entries: state.entries.filter(
+          (e) => !(e.kind === 'message' && (e.seq === event.seq || e.id === event.id)),
+        ),
+      };
     case 'slow_mode':
       if (event.seconds === state.slowModeSeconds) return state;
       return withEntry(
         { ...state, slowModeSeconds: event.seconds },
-        { kind: 'notice', text: event.seconds > 0 ? ChatLiveMessages.slowMode(event.seconds) : ChatRoomTexts.slowModeOff },
+        {
+          kind: 'notice',
+          text: event.seconds > 0 ? ChatLiveMessages.slowMode(event.seconds) : ChatRoomTexts.slowModeOff,
+        },
       );
     default:
       // join_rejected and notices are shown as toasts by the screen; they change nothing here.

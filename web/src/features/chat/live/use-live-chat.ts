@@ -33,7 +33,11 @@ async function refreshSession(): Promise<boolean> {
 function rejectionToast(event: ChatJoinRejectedEvent, triedName: string): ToastOptions {
   switch (event.reason) {
     case 'name_taken':
-      return { type: 'error', message: ChatLiveMessages.nameTaken(triedName), durationMs: CHAT_NAME_CLASH_TOAST_MS };
+      return {
+        type: 'error',
+        message: ChatLiveMessages.nameTaken(triedName),
+        durationMs: CHAT_NAME_CLASH_TOAST_MS,
+      };
     case 'not_invited':
       return { type: 'error', message: ChatLiveMessages.notInvited };
     case 'no_room':
@@ -145,7 +149,8 @@ export function useLiveChat(): LiveChat {
             toast(message);
             setProblem(message.message);
           }
-          if (next.reason === 'room_closed') void queryClient.invalidateQueries({ queryKey: chatroomsQueryKey });
+          if (next.reason === 'room_closed')
+            void queryClient.invalidateQueries({ queryKey: chatroomsQueryKey });
         },
       });
       connection.current = conn;
@@ -193,7 +198,10 @@ export function useLiveChat(): LiveChat {
     leave,
     send,
     removeMessage: useCallback((seq: number) => moderate({ type: 'remove', seq }), [moderate]),
-    mute: useCallback((name: string, minutes: number) => moderate({ type: 'mute', name, minutes }), [moderate]),
+    mute: useCallback(
+      (name: string, minutes: number) => moderate({ type: 'mute', name, minutes }),
+      [moderate],
+    ),
     setSlowMode: useCallback((seconds: number) => moderate({ type: 'slow_mode', seconds }), [moderate]),
   };
 }
