@@ -19,7 +19,10 @@ export const CHAT_MESSAGE_MAX = 2000;
 export const CHAT_FRAME_MAX_BYTES = 64 * 1024;
 /** Characters of a display name after trimming. */
 export const CHAT_NAME_MAX = 50;
-/** Per connection: at most this many messages in any window of this length. */
+/**
+ * Per connection: a burst of up to CHAT_RATE_MESSAGES, refilled at CHAT_RATE_MESSAGES per CHAT_RATE_WINDOW_MS (a
+ * token bucket), so a steady message a second is always accepted whatever the jitter of the sender's timer.
+ */
 export const CHAT_RATE_MESSAGES = 5;
 export const CHAT_RATE_WINDOW_MS = 5000;
 /** Messages kept per room for catch-up (the server's default; operators may change it). */
@@ -53,7 +56,8 @@ export const ChatCloseCodes = {
 
 /** Spec texts (tools spec §8) and the server's own, in the spec's tone. */
 export const ChatLiveMessages = {
-  nameTaken: (name: string) => `Name ${name} is already taken! Please choose a different name to join this chatroom.`,
+  nameTaken: (name: string) =>
+    `Name ${name} is already taken! Please choose a different name to join this chatroom.`,
   connectionLost: 'Chat connection lost. Please rejoin.',
   connectionFailed: 'Connection failed. Please try again.',
   noMessagesToExport: 'No messages to export',
@@ -100,10 +104,18 @@ export const chatJoinSchema = z.object({
   since: z.number().int().nonnegative().optional(),
   resume: z.string().max(64).optional(),
 });
-export const chatSendSchema = z.object({ type: z.literal('message'), text: z.string(), chatroom: z.string() });
+export const chatSendSchema = z.object({
+  type: z.literal('message'),
+  text: z.string(),
+  chatroom: z.string(),
+});
 export const chatLeaveSchema = z.object({ type: z.literal('leave'), chatroom: z.string().optional() });
 /** Teachers and admins: take a message out of the room (everyone's screen and the kept history). */
-export const chatRemoveSchema = z.object({ type: z.literal('remove'), chatroom: roomId, seq: z.number().int().positive() });
+export const chatRemoveSchema = z.object({
+  type: z.literal('remove'),
+  chatroom: roomId,
+  seq: z.number().int().positive(),
+});
 /** Teachers and admins: mute a participant by name for `minutes` (0 unmutes). */
 export const chatMuteSchema = z.object({
   type: z.literal('mute'),

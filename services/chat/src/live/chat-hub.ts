@@ -125,7 +125,10 @@ export class ChatHub implements OnApplicationBootstrap {
     await this.store.heartbeat(this.processId, this.config.CHAT_HEARTBEAT_MS * 3);
     this.stopControl = await this.pubsub.subscribe(LiveKeys.control, (m) => {
       const control = parseControl(m);
-      if (control) void this.onControl(control).catch((err: unknown) => this.logger.error({ err }, 'chat control failed'));
+      if (control)
+        void this.onControl(control).catch((err: unknown) =>
+          this.logger.error({ err }, 'chat control failed'),
+        );
     });
     const heartbeat = setInterval(() => void this.beat(), this.config.CHAT_HEARTBEAT_MS);
     const ping = setInterval(() => this.ping(), this.config.CHAT_PING_MS);
@@ -140,7 +143,9 @@ export class ChatHub implements OnApplicationBootstrap {
 
   /** A socket whose session was checked at the upgrade. */
   connect(ws: WebSocket, person: LivePerson): void {
-    const connection = new LiveConnection(ws, person, this.config.CHAT_SEND_BUFFER_MAX_BYTES, (c) => this.cutOff(c));
+    const connection = new LiveConnection(ws, person, this.config.CHAT_SEND_BUFFER_MAX_BYTES, (c) =>
+      this.cutOff(c),
+    );
     this.connections.add(connection);
     let mine = this.byUser.get(person.id);
     if (!mine) this.byUser.set(person.id, (mine = new Set()));
@@ -158,7 +163,12 @@ export class ChatHub implements OnApplicationBootstrap {
     ws.on('pong', () => (connection.alive = true));
     // The session token's end ends the socket; the client refreshes its session and reconnects.
     const expiry = setTimeout(
-      () => this.closeWith(connection, ChatCloseCodes.sessionChanged, notice('session_changed', ChatLiveMessages.sessionChanged)),
+      () =>
+        this.closeWith(
+          connection,
+          ChatCloseCodes.sessionChanged,
+          notice('session_changed', ChatLiveMessages.sessionChanged),
+        ),
       Math.min(Math.max(0, person.expiresAt - Date.now()), 2 ** 31 - 1),
     );
     expiry.unref();
@@ -169,7 +179,9 @@ export class ChatHub implements OnApplicationBootstrap {
       this.connections.delete(connection);
       mine.delete(connection);
       if (mine.size === 0) this.byUser.delete(person.id);
-      chain = chain.then(() => this.leave(connection, true)).catch((err: unknown) => this.logger.warn({ err }, 'chat leave failed'));
+      chain = chain
+        .then(() => this.leave(connection, true))
+        .catch((err: unknown) => this.logger.warn({ err }, 'chat leave failed'));
     });
   }
 
@@ -193,7 +205,8 @@ export class ChatHub implements OnApplicationBootstrap {
     await this.stopControl?.().catch(() => undefined);
     // Clients normally answer the close at once; one that does not is dropped.
     const deadline = Date.now() + 1000;
-    while (all.some((c) => c.ws.readyState !== c.ws.CLOSED) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (all.some((c) => c.ws.readyState !== c.ws.CLOSED) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
     for (const c of all) if (c.ws.readyState !== c.ws.CLOSED) c.ws.terminate();
   }
 
@@ -218,7 +231,11 @@ export class ChatHub implements OnApplicationBootstrap {
         const join = chatJoinSchema.safeParse(value);
         if (!join.success) {
           const named = typeof (value as { name?: unknown }).name === 'string';
-          return c.send(named ? rejected(value, 'no_room', ChatLiveMessages.chooseRoom) : rejected(value, 'invalid_name', ChatLiveMessages.enterName));
+          return c.send(
+            named
+              ? rejected(value, 'no_room', ChatLiveMessages.chooseRoom)
+              : rejected(value, 'invalid_name', ChatLiveMessages.enterName),
+          );
         }
         return this.join(c, join.data);
       }
@@ -248,7 +265,8 @@ export class ChatHub implements OnApplicationBootstrap {
     if (!UUID.test(roomId)) return c.send(rejected(join, 'no_room', ChatLiveMessages.roomUnavailable));
     const room = await this.chatrooms.findById(roomId);
     if (!room || !room.isActive) return c.send(rejected(join, 'no_room', ChatLiveMessages.roomUnavailable));
-    if (!this.mayJoin(c.person, room)) return c.send(rejected(join, 'not_invited', ChatLiveMessages.notInvited));
+    if (!this.mayJoin(c.person, room))
+      return c.send(rejected(join, 'not_invited', ChatLiveMessages.notInvited));
     if (c.membership) await this.leave(c, true);
 
     const token = randomBytes(18).toString('base64url');
@@ -260,7 +278,8 @@ export class ChatHub implements OnApplicationBootstrap {
       { process: this.processId, token, data: JSON.stringify(data) },
       resume,
     );
-    if (kept) return c.send(rejected(join, 'name_taken', ChatLiveMessages.nameTaken(name.display), name.display));
+    if (kept)
+      return c.send(rejected(join, 'name_taken', ChatLiveMessages.nameTaken(name.display), name.display));
 
     const membership: Membership = {
       roomId,
@@ -290,7 +309,10 @@ export class ChatHub implements OnApplicationBootstrap {
       role: c.person.role,
       resume: token,
       seq: log.last,
-      participants: seats.map((s) => seatData(s.holder.data)).filter((d) => d !== null).map((d) => ({ name: d.name, role: d.role })),
+      participants: seats
+        .map((s) => seatData(s.holder.data))
+        .filter((d) => d !== null)
+        .map((d) => ({ name: d.name, role: d.role })),
       slowModeSeconds: membership.slowModeSeconds,
       canModerate: c.person.canModerate,
       ...(log.truncated || (join.since !== undefined && join.since > log.last) ? { truncated: true } : {}),
@@ -310,7 +332,8 @@ export class ChatHub implements OnApplicationBootstrap {
 
   private async message(c: LiveConnection, send: ChatSend): Promise<void> {
     const m = c.membership;
-    if (!m || m.pending || send.chatroom.toLowerCase() !== m.roomId) return c.send(notice('not_joined', ChatLiveMessages.notJoined));
+    if (!m || m.pending || send.chatroom.toLowerCase() !== m.roomId)
+      return c.send(notice('not_joined', ChatLiveMessages.notJoined));
     const text = send.text.trim();
     if (text === '') return c.send(notice('empty', ChatLiveMessages.emptyMessage, m.roomId));
     if (text.length > CHAT_MESSAGE_MAX && [...text].length > CHAT_MESSAGE_MAX)
@@ -321,7 +344,11 @@ export class ChatHub implements OnApplicationBootstrap {
       return c.send({ ...notice('muted', ChatLiveMessages.muted(until), m.roomId), until });
     }
     const wait = c.takeRateSlot(now);
-    if (wait > 0) return c.send({ ...notice('rate_limited', ChatLiveMessages.rateLimited, m.roomId), retryAfterMs: wait });
+    if (wait > 0)
+      return c.send({
+        ...notice('rate_limited', ChatLiveMessages.rateLimited, m.roomId),
+        retryAfterMs: wait,
+      });
     if (m.slowModeSeconds > 0 && !c.person.canModerate) {
       const gate = LiveKeys.slowGate(m.roomId, c.person.id);
       if (!(await this.store.setIfAbsent(gate, '1', m.slowModeSeconds * 1000))) {
@@ -341,10 +368,15 @@ export class ChatHub implements OnApplicationBootstrap {
       timestamp: new Date(now).toISOString(),
       chatroom: m.roomId,
     });
-    await this.pubsub.appendAndPublish(LiveKeys.roomChannel(m.roomId), LiveKeys.log(m.roomId), `${c.person.id} ${json}`, {
-      keep: this.config.CHAT_HISTORY_SIZE,
-      ttlMs: this.config.CHAT_HISTORY_TTL_MINUTES * 60_000,
-    });
+    await this.pubsub.appendAndPublish(
+      LiveKeys.roomChannel(m.roomId),
+      LiveKeys.log(m.roomId),
+      `${c.person.id} ${json}`,
+      {
+        keep: this.config.CHAT_HISTORY_SIZE,
+        ttlMs: this.config.CHAT_HISTORY_TTL_MINUTES * 60_000,
+      },
+    );
   }
 
   /** Moderation: teachers and admins (from the session), in the room they joined. */
@@ -358,7 +390,8 @@ export class ChatHub implements OnApplicationBootstrap {
     const parsed = schema.safeParse(value);
     if (!parsed.success) return c.send(notice('invalid', ChatLiveMessages.invalidRequest));
     const m = c.membership;
-    if (!m || parsed.data.chatroom.toLowerCase() !== m.roomId) return c.send(notice('not_joined', ChatLiveMessages.notJoined));
+    if (!m || parsed.data.chatroom.toLowerCase() !== m.roomId)
+      return c.send(notice('not_joined', ChatLiveMessages.notJoined));
     return act(m, parsed.data);
   }
 
@@ -380,14 +413,22 @@ export class ChatHub implements OnApplicationBootstrap {
     const until = request.minutes === 0 ? 0 : Date.now() + request.minutes * 60_000;
     if (until === 0) await this.store.del(key);
     else await this.store.set(key, String(until), request.minutes * 60_000);
-    await this.pubsub.publish(LiveKeys.roomChannel(m.roomId), `- ${JSON.stringify({ type: '_mute', userId: target.userId, until })}`);
+    await this.pubsub.publish(
+      LiveKeys.roomChannel(m.roomId),
+      `- ${JSON.stringify({ type: '_mute', userId: target.userId, until })}`,
+    );
   }
 
   private async slowMode(_c: LiveConnection, m: Membership, request: ChatSlowMode): Promise<void> {
     const key = LiveKeys.slowMode(m.roomId);
     if (request.seconds === 0) await this.store.del(key);
     else await this.store.set(key, String(request.seconds), this.config.CHAT_HISTORY_TTL_MINUTES * 60_000);
-    const event: ChatSlowModeEvent = { type: 'slow_mode', chatroom: m.roomId, seconds: request.seconds, name: m.name };
+    const event: ChatSlowModeEvent = {
+      type: 'slow_mode',
+      chatroom: m.roomId,
+      seconds: request.seconds,
+      name: m.name,
+    };
     await this.publishEvent(m.roomId, event);
   }
 
@@ -410,7 +451,13 @@ export class ChatHub implements OnApplicationBootstrap {
   private async enterRoom(roomId: string, c: LiveConnection): Promise<void> {
     let room = this.rooms.get(roomId);
     if (!room) {
-      const created: LocalRoom = { id: roomId, members: new Set(), ready: Promise.resolve(), lastSeq: 0, repairing: null };
+      const created: LocalRoom = {
+        id: roomId,
+        members: new Set(),
+        ready: Promise.resolve(),
+        lastSeq: 0,
+        repairing: null,
+      };
       created.ready = this.pubsub
         .subscribe(LiveKeys.roomChannel(roomId), (message) => this.onRoomMessage(created, message))
         .then((unsubscribe) => {
@@ -464,19 +511,28 @@ export class ChatHub implements OnApplicationBootstrap {
       return;
     }
     if (seq <= room.lastSeq) {
-      this.logger.warn({ chatroomId: room.id, seq, heard: room.lastSeq }, 'chat numbering restarted; members reconnect');
+      this.logger.warn(
+        { chatroomId: room.id, seq, heard: room.lastSeq },
+        'chat numbering restarted; members reconnect',
+      );
       room.lastSeq = seq;
-      for (const c of [...room.members]) this.closeWith(c, ChatCloseCodes.serviceRestart, notice('reconnect', ChatLiveMessages.reconnecting));
+      for (const c of [...room.members])
+        this.closeWith(c, ChatCloseCodes.serviceRestart, notice('reconnect', ChatLiveMessages.reconnecting));
       return;
     }
     room.lastSeq = seq;
-    for (const c of room.members) this.deliverNumbered(c, message);
+    // Every member gets the same bytes: the frame is built for the first one and reused.
+    const shared: { frame?: Buffer | null } = {};
+    for (const c of room.members) this.deliverNumbered(c, message, shared);
   }
 
   private async repair(room: LocalRoom, after: number): Promise<void> {
     try {
       const read = await this.pubsub.readLog(LiveKeys.log(room.id), after);
-      this.logger.warn({ chatroomId: room.id, after, recovered: read.entries.length }, 'chat messages missed on pub/sub, read from the log');
+      this.logger.warn(
+        { chatroomId: room.id, after, recovered: read.entries.length },
+        'chat messages missed on pub/sub, read from the log',
+      );
       for (const entry of read.entries) {
         room.lastSeq = Math.max(room.lastSeq, entry.seq);
         const line = `${entry.seq} ${entry.entry}`;
@@ -495,7 +551,7 @@ export class ChatHub implements OnApplicationBootstrap {
   }
 
   /** A numbered message to one member: held while it catches up, skipped when it already has it. */
-  private deliverNumbered(c: LiveConnection, message: string): void {
+  private deliverNumbered(c: LiveConnection, message: string, shared?: { frame?: Buffer | null }): void {
     const m = c.membership;
     if (!m) return;
     if (m.pending) {
@@ -506,7 +562,11 @@ export class ChatHub implements OnApplicationBootstrap {
     const seq = Number(message.slice(0, space));
     if (seq <= m.lastSeq) return;
     m.lastSeq = seq;
-    const frame = numberedFrame(seq, message.slice(space + 1));
+    let frame = shared?.frame;
+    if (frame === undefined) {
+      frame = numberedFrame(seq, message.slice(space + 1));
+      if (shared) shared.frame = frame;
+    }
     if (!frame) return;
     c.sendFrame(frame);
     this.deliveries++;
@@ -565,10 +625,16 @@ export class ChatHub implements OnApplicationBootstrap {
     try {
       for (let i = 0; i < all.length; i += 100) {
         const batch = all.slice(i, i + 100);
-        const states = await Promise.all(batch.map((c) => this.sessions.check(c.person.id, c.person.tokenVersion, c.person.sessionId)));
+        const states = await Promise.all(
+          batch.map((c) => this.sessions.check(c.person.id, c.person.tokenVersion, c.person.sessionId)),
+        );
         batch.forEach((c, k) => {
           if (states[k] === 'revoked' || states[k] === 'stale')
-            this.closeWith(c, ChatCloseCodes.sessionChanged, notice('session_changed', ChatLiveMessages.sessionChanged));
+            this.closeWith(
+              c,
+              ChatCloseCodes.sessionChanged,
+              notice('session_changed', ChatLiveMessages.sessionChanged),
+            );
         });
       }
     } catch (err) {
@@ -588,9 +654,15 @@ export class ChatHub implements OnApplicationBootstrap {
     if (control.kind === 'user') {
       const mine = [...(this.byUser.get(control.userId.toLowerCase()) ?? [])];
       for (const c of mine) {
-        const state = control.deleted ? 'revoked' : await this.sessions.check(c.person.id, c.person.tokenVersion, c.person.sessionId);
+        const state = control.deleted
+          ? 'revoked'
+          : await this.sessions.check(c.person.id, c.person.tokenVersion, c.person.sessionId);
         if (state === 'valid' || state === 'unknown') continue;
-        this.closeWith(c, ChatCloseCodes.sessionChanged, notice('session_changed', ChatLiveMessages.sessionChanged));
+        this.closeWith(
+          c,
+          ChatCloseCodes.sessionChanged,
+          notice('session_changed', ChatLiveMessages.sessionChanged),
+        );
       }
       return;
     }
@@ -599,7 +671,11 @@ export class ChatHub implements OnApplicationBootstrap {
     const room = await this.chatrooms.findById(control.roomId);
     for (const c of [...local.members]) {
       if (room && room.isActive && this.mayJoin(c.person, room)) continue;
-      this.closeWith(c, ChatCloseCodes.roomClosed, notice('room_closed', ChatLiveMessages.roomClosed, control.roomId));
+      this.closeWith(
+        c,
+        ChatCloseCodes.roomClosed,
+        notice('room_closed', ChatLiveMessages.roomClosed, control.roomId),
+      );
     }
   }
 
@@ -618,7 +694,12 @@ function notice(code: ChatNoticeEvent['code'], text: string, chatroom?: string):
   return chatroom === undefined ? { type: 'notice', code, text } : { type: 'notice', code, text, chatroom };
 }
 
-function rejected(join: unknown, reason: ChatJoinRejectedEvent['reason'], text: string, name?: string): ChatJoinRejectedEvent {
+function rejected(
+  join: unknown,
+  reason: ChatJoinRejectedEvent['reason'],
+  text: string,
+  name?: string,
+): ChatJoinRejectedEvent {
   const j = (typeof join === 'object' && join !== null ? join : {}) as { name?: unknown; chatroom?: unknown };
   return {
     type: 'join_rejected',
@@ -636,7 +717,12 @@ function presence(type: ChatPresenceEvent['type'], m: Membership, role: ChatRole
   return presenceOf(type, m.roomId, m.name, role);
 }
 
-function presenceOf(type: ChatPresenceEvent['type'], roomId: string, name: string, role: ChatRole): ChatPresenceEvent {
+function presenceOf(
+  type: ChatPresenceEvent['type'],
+  roomId: string,
+  name: string,
+  role: ChatRole,
+): ChatPresenceEvent {
   return {
     type,
     id: randomUUID(),

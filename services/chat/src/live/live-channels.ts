@@ -28,14 +28,15 @@ export const LiveKeys = {
 
 /** Told to every replica: re-check the sockets of a person, or of a room. */
 export type LiveControlMessage =
-  | { kind: 'user'; userId: string; deleted: boolean }
-  | { kind: 'room'; roomId: string };
+  { kind: 'user'; userId: string; deleted: boolean } | { kind: 'room'; roomId: string };
 
 export function parseControl(message: string): LiveControlMessage | null {
   try {
     const value = JSON.parse(message) as Partial<LiveControlMessage>;
-    if (value.kind === 'user' && typeof value.userId === 'string') return { kind: 'user', userId: value.userId, deleted: value.deleted === true };
-    if (value.kind === 'room' && typeof value.roomId === 'string') return { kind: 'room', roomId: value.roomId };
+    if (value.kind === 'user' && typeof value.userId === 'string')
+      return { kind: 'user', userId: value.userId, deleted: value.deleted === true };
+    if (value.kind === 'room' && typeof value.roomId === 'string')
+      return { kind: 'room', roomId: value.roomId };
   } catch {
     // Not ours: ignored below.
   }

@@ -1,5 +1,10 @@
 import type { WebSocket } from 'ws';
-import { CHAT_RATE_MESSAGES, CHAT_RATE_WINDOW_MS, type ChatRole, type ChatServerEvent } from '@district/contracts';
+import {
+  CHAT_RATE_MESSAGES,
+  CHAT_RATE_WINDOW_MS,
+  type ChatRole,
+  type ChatServerEvent,
+} from '@district/contracts';
 
 /** Who is on the other end of a socket, as the session said at the upgrade. */
 export interface LivePerson {
@@ -37,8 +42,9 @@ export class LiveConnection {
   membership: Membership | null = null;
   alive = true;
   closing = false;
-  /** Send times of the last CHAT_RATE_MESSAGES messages (a ring). */
-  private readonly sent: number[] = [];
+  /** Token bucket: up to CHAT_RATE_MESSAGES at once, refilled at CHAT_RATE_MESSAGES per CHAT_RATE_WINDOW_MS. */
+  private tokens = CHAT_RATE_MESSAGES;
+  private refilledAt: number | null = null;
 
   constructor(
     readonly ws: WebSocket,
@@ -62,12 +68,15 @@ export class LiveConnection {
 
   /** Milliseconds until another message is allowed, or 0 now (and the message counted). */
   takeRateSlot(now: number): number {
-    if (this.sent.length === CHAT_RATE_MESSAGES) {
-      const oldest = this.sent[0];
-      if (now - oldest < CHAT_RATE_WINDOW_MS) return CHAT_RATE_WINDOW_MS - (now - oldest);
-      this.sent.shift();
+    const perMs = CHAT_RATE_MESSAGES / CHAT_RATE_WINDOW_MS;
+    if (this.refilledAt !== null)
+      this.tokens = Math.min(CHAT_RATE_MESSAGES, this.tokens + (now - this.refilledAt) * perMs);
+    this.refilledAt = now;
+    // A hair of tolerance: 999 ms of refill is 0.999… tokens in floating point, not 0.9989….
+    if (this.tokens >= 1 - 1e-9) {
+      this.tokens = Math.max(0, this.tokens - 1);
+      return 0;
     }
-    this.sent.push(now);
-    return 0;
+    return Math.max(1, Math.ceil((1 - this.tokens) / perMs - 1e-6));
   }
 }

@@ -1,7 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { STATUS_CODES } from 'node:http';
-import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { WebSocketServer } from 'ws';
 import { CHAT_FRAME_MAX_BYTES, CHAT_WS_PATH, IdentityMessages } from '@district/contracts';
@@ -67,14 +72,21 @@ export class LiveGateway implements OnApplicationBootstrap, BeforeApplicationShu
   private async accept(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const path = (req.url ?? '').split('?')[0];
     if (path !== CHAT_WS_PATH) return refuse(socket, 404, 'Not found');
-    if (this.hub.isStopping) return refuse(socket, 503, 'The chat is restarting. Please try again in a moment.', { 'Retry-After': '1' });
-    if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket') return refuse(socket, 400, 'Only WebSocket upgrades are accepted');
+    if (this.hub.isStopping)
+      return refuse(socket, 503, 'The chat is restarting. Please try again in a moment.', {
+        'Retry-After': '1',
+      });
+    if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket')
+      return refuse(socket, 400, 'Only WebSocket upgrades are accepted');
     if (!this.origins.accepts(req)) return refuse(socket, 403, 'Cross-origin request refused');
     const claims = await this.tokens.verify(readCookie(req.headers.cookie, SESSION_COOKIE));
     if (!claims) return refuse(socket, 401, IdentityMessages.authenticationRequired);
     const id = claims.sub.toLowerCase();
     const state = await this.sessions.check(id, claims.tv, claims.sid);
-    if (state === 'unknown') return refuse(socket, 503, 'Sign-in state is being restored. Please try again in a moment.', { 'Retry-After': '1' });
+    if (state === 'unknown')
+      return refuse(socket, 503, 'Sign-in state is being restored. Please try again in a moment.', {
+        'Retry-After': '1',
+      });
     if (state !== 'valid') return refuse(socket, 401, IdentityMessages.authenticationRequired);
     if (socket.destroyed) return;
     const role = chatRoleOf(claims);

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { CHAT_HISTORY_DEFAULT } from '@district/contracts';
 import { loadConfig } from '@district/nest-common';
 
-const int = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
+const int = (min: number, max: number, fallback: number) =>
+  z.coerce.number().int().min(min).max(max).default(fallback);
 
 /**
  * The live chat's settings (ADR 0018). The defaults suit a district; tests shorten the liveness times.
@@ -27,7 +28,12 @@ const liveSchema = z.object({
   GATEWAY_ALLOWED_ORIGINS: z
     .string()
     .default('')
-    .transform((v) => v.split(',').map((s) => s.trim()).filter((s) => s !== '')),
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+    ),
 });
 
 export type LiveConfig = z.infer<typeof liveSchema>;

@@ -9,7 +9,11 @@ import { LIVE_CONFIG, loadLiveConfig } from './live.config';
 @Module({
   imports: [ChatroomsModule],
   providers: [
-    { provide: LIVE_CONFIG, inject: [PLATFORM_RUNTIME], useFactory: (runtime: PlatformRuntime) => loadLiveConfig(runtime.env) },
+    {
+      provide: LIVE_CONFIG,
+      inject: [PLATFORM_RUNTIME],
+      useFactory: (runtime: PlatformRuntime) => loadLiveConfig(runtime.env),
+    },
     ChatHub,
     LiveGateway,
   ],
