@@ -1,0 +1,266 @@
+// Adapter for our chat service's live protocol (libs/contracts/src/chat/live.ts, services/chat/src/live/) for the
+// peers' load generator (../shared/bench-peers/chat/load.mjs, `--adapter bench/chat/adapters/ours.mjs`).
+//
+//   upgrade  GET /ws with `Cookie: district_session=<token>` (no Origin: a non-browser client)
+//   -> {type:'join', name, role, chatroom[, since, resume]}   <- {type:'joined', resume, seq, …} | {type:'join_rejected', …}
+//   -> {type:'message', text, chatroom}
+//   <- {type:'message', seq, id, name, role, text, timestamp, chatroom}   to everyone in the room, sender included
+//
+// The load generator's {seq, sentAt} travel inside the text ("<seq> <sentAt> <padding>"): the service keeps only
+// the text (trimmed), and numbers messages itself (its `seq`, per room, is used only for catch-up below).
+//
+// Options (--opt key=value):
+//   setup=FILE       JSON written by chat.bench.ts: {"tokens": [...], "rooms": {"room-0": "<uuid>", …}}; client i
+//                    uses tokens[i % tokens.length] (one user per client) and the room's chatroom id
+//   failover=URLS    comma-separated /ws URLs: when a connection drops after joining (a killed replica), the client
+//                    reconnects to the next one in this list and rejoins with `since` (last seq it saw) and
+//                    `resume` (its seat token), so the loader sees no disconnect, only late or missing messages;
+//                    without it a drop is reported to the loader as a disconnect
+//   senders=N        the room's sender (client r < rooms) spreads its messages over N sockets of its own (same user,
+//                    names load-<i>, load-<i>-s1…), each joined to the room; default 1. The service limits every
+//                    connection to 5 messages in any 5 s window (CHAT_RATE_MESSAGES / CHAT_RATE_WINDOW_MS), and a
+//                    steady 1 msg/s sender sits exactly on that boundary: arrival jitter makes the 6th message of
+//                    a window come a little under 5 s after the 1st, and it is refused (notice rate_limited). With
+//                    2 senders each socket sends 0.5 msg/s and the limit is not in play. The extra sockets' own
+//                    deliveries are not counted (the loader only hears the main socket).
+//   origin=URL       send this Origin header (a browser's); none by default
+//   timeoutMs=N      handshake timeout; the join may take as long again (default 15000)
+//
+// At exit it prints one line on stderr: `[ours] {"notices":{…},"rejected":{…},"reconnects":…,"reconnectMsMax":…}`.
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import WebSocket from 'ws';
+
+const now = () => performance.timeOrigin + performance.now();
+const stats = { notices: {}, rejected: {}, seqGaps: 0, seqRepeats: 0, reconnects: 0, reconnectFailures: 0, reconnectMs: [], dropsAt: [], backAt: [] };
+let setup;
+
+function loadSetup(options) {
+  if (!setup) {
+    if (!options.setup) throw new Error('ours adapter: --opt setup=FILE is required (chat.bench.ts writes it)');
+    const parsed = JSON.parse(readFileSync(options.setup, 'utf8'));
+    setup = { tokens: parsed.tokens, rooms: new Map(Object.entries(parsed.rooms)), roomOf: new Map(Object.entries(parsed.rooms).map(([k, v]) => [v, k])) };
+  }
+  return setup;
+}
+
+process.on('exit', () => {
+  const ms = stats.reconnectMs.sort((a, b) => a - b);
+  const pick = (p) => (ms.length ? Math.round(ms[Math.min(ms.length - 1, Math.ceil(p * ms.length) - 1)]) : null);
+  const first = (xs) => (xs.length ? Math.min(...xs) : null);
+  const last = (xs) => (xs.length ? Math.max(...xs) : null);
+  const summary = {
+    notices: stats.notices,
+    rejected: stats.rejected,
+    seqGaps: stats.seqGaps,
+    seqRepeats: stats.seqRepeats,
+    reconnects: stats.reconnects,
+    reconnectFailures: stats.reconnectFailures,
+    reconnectMsP50: pick(0.5),
+    reconnectMsMax: pick(1),
+    // From the first drop to the last client back (all clients rejoined and caught up).
+    allBackMs: stats.dropsAt.length && stats.backAt.length ? Math.round(last(stats.backAt) - first(stats.dropsAt)) : null,
+  };
+  process.stderr.write(`[ours] ${JSON.stringify(summary)}\n`);
+});
+
+export default {
+  name: 'ours',
+  defaultUrl: 'ws://127.0.0.1:4105/ws',
+  connect({ url, room, index, options = {}, onMessage, onClose }) {
+    const { tokens, rooms, roomOf } = loadSetup(options);
+    const chatroom = rooms.get(room);
+    if (!chatroom) return Promise.reject(new Error(`no chatroom for ${room} in the setup file`));
+    const token = tokens[index % tokens.length];
+    const name = `load-${index}`;
+    const failover = (options.failover ?? '').split(',').filter(Boolean);
+    const timeout = Number(options.timeoutMs ?? 15000);
+
+    let ws = null;
+    let resume; // seat token of the last join
+    let lastSeq = 0; // the service's per-room number of the last message this client saw
+    let closedByUs = false;
+    let queue = null; // sends while reconnecting
+    let dropAt = 0;
+    let urlIndex = Math.max(0, failover.indexOf(url));
+
+    const onFrame = (data) => {
+      const m = JSON.parse(data);
+      if (m.type === 'message') {
+        // The service's own numbering: a jump is a message it accepted that this client never got (a real gap,
+        // unlike a message lost on its way in, which was never numbered); a repeat is a duplicate.
+        if (m.seq > lastSeq + 1) stats.seqGaps += m.seq - lastSeq - 1;
+        else if (m.seq <= lastSeq) stats.seqRepeats++;
+        if (m.seq > lastSeq) lastSeq = m.seq;
+        const text = m.text;
+        const a = text.indexOf(' ');
+        const b = text.indexOf(' ', a + 1);
+        onMessage({ room: roomOf.get(m.chatroom), seq: Number(text.slice(0, a)), sentAt: Number(text.slice(a + 1, b)) });
+        return undefined;
+      }
+      if (m.type === 'notice') stats.notices[m.code] = (stats.notices[m.code] ?? 0) + 1;
+      return m;
+    };
+
+    // One connection + join; resolves once joined (replayed messages, if any, follow the joined frame).
+    const open = (target, rejoin) =>
+      new Promise((resolve, reject) => {
+        const headers = { cookie: `district_session=${token}` };
+        if (options.origin) headers.origin = options.origin;
+        const socket = new WebSocket(target, { perMessageDeflate: false, handshakeTimeout: timeout, headers });
+        let joined = false;
+        // The upgrade has handshakeTimeout; the join gets the same again.
+        const timer = setTimeout(() => {
+          if (joined) return;
+          socket.terminate();
+          reject(new Error('no joined within the timeout'));
+        }, 2 * timeout);
+        socket.on('open', () => {
+          const join = { type: 'join', name, role: 'teacher', chatroom };
+          if (rejoin) Object.assign(join, { since: lastSeq, resume });
+          socket.send(JSON.stringify(join));
+        });
+        socket.on('message', (data) => {
+          const m = onFrame(data);
+          if (!m || joined) return;
+          if (m.type === 'joined') {
+            joined = true;
+            clearTimeout(timer);
+            resume = m.resume;
+            if (!rejoin && m.seq > lastSeq) lastSeq = m.seq;
+            resolve(socket);
+          } else if (m.type === 'join_rejected') {
+            stats.rejected[m.reason] = (stats.rejected[m.reason] ?? 0) + 1;
+            socket.terminate();
+            reject(new Error(`join_rejected ${m.reason}`));
+          }
+        });
+        socket.on('error', (err) => {
+          if (!joined) reject(err);
+        });
+        socket.on('unexpected-response', (_req, res) => {
+          // The refusal's JSON says why (e.g. no replica up, or the session state not readable).
+          let body = '';
+          res.on('data', (d) => (body += d));
+          res.on('end', () => {
+            if (!joined) reject(new Error(`upgrade answered ${res.statusCode}: ${body.slice(0, 90)}`));
+            socket.terminate();
+          });
+          res.on('error', () => undefined);
+        });
+        socket.on('close', (code) => {
+          if (!joined) reject(new Error(`closed before join (${code})`));
+          else if (socket === ws) dropped(code);
+        });
+      });
+
+    const handle = {
+      send({ text, seq, sentAt }) {
+        const frame = JSON.stringify({ type: 'message', text: `${seq} ${sentAt} ${text}`, chatroom });
+        if (queue) queue.push(frame);
+        else if (ws && ws.readyState === WebSocket.OPEN) ws.send(frame);
+      },
+      close() {
+        closedByUs = true;
+        if (ws) ws.terminate();
+      },
+    };
+
+    async function dropped(code) {
+      if (closedByUs) return;
+      if (failover.length < 2) {
+        onClose(`close ${code}`);
+        return;
+      }
+      // Reconnect to the next replica in the list (the one that dropped us may be gone), catching up from lastSeq.
+      dropAt = now();
+      stats.dropsAt.push(dropAt);
+      queue = [];
+      ws = null;
+      for (let attempt = 0; attempt < 20 && !closedByUs; attempt++) {
+        urlIndex = (urlIndex + 1) % failover.length;
+        try {
+          ws = await open(failover[urlIndex], true);
+          const back = now();
+          stats.reconnects++;
+          stats.reconnectMs.push(back - dropAt);
+          stats.backAt.push(back);
+          const pending = queue;
+          queue = null;
+          for (const frame of pending) ws.send(frame);
+          return;
+        } catch {
+          await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
+        }
+      }
+      stats.reconnectFailures++;
+      onClose(`reconnect failed after close ${code}`);
+    }
+
+    const senders = index < setup.rooms.size ? Math.max(1, Number(options.senders ?? 1)) : 1;
+    if (senders === 1) {
+      return open(url, false).then((socket) => {
+        ws = socket;
+        return handle;
+      });
+    }
+    // Extra sender sockets: frames only go out on them (whatever they receive is dropped unread).
+    const extras = [];
+    let turn = 0;
+    const main = handle.send;
+    handle.send = (msg) => {
+      const k = turn++ % senders;
+      const extra = k === 0 ? null : extras[k - 1];
+      if (!extra || extra.readyState !== WebSocket.OPEN || queue) return main(msg);
+      extra.send(JSON.stringify({ type: 'message', text: `${msg.seq} ${msg.sentAt} ${msg.text}`, chatroom }));
+    };
+    const closeMain = handle.close;
+    handle.close = () => {
+      for (const e of extras) e.terminate();
+      closeMain();
+    };
+    // In failover mode an extra that drops is opened again on the next URL (its seat comes back with `resume`).
+    const keepExtra = (j, target, socket, seat) => {
+      socket.once('close', async () => {
+        if (closedByUs || failover.length < 2) return;
+        let at = Math.max(0, failover.indexOf(target));
+        for (let attempt = 0; attempt < 20 && !closedByUs; attempt++) {
+          at = (at + 1) % failover.length;
+          try {
+            const { socket: again, resume: token2 } = await openExtraOn(j, failover[at], seat);
+            extras[j - 1] = again;
+            keepExtra(j, failover[at], again, token2);
+            return;
+          } catch {
+            await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
+          }
+        }
+      });
+    };
+    const openExtra = (j) =>
+      openExtraOn(j, url, undefined).then(({ socket, resume: seat }) => {
+        keepExtra(j, url, socket, seat);
+        return socket;
+      });
+    const openExtraOn = (j, target, seat) =>
+      new Promise((resolve, reject) => {
+        const headers = { cookie: `district_session=${token}` };
+        const socket = new WebSocket(target, { perMessageDeflate: false, handshakeTimeout: timeout, headers });
+        socket.on('open', () => socket.send(JSON.stringify({ type: 'join', name: `${name}-s${j}`, role: 'teacher', chatroom, ...(seat ? { resume: seat } : {}) })));
+        const onJoin = (data) => {
+          const m = JSON.parse(data);
+          if (m.type === 'notice') stats.notices[m.code] = (stats.notices[m.code] ?? 0) + 1;
+          if (m.type === 'joined') resolve({ socket, resume: m.resume });
+          else if (m.type === 'join_rejected') reject(new Error(`join_rejected ${m.reason}`));
+        };
+        socket.on('message', onJoin);
+        socket.on('error', reject);
+        socket.on('close', () => reject(new Error('closed before join')));
+      });
+    return open(url, false).then(async (socket) => {
+      ws = socket;
+      for (let j = 1; j < senders; j++) extras.push(await openExtra(j));
+      return handle;
+    });
+  },
+};

@@ -1,0 +1,655 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
+import { appendFileSync, copyFileSync, mkdirSync, openSync, closeSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import { Client } from 'pg';
+import { RedisEphemeralStore, SessionStateStore, TokenService } from '@district/nest-common';
+import { REPO_ROOT, freePort, hasExited, spawnTypeScript, stopChild } from '../lib/child-processes';
+import { pinBenchScript, planPinning } from '../lib/cpu-pinning';
+import { serviceUrlsOf } from '../lib/launcher-stack';
+import { describeMachine, loadAverage } from '../lib/machine-info';
+
+const USAGE = `Chat fan-out benchmark (issue 11 "Performance"): our chat service beside the peers' reference servers
+(../shared/bench-peers/chat), one set-up at a time, fresh server processes for every run, set-ups alternated
+A, B, C… for every client count, with the peers' load generator (load.mjs) and our adapter (chat/adapters/ours.mjs).
+
+  npm run bench:chat -w bench -- [options]
+
+  --setups LIST       comma-separated, in the order they alternate (default bare,socketio,ours,ours-gw):
+                        bare        the peers' bare ws server (1 process)
+                        socketio    the peers' socket.io 4 + Redis adapter (2 replicas + Redis)
+                        ours        2 chat replicas (launcher, TARGET=chat) + Redis, clients straight to them
+                        ours-gw     the same behind the gateway (launcher, TARGET=gateway) in its own process
+                        ours-fix    as ours, from a throwaway copy of the sources with --chat-patch applied
+                                    (the service's own files are never changed)
+                        nest-gw     a minimal Nest app: @WebSocketGateway on @nestjs/platform-ws, bare protocol
+                        nest-plain  the same app with the plain ws server under Nest's DI (as the chat service)
+  --clients LIST      client counts (default 1000)
+  --pairs N           runs per set-up and count (default 3)
+  --duration S        measured seconds per run (default 20); --warmup S (default 3)
+  --rooms N           rooms (default 20); --rate M msg/s per room (default 1)
+  --senders N         ours: sockets the room's sender spreads its messages over (default 2, as in the report's runs:
+                      the service's limit was then 5 in any 5 s, which a steady 1 msg/s socket sat on; it is now a
+                      token bucket and one socket is enough)
+  --kill-after S      kill test: SIGKILL the second chat replica S seconds into the measured window; clients
+                      reconnect to the other replica and rejoin with since/resume (ours only; default off)
+  --chat-patch FILE   the patch ours-fix runs with (needed for ours-fix; bench/reports/chat/fixes-measured.patch is
+                      the one behind the report, landed since)
+  --cpu-prof DIR      run the chat replicas and the gateway with node --cpu-prof, profiles kept in DIR (skews CPU)
+  --out FILE          JSON lines, one per run (default bench/reports/chat/runs.jsonl)
+  --label TEXT        prefix of every run's label
+  --peers DIR         the peers' harness (default ../shared/bench-peers/chat)
+  --log-level LEVEL   LOG_LEVEL of the launcher processes (default info, as npm start)
+  --connect-timeout S seconds load.mjs may spend connecting (default 300); --run-timeout S per run (default 420)
+  --idle-pct P        wait until the machine is at most P % of one CPU busy before a run (default 15)…
+  --wait-idle S       …but at most S seconds (default 180)
+  --noisy-pct P       repeat a run during which other processes used more than P % of a CPU (default 20)…
+  --retries N         …at most N times (default 2); the last attempt is kept, marked disturbed
+  --no-pin            do not pin (servers on CPU 1, load generator on CPU 0 by default)
+`;
+
+const { values: a } = parseArgs({
+  options: {
+    setups: { type: 'string', default: 'bare,socketio,ours,ours-gw' },
+    clients: { type: 'string', default: '1000' },
+    pairs: { type: 'string', default: '3' },
+    duration: { type: 'string', default: '20' },
+    warmup: { type: 'string', default: '3' },
+    rooms: { type: 'string', default: '20' },
+    rate: { type: 'string', default: '1' },
+    'kill-after': { type: 'string', default: '' },
+    senders: { type: 'string', default: '2' },
+    'cpu-prof': { type: 'string', default: '' },
+    'chat-patch': { type: 'string' },
+    out: { type: 'string', default: path.join(REPO_ROOT, 'bench/reports/chat/runs.jsonl') },
+    label: { type: 'string', default: '' },
+    peers: { type: 'string', default: path.resolve(REPO_ROOT, '../shared/bench-peers/chat') },
+    'log-level': { type: 'string', default: 'info' },
+    'idle-pct': { type: 'string', default: '15' },
+    'wait-idle': { type: 'string', default: '180' },
+    'noisy-pct': { type: 'string', default: '20' },
+    retries: { type: 'string', default: '2' },
+    'run-timeout': { type: 'string', default: '420' },
+    'connect-timeout': { type: 'string', default: '300' },
+    'no-pin': { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
+  },
+});
+// npm runs the script in bench/; a relative --out is meant from where npm was called (INIT_CWD).
+a.out = path.resolve(process.env.INIT_CWD ?? process.cwd(), a.out);
+if (a['cpu-prof']) a['cpu-prof'] = path.resolve(process.env.INIT_CWD ?? process.cwd(), a['cpu-prof']);
+if (a.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+
+type SetupName = 'bare' | 'socketio' | 'ours' | 'ours-gw' | 'ours-fix' | 'nest-gw' | 'nest-plain';
+const KNOWN: SetupName[] = ['bare', 'socketio', 'ours', 'ours-gw', 'ours-fix', 'nest-gw', 'nest-plain'];
+const setups = a.setups.split(',').map((s) => s.trim()).filter(Boolean) as SetupName[];
+for (const s of setups) if (!KNOWN.includes(s)) throw new Error(`unknown set-up ${s}; known: ${KNOWN.join(', ')}`);
+const clientCounts = a.clients.split(',').map(Number);
+const PAIRS = Number(a.pairs);
+const KILL_AFTER = a['kill-after'] === '' ? undefined : Number(a['kill-after']);
+const needsOurs = setups.some((s) => s.startsWith('ours'));
+const progress = (m: string) => process.stderr.write(`[bench:chat] ${m}\n`);
+
+const pinning = planPinning(!a['no-pin']);
+const SERVER_CPUS = pinning.serverCpus;
+const LOAD_CPUS = pinning.loadCpus;
+const pin = (cpus: string | undefined, argv: string[]) => (cpus ? ['taskset', '-c', cpus, ...argv] : argv);
+
+// ---------- processes we start (every one is stopped by pid at the end) ----------
+const live = new Set<ChildProcess>();
+function track(child: ChildProcess): ChildProcess {
+  live.add(child);
+  child.once('exit', () => live.delete(child));
+  return child;
+}
+
+function waitPort(port: number, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  return new Promise((resolve, reject) => {
+    const once = () => {
+      const s = connect(port, '127.0.0.1', () => {
+        s.destroy();
+        resolve();
+      });
+      s.on('error', () => {
+        s.destroy();
+        if (Date.now() > deadline) reject(new Error(`port ${port} not open within ${ms} ms`));
+        else setTimeout(once, 100);
+      });
+    };
+    once();
+  });
+}
+
+async function waitHttp(url: string, ok: (status: number, body: string) => boolean, ms: number, child?: ChildProcess, log?: string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (child && hasExited(child)) throw new Error(`${url}: the process exited (${child.exitCode}); log ${log ?? '-'}:\n${tail(log)}`);
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      if (ok(res.status, await res.text())) return;
+    } catch {
+      // not yet
+    }
+    await sleep(200);
+  }
+  throw new Error(`${url} not ready within ${ms} ms; log ${log ?? '-'}:\n${tail(log)}`);
+}
+
+function tail(file: string | undefined, lines = 15): string {
+  if (!file) return '';
+  try {
+    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+/** A peers' .mjs server (prints READY {"pid"}), pinned to the server CPU. */
+async function startPeerServer(peersDir: string, script: string, args: string[]): Promise<{ child: ChildProcess; pid: number }> {
+  const argv = pin(SERVER_CPUS, [process.execPath, script, ...args]);
+  const child = track(spawn(argv[0], argv.slice(1), { cwd: peersDir, stdio: ['ignore', 'pipe', 'pipe'] }));
+  return { child, pid: await readyLine(child) };
+}
+
+/** A TypeScript server of ours (the Nest reference) that prints READY {"pid"}. */
+async function startTsServer(file: string, args: string[]): Promise<{ child: ChildProcess; pid: number }> {
+  const child = track(spawnTypeScript(file, args, { env: { PATH: process.env.PATH }, stdio: ['ignore', 'pipe', 'pipe'], cpus: SERVER_CPUS }));
+  return { child, pid: await readyLine(child) };
+}
+
+function readyLine(child: ChildProcess): Promise<number> {
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-3000)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no READY within 60 s: ${stderr}`)), 60_000);
+    const rl = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+    rl.on('line', (line) => {
+      const m = /^READY (.*)$/.exec(line);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number((JSON.parse(m[1]) as { pid: number }).pid));
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited (${code}) before READY: ${stderr}`));
+    });
+  });
+}
+
+// ---------- Redis and NATS of our own (never the shared ones) ----------
+interface Redis {
+  port: number;
+  pid: number;
+  url: string;
+  stop(): void;
+}
+async function startRedis(scratch: string): Promise<Redis> {
+  const port = await freePort();
+  const dir = path.join(scratch, `redis-${port}`);
+  mkdirSync(dir, { recursive: true });
+  const r = spawnSync(pin(SERVER_CPUS, ['redis-server'])[0], [...pin(SERVER_CPUS, ['redis-server']).slice(1), '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'yes', '--dir', dir, '--pidfile', path.join(dir, 'redis.pid'), '--logfile', path.join(dir, 'redis.log')], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`redis-server failed: ${r.stderr}`);
+  for (let i = 0; i < 100; i++) {
+    const ping = spawnSync('redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8' });
+    if (ping.stdout.trim() === 'PONG') break;
+    await sleep(50);
+  }
+  const pid = Number(readFileSync(path.join(dir, 'redis.pid'), 'utf8').trim());
+  const stop = () => {
+    spawnSync('redis-cli', ['-p', String(port), 'shutdown', 'nosave'], { encoding: 'utf8', timeout: 5000 });
+    try {
+      process.kill(pid, 0);
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone
+    }
+  };
+  redisToStop.add(stop);
+  return { port, pid, url: `redis://127.0.0.1:${port}`, stop: () => (redisToStop.delete(stop), stop()) };
+}
+const redisToStop = new Set<() => void>();
+
+// ---------- the chat service's shared pieces: keys, NATS, a throwaway database, rooms, sessions ----------
+interface OursInfra {
+  publicKeyPem: string;
+  natsUrl: string;
+  databaseUrl: string;
+  databaseName: string;
+  setupFile: string;
+  userIds: string[];
+  stop(): Promise<void>;
+}
+
+async function startOursInfra(scratch: string, maxClients: number, rooms: number): Promise<OursInfra> {
+  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const publicKeyPem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
+  const privateKeyPem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const stops: Array<() => Promise<void> | void> = [];
+  const stop = async () => {
+    for (const s of stops.reverse()) await s();
+  };
+  try {
+    // NATS: our own server with JetStream in the scratch directory, on the server CPU.
+    const natsPort = await freePort();
+    const nats = track(spawn(pin(SERVER_CPUS, ['nats-server'])[0], [...pin(SERVER_CPUS, ['nats-server']).slice(1), '-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', path.join(scratch, 'nats')], { stdio: 'ignore' }));
+    stops.push(() => stopChild(nats, 5000));
+    await waitPort(natsPort, 10_000);
+
+    // A throwaway database on the local PostgreSQL (dropped at the end).
+    const databaseName = `bench_chat_${process.pid}_${Date.now()}`;
+    const admin = new Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${databaseName}`);
+    await admin.end();
+    stops.push(async () => {
+      const c = new Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+      await c.end();
+      progress(`dropped database ${databaseName}`);
+    });
+    const databaseUrl = `postgres://postgres@127.0.0.1:5432/${databaseName}`;
+
+    // Users: one approved teacher per client (teachers join any active room: no invite list to read per join).
+    const tokens = new TokenService({ publicKeyPem, privateKeyPem });
+    const userIds: string[] = [];
+    const signed: string[] = [];
+    for (let i = 0; i < maxClients; i++) {
+      const id = randomUUID();
+      userIds.push(id);
+      const { token } = await tokens.sign({ sub: id, tv: 1, role: 'teacher', approved: true, isAdmin: false, name: `Load ${i}`, username: `load${i}`, email: `load${i}@bench.test` });
+      signed.push(token);
+    }
+    const infra: OursInfra = { publicKeyPem, natsUrl: `nats://127.0.0.1:${natsPort}`, databaseUrl, databaseName, setupFile: path.join(scratch, 'ours-setup.json'), userIds, stop };
+
+    // Migrations: one replica started once (not measured); then the rooms, as the admin API would store them.
+    const redis = await startRedis(scratch);
+    const prep = await startChatReplica(infra, redis.url, scratch, 'prep', 'http://127.0.0.1:1');
+    await prep.stop();
+    redis.stop();
+    const db = new Client({ connectionString: databaseUrl });
+    await db.connect();
+    const roomIds: Record<string, string> = {};
+    for (let r = 0; r < rooms; r++) {
+      const rows = (await db.query(`INSERT INTO chat.chatrooms (name, description, is_active) VALUES ($1, $2, true) RETURNING id`, [`Bench room ${r}`, 'chat benchmark'])).rows as { id: string }[];
+      roomIds[`room-${r}`] = rows[0].id;
+    }
+    await db.end();
+    writeFileSync(infra.setupFile, JSON.stringify({ tokens: signed, rooms: roomIds }));
+    progress(`chat infra: NATS ${infra.natsUrl}, database ${databaseName}, ${rooms} rooms, ${maxClients} signed sessions`);
+    return infra;
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** Identity's part of the session state in a fresh Redis: the restored marker and every user's token version. */
+async function writeSessions(redisUrl: string, userIds: string[]): Promise<void> {
+  const store = new RedisEphemeralStore(redisUrl);
+  const state = new SessionStateStore(store);
+  for (let i = 0; i < userIds.length; i += 5000) await state.warm(Object.fromEntries(userIds.slice(i, i + 5000).map((id) => [id, 1])));
+  await state.markRestored();
+  await store.close();
+}
+
+interface Launched {
+  child: ChildProcess;
+  pid: number;
+  port: number;
+  log: string;
+  stop(): Promise<void>;
+}
+
+function launcherEnv(extra: Record<string, string>, scratch: string, name: string): NodeJS.ProcessEnv {
+  const dataDir = path.join(scratch, `data-${name}`);
+  mkdirSync(dataDir, { recursive: true });
+  return { PATH: process.env.PATH, HOME: process.env.HOME, LANG: process.env.LANG, HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO: 'false', LOG_LEVEL: a['log-level'], ...extra };
+}
+
+/** `launcher/src/main.ts` of `root` (the repository, or ours-fix's patched copy) as npm start runs it, pinned. */
+async function startLauncherProcess(env: NodeJS.ProcessEnv, scratch: string, name: string, port: number, ready: () => Promise<void>, root = REPO_ROOT): Promise<Launched> {
+  const log = path.join(scratch, `${name}.log`);
+  const fd = openSync(log, 'a');
+  const prof = a['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(a['cpu-prof'])] : [];
+  const argv = pin(SERVER_CPUS, [process.execPath, ...prof, '-r', '@swc-node/register', path.join(root, 'launcher/src/main.ts')]);
+  const child = track(spawn(argv[0], argv.slice(1), { cwd: root, env: { ...env, SWC_NODE_PROJECT: path.join(root, 'tsconfig.runtime.json') }, stdio: ['ignore', fd, fd] }));
+  const stop = async () => {
+    await stopChild(child, 15_000);
+    closeSync(fd);
+  };
+  try {
+    await ready();
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { child, pid: child.pid as number, port, log, stop };
+}
+
+async function startChatReplica(infra: OursInfra, redisUrl: string, scratch: string, name: string, publicUrl: string, root = REPO_ROOT): Promise<Launched> {
+  const port = await freePort();
+  const env = launcherEnv(
+    { TARGET: 'chat', PORT: String(port), PUBLIC_URL: publicUrl, DATABASE_URL: infra.databaseUrl, NATS_URL: infra.natsUrl, REDIS_URL: redisUrl, AUTH_PUBLIC_KEY: infra.publicKeyPem },
+    scratch,
+    name,
+  );
+  const log = path.join(scratch, `${name}.log`);
+  return startLauncherProcess(env, scratch, name, port, () => waitHttp(`http://127.0.0.1:${port}/readyz`, (s) => s === 200, 120_000, undefined, log), root);
+}
+
+async function startGateway(infra: OursInfra, redisUrl: string, scratch: string, port: number, replicas: number[]): Promise<Launched> {
+  const env = launcherEnv(
+    {
+      TARGET: 'gateway',
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      NATS_URL: infra.natsUrl,
+      REDIS_URL: redisUrl,
+      AUTH_PUBLIC_KEY: infra.publicKeyPem,
+      UPSTREAM_CHAT: replicas.map((p) => `http://127.0.0.1:${p}`).join(','),
+      WEB_DIST: path.join(scratch, 'no-web-build'),
+    },
+    scratch,
+    `gateway-${port}`,
+  );
+  const log = path.join(scratch, `gateway-${port}.log`);
+  return startLauncherProcess(env, scratch, `gateway-${port}`, port, () =>
+    waitHttp(`http://127.0.0.1:${port}/metrics`, (s, body) => s === 200 && serviceUrlsOf(body, ['chat']) !== undefined && (body.match(/gateway_upstream_up\{service="chat"[^}]*\} 1/g) ?? []).length === replicas.length, 120_000, undefined, log),
+  );
+}
+
+// ---------- one set-up's servers ----------
+interface Running {
+  urls: string[];
+  pids: number[];
+  auxPids: number[];
+  adapter: string;
+  opts: string[];
+  /** The chat replica the kill test stops (ours only). */
+  victim?: ChildProcess;
+  stop(): Promise<void>;
+}
+
+async function startSetup(setup: SetupName, peersDir: string, scratch: string, infra: OursInfra | undefined): Promise<Running> {
+  const stops: Array<() => Promise<void> | void> = [];
+  const stop = async () => {
+    for (const s of stops.reverse()) await s();
+  };
+  try {
+    if (setup === 'bare') {
+      const port = await freePort();
+      const s = await startPeerServer(peersDir, 'bare-ws-server.mjs', ['--port', String(port)]);
+      stops.push(() => stopChild(s.child, 10_000));
+      return { urls: [`ws://127.0.0.1:${port}`], pids: [s.pid], auxPids: [], adapter: 'bare', opts: [], stop };
+    }
+    if (setup === 'nest-gw' || setup === 'nest-plain') {
+      const port = await freePort();
+      const s = await startTsServer(path.join(__dirname, 'nest-ws-server.ts'), ['--port', String(port), '--mode', setup === 'nest-gw' ? 'gateway' : 'plain']);
+      stops.push(() => stopChild(s.child, 10_000));
+      return { urls: [`ws://127.0.0.1:${port}`], pids: [s.pid], auxPids: [], adapter: 'bare', opts: [], stop };
+    }
+    const redis = await startRedis(scratch);
+    stops.push(() => redis.stop());
+    if (setup === 'socketio') {
+      const urls: string[] = [];
+      const pids: number[] = [];
+      for (let i = 0; i < 2; i++) {
+        const port = await freePort();
+        const s = await startPeerServer(peersDir, 'socketio-redis-server.mjs', ['--port', String(port), '--redis', redis.url]);
+        stops.push(() => stopChild(s.child, 10_000));
+        urls.push(`http://127.0.0.1:${port}`);
+        pids.push(s.pid);
+      }
+      return { urls, pids, auxPids: [redis.pid], adapter: 'socketio', opts: [], stop };
+    }
+    if (!infra) throw new Error('no chat infra');
+    await writeSessions(redis.url, infra.userIds);
+    const gatewayPort = await freePort();
+    const publicUrl = `http://127.0.0.1:${gatewayPort}`;
+    // One after the other: the first runs the (already applied) migrations alone.
+    const root = setup === 'ours-fix' ? patchedCopy(scratch) : REPO_ROOT;
+    const r1 = await startChatReplica(infra, redis.url, scratch, `chat-1-${gatewayPort}`, publicUrl, root);
+    stops.push(() => r1.stop());
+    const r2 = await startChatReplica(infra, redis.url, scratch, `chat-2-${gatewayPort}`, publicUrl, root);
+    stops.push(() => r2.stop());
+    const replicaUrls = [r1.port, r2.port].map((p) => `ws://127.0.0.1:${p}/ws`);
+    const opts = [`setup=${infra.setupFile}`, `senders=${a.senders}`, 'timeoutMs=60000'];
+    if (setup === 'ours' || setup === 'ours-fix') {
+      if (KILL_AFTER !== undefined) opts.push(`failover=${replicaUrls.join(',')}`);
+      return { urls: replicaUrls, pids: [r1.pid, r2.pid], auxPids: [redis.pid], adapter: path.join(__dirname, 'adapters/ours.mjs'), opts, victim: r2.child, stop };
+    }
+    const gw = await startGateway(infra, redis.url, scratch, gatewayPort, [r1.port, r2.port]);
+    stops.push(() => gw.stop());
+    const url = `ws://127.0.0.1:${gatewayPort}/ws`;
+    if (KILL_AFTER !== undefined) opts.push(`failover=${url},${url}`);
+    return { urls: [url], pids: [gw.pid, r1.pid, r2.pid], auxPids: [redis.pid], adapter: path.join(__dirname, 'adapters/ours.mjs'), opts, victim: r2.child, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/**
+ * ours-fix: a copy of what the launcher runs (launcher, libs, services, gateway, the tsconfigs) with the patch
+ * applied, under the scratch directory; its packages come from the repository's node_modules. Made once.
+ */
+let patchedRoot: string | undefined;
+function patchedCopy(scratch: string): string {
+  if (patchedRoot) return patchedRoot;
+  const root = path.join(scratch, 'patched');
+  mkdirSync(root, { recursive: true });
+  for (const part of ['launcher', 'libs', 'services', 'gateway', 'package.json', 'tsconfig.base.json', 'tsconfig.runtime.json']) {
+    const r = spawnSync('cp', ['-a', path.join(REPO_ROOT, part), root]);
+    if (r.status !== 0) throw new Error(`copying ${part} failed`);
+  }
+  symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(root, 'node_modules'));
+  if (!a['chat-patch']) throw new Error('ours-fix needs --chat-patch FILE');
+  const applied = spawnSync('patch', ['-p1', '-i', path.resolve(a['chat-patch'])], { cwd: root, encoding: 'utf8' });
+  if (applied.status !== 0) throw new Error(`the patch does not apply: ${applied.stdout}${applied.stderr}`);
+  progress(`ours-fix runs from ${root} with ${a['chat-patch']} applied`);
+  patchedRoot = root;
+  return root;
+}
+
+// ---------- machine idle check (as the peers' suite) ----------
+function busyJiffies(): number {
+  const n = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  return n[0] + n[1] + n[2] + n[5] + n[6] + n[7];
+}
+async function waitIdle(): Promise<{ waitedS: number; busyPct: number }> {
+  const t0 = Date.now();
+  let pct: number;
+  for (;;) {
+    const b0 = busyJiffies();
+    await sleep(2000);
+    pct = (busyJiffies() - b0) / 2;
+    if (pct <= Number(a['idle-pct']) || Date.now() - t0 > Number(a['wait-idle']) * 1000) break;
+    progress(`machine busy ${pct.toFixed(0)} % of one CPU (not us); waiting…`);
+  }
+  return { waitedS: Math.round((Date.now() - t0) / 1000), busyPct: Math.round(pct) };
+}
+
+// ---------- the load generator (the peers' load.mjs, pinned to the load CPU) ----------
+interface LoadResult {
+  code: number | null;
+  json: Record<string, unknown> | null;
+  oursStats?: unknown;
+}
+
+function runLoad(peersDir: string, setup: SetupName, running: Running, clients: number, onConnected: () => void): Promise<LoadResult> {
+  const argv = [
+    process.execPath, '--max-old-space-size=8192', 'load.mjs',
+    '--adapter', running.adapter,
+    '--urls', running.urls.join(','),
+    '--pids', running.pids.join(','),
+    ...(running.auxPids.length ? ['--aux-pids', running.auxPids.join(',')] : []),
+    '--clients', String(clients), '--rooms', a.rooms, '--rate', a.rate,
+    '--duration', a.duration, '--warmup', a.warmup,
+    '--connect-timeout', a['connect-timeout'],
+    '--label', a.label ? `${a.label}:${setup}` : setup,
+    ...running.opts.flatMap((o) => ['--opt', o]),
+  ];
+  const cmd = ['timeout', '--kill-after=5', a['run-timeout'], ...pin(LOAD_CPUS, argv)];
+  return new Promise((resolve) => {
+    const child = track(spawn(cmd[0], cmd.slice(1), { cwd: peersDir, stdio: ['ignore', 'pipe', 'pipe'] }));
+    let out = '';
+    let oursStats: unknown;
+    child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+    createInterface({ input: child.stderr as NodeJS.ReadableStream }).on('line', (line) => {
+      process.stderr.write(`  ${line}\n`);
+      if (line.startsWith('[load] connected')) onConnected();
+      const m = /^\[ours\] (.*)$/.exec(line);
+      if (m) oursStats = JSON.parse(m[1]);
+    });
+    child.once('exit', (code) => {
+      let json: Record<string, unknown> | null = null;
+      try {
+        json = JSON.parse(out.trim().split('\n').pop() ?? '') as Record<string, unknown>;
+      } catch {
+        // no result
+      }
+      resolve({ code, json, oursStats });
+    });
+  });
+}
+
+// ---------- main ----------
+function preparePeers(scratch: string): { dir: string; files: Record<string, string> } {
+  const dir = path.join(scratch, 'peers');
+  mkdirSync(path.join(dir, 'adapters'), { recursive: true });
+  const files: Record<string, string> = {};
+  const copy = (rel: string) => {
+    const src = path.join(a.peers, rel);
+    copyFileSync(src, path.join(dir, rel));
+    files[rel] = createHash('sha256').update(readFileSync(src)).digest('hex').slice(0, 16);
+  };
+  for (const f of readdirSync(a.peers)) if (f.endsWith('.mjs') || f === 'package.json') copy(f);
+  for (const f of readdirSync(path.join(a.peers, 'adapters'))) if (f.endsWith('.mjs')) copy(path.join('adapters', f));
+  // The peers' files run unchanged; their packages (ws, socket.io…) come from the repository's node_modules.
+  symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+  return { dir, files };
+}
+
+async function main(): Promise<void> {
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'district-bench-chat-'));
+  await import('node:fs/promises').then((fs) => fs.chmod(scratch, 0o755));
+  const machine = describeMachine();
+  progress(pinBenchScript(pinning));
+  const peers = preparePeers(scratch);
+  mkdirSync(path.dirname(path.resolve(a.out)), { recursive: true });
+  const header = {
+    kind: 'header',
+    ts: new Date().toISOString(),
+    command: `npm run bench:chat -w bench -- ${process.argv.slice(2).join(' ')}`.trim(),
+    machine,
+    loadAverage: loadAverage(),
+    pinning,
+    peers: peers.files,
+    // What was measured: the commit, and any uncommitted change to the code the servers run.
+    commit: spawnSync('git', ['rev-parse', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).stdout.trim(),
+    dirty: spawnSync('git', ['status', '--porcelain', '--', 'services', 'libs', 'gateway', 'launcher'], { cwd: REPO_ROOT, encoding: 'utf8' }).stdout.trim(),
+    senders: Number(a.senders),
+  };
+  appendFileSync(a.out, `${JSON.stringify(header)}\n`);
+  progress(`set-ups ${setups.join(', ')}; clients ${clientCounts.join(', ')}; ${PAIRS} pair(s); out ${a.out}; scratch ${scratch}`);
+
+  let infra: OursInfra | undefined;
+  let current: Running | undefined;
+  let stopping = false;
+  const cleanUp = async () => {
+    if (stopping) return;
+    stopping = true;
+    await current?.stop().catch(() => undefined);
+    for (const child of [...live]) await stopChild(child, 5000).catch(() => undefined);
+    await infra?.stop().catch((e: unknown) => progress(`infra stop failed: ${String(e)}`));
+    for (const s of [...redisToStop]) s();
+    // CHAT_BENCH_LOGS=DIR keeps the servers' logs (the launcher processes log to the scratch directory).
+    if (process.env.CHAT_BENCH_LOGS) {
+      mkdirSync(process.env.CHAT_BENCH_LOGS, { recursive: true });
+      for (const f of readdirSync(scratch)) if (f.endsWith('.log')) copyFileSync(path.join(scratch, f), path.join(process.env.CHAT_BENCH_LOGS, f));
+    }
+    await rm(scratch, { recursive: true, force: true });
+  };
+  const onSignal = () => {
+    progress('interrupted: stopping every process this run started');
+    void cleanUp().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    if (needsOurs) infra = await startOursInfra(scratch, Math.max(...clientCounts), Number(a.rooms));
+    for (const clients of clientCounts) {
+      for (let pair = 1; pair <= PAIRS; pair++) {
+        for (const setup of setups) {
+          for (let attempt = 1; attempt <= Number(a.retries) + 1; attempt++) {
+            progress(`===== ${setup}, ${clients} clients, pair ${pair}/${PAIRS}${attempt > 1 ? `, attempt ${attempt}` : ''} =====`);
+            const idle = await waitIdle();
+            let r: LoadResult = { code: null, json: null };
+            let killedAt: number | undefined;
+            try {
+              const started = Date.now();
+              current = await startSetup(setup, peers.dir, scratch, infra);
+              progress(`${setup} up in ${((Date.now() - started) / 1000).toFixed(1)} s: ${current.urls.join(' ')} (pids ${current.pids.join(',')}${current.auxPids.length ? `, redis ${current.auxPids.join(',')}` : ''})`);
+              await sleep(1000);
+              const running = current;
+              r = await runLoad(peers.dir, setup, running, clients, () => {
+                if (KILL_AFTER === undefined || !running.victim) return;
+                const victim = running.victim;
+                // settle (2 s) + warm-up, then KILL_AFTER seconds into the measured window
+                const delay = (2 + Number(a.warmup) + KILL_AFTER) * 1000;
+                setTimeout(() => {
+                  killedAt = Date.now();
+                  progress(`SIGKILL chat replica pid ${victim.pid}`);
+                  victim.kill('SIGKILL');
+                }, delay).unref();
+              });
+            } catch (error) {
+              progress(`${setup} failed: ${error instanceof Error ? error.message : String(error)}`);
+            } finally {
+              await current?.stop().catch(() => undefined);
+              current = undefined;
+            }
+            const json = r.json;
+            const noisy = !!json && Number((json.machine as { otherCpuPct: number }).otherCpuPct) > Number(a['noisy-pct']);
+            const last = attempt === Number(a.retries) + 1;
+            if (json) {
+              json.suite = { target: setup, pair, attempt, idleBefore: idle, noisy };
+              if (r.oursStats) json.ours = { ...(r.oursStats as object), senders: Number(a.senders) };
+              if (killedAt) json.kill = { afterS: KILL_AFTER, at: new Date(killedAt).toISOString() };
+              if (noisy && !last) json.discarded = `other processes used ${(json.machine as { otherCpuPct: number }).otherCpuPct} % CPU during the run`;
+              appendFileSync(a.out, `${JSON.stringify(json)}\n`);
+            } else progress(`load exited ${r.code} for ${setup}: no result`);
+            await sleep(2000);
+            if (!noisy) break;
+          }
+        }
+      }
+    }
+  } finally {
+    await cleanUp();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  // A real ESM import (the TypeScript here is compiled to CommonJS, whose import() would become require()).
+  const esmImport = new Function('url', 'return import(url)') as (url: string) => Promise<{ summarize: (files: string[]) => Promise<string> }>;
+  const { summarize } = await esmImport(pathToFileURL(path.join(REPO_ROOT, 'bench/chat/report-tables.mjs')).href);
+  process.stdout.write(`${await summarize([a.out])}\n`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.stack : error);
+  process.exit(1);
+});

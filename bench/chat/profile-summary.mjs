@@ -1,0 +1,59 @@
+// Where a chat replica's (or the gateway's) CPU went during a measured window, from a `node --cpu-prof` profile
+// (chat.bench.ts --cpu-prof DIR):
+//   node bench/chat/profile-summary.mjs FILE.cpuprofile [--from EPOCH_MS --to EPOCH_MS] [--top 25]
+// The window is placed with the profile file's mtime (= the profile's end). Prints self time by package/file
+// group and the top functions by self time, in ms and % of the window's non-idle samples.
+import { readFileSync, statSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+
+const { values: a, positionals } = parseArgs({ allowPositionals: true, options: { from: { type: 'string' }, to: { type: 'string' }, top: { type: 'string', default: '25' } } });
+const file = positionals[0];
+const prof = JSON.parse(readFileSync(file, 'utf8'));
+const endEpoch = statSync(file).mtimeMs;
+const byId = new Map(prof.nodes.map((n) => [n.id, n]));
+const toEpoch = (t) => endEpoch - (prof.endTime - t) / 1000;
+const from = a.from ? Number(a.from) : -Infinity;
+const to = a.to ? Number(a.to) : Infinity;
+
+function group(cf) {
+  const url = cf.url || '';
+  if (!url) return cf.functionName.startsWith('(') ? cf.functionName : '(native / V8 builtins)';
+  if (url.startsWith('node:')) return `node:${url.slice(5).split('/')[0]}`;
+  const nm = url.lastIndexOf('node_modules/');
+  if (nm >= 0) {
+    const rest = url.slice(nm + 13).split('/');
+    return rest[0].startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0];
+  }
+  const m = /\/(services|libs|gateway|launcher)\/(.*)$/.exec(url);
+  return m ? `${m[1]}/${m[2]}` : url;
+}
+
+const selfByNode = new Map();
+let t = prof.startTime;
+let total = 0;
+for (let i = 0; i < prof.samples.length; i++) {
+  t += prof.timeDeltas[i];
+  const e = toEpoch(t);
+  if (e < from || e > to) continue;
+  const dt = (prof.timeDeltas[i + 1] ?? 0) / 1000;
+  const id = prof.samples[i];
+  selfByNode.set(id, (selfByNode.get(id) ?? 0) + dt);
+}
+const groups = new Map();
+const fns = new Map();
+for (const [id, ms] of selfByNode) {
+  const cf = byId.get(id).callFrame;
+  if (cf.functionName === '(idle)') continue;
+  total += ms;
+  const g = group(cf);
+  groups.set(g, (groups.get(g) ?? 0) + ms);
+  const k = `${cf.functionName || '(anonymous)'}  ${g}:${cf.lineNumber + 1}`;
+  fns.set(k, (fns.get(k) ?? 0) + ms);
+}
+const top = Number(a.top);
+const fmt = (entries) => entries.sort((x, y) => y[1] - x[1]).slice(0, top).map(([k, ms]) => `| ${k} | ${ms.toFixed(0)} | ${((100 * ms) / total).toFixed(1)} % |`).join('\n');
+console.log(`${file}: ${total.toFixed(0)} ms of non-idle samples in the window\n`);
+console.log('| group (self time) | ms | share |\n|---|---|---|');
+console.log(fmt([...groups]));
+console.log('\n| function (self time) | ms | share |\n|---|---|---|');
+console.log(fmt([...fns]));
