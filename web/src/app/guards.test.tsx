@@ -7,7 +7,7 @@ import { renderApp } from '@/testing/render-app';
 const heading = (name: string) => screen.findByRole('heading', { level: 1, name });
 
 describe('route guards (spec section 2)', () => {
-  it.each(['/profile', '/admin', '/admin/users', '/educational-tools', '/blog/some-lesson', '/listen-to-type', '/google-slides'])(
+  it.each(['/profile', '/admin', '/admin/users', '/educational-tools', '/blog/some-lesson', '/listen-to-type', '/google-slides', '/audio-quizzes', '/text-quizzes'])(
     'a visitor on %s sees Authentication Required with a Login link to third-party sign-in',
     async (path) => {
       await renderApp(path, { user: null });
@@ -20,6 +20,15 @@ describe('route guards (spec section 2)', () => {
     await renderApp('/profile', { user: personas.pending() });
     expect(await heading(IdentityMessages.accountPendingApproval)).toBeInTheDocument();
     expect(screen.getByText(/waiting for approval by an administrator/i)).toBeInTheDocument();
+  });
+
+  it.each([
+    ['/audio-quizzes', 'Audio Quizzes'],
+    ['/text-quizzes', 'Text Quizzes'],
+  ])('a pending user opens the quiz screen %s (login needed, approval not)', async (path, title) => {
+    await renderApp(path, { user: personas.pending(), setup: (f) => f.on('GET', `/api${path}`, { json: [] }) });
+    expect(await heading(title)).toBeInTheDocument();
+    expect(screen.queryByText('Coming soon')).not.toBeInTheDocument();
   });
 
   it('a pending user may open login-only routes (approval not needed)', async () => {

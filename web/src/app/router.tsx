@@ -31,6 +31,8 @@ const AdminSeoPage = lazyNamed(() => import('@/features/blog/components/admin-se
 const AdminUsersPage = lazyNamed(() => import('@/features/accounts/components/admin-users-page'), 'AdminUsersPage');
 const AdminChatroomsPage = lazyNamed(() => import('@/features/chat/components/admin-chatrooms-page'), 'AdminChatroomsPage');
 const ChatPage = lazyNamed(() => import('@/features/chat/components/chat-page'), 'ChatPage');
+const AudioQuizzesPage = lazyNamed(() => import('@/features/quizzes/components/quizzes-page'), 'AudioQuizzesPage');
+const TextQuizzesPage = lazyNamed(() => import('@/features/quizzes/components/quizzes-page'), 'TextQuizzesPage');
 const AdminDashboardPage = lazyNamed(() => import('./routes/admin-dashboard-page'), 'AdminDashboardPage');
 const NotFoundPage = lazyNamed(() => import('./routes/not-found'), 'NotFoundPage');
 /** A screen that ships later: its own guarded page with the spec's title, never a blank route. */
@@ -68,8 +70,8 @@ export const appRoutes: RouteObject[] = [
   { path: '/code-evolution', element: <CodeEvolutionPage /> },
   { path: '/crossword-generator', element: <CrosswordPage /> },
   { path: '/listen-to-type', element: guarded('login', <ChatPage />) },
-  { path: '/audio-quizzes', element: soon('login', 'audioQuizzes') },
-  { path: '/text-quizzes', element: soon('login', 'textQuizzes') },
+  { path: '/audio-quizzes', element: guarded('login', <AudioQuizzesPage />) },
+  { path: '/text-quizzes', element: guarded('login', <TextQuizzesPage />) },
   { path: '/audio-lists', element: soon('login', 'audioLists') },
   { path: '/lesson-plans', element: soon('login', 'lessonPlans') },
   { path: '/google-slides', element: soon('login', 'googleSlides') },

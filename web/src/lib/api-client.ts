@@ -24,6 +24,8 @@ export interface RequestOptions<T> {
   signal?: AbortSignal;
   /** Bypass every HTTP cache (the spec asks this of /api/auth/me and single public posts). */
   noCache?: boolean;
+  /** Extra request headers (e.g. `Idempotency-Key` on a quiz submission). */
+  headers?: Record<string, string>;
 }
 
 async function readMessage(res: Response): Promise<string | null> {
@@ -53,7 +55,7 @@ export interface ApiResponse<T> {
 export async function apiResponse<T = unknown>(path: string, options: RequestOptions<T> = {}): Promise<ApiResponse<T>> {
   const { method = 'GET', body, schema, signal, noCache } = options;
   const form = body instanceof FormData;
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
   if (body !== undefined && !form) headers['Content-Type'] = 'application/json';
   if (noCache) headers['Cache-Control'] = 'no-cache';
 

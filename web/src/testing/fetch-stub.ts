@@ -10,6 +10,8 @@ export interface RecordedRequest {
   path: string;
   body: unknown;
   credentials: RequestCredentials | undefined;
+  /** Request headers, names in lower case. */
+  headers: Record<string, string>;
 }
 
 export type Reply =
@@ -56,7 +58,11 @@ export function stubFetch(): FetchStub {
         body = init.body;
       }
     }
-    const req: RecordedRequest = { method, path: url.pathname + url.search, body, credentials: init.credentials };
+    const headers: Record<string, string> = {};
+    new Headers(init.headers).forEach((value, name) => {
+      headers[name] = value;
+    });
+    const req: RecordedRequest = { method, path: url.pathname + url.search, body, credentials: init.credentials, headers };
     requests.push(req);
     // Later registrations win, so a test can override a default answer.
     const route = [...routes].reverse().find((r) => matches(r, method, url.pathname));

@@ -38,8 +38,6 @@ export function ComingSoonPage({ title, description, backTo, backLabel }: Coming
 
 /** The screens still to come, keyed by route, each with the spec's name for it. */
 export const comingSoonScreens = {
-  audioQuizzes: { title: 'Audio Quizzes', description: 'Listening quizzes with instant scoring are coming soon.', backTo: '/educational-tools', backLabel: 'Back to Tools' },
-  textQuizzes: { title: 'Text Quizzes', description: 'Reading quizzes with question review are coming soon.', backTo: '/educational-tools', backLabel: 'Back to Tools' },
   audioLists: { title: 'Audio Lists', description: 'Shared lists of audio files for practice are coming soon.', backTo: '/educational-tools', backLabel: 'Back to Tools' },
   lessonPlans: { title: 'Lesson Plans', description: 'A five-phase lesson plan builder for teachers is coming soon.', backTo: '/educational-tools', backLabel: 'Back to Tools' },
   googleSlides: { title: 'Google Slides', description: 'A library of presentations to share with your classes is coming soon.', backTo: '/educational-tools', backLabel: 'Back to Tools' },

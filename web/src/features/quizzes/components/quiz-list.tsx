@@ -1,0 +1,72 @@
+import type { QuizKind } from '@district/contracts/assessment';
+import { Button, Card, CardBody, CardFooter } from '@/components/ui';
+import type { ListedQuiz } from '../api/quizzes';
+import { QuizMessages } from '../quizzes.constants';
+
+export interface QuizListProps {
+  kind: QuizKind;
+  quizzes: ListedQuiz[];
+  staff: boolean;
+  startingId: string | null;
+  onStart: (quiz: ListedQuiz) => void;
+  onEdit: (quiz: ListedQuiz) => void;
+  onDelete: (quiz: ListedQuiz) => void;
+}
+
+/** The list of quizzes (spec §2): title, description, question count, attempts allowed; Edit and Delete for staff. */
+export function QuizList({ kind, quizzes, staff, startingId, onStart, onEdit, onDelete }: QuizListProps) {
+  if (quizzes.length === 0) {
+    return <p className="rounded-2xl border border-dashed border-slate-300 p-10 text-center text-slate-600">{staff ? QuizMessages.noQuizzesStaff : QuizMessages.noQuizzes}</p>;
+  }
+  return (
+    <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label={kind === 'audio' ? 'Audio quizzes' : 'Text quizzes'}>
+      {quizzes.map((quiz) => {
+        const count = quiz.questions.length;
+        return (
+          <li key={quiz.id} aria-labelledby={`quiz-${quiz.id}`}>
+            <Card className="flex h-full flex-col">
+              <CardBody className="flex-1">
+                <h2 id={`quiz-${quiz.id}`} className="text-lg font-semibold text-slate-900">
+                  {quiz.title}
+                </h2>
+                {quiz.description ? <p className="mt-1 text-sm text-slate-600">{quiz.description}</p> : null}
+                <dl className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-sm text-slate-600">
+                  <div className="flex gap-1">
+                    <dt className="sr-only">Questions</dt>
+                    <dd>{count === 1 ? '1 question' : `${count} questions`}</dd>
+                  </div>
+                  <div className="flex gap-1">
+                    <dt>Attempts allowed:</dt>
+                    <dd>{quiz.maxAttempts === -1 ? 'Unlimited' : quiz.maxAttempts}</dd>
+                  </div>
+                  {kind === 'audio' && quiz.audioPlayLimit !== null ? (
+                    <div className="flex gap-1">
+                      <dt>Plays per question:</dt>
+                      <dd>{quiz.audioPlayLimit}</dd>
+                    </div>
+                  ) : null}
+                </dl>
+                {quiz.createdByName ? <p className="mt-2 text-xs text-slate-500">By {quiz.createdByName}</p> : null}
+              </CardBody>
+              <CardFooter>
+                <Button onClick={() => onStart(quiz)} loading={startingId === quiz.id} disabled={startingId !== null || count === 0} aria-label={`Start ${quiz.title}`}>
+                  Start Quiz
+                </Button>
+                {staff ? (
+                  <>
+                    <Button variant="outline" onClick={() => onEdit(quiz)} aria-label={`Edit ${quiz.title}`}>
+                      Edit
+                    </Button>
+                    <Button variant="danger" onClick={() => onDelete(quiz)} aria-label={`Delete ${quiz.title}`}>
+                      Delete
+                    </Button>
+                  </>
+                ) : null}
+              </CardFooter>
+            </Card>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

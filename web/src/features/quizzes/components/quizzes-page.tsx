@@ -1,0 +1,160 @@
+import { useState } from 'react';
+import { AssessmentMessages, type AttemptStart, type Grade, type Quiz, type QuizKind } from '@district/contracts/assessment';
+import { Alert, Button, buttonClasses, ConfirmDialog, Spinner, useToast } from '@/components/ui';
+import { PageContainer, PageHeader } from '@/components/layout';
+import { THIRD_PARTY_SIGN_IN_URL } from '@/config/constants';
+import { ApiError, errorMessage } from '@/lib/api-client';
+import { isTeacherOrAdmin, useSession } from '@/lib/auth';
+import { useConfirmedAction } from '@/lib/use-confirmed-action';
+import { hasAnswerKey, useDeleteQuiz, useQuizzes, useStartAttempt, type ListedQuiz } from '../api/quizzes';
+import { newIdempotencyKey, shuffledOrder } from '../hooks/attempt';
+import { QUIZ_KINDS, QuizMessages } from '../quizzes.constants';
+import { QuizForm } from './quiz-form';
+import { QuizList } from './quiz-list';
+import { QuizResults } from './quiz-results';
+import { QuizTaking } from './quiz-taking';
+
+type View =
+  | { name: 'list' }
+  | { name: 'taking'; attempt: AttemptStart; order: number[]; key: string }
+  | { name: 'results'; grade: Grade }
+  | { name: 'form'; quiz: Quiz | null };
+
+/** /audio-quizzes and /text-quizzes (spec §2, §4): list, then taking, then results; staff also create and edit. */
+function QuizzesPage({ kind }: { kind: QuizKind }) {
+  const info = QUIZ_KINDS[kind];
+  const { user } = useSession();
+  const staff = Boolean(user?.approved) && isTeacherOrAdmin(user);
+  const [view, setView] = useState<View>({ name: 'list' });
+  const quizzes = useQuizzes(kind, view.name === 'list');
+  const start = useStartAttempt(kind);
+  const deleteQuiz = useDeleteQuiz(kind);
+  const { toast } = useToast();
+  const [limit, setLimit] = useState<{ quizTitle: string; message: string } | null>(null);
+
+  const toList = () => {
+    setView({ name: 'list' });
+    window.scrollTo(0, 0);
+  };
+
+  const begin = (quiz: ListedQuiz) => {
+    setLimit(null);
+    start.mutate(quiz.id, {
+      onSuccess: (attempt) => {
+        // A fresh order and a fresh Idempotency-Key for every attempt.
+        setView({ name: 'taking', attempt, order: shuffledOrder(attempt.quiz.questions.length), key: newIdempotencyKey() });
+        window.scrollTo(0, 0);
+      },
+      onError: (err) => {
+        if (err instanceof ApiError && err.status === 409) setLimit({ quizTitle: quiz.title, message: err.fromServer ? err.message : '' });
+        else toast({ type: 'error', message: errorMessage(err, QuizMessages.startFailed) });
+      },
+    });
+  };
+
+  const remove = useConfirmedAction(
+    async (quiz: ListedQuiz) => {
+      await deleteQuiz.mutateAsync(quiz.id);
+      toast({ type: 'success', message: QuizMessages.quizDeleted });
+    },
+    {
+      onError: (err) => {
+        console.error('Quiz delete failed', err);
+        toast({ type: 'error', message: QuizMessages.deleteFailed(errorMessage(err, QuizMessages.unknownError)) });
+      },
+    },
+  );
+
+  const edit = (quiz: ListedQuiz) => {
+    if (hasAnswerKey(quiz)) setView({ name: 'form', quiz });
+  };
+
+  const unauthorized = quizzes.error instanceof ApiError && quizzes.error.status === 401;
+
+  return (
+    <PageContainer>
+      <PageHeader
+        title={info.title}
+        description={info.description}
+        actions={
+          view.name === 'list' && staff ? (
+            <Button onClick={() => setView({ name: 'form', quiz: null })}>Create Quiz</Button>
+          ) : undefined
+        }
+      />
+
+      {view.name === 'taking' ? (
+        <QuizTaking
+          key={view.key}
+          kind={kind}
+          attempt={view.attempt}
+          order={view.order}
+          idempotencyKey={view.key}
+          onSubmitted={(grade) => {
+            setView({ name: 'results', grade });
+            window.scrollTo(0, 0);
+          }}
+          onCancel={toList}
+        />
+      ) : view.name === 'results' ? (
+        <QuizResults kind={kind} grade={view.grade} onBack={toList} />
+      ) : view.name === 'form' ? (
+        <QuizForm kind={kind} quiz={view.quiz} onDone={toList} />
+      ) : quizzes.isPending ? (
+        <div className="flex justify-center py-16">
+          <Spinner size="lg" label="Loading quizzes…" />
+        </div>
+      ) : unauthorized ? (
+        <Alert tone="info" title={AssessmentMessages.quizzesLoginRequired}>
+          <p>{QuizMessages.loginToView}</p>
+          <a href={THIRD_PARTY_SIGN_IN_URL} className={buttonClasses('primary', 'sm', 'mt-3')}>
+            Login
+          </a>
+        </Alert>
+      ) : quizzes.isError && !quizzes.data ? (
+        <Alert tone="error" title={AssessmentMessages.fetchQuizzesFailed}>
+          <p>{errorMessage(quizzes.error, 'Please try again in a moment.')}</p>
+          <Button variant="outline" size="sm" className="mt-3" onClick={() => void quizzes.refetch()}>
+            Try Again
+          </Button>
+        </Alert>
+      ) : (
+        <div className="space-y-4">
+          {limit ? (
+            <Alert tone="warning" title={AssessmentMessages.attemptLimitTitle}>
+              {limit.message ? <p>{limit.message}</p> : null}
+              <p className="mt-1 text-xs">{limit.quizTitle}</p>
+            </Alert>
+          ) : null}
+          <QuizList
+            kind={kind}
+            quizzes={quizzes.data ?? []}
+            staff={staff}
+            startingId={start.isPending ? (start.variables ?? null) : null}
+            onStart={begin}
+            onEdit={edit}
+            onDelete={(quiz) => remove.ask(quiz)}
+          />
+        </div>
+      )}
+
+      <ConfirmDialog
+        open={remove.target !== null}
+        title="Delete quiz"
+        message={remove.target ? <p>{QuizMessages.deleteConfirm(remove.target.title)}</p> : null}
+        confirmLabel="Delete Quiz"
+        busy={remove.busy}
+        onConfirm={() => void remove.confirm()}
+        onCancel={remove.cancel}
+      />
+    </PageContainer>
+  );
+}
+
+export function AudioQuizzesPage() {
+  return <QuizzesPage kind="audio" />;
+}
+
+export function TextQuizzesPage() {
+  return <QuizzesPage kind="text" />;
+}

@@ -1,0 +1,61 @@
+import { AssessmentMessages, PASS_MARK, UNLIMITED_ATTEMPTS, type QuizKind } from '@district/contracts/assessment';
+
+/** Spec §9: audio plays at volume 0.7; the URL test in the quiz form previews at 0.6. */
+export const AUDIO_VOLUME = 0.7;
+export const AUDIO_PREVIEW_VOLUME = 0.6;
+/** How long the form's URL test waits for the audio to load before calling it failed. */
+export const AUDIO_TEST_TIMEOUT_MS = 10_000;
+/** A submission that failed on the network is retried once by itself after this delay (same Idempotency-Key). */
+export const SUBMIT_RETRY_DELAY_MS = 1_000;
+
+export interface QuizKindInfo {
+  kind: QuizKind;
+  title: string;
+  description: string;
+  quizzesPath: string;
+  gradesPath: string;
+}
+
+export const QUIZ_KINDS: Record<QuizKind, QuizKindInfo> = {
+  audio: {
+    kind: 'audio',
+    title: 'Audio Quizzes',
+    description: 'Listen to each recording and choose the right answer.',
+    quizzesPath: '/api/audio-quizzes',
+    gradesPath: '/api/quiz-grades',
+  },
+  text: {
+    kind: 'text',
+    title: 'Text Quizzes',
+    description: 'Read each question and choose the right answer.',
+    quizzesPath: '/api/text-quizzes',
+    gradesPath: '/api/text-quiz-grades',
+  },
+};
+
+/** Texts of the spec (classroom-tools §4, §5, §8) not already in `AssessmentMessages`. */
+export const QuizMessages = {
+  ...AssessmentMessages,
+  saveFailed: (message: string) => `Error creating/updating quiz: ${message}`,
+  deleteFailed: (message: string) => `Failed to delete quiz: ${message}`,
+  unknownError: 'Unknown error',
+  audioLoadFailed: 'Audio failed to load. Check the URL or try a different file.',
+  audioBlocked: 'Your browser blocked audio playback. Press Play again to listen.',
+  urlFailed: 'URL Failed',
+  audioReady: 'Audio Ready',
+  // The spec names these states and asks for confirmations without wording them.
+  deleteConfirm: (title: string) => `Are you sure you want to delete the quiz "${title}"? Results already recorded are kept.`,
+  quizCreated: 'Quiz created successfully',
+  quizUpdated: 'Quiz updated successfully',
+  quizDeleted: 'Quiz deleted successfully',
+  loginToView: 'Log in to see and take the quizzes.',
+  noQuizzes: 'No quizzes yet.',
+  noQuizzesStaff: 'No quizzes yet. Create the first one for your class.',
+  submitNetworkFailed: 'Your answers could not be sent. Check your connection and press Submit again.',
+  submitFailed: 'Your answers could not be submitted',
+  startFailed: 'The quiz could not be started',
+  warningResult: `Below the pass mark of ${PASS_MARK}%. Review the questions and try again if attempts remain.`,
+} as const;
+
+export const attemptsLabel = (maxAttempts: number) =>
+  maxAttempts === UNLIMITED_ATTEMPTS ? 'Unlimited' : `${maxAttempts} ${maxAttempts === 1 ? 'attempt' : 'attempts'}`;
