@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AssessmentMessages as M, Subjects, type Quiz, type QuizForTaking } from '@district/contracts';
 import type { BusMessage } from '@district/nest-common';
-import type { HttpClient } from '@district/nest-common/testing';
+import { waitFor, type HttpClient } from '@district/nest-common/testing';
 import { startAssessment, type AssessmentTestApp } from './support/assessment-app';
 
 let app: AssessmentTestApp;
@@ -78,13 +78,17 @@ describe('audio quizzes', () => {
     expect((await student.delete(`/api/audio-quizzes/${created.body.id}`)).status).toBe(403);
     expect((await teacher.delete(`/api/audio-quizzes/${created.body.id}`)).status).toBe(204);
     expect((await teacher.get(`/api/audio-quizzes/${created.body.id}`)).status).toBe(404);
-    const subjects = events
-      .filter(
-        (e) =>
-          (e.data as { quiz?: { id: string }; quizId?: string }).quiz?.id === created.body.id ||
-          (e.data as { quizId?: string }).quizId === created.body.id,
-      )
-      .map((e) => e.subject);
+    // The outbox relays on its own schedule: wait for the three events, then check them.
+    const subjectsOf = () =>
+      events
+        .filter(
+          (e) =>
+            (e.data as { quiz?: { id: string }; quizId?: string }).quiz?.id === created.body.id ||
+            (e.data as { quizId?: string }).quizId === created.body.id,
+        )
+        .map((e) => e.subject);
+    await waitFor(() => subjectsOf().length >= 3, 'the quiz’s three events');
+    const subjects = subjectsOf();
     expect(subjects).toEqual([
       Subjects.assessmentQuizCreated,
       Subjects.assessmentQuizUpdated,
