@@ -23,6 +23,7 @@ import {
   type QuizKind,
 } from '@district/contracts';
 import {
+  canonicalUuid,
   CurrentUser,
   IdParam,
   RequireRole,
@@ -34,14 +35,12 @@ import { AnswersInvalidError, GradeNotFoundError } from '../assessment.errors';
 import { AssessmentErrorsInterceptor } from '../assessment-errors.interceptor';
 import { GradesService } from './grades.service';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** An `Idempotency-Key` header: absent, or one UUID (any letter case). */
 function idempotencyKey(raw: string | string[] | undefined): string | null {
   if (raw === undefined) return null;
-  if (typeof raw !== 'string' || !UUID.test(raw.trim()))
-    throw new AnswersInvalidError(M.idempotencyKeyInvalid);
-  return raw.trim().toLowerCase();
+  const key = canonicalUuid(typeof raw === 'string' ? raw.trim() : raw);
+  if (!key) throw new AnswersInvalidError(M.idempotencyKeyInvalid);
+  return key;
 }
 
 /**

@@ -45,10 +45,10 @@ function toGrade(row: GradeRow): Grade {
 
 export type NewGrade = Omit<Grade, 'id' | 'createdAt' | 'completedAt'> & { idempotencyKey: string | null };
 
-function rowsOf<T>(result: unknown): T[] {
-  // TypeORM answers UPDATE/DELETE … RETURNING as [rows, count].
-  const r = result as unknown[];
-  return (Array.isArray(r[0]) ? r[0] : r) as T[];
+/** Rows an UPDATE or DELETE changed (TypeORM answers them as [rows, count]). */
+async function affectedBy(tx: EntityManager, sql: string, params: unknown[]): Promise<number> {
+  const [, affected] = (await tx.query(sql, params)) as [unknown, number];
+  return affected;
 }
 
 /** The SQL of results. `tx` runs a statement inside the caller's transaction. */
@@ -109,24 +109,19 @@ export class GradesRepository {
   }
 
   async delete(tx: EntityManager, kind: QuizKind, id: string): Promise<boolean> {
-    return (
-      rowsOf(await tx.query(`DELETE FROM grades WHERE kind = $1 AND id = $2 RETURNING id`, [kind, id]))
-        .length > 0
-    );
+    return (await affectedBy(tx, `DELETE FROM grades WHERE kind = $1 AND id = $2`, [kind, id])) > 0;
   }
 
   /** Names shown on results stay current (identity.user.updated). */
   async rename(tx: EntityManager, userId: string, name: string): Promise<number> {
-    return rowsOf(
-      await tx.query(`UPDATE grades SET user_name = $2 WHERE user_id = $1 AND user_name <> $2 RETURNING id`, [
-        userId,
-        name,
-      ]),
-    ).length;
+    return affectedBy(tx, `UPDATE grades SET user_name = $2 WHERE user_id = $1 AND user_name <> $2`, [
+      userId,
+      name,
+    ]);
   }
 
   /** A deleted person's results (privacy); answers how many. */
   async deleteAllOf(tx: EntityManager, userId: string): Promise<number> {
-    return rowsOf(await tx.query(`DELETE FROM grades WHERE user_id = $1 RETURNING id`, [userId])).length;
+    return affectedBy(tx, `DELETE FROM grades WHERE user_id = $1`, [userId]);
   }
 }

@@ -93,7 +93,7 @@ export class QuizzesRepository {
 
   /** The whole quiz replaced, its version increased; null when there is no such quiz of this kind. */
   async update(tx: EntityManager, kind: QuizKind, id: string, input: QuizInput): Promise<Quiz | null> {
-    const rows: QuizRow[] = await tx.query(
+    const [rows] = (await tx.query(
       `UPDATE quizzes SET title = $3, description = $4, max_attempts = $5, audio_play_limit = $6, questions = $7::jsonb,
          version = version + 1, updated_at = now()
        WHERE kind = $1 AND id = $2
@@ -107,19 +107,16 @@ export class QuizzesRepository {
         input.audioPlayLimit,
         JSON.stringify(input.questions),
       ],
-    );
-    // TypeORM answers an UPDATE … RETURNING as [rows, count].
-    const updated = (Array.isArray(rows[0]) ? rows[0] : rows) as QuizRow[];
-    return updated.length > 0 ? toQuiz(updated[0]) : null;
+    )) as [QuizRow[], number];
+    return rows.length > 0 ? toQuiz(rows[0]) : null;
   }
 
   async delete(tx: EntityManager, kind: QuizKind, id: string): Promise<boolean> {
-    const rows: { id: string }[] = await tx.query(
-      `DELETE FROM quizzes WHERE kind = $1 AND id = $2 RETURNING id`,
-      [kind, id],
-    );
-    const deleted = (Array.isArray(rows[0]) ? rows[0] : rows) as { id: string }[];
-    return deleted.length > 0;
+    const [, affected] = (await tx.query(`DELETE FROM quizzes WHERE kind = $1 AND id = $2`, [kind, id])) as [
+      unknown,
+      number,
+    ];
+    return affected > 0;
   }
 
   async extraAttempts(quizId: string, userId: string, tx?: EntityManager): Promise<number> {

@@ -28,6 +28,7 @@ import {
   PLATFORM_LOGGER,
   PUBSUB,
   ServiceMetrics,
+  canonicalUuid,
   SessionStateStore,
   type EphemeralStore,
   type Logger,
@@ -58,7 +59,6 @@ interface SeatData {
   userId: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const RESUME_TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
 /** Every message's JSON starts so; the seq is put in after it when the numbered entry is delivered. */
 const MESSAGE_HEAD = '{"type":"message",';
@@ -261,8 +261,8 @@ export class ChatHub implements OnApplicationBootstrap {
     if (!c.person.approved) return c.send(rejected(join, 'not_approved', ChatLiveMessages.notApproved));
     const name = checkChatName(join.name);
     if (!name.ok) return c.send(rejected(join, 'invalid_name', name.text));
-    const roomId = join.chatroom.toLowerCase();
-    if (!UUID.test(roomId)) return c.send(rejected(join, 'no_room', ChatLiveMessages.roomUnavailable));
+    const roomId = canonicalUuid(join.chatroom);
+    if (!roomId) return c.send(rejected(join, 'no_room', ChatLiveMessages.roomUnavailable));
     const room = await this.chatrooms.findById(roomId);
     if (!room || !room.isActive) return c.send(rejected(join, 'no_room', ChatLiveMessages.roomUnavailable));
     if (!this.mayJoin(c.person, room))
