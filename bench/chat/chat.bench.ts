@@ -1,8 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { appendFileSync, copyFileSync, mkdirSync, openSync, closeSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { connect } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -10,10 +9,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { Client } from 'pg';
-import { RedisEphemeralStore, SessionStateStore, TokenService } from '@district/nest-common';
-import { REPO_ROOT, freePort, hasExited, spawnTypeScript, stopChild } from '../lib/child-processes';
+import { REPO_ROOT, freePort, spawnTypeScript, stopChild } from '../lib/child-processes';
 import { pinBenchScript, planPinning } from '../lib/cpu-pinning';
 import { serviceUrlsOf } from '../lib/launcher-stack';
+import { ProcessTracker, createThrowawayDatabase, pin, startNats, sessionSigner, startRedis as startOwnRedis, waitHttp, writeSessions } from '../lib/cluster-infra';
 import { describeMachine, loadAverage } from '../lib/machine-info';
 
 const USAGE = `Chat fan-out benchmark (issue 11 "Performance"): our chat service beside the peers' reference servers
@@ -103,57 +102,11 @@ const progress = (m: string) => process.stderr.write(`[bench:chat] ${m}\n`);
 const pinning = planPinning(!a['no-pin']);
 const SERVER_CPUS = pinning.serverCpus;
 const LOAD_CPUS = pinning.loadCpus;
-const pin = (cpus: string | undefined, argv: string[]) => (cpus ? ['taskset', '-c', cpus, ...argv] : argv);
 
 // ---------- processes we start (every one is stopped by pid at the end) ----------
-const live = new Set<ChildProcess>();
-function track(child: ChildProcess): ChildProcess {
-  live.add(child);
-  child.once('exit', () => live.delete(child));
-  return child;
-}
-
-function waitPort(port: number, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  return new Promise((resolve, reject) => {
-    const once = () => {
-      const s = connect(port, '127.0.0.1', () => {
-        s.destroy();
-        resolve();
-      });
-      s.on('error', () => {
-        s.destroy();
-        if (Date.now() > deadline) reject(new Error(`port ${port} not open within ${ms} ms`));
-        else setTimeout(once, 100);
-      });
-    };
-    once();
-  });
-}
-
-async function waitHttp(url: string, ok: (status: number, body: string) => boolean, ms: number, child?: ChildProcess, log?: string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (child && hasExited(child)) throw new Error(`${url}: the process exited (${child.exitCode}); log ${log ?? '-'}:\n${tail(log)}`);
-    try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
-      if (ok(res.status, await res.text())) return;
-    } catch {
-      // not yet
-    }
-    await sleep(200);
-  }
-  throw new Error(`${url} not ready within ${ms} ms; log ${log ?? '-'}:\n${tail(log)}`);
-}
-
-function tail(file: string | undefined, lines = 15): string {
-  if (!file) return '';
-  try {
-    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
-  } catch {
-    return '(no log)';
-  }
-}
+const tracker = new ProcessTracker();
+const track = (child: ChildProcess) => tracker.track(child);
+const startRedis = (scratch: string) => startOwnRedis(tracker, scratch, SERVER_CPUS);
 
 /** A peers' .mjs server (prints READY {"pid"}), pinned to the server CPU. */
 async function startPeerServer(peersDir: string, script: string, args: string[]): Promise<{ child: ChildProcess; pid: number }> {
@@ -188,39 +141,6 @@ function readyLine(child: ChildProcess): Promise<number> {
   });
 }
 
-// ---------- Redis and NATS of our own (never the shared ones) ----------
-interface Redis {
-  port: number;
-  pid: number;
-  url: string;
-  stop(): void;
-}
-async function startRedis(scratch: string): Promise<Redis> {
-  const port = await freePort();
-  const dir = path.join(scratch, `redis-${port}`);
-  mkdirSync(dir, { recursive: true });
-  const r = spawnSync(pin(SERVER_CPUS, ['redis-server'])[0], [...pin(SERVER_CPUS, ['redis-server']).slice(1), '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'yes', '--dir', dir, '--pidfile', path.join(dir, 'redis.pid'), '--logfile', path.join(dir, 'redis.log')], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`redis-server failed: ${r.stderr}`);
-  for (let i = 0; i < 100; i++) {
-    const ping = spawnSync('redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8' });
-    if (ping.stdout.trim() === 'PONG') break;
-    await sleep(50);
-  }
-  const pid = Number(readFileSync(path.join(dir, 'redis.pid'), 'utf8').trim());
-  const stop = () => {
-    spawnSync('redis-cli', ['-p', String(port), 'shutdown', 'nosave'], { encoding: 'utf8', timeout: 5000 });
-    try {
-      process.kill(pid, 0);
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // gone
-    }
-  };
-  redisToStop.add(stop);
-  return { port, pid, url: `redis://127.0.0.1:${port}`, stop: () => (redisToStop.delete(stop), stop()) };
-}
-const redisToStop = new Set<() => void>();
-
 // ---------- the chat service's shared pieces: keys, NATS, a throwaway database, rooms, sessions ----------
 interface OursInfra {
   publicKeyPem: string;
@@ -233,46 +153,31 @@ interface OursInfra {
 }
 
 async function startOursInfra(scratch: string, maxClients: number, rooms: number): Promise<OursInfra> {
-  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const publicKeyPem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
-  const privateKeyPem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const signer = sessionSigner();
+  const { publicKeyPem } = signer;
   const stops: Array<() => Promise<void> | void> = [];
   const stop = async () => {
     for (const s of stops.reverse()) await s();
   };
   try {
     // NATS: our own server with JetStream in the scratch directory, on the server CPU.
-    const natsPort = await freePort();
-    const nats = track(spawn(pin(SERVER_CPUS, ['nats-server'])[0], [...pin(SERVER_CPUS, ['nats-server']).slice(1), '-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', path.join(scratch, 'nats')], { stdio: 'ignore' }));
-    stops.push(() => stopChild(nats, 5000));
-    await waitPort(natsPort, 10_000);
-
+    const nats = await startNats(tracker, scratch, SERVER_CPUS);
+    stops.push(() => nats.stop());
     // A throwaway database on the local PostgreSQL (dropped at the end).
-    const databaseName = `bench_chat_${process.pid}_${Date.now()}`;
-    const admin = new Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${databaseName}`);
-    await admin.end();
-    stops.push(async () => {
-      const c = new Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
-      await c.end();
-      progress(`dropped database ${databaseName}`);
-    });
-    const databaseUrl = `postgres://postgres@127.0.0.1:5432/${databaseName}`;
+    const database = await createThrowawayDatabase('bench_chat', progress);
+    stops.push(() => database.drop());
+    const { name: databaseName, url: databaseUrl } = database;
 
     // Users: one approved teacher per client (teachers join any active room: no invite list to read per join).
-    const tokens = new TokenService({ publicKeyPem, privateKeyPem });
     const userIds: string[] = [];
     const signed: string[] = [];
     for (let i = 0; i < maxClients; i++) {
       const id = randomUUID();
       userIds.push(id);
-      const { token } = await tokens.sign({ sub: id, tv: 1, role: 'teacher', approved: true, isAdmin: false, name: `Load ${i}`, username: `load${i}`, email: `load${i}@bench.test` });
+      const token = await signer.sign({ sub: id, tv: 1, role: 'teacher', approved: true, isAdmin: false, name: `Load ${i}`, username: `load${i}`, email: `load${i}@bench.test` });
       signed.push(token);
     }
-    const infra: OursInfra = { publicKeyPem, natsUrl: `nats://127.0.0.1:${natsPort}`, databaseUrl, databaseName, setupFile: path.join(scratch, 'ours-setup.json'), userIds, stop };
+    const infra: OursInfra = { publicKeyPem, natsUrl: nats.url, databaseUrl, databaseName, setupFile: path.join(scratch, 'ours-setup.json'), userIds, stop };
 
     // Migrations: one replica started once (not measured); then the rooms, as the admin API would store them.
     const redis = await startRedis(scratch);
@@ -294,15 +199,6 @@ async function startOursInfra(scratch: string, maxClients: number, rooms: number
     await stop();
     throw error;
   }
-}
-
-/** Identity's part of the session state in a fresh Redis: the restored marker and every user's token version. */
-async function writeSessions(redisUrl: string, userIds: string[]): Promise<void> {
-  const store = new RedisEphemeralStore(redisUrl);
-  const state = new SessionStateStore(store);
-  for (let i = 0; i < userIds.length; i += 5000) await state.warm(Object.fromEntries(userIds.slice(i, i + 5000).map((id) => [id, 1])));
-  await state.markRestored();
-  await store.close();
 }
 
 interface Launched {
@@ -573,9 +469,9 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     await current?.stop().catch(() => undefined);
-    for (const child of [...live]) await stopChild(child, 5000).catch(() => undefined);
+    for (const child of [...tracker.live]) await stopChild(child, 5000).catch(() => undefined);
     await infra?.stop().catch((e: unknown) => progress(`infra stop failed: ${String(e)}`));
-    for (const s of [...redisToStop]) s();
+    await tracker.stopAll();
     // CHAT_BENCH_LOGS=DIR keeps the servers' logs (the launcher processes log to the scratch directory).
     if (process.env.CHAT_BENCH_LOGS) {
       mkdirSync(process.env.CHAT_BENCH_LOGS, { recursive: true });

@@ -2,6 +2,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { blogJourneys } from './journeys/blog.journey';
 import { chatJourneys } from './journeys/chat.journey';
+import { quizJourneys } from './journeys/quizzes.journey';
 import { shellJourneys } from './journeys/shell.journey';
 import { toolsJourneys } from './journeys/tools.journey';
 import { AxeLog } from './support/axe';
@@ -15,7 +16,7 @@ import { snapshotWebDist, startStack, TOPOLOGIES, type Stack, type Topology } fr
  * Chromium, stop the stack. Options: --json=<file> (results), --topology=standalone,cluster, --journeys=1,2,3.
  */
 const ARTIFACTS = path.resolve(__dirname, '../artifacts');
-const ALL_JOURNEYS: readonly Journey[] = [...shellJourneys, ...toolsJourneys, ...blogJourneys, ...chatJourneys];
+const ALL_JOURNEYS: readonly Journey[] = [...shellJourneys, ...toolsJourneys, ...blogJourneys, ...chatJourneys, ...quizJourneys];
 
 interface Options {
   json?: string;

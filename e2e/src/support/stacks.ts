@@ -125,6 +125,7 @@ export async function startCluster(artifacts: string, webDist: string, runId: st
         IDENTITY_REPLICAS: '2',
         CONTENT_REPLICAS: '2',
         CHAT_REPLICAS: '2',
+        ASSESSMENT_REPLICAS: '2',
         WEB_DIST: webDist,
         DEMO: 'true',
         TARGET: '',
@@ -137,9 +138,9 @@ export async function startCluster(artifacts: string, webDist: string, runId: st
     await waitFor(
       async () => {
         const services = ((await (await fetch(`${baseUrl}/readyz`)).json()) as ReadyBody).services;
-        return services?.identity?.available === 2 && services?.chat?.available === 2;
+        return services?.identity?.available === 2 && services?.chat?.available === 2 && services?.assessment?.available === 2;
       },
-      'the gateway, both identity replicas and both chat replicas',
+      'the gateway and both replicas of identity, chat and assessment',
       150_000,
       s,
     );

@@ -80,7 +80,7 @@ describe('quiz create and edit (spec §4 "Quiz edit", §5, §8)', { timeout: 20_
       ],
     });
     // Back on the list, which is fetched again and shows the new quiz.
-    expect(await screen.findByRole('button', { name: 'Start Saludos' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Start Quiz: Saludos' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Create Quiz' })).toBeInTheDocument();
   });
 

@@ -49,7 +49,7 @@ export function QuizList({ kind, quizzes, staff, startingId, onStart, onEdit, on
                 {quiz.createdByName ? <p className="mt-2 text-xs text-slate-500">By {quiz.createdByName}</p> : null}
               </CardBody>
               <CardFooter>
-                <Button onClick={() => onStart(quiz)} loading={startingId === quiz.id} disabled={startingId !== null || count === 0} aria-label={`Start ${quiz.title}`}>
+                <Button onClick={() => onStart(quiz)} loading={startingId === quiz.id} disabled={startingId !== null || count === 0} aria-label={`Start Quiz: ${quiz.title}`}>
                   Start Quiz
                 </Button>
                 {staff ? (

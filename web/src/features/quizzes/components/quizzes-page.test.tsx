@@ -43,7 +43,7 @@ describe('quiz lists (/audio-quizzes, /text-quizzes; spec §2, §6)', { timeout:
     expect(first.getByText('3 questions')).toBeInTheDocument();
     expect(first.getByText('Attempts allowed:').nextSibling).toHaveTextContent('3');
     expect(within(card('Números')).getByText('Unlimited')).toBeInTheDocument();
-    expect(first.getByRole('button', { name: 'Start Saludos' })).toBeEnabled();
+    expect(first.getByRole('button', { name: 'Start Quiz: Saludos' })).toBeEnabled();
     expect(screen.queryByRole('button', { name: 'Create Quiz' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /^Edit / })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /^Delete / })).not.toBeInTheDocument();
@@ -81,7 +81,7 @@ describe('quiz lists (/audio-quizzes, /text-quizzes; spec §2, §6)', { timeout:
     });
     await user.click(await screen.findByRole('link', { name: `Launch Tool: ${title}` }));
     expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument();
-    expect(await screen.findByRole('button', { name: 'Start Saludos' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Start Quiz: Saludos' })).toBeInTheDocument();
     expect(screen.queryByText('Coming soon')).not.toBeInTheDocument();
   });
 
@@ -107,7 +107,7 @@ describe('taking a quiz (spec §4, §5)', { timeout: 20_000 }, () => {
       status: 409,
       json: { statusCode: 409, message: sentence, details: { title: 'Attempt Limit Reached', attemptsTaken: 1, maxAttempts: 1 } },
     });
-    await user.click(await screen.findByRole('button', { name: 'Start Saludos' }));
+    await user.click(await screen.findByRole('button', { name: 'Start Quiz: Saludos' }));
     expect(await screen.findByText('Attempt Limit Reached')).toBeInTheDocument();
     expect(screen.getByText('You have already taken this quiz 1 time(s). Maximum attempts allowed: 1.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Submit Quiz' })).not.toBeInTheDocument();
@@ -117,7 +117,7 @@ describe('taking a quiz (spec §4, §5)', { timeout: 20_000 }, () => {
     const quiz = makeQuiz({ title: 'Saludos' });
     const { user, fetch } = await open([quiz]);
     fetch.on('POST', '/api/text-quiz-grades', { status: 409, json: { statusCode: 409, message: AssessmentMessages.attemptLimit(1, 1) } });
-    await user.click(await screen.findByRole('button', { name: 'Start Saludos' }));
+    await user.click(await screen.findByRole('button', { name: 'Start Quiz: Saludos' }));
     await screen.findByRole('button', { name: 'Submit Quiz' });
     for (const word of ['uno', 'dos', 'tres']) await user.click(within(question(`What is ${word}?`)).getByRole('radio', { name: `${word}-A` }));
     await user.click(screen.getByRole('button', { name: 'Submit Quiz' }));
@@ -132,7 +132,7 @@ describe('taking a quiz (spec §4, §5)', { timeout: 20_000 }, () => {
     vi.spyOn(Math, 'random').mockReturnValue(0); // Fisher–Yates with 0 turns [0, 1, 2] into [1, 2, 0]
     const { user, fetch } = await open([quiz]);
     fetch.on('POST', '/api/text-quiz-grades', (req) => ({ status: 201, json: gradeFor(quiz, (req.body as { userAnswers: number[] }).userAnswers) }));
-    await user.click(await screen.findByRole('button', { name: 'Start Saludos' }));
+    await user.click(await screen.findByRole('button', { name: 'Start Quiz: Saludos' }));
     await screen.findByRole('button', { name: 'Submit Quiz' });
     const shown = screen.getAllByRole('group').map((g) => g.textContent?.match(/What is \w+\?/)?.[0]);
     expect(shown).toEqual(['What is dos?', 'What is tres?', 'What is uno?']);
@@ -151,7 +151,7 @@ describe('taking a quiz (spec §4, §5)', { timeout: 20_000 }, () => {
     const quiz = makeQuiz({ title: 'Saludos' });
     const { user, fetch } = await open([quiz]);
     fetch.on('POST', '/api/text-quiz-grades', (req) => ({ status: 201, json: gradeFor(quiz, (req.body as { userAnswers: number[] }).userAnswers) }));
-    await user.click(await screen.findByRole('button', { name: 'Start Saludos' }));
+    await user.click(await screen.findByRole('button', { name: 'Start Quiz: Saludos' }));
     const submit = await screen.findByRole('button', { name: 'Submit Quiz' });
     expect(submit).toBeDisabled();
     await user.click(within(question('What is uno?')).getByRole('radio', { name: 'uno-A' }));
@@ -182,7 +182,7 @@ describe('taking a quiz (spec §4, §5)', { timeout: 20_000 }, () => {
       }
       return { status: 201, json: gradeFor(quiz, (req.body as { userAnswers: number[] }).userAnswers) };
     });
-    await user.click(await screen.findByRole('button', { name: 'Start Saludos' }));
+    await user.click(await screen.findByRole('button', { name: 'Start Quiz: Saludos' }));
     await screen.findByRole('button', { name: 'Submit Quiz' });
     await answerAll(user);
     await user.click(screen.getByRole('button', { name: 'Submit Quiz' }));
@@ -197,7 +197,7 @@ describe('taking a quiz (spec §4, §5)', { timeout: 20_000 }, () => {
     expect(new Set(keys).size).toBe(1);
 
     await user.click(screen.getAllByRole('button', { name: 'Back to Quizzes' })[0]);
-    await user.click(await screen.findByRole('button', { name: 'Start Saludos' }));
+    await user.click(await screen.findByRole('button', { name: 'Start Quiz: Saludos' }));
     await screen.findByRole('button', { name: 'Submit Quiz' });
     await answerAll(user);
     await user.click(screen.getByRole('button', { name: 'Submit Quiz' }));
@@ -214,7 +214,7 @@ describe('results and review (spec §4, §5)', { timeout: 20_000 }, () => {
     if (kind === 'audio') (await import('../audio/fake-audio.testing')).installFakeAudio();
     const view = await open([quiz], 'student', kind);
     view.fetch.on('POST', kind === 'audio' ? '/api/quiz-grades' : '/api/text-quiz-grades', { status: 201, json: gradeFor(quiz, answers, gradeOverrides) });
-    await view.user.click(await screen.findByRole('button', { name: 'Start Saludos' }));
+    await view.user.click(await screen.findByRole('button', { name: 'Start Quiz: Saludos' }));
     await screen.findByRole('button', { name: 'Submit Quiz' });
     for (const word of ['uno', 'dos', 'tres']) await view.user.click(within(question(`What is ${word}?`)).getByRole('radio', { name: `${word}-A` }));
     await view.user.click(screen.getByRole('button', { name: 'Submit Quiz' }));
@@ -255,7 +255,7 @@ describe('results and review (spec §4, §5)', { timeout: 20_000 }, () => {
     expect(within(option(3, 'tres-A')).getByText('Your Answer')).toBeInTheDocument();
 
     await user.click(screen.getAllByRole('button', { name: 'Back to Quizzes' })[0]);
-    expect(await screen.findByRole('button', { name: 'Start Saludos' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Start Quiz: Saludos' })).toBeInTheDocument();
   });
 
   it('audio reviews have no Correct/Incorrect badges but a play button per question', async () => {

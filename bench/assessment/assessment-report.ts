@@ -1,0 +1,85 @@
+import type { LatencyMs } from '../lib/load-client';
+import type { MachineInfo } from '../lib/machine-info';
+import { median, round } from '../lib/stats';
+
+/** One burst at one rate against one set-up, with the database counted afterwards. */
+export interface BurstRecord {
+  rate: number;
+  durationMs: number;
+  attempts: number;
+  requests: number;
+  retries: number;
+  ok: number;
+  non2xx: Record<string, number>;
+  failed: number;
+  retryMismatches: number;
+  latency: LatencyMs;
+  elapsedMs: number;
+  achievedRate: number;
+  stored: number;
+  duplicates: number;
+  lost: number;
+  loadAverageBefore: number;
+}
+
+export interface AssessmentRun {
+  date: string;
+  machine: MachineInfo;
+  pinning: string;
+  settings: { rate: number; durationS: number; retryShare: number; students: number; quizzes: number; questions: number; connections: number; p99TargetMs: number; ladder: number[] };
+  rounds: Array<{ round: number; replicas: number; burst: BurstRecord; ladder: BurstRecord[] }>;
+  /** Markdown kept with the run: what the figures mean on this machine. */
+  notes?: string;
+}
+
+const errorsOf = (b: BurstRecord) => b.failed + Object.values(b.non2xx).reduce((s, n) => s + n, 0);
+/** A burst that met every target: p99 within, no error, every attempt stored once, no retry answered differently. */
+export const clean = (b: BurstRecord, p99: number) => b.latency.p99 <= p99 && errorsOf(b) === 0 && b.duplicates === 0 && b.lost === 0 && b.stored === b.attempts && b.retryMismatches === 0;
+
+/** The highest rate of a round (burst and ladder) that was clean; 0 when none was. */
+export function highestClean(records: readonly BurstRecord[], p99: number): number {
+  return Math.max(0, ...records.filter((b) => clean(b, p99)).map((b) => b.rate));
+}
+
+export function renderAssessmentReport(run: AssessmentRun): string {
+  const target = run.settings.p99TargetMs;
+  const replicaCounts = [...new Set(run.rounds.map((r) => r.replicas))].sort((x, y) => x - y);
+  const per = (replicas: number) => run.rounds.filter((r) => r.replicas === replicas);
+  const highest = new Map(replicaCounts.map((n) => [n, median(per(n).map((r) => highestClean([r.burst, ...r.ladder], target)))]));
+  const lines: string[] = [];
+  lines.push('# Assessment: the district burst (issue #12)', '');
+  lines.push(
+    `Grade submissions (\`POST /api/text-quiz-grades\`, ${run.settings.questions} answers each) through the gateway to the assessment replicas, open loop at a fixed rate for ${run.settings.durationS} s; ${Math.round(run.settings.retryShare * 100)} % of the attempts sent twice with the same \`Idempotency-Key\` (half at once, half after the first answer); ${run.settings.students} signed-in students over ${run.settings.quizzes} quizzes. Afterwards the database is counted: a stored row per attempt, none twice, and every id a client was answered is the stored one. Latency counts from each request's due time. Produced by \`npm run bench:assessment -w bench\` (\`bench/assessment/\`).`,
+    '',
+  );
+  lines.push('## Machine', '');
+  lines.push(`- ${run.machine.cpuModel}, ${run.machine.cores} CPUs, ${run.machine.memoryGiB} GiB; ${run.machine.os} (kernel ${run.machine.kernel}); Node ${run.machine.node}`);
+  lines.push(`- ${run.pinning}`);
+  lines.push(`- run ${run.date}`, '');
+  lines.push(`## Targets (burst of ${run.settings.rate}/s)`, '');
+  lines.push('| replicas | p50 ms | p99 ms | max ms | requests | errors | stored / attempts | duplicates | lost | retry answered another id | verdict |');
+  lines.push('|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const r of run.rounds) {
+    const b = r.burst;
+    lines.push(
+      `| ${r.replicas} (round ${r.round}) | ${b.latency.p50} | ${b.latency.p99} | ${b.latency.max} | ${b.requests} | ${errorsOf(b)}${errorsOf(b) ? ` ${JSON.stringify(b.non2xx)}` : ''} | ${b.stored} / ${b.attempts} | ${b.duplicates} | ${b.lost} | ${b.retryMismatches} | ${clean(b, target) ? 'met' : b.latency.p99 > target ? `missed: p99 ${round(b.latency.p99 / target, 2)}× the target` : 'missed'} |`,
+    );
+  }
+  lines.push('', `## Highest sustained rate at p99 ≤ ${target} ms`, '');
+  lines.push(`Each round tries ${run.settings.ladder.join(', ')}/s after the burst and stops at the first rate over the target; the figure is the highest clean rate (median of rounds).`, '');
+  lines.push('| replicas | rates tried (p99 ms) | highest clean rate /s |');
+  lines.push('|---|---|---|');
+  for (const n of replicaCounts) {
+    const tried = per(n)
+      .map((r) => [r.burst, ...r.ladder].map((b) => `${b.rate}: ${b.latency.p99}${clean(b, target) ? '' : '✗'}`).join(', '))
+      .join(' · ');
+    lines.push(`| ${n} | ${tried} | ${highest.get(n)} |`);
+  }
+  if (replicaCounts.length > 1) {
+    const lo = highest.get(replicaCounts[0]) ?? 0;
+    const hi = highest.get(replicaCounts[replicaCounts.length - 1]) ?? 0;
+    lines.push('', `Scaling factor ${replicaCounts[replicaCounts.length - 1]} ÷ ${replicaCounts[0]} replica(s): **${lo > 0 ? round(hi / lo, 2) : 'n/a'}**.`);
+  }
+  if (run.notes) lines.push('', '## Notes', '', run.notes.trim());
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,296 @@
+import { randomUUID } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Client } from 'pg';
+import { REPO_ROOT, freePort, spawnTypeScript, stopChild } from '../lib/child-processes';
+import { ProcessTracker, createThrowawayDatabase, sessionSigner, startNats, startRedis, waitHttp, writeSessions } from '../lib/cluster-infra';
+import { pinBenchScript, planPinning } from '../lib/cpu-pinning';
+import { serviceUrlsOf } from '../lib/launcher-stack';
+import { describeMachine, loadAverage } from '../lib/machine-info';
+import { renderAssessmentReport, type AssessmentRun, type BurstRecord } from './assessment-report';
+import { planBurst, runBurst } from './submissions';
+
+const USAGE = `Assessment benchmark (issue #12): the district burst — grade submissions through the gateway to one or two
+assessment replicas (cluster topology: each replica and the gateway their own process, a NATS, a Redis and a
+database of the run's own), a share of them retried with the same Idempotency-Key; then the database is counted.
+
+  npm run bench:assessment -w bench -- [options]
+
+  --replicas LIST     assessment replica counts compared, alternated each round (default 2,1)
+  --rounds N          rounds (default 2)
+  --rate N            the burst's submissions per second (default 300)
+  --duration S        the burst's length (default 10)
+  --ladder LIST       further rates tried after the burst, until p99 > the target or an error (default 450,600,800,1000)
+  --retry-share X     share of submissions sent twice with the same key (default 0.1)
+  --students N        signed-in students (default 300)
+  --quizzes N         text quizzes, unlimited attempts, 10 questions each (default 10)
+  --connections N     the load generator's connection pool (default 128)
+  --p99 MS            the latency target (default 500)
+  --out DIR           where assessment.json and assessment.md go (default bench/reports)
+  --no-pin            do not pin the servers to CPU 1 and the load generator to CPU 0
+`;
+
+const { values: a } = parseArgs({
+  options: {
+    replicas: { type: 'string', default: '2,1' },
+    rounds: { type: 'string', default: '2' },
+    rate: { type: 'string', default: '300' },
+    duration: { type: 'string', default: '10' },
+    ladder: { type: 'string', default: '450,600,800,1000' },
+    'retry-share': { type: 'string', default: '0.1' },
+    students: { type: 'string', default: '300' },
+    quizzes: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '128' },
+    p99: { type: 'string', default: '500' },
+    out: { type: 'string', default: path.join(REPO_ROOT, 'bench/reports') },
+    'log-level': { type: 'string', default: 'warn' },
+    'no-pin': { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
+  },
+});
+if (a.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+const OUT = path.resolve(process.env.INIT_CWD ?? process.cwd(), a.out);
+const numbers = (list: string) => list.split(',').map((s) => Number(s.trim())).filter((n) => Number.isFinite(n) && n > 0);
+const REPLICAS = numbers(a.replicas);
+const ROUNDS = Number(a.rounds);
+const RATE = Number(a.rate);
+const DURATION_MS = Number(a.duration) * 1000;
+const LADDER = numbers(a.ladder);
+const RETRY_SHARE = Number(a['retry-share']);
+const STUDENTS = Number(a.students);
+const QUIZZES = Number(a.quizzes);
+const QUESTIONS = 10;
+const CONNECTIONS = Number(a.connections);
+const P99_TARGET = Number(a.p99);
+const progress = (m: string) => process.stderr.write(`[bench:assessment] ${m}\n`);
+
+const pinning = planPinning(!a['no-pin']);
+const SERVER_CPUS = pinning.serverCpus;
+const tracker = new ProcessTracker();
+
+interface Infra {
+  scratch: string;
+  natsUrl: string;
+  redisUrl: string;
+  databaseUrl: string;
+  publicKeyPem: string;
+  studentIds: string[];
+  studentTokens: string[];
+  teacherToken: string;
+}
+
+/** One launcher process (`TARGET` assessment or gateway), pinned to the server CPU, logging into the scratch directory. */
+async function startTarget(infra: Infra, name: string, env: Record<string, string>, ready: (port: number, log: string) => Promise<void>) {
+  const port = await freePort();
+  const dataDir = path.join(infra.scratch, `data-${name}`);
+  mkdirSync(dataDir, { recursive: true });
+  const log = path.join(infra.scratch, `${name}.log`);
+  const fd = openSync(log, 'a');
+  const child = tracker.track(
+    spawnTypeScript(path.join(REPO_ROOT, 'launcher/src/main.ts'), [], {
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        DEMO: 'false',
+        LOG_LEVEL: a['log-level'],
+        DATABASE_URL: infra.databaseUrl,
+        NATS_URL: infra.natsUrl,
+        REDIS_URL: infra.redisUrl,
+        AUTH_PUBLIC_KEY: infra.publicKeyPem,
+        ...env,
+      },
+      stdio: ['ignore', fd, fd],
+      cpus: SERVER_CPUS,
+    }),
+  );
+  const stop = async () => {
+    await stopChild(child, 15_000);
+    closeSync(fd);
+  };
+  try {
+    await ready(port, log);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { port, pid: child.pid as number, stop };
+}
+
+const startReplica = (infra: Infra, name: string, publicUrl: string) =>
+  startTarget(infra, name, { TARGET: 'assessment', PUBLIC_URL: publicUrl }, (port, log) =>
+    waitHttp(`http://127.0.0.1:${port}/readyz`, (s) => s === 200, 120_000, undefined, log),
+  );
+
+async function startSetup(infra: Infra, replicas: number) {
+  const gatewayPort = await freePort();
+  const publicUrl = `http://127.0.0.1:${gatewayPort}`;
+  const started = [];
+  for (let r = 0; r < replicas; r++) started.push(await startReplica(infra, `assessment-${replicas}x-${r}`, publicUrl));
+  const gateway = await startTarget(
+    infra,
+    `gateway-${replicas}x`,
+    { TARGET: 'gateway', PORT: String(gatewayPort), PUBLIC_URL: publicUrl, UPSTREAM_ASSESSMENT: started.map((s) => `http://127.0.0.1:${s.port}`).join(','), WEB_DIST: path.join(infra.scratch, 'no-web-build') },
+    (_port, log) =>
+      waitHttp(
+        `${publicUrl}/metrics`,
+        (s, body) => s === 200 && serviceUrlsOf(body, ['assessment']) !== undefined && (body.match(/gateway_upstream_up\{service="assessment"[^}]*\} 1/g) ?? []).length === replicas,
+        120_000,
+        undefined,
+        log,
+      ),
+  );
+  return {
+    publicUrl,
+    pids: [...started.map((s) => s.pid), gateway.pid],
+    stop: async () => {
+      await gateway.stop();
+      for (const s of started) await s.stop();
+    },
+  };
+}
+
+async function prepare(scratch: string, stops: Array<() => Promise<void> | void>): Promise<{ infra: Infra; quizIds: string[] }> {
+  const nats = await startNats(tracker, scratch, SERVER_CPUS);
+  stops.push(() => nats.stop());
+  const redis = await startRedis(tracker, scratch, SERVER_CPUS);
+  stops.push(() => redis.stop());
+  const database = await createThrowawayDatabase('bench_assessment', progress);
+  stops.push(() => database.drop());
+  const signer = sessionSigner();
+  const claims = (i: number, role: 'student' | 'teacher') => ({ sub: randomUUID(), tv: 1, role, approved: true, isAdmin: false, name: `${role} ${i}`, username: `${role}${i}`, email: `${role}${i}@bench.test` });
+  const students = Array.from({ length: STUDENTS }, (_, i) => claims(i, 'student'));
+  const teacher = claims(0, 'teacher');
+  const infra: Infra = {
+    scratch,
+    natsUrl: nats.url,
+    redisUrl: redis.url,
+    databaseUrl: database.url,
+    publicKeyPem: signer.publicKeyPem,
+    studentIds: students.map((s) => s.sub),
+    studentTokens: await Promise.all(students.map((s) => signer.sign(s))),
+    teacherToken: await signer.sign(teacher),
+  };
+  await writeSessions(redis.url, [...infra.studentIds, teacher.sub]);
+
+  // Migrations and the quizzes, through one replica's own API (not measured).
+  const prep = await startReplica(infra, 'prep', 'http://127.0.0.1:1');
+  const quizIds: string[] = [];
+  try {
+    for (let q = 0; q < QUIZZES; q++) {
+      const res = await fetch(`http://127.0.0.1:${prep.port}/api/text-quizzes`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie: `district_session=${infra.teacherToken}` },
+        body: JSON.stringify({
+          title: `Bench quiz ${q}`,
+          description: 'assessment benchmark',
+          maxAttempts: -1,
+          questions: Array.from({ length: QUESTIONS }, (_, i) => ({ question: `Question ${i + 1}`, options: ['a', 'b', 'c', 'd'], correctAnswer: i % 4 })),
+        }),
+      });
+      if (res.status !== 201 && res.status !== 200) throw new Error(`creating a quiz answered ${res.status}: ${await res.text()}`);
+      quizIds.push(((await res.json()) as { id: string }).id);
+    }
+  } finally {
+    await prep.stop();
+  }
+  return { infra, quizIds };
+}
+
+/** The database's side: rows stored for the burst's keys, and keys stored more than once. */
+async function countStored(databaseUrl: string, keys: readonly string[], answeredIds: Map<string, string>): Promise<{ stored: number; duplicates: number; lost: number }> {
+  const db = new Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const rows = (await db.query(`SELECT id, idempotency_key AS key FROM assessment.grades WHERE idempotency_key = ANY($1::uuid[])`, [keys])).rows as Array<{ id: string; key: string }>;
+    const perKey = new Map<string, string[]>();
+    for (const r of rows) perKey.set(r.key, [...(perKey.get(r.key) ?? []), r.id]);
+    let duplicates = 0;
+    let lost = 0;
+    for (const ids of perKey.values()) if (ids.length > 1) duplicates += ids.length - 1;
+    // Lost: a key the client was told was stored (an id answered) with no row, or with a row of another id.
+    for (const [key, id] of answeredIds) if (!(perKey.get(key) ?? []).includes(id)) lost += 1;
+    return { stored: rows.length, duplicates, lost };
+  } finally {
+    await db.end();
+  }
+}
+
+async function burst(infra: Infra, quizIds: string[], url: string, rate: number, seed: number): Promise<BurstRecord> {
+  const plan = planBurst({ rate, durationMs: DURATION_MS, retryShare: RETRY_SHARE, tokens: infra.studentTokens, quizIds, questions: QUESTIONS, seed });
+  const load = loadAverage();
+  const result = await runBurst(url, '/api/text-quiz-grades', plan, rate, CONNECTIONS, url);
+  const db = await countStored(
+    infra.databaseUrl,
+    plan.map((s) => s.key),
+    result.idsByKey,
+  );
+  const { idsByKey: _ids, ...rest } = result;
+  const record: BurstRecord = { ...rest, ...db, loadAverageBefore: load[0] };
+  progress(
+    `  ${rate}/s: p50 ${record.latency.p50} ms, p99 ${record.latency.p99} ms, ok ${record.ok}/${record.requests}, non-2xx ${JSON.stringify(record.non2xx)}, failed ${record.failed}, stored ${record.stored}/${record.attempts}, dup ${record.duplicates}, lost ${record.lost}, retry mismatches ${record.retryMismatches}`,
+  );
+  return record;
+}
+
+async function main(): Promise<void> {
+  progress(pinning.serverCpus ? `servers on CPU ${pinning.serverCpus}, load generator and this script on CPU ${pinning.loadCpus}` : 'not pinned');
+  pinBenchScript(pinning);
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'district-bench-assessment-'));
+  const stops: Array<() => Promise<void> | void> = [];
+  const run: AssessmentRun = {
+    date: new Date().toISOString(),
+    machine: describeMachine(),
+    pinning: pinning.serverCpus ? `servers (replicas, gateway, NATS, Redis) on CPU ${pinning.serverCpus}; load generator on CPU ${pinning.loadCpus}; PostgreSQL (the machine's) unpinned` : 'not pinned',
+    settings: { rate: RATE, durationS: DURATION_MS / 1000, retryShare: RETRY_SHARE, students: STUDENTS, quizzes: QUIZZES, questions: QUESTIONS, connections: CONNECTIONS, p99TargetMs: P99_TARGET, ladder: LADDER },
+    rounds: [],
+  };
+  let seed = 1;
+  try {
+    const { infra, quizIds } = await prepare(scratch, stops);
+    progress(`prepared: ${STUDENTS} students, ${quizIds.length} quizzes; scratch ${scratch}`);
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = round % 2 === 0 ? REPLICAS : [...REPLICAS].reverse();
+      for (const replicas of order) {
+        progress(`round ${round + 1}/${ROUNDS}: ${replicas} replica(s)`);
+        const setup = await startSetup(infra, replicas);
+        try {
+          // A short warm-up (JIT, pools), not recorded.
+          await runBurst(setup.publicUrl, '/api/text-quiz-grades', planBurst({ rate: 100, durationMs: 2000, retryShare: 0, tokens: infra.studentTokens, quizIds, questions: QUESTIONS, seed: 999 + round }), 100, CONNECTIONS, setup.publicUrl);
+          const main = await burst(infra, quizIds, setup.publicUrl, RATE, seed++);
+          const ladder: BurstRecord[] = [];
+          for (const rate of LADDER) {
+            const step = await burst(infra, quizIds, setup.publicUrl, rate, seed++);
+            ladder.push(step);
+            if (step.latency.p99 > P99_TARGET || step.failed > 0 || Object.keys(step.non2xx).length > 0) break;
+          }
+          run.rounds.push({ round: round + 1, replicas, burst: main, ladder });
+        } finally {
+          await setup.stop();
+        }
+      }
+    }
+  } finally {
+    for (const stop of stops.reverse()) await Promise.resolve(stop()).catch((e: unknown) => progress(`stop failed: ${String(e)}`));
+    await tracker.stopAll();
+    await rm(scratch, { recursive: true, force: true });
+  }
+  mkdirSync(OUT, { recursive: true });
+  writeFileSync(path.join(OUT, 'assessment.json'), `${JSON.stringify(run, null, 2)}\n`);
+  writeFileSync(path.join(OUT, 'assessment.md'), renderAssessmentReport(run));
+  progress(`wrote ${path.join(OUT, 'assessment.md')}`);
+}
+
+main().catch(async (error: unknown) => {
+  progress(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  await tracker.stopAll();
+  process.exit(1);
+});
