@@ -34,6 +34,8 @@ export class Replica {
   healthy = true;
   /** Set by a passive failure (a refused or reset connection); the replica is skipped until then. */
   downUntil = 0;
+  /** Active checks in a row that got no answer in time (a busy replica, not yet a dead one). */
+  slowChecks = 0;
   /** The availability last announced through `onStatusChange`, so each change is announced once. */
   reportedUp = true;
 
@@ -53,6 +55,12 @@ export interface UpstreamPoolOptions {
   /** Interval of the active `/healthz` check; 0 turns it off. */
   healthCheckIntervalMs?: number;
   healthCheckTimeoutMs?: number;
+  /**
+   * Active checks in a row without an answer in time before the replica counts as down (default 3). A refused
+   * or reset connection or a 5xx counts at once: a dead or draining process says so, while a replica busy with a
+   * burst (a class connecting to chat at once) may answer /healthz late and still be serving.
+   */
+  healthCheckTimeoutsToDown?: number;
   healthCheckPath?: string;
   /** Upper bound of concurrent connections to one replica. */
   maxSocketsPerReplica?: number;
@@ -72,6 +80,7 @@ export class UpstreamPool {
   private next = 0;
   private readonly passiveDownMs: number;
   private readonly healthCheckTimeoutMs: number;
+  private readonly healthCheckTimeoutsToDown: number;
   private readonly healthCheckPath: string;
   private readonly onStatusChange?: (replica: Replica, up: boolean) => void;
   private timer: NodeJS.Timeout | undefined;
@@ -115,6 +124,7 @@ export class UpstreamPool {
     }
     this.passiveDownMs = options.passiveDownMs ?? 3000;
     this.healthCheckTimeoutMs = options.healthCheckTimeoutMs ?? 1000;
+    this.healthCheckTimeoutsToDown = Math.max(1, options.healthCheckTimeoutsToDown ?? 3);
     this.healthCheckPath = options.healthCheckPath ?? '/healthz';
     this.onStatusChange = options.onStatusChange;
     const interval = options.healthCheckIntervalMs ?? 2000;
@@ -170,11 +180,12 @@ export class UpstreamPool {
     if (this.stopped) return Promise.resolve();
     return new Promise((resolve) => {
       let settled = false;
-      const settle = (up: boolean) => {
+      const settle = (up: boolean, timedOut = false) => {
         if (settled) return;
         settled = true;
         this.inFlightChecks.delete(req);
-        replica.healthy = up;
+        replica.slowChecks = timedOut ? replica.slowChecks + 1 : 0;
+        replica.healthy = timedOut ? replica.slowChecks < this.healthCheckTimeoutsToDown && replica.healthy : up;
         // A passing active check clears a passive mark: the replica answers again.
         if (up) replica.downUntil = 0;
         this.report(replica);
@@ -191,7 +202,10 @@ export class UpstreamPool {
         },
       );
       this.inFlightChecks.add(req);
-      req.on('timeout', () => req.destroy(new Error('health check timed out')));
+      req.on('timeout', () => {
+        settle(false, true);
+        req.destroy(new Error('health check timed out'));
+      });
       req.on('error', () => settle(false));
       req.end();
     });

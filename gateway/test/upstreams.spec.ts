@@ -2,6 +2,7 @@ import http from 'node:http';
 import { startFakeService, unusedPort, type FakeService } from './support/fake-service';
 import { PUBLIC_ORIGIN, startGateway, waitFor, type Harness } from './support/gateway-harness';
 import { rawRequest as request } from '@district/nest-common/testing';
+import { UpstreamPool } from '../src/upstream-pool';
 
 const running: Array<{ close(): Promise<void> } | FakeService> = [];
 
@@ -89,6 +90,37 @@ describe('balancing across replicas', () => {
     const ports = new Set<number>();
     for (let i = 0; i < 4; i++) ports.add(portOf(await request(gw.base, '/api/quiz-grades')));
     expect(ports).toEqual(new Set([a.port, b.port]));
+  });
+
+  it('keeps a replica that answers its health check late available until three checks in a row time out', async () => {
+    const a = await track(startFakeService('chat'));
+    const b = await track(startFakeService('chat'));
+    const pool = new UpstreamPool('chat', [a.url, b.url], { healthCheckIntervalMs: 0, healthCheckTimeoutMs: 200 });
+    running.push({ close: async () => pool.close() });
+    const up = () => pool.status()[0].up;
+
+    // A burst: /healthz answers after the check's timeout while the replica still serves.
+    a.healthDelayMs = 400;
+    const seen: boolean[] = [];
+    for (let i = 0; i < 2; i++) {
+      await pool.checkAll();
+      seen.push(up());
+    }
+    expect(seen).toEqual([true, true]);
+    expect([pool.pick()?.url, pool.pick()?.url].sort()).toEqual([a.url, b.url].sort());
+
+    // A third late answer in a row counts as down; one timely answer brings it back at once.
+    await pool.checkAll();
+    expect(up()).toBe(false);
+    expect(pool.status()[1].up).toBe(true);
+    a.healthDelayMs = 0;
+    await pool.checkAll();
+    expect(up()).toBe(true);
+
+    // A refused connection is down at the first check: a dead process says so, no waiting for three.
+    await a.kill();
+    await pool.checkAll();
+    expect(up()).toBe(false);
   });
 
   it('uses a restarted replica on the same address again', async () => {

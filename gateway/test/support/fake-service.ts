@@ -23,6 +23,8 @@ export interface FakeService {
   readonly upgrades: IncomingHttpHeaders[];
   /** What /healthz answers. */
   healthStatus: number;
+  /** How long /healthz waits before answering (a replica busy with a burst). */
+  healthDelayMs: number;
   /** Handles a request instead of the default echo when it returns true. */
   override?: (req: IncomingMessage, res: ServerResponse) => boolean;
   /** Stops listening and drops every open connection, as a crashed process would. */
@@ -52,6 +54,7 @@ export async function startFakeService(name: string, options: FakeServiceOptions
     upgrades: [],
     connections: 0,
     healthStatus: 200,
+    healthDelayMs: 0,
     kill: async () => {
       for (const socket of sockets) socket.destroy();
       wss?.clients.forEach((client) => client.terminate());
@@ -65,8 +68,12 @@ export async function startFakeService(name: string, options: FakeServiceOptions
   });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (req.url === '/healthz') {
-      res.statusCode = service.healthStatus;
-      res.end();
+      const answer = () => {
+        res.statusCode = service.healthStatus;
+        res.end();
+      };
+      if (service.healthDelayMs > 0) setTimeout(answer, service.healthDelayMs);
+      else answer();
       return;
     }
     const seen: SeenRequest = {
