@@ -21,6 +21,7 @@ export { isLoopbackListenHost } from './health/metrics-access';
 export * from './health/readiness';
 export * from './database/database';
 export * from './database/unique-violation';
+export * from './database/jsonb';
 export * from './runtime/runtime';
 export * from './bus/bus.port';
 export * from './bus';

@@ -163,4 +163,24 @@ describe('text quizzes', () => {
     const { client: pendingTeacher } = await app.signIn('teacher', { approved: false });
     expect((await pendingTeacher.post('/api/text-quizzes', { title: 'x' })).status).toBe(403);
   });
+
+  it('stores text with a broken character (a lone surrogate) as U+FFFD instead of failing, in the quiz and the result', async () => {
+    const broken = 'Rojo \ud800 es…';
+    const res = await teacher.post<Quiz>('/api/text-quizzes', {
+      title: 'Surrogates',
+      maxAttempts: -1,
+      questions: [{ question: broken, options: ['red', 'blue \udc00', 'green', 'black'], correctAnswer: 0 }],
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.questions[0].question).toBe('Rojo \ufffd es…');
+    expect(res.body.questions[0].options[1]).toBe('blue \ufffd');
+    const { client: student } = await app.signIn('student');
+    const graded = await student.post<{ questions: Array<{ question: string }> }>(
+      '/api/text-quiz-grades',
+      { quizId: res.body.id, userAnswers: [0] },
+      { headers: { 'idempotency-key': randomUUID() } },
+    );
+    expect(graded.status).toBe(201);
+    expect(graded.body.questions[0].question).toBe('Rojo \ufffd es…');
+  });
 });

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { Grade, QuizKind, QuizQuestion } from '@district/contracts';
+import { jsonb } from '@district/nest-common';
 
 interface GradeRow {
   id: string;
@@ -99,8 +100,8 @@ export class GradesRepository {
         g.correctAnswers,
         g.totalQuestions,
         g.passed,
-        JSON.stringify(g.userAnswers),
-        JSON.stringify(g.questions),
+        jsonb(g.userAnswers),
+        jsonb(g.questions),
         g.quizVersion,
         g.idempotencyKey,
       ],

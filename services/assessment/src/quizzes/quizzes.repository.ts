@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { Quiz, QuizInput, QuizKind, QuizQuestion } from '@district/contracts';
+import { jsonb } from '@district/nest-common';
 
 interface QuizRow {
   id: string;
@@ -83,7 +84,7 @@ export class QuizzesRepository {
         input.description,
         input.maxAttempts,
         input.audioPlayLimit,
-        JSON.stringify(input.questions),
+        jsonb(input.questions),
         author.id,
         author.name,
       ],
@@ -105,7 +106,7 @@ export class QuizzesRepository {
         input.description,
         input.maxAttempts,
         input.audioPlayLimit,
-        JSON.stringify(input.questions),
+        jsonb(input.questions),
       ],
     )) as [QuizRow[], number];
     return rows.length > 0 ? toQuiz(rows[0]) : null;

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { jsonb } from '@district/nest-common';
 
 /** The SQL of the settings table: one JSON value per key. */
 @Injectable()
@@ -20,7 +21,7 @@ export class SiteSettingsRepository {
     await this.dataSource.query(
       `INSERT INTO settings (key, value) VALUES ($1, $2::jsonb)
        ON CONFLICT (key) DO UPDATE SET value = settings.value || EXCLUDED.value, updated_at = now()`,
-      [key, JSON.stringify(fields)],
+      [key, jsonb(fields)],
     );
   }
 
@@ -28,7 +29,7 @@ export class SiteSettingsRepository {
     await this.dataSource.query(
       `INSERT INTO settings (key, value) VALUES ($1, $2::jsonb)
        ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
-      [key, JSON.stringify(value)],
+      [key, jsonb(value)],
     );
   }
 }
