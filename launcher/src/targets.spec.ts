@@ -82,10 +82,17 @@ const SPEC_CALLS: ReadonlyArray<readonly [string, string]> = [
   ['/api/audio-quizzes/4', 'assessment'],
   ['/api/text-quizzes', 'assessment'],
   ['/api/text-quizzes/4', 'assessment'],
+  ['/api/audio-lists', 'classroom'],
+  ['/api/audio-lists/4', 'classroom'],
+  ['/api/audio-proxy', 'classroom'],
+  ['/api/lesson-plans', 'classroom'],
+  ['/api/lesson-plans/4', 'classroom'],
+  ['/api/google-slides', 'classroom'],
+  ['/api/google-slides/4', 'classroom'],
 ];
 
-/** Paths of services not registered yet: unmatched /api paths (JSON 404) until their service declares them. */
-const PLANNED_PATHS = ['/api/audio-lists/4', '/api/audio-proxy', '/api/lesson-plans', '/api/google-slides/4'];
+/** Paths no registered service declares (every planned service is registered now): unmatched /api paths (JSON 404). */
+const PLANNED_PATHS = ['/api/audio-proxy/4', '/api/lesson-plan', '/api/no-such-service/4'];
 
 describe('what the gateway and the bus take from the registry', () => {
   const table = buildRouteTable(SERVICES);

@@ -1,6 +1,7 @@
 import type { ServiceDefinition } from '@district/nest-common';
 import { assessmentService } from '@district/assessment';
 import { chatService } from '@district/chat';
+import { classroomService } from '@district/classroom';
 import { contentService } from '@district/content';
 import { identityService } from '@district/identity';
 
@@ -11,7 +12,13 @@ import { identityService } from '@district/identity';
  * variables and the event stream's subjects. Only the Helm values list the services again, checked
  * against this by deploy/test/service-list.spec.ts.
  */
-export const SERVICES: readonly ServiceDefinition[] = [identityService, contentService, chatService, assessmentService];
+export const SERVICES: readonly ServiceDefinition[] = [
+  identityService,
+  contentService,
+  chatService,
+  assessmentService,
+  classroomService,
+];
 
 export const GATEWAY_TARGET = 'gateway';
 

@@ -5,5 +5,6 @@ export * from './identity';
 export * from './content';
 export * from './chat';
 export * from './assessment';
+export * from './classroom';
 // Spans every domain (each subject's payload schema), so it is here and not in a domain's entry.
 export * from './subject-schemas';

@@ -8,6 +8,14 @@ import {
 } from './content/events';
 import { chatroomChangedEventSchema, chatroomDeletedEventSchema } from './chat/events';
 import { gradeDeletedEventSchema, gradeRecordedEventSchema, quizChangedEventSchema, quizDeletedEventSchema } from './assessment/events';
+import {
+  audioListChangedEventSchema,
+  audioListDeletedEventSchema,
+  googleSlideChangedEventSchema,
+  googleSlideDeletedEventSchema,
+  lessonPlanChangedEventSchema,
+  lessonPlanDeletedEventSchema,
+} from './classroom/events';
 import { userChangedEventSchema, userDeletedEventSchema, usersListRequestSchema } from './identity/events';
 import { Subjects, type Subject } from './common/events';
 
@@ -35,6 +43,15 @@ export const SubjectSchemas = {
   [Subjects.assessmentQuizDeleted]: quizDeletedEventSchema,
   [Subjects.assessmentGradeRecorded]: gradeRecordedEventSchema,
   [Subjects.assessmentGradeDeleted]: gradeDeletedEventSchema,
+  [Subjects.classroomAudioListCreated]: audioListChangedEventSchema,
+  [Subjects.classroomAudioListUpdated]: audioListChangedEventSchema,
+  [Subjects.classroomAudioListDeleted]: audioListDeletedEventSchema,
+  [Subjects.classroomLessonPlanCreated]: lessonPlanChangedEventSchema,
+  [Subjects.classroomLessonPlanUpdated]: lessonPlanChangedEventSchema,
+  [Subjects.classroomLessonPlanDeleted]: lessonPlanDeletedEventSchema,
+  [Subjects.classroomSlideCreated]: googleSlideChangedEventSchema,
+  [Subjects.classroomSlideUpdated]: googleSlideChangedEventSchema,
+  [Subjects.classroomSlideDeleted]: googleSlideDeletedEventSchema,
 } as const satisfies Record<Subject, z.ZodType>;
 
 /** The parsed payload a handler of `S` receives, e.g. `SubjectPayload<typeof Subjects.identityUserDeleted>`. */

@@ -21,6 +21,15 @@ export const Subjects = {
   assessmentQuizDeleted: 'assessment.quiz.deleted.v1',
   assessmentGradeRecorded: 'assessment.grade.recorded.v1',
   assessmentGradeDeleted: 'assessment.grade.deleted.v1',
+  classroomAudioListCreated: 'classroom.audiolist.created.v1',
+  classroomAudioListUpdated: 'classroom.audiolist.updated.v1',
+  classroomAudioListDeleted: 'classroom.audiolist.deleted.v1',
+  classroomLessonPlanCreated: 'classroom.lessonplan.created.v1',
+  classroomLessonPlanUpdated: 'classroom.lessonplan.updated.v1',
+  classroomLessonPlanDeleted: 'classroom.lessonplan.deleted.v1',
+  classroomSlideCreated: 'classroom.slide.created.v1',
+  classroomSlideUpdated: 'classroom.slide.updated.v1',
+  classroomSlideDeleted: 'classroom.slide.deleted.v1',
 } as const;
 
 export type Subject = (typeof Subjects)[keyof typeof Subjects];

@@ -1,0 +1,153 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import YAML from 'yaml';
+import { REPO_ROOT } from '../src/chart-values';
+import { helmBinary } from './support/tools';
+
+/**
+ * The chart rendered by real Helm with the shipped values and with a production-like values file
+ * (helm/district/values-production.yaml), every object validated against the Kubernetes API schemas offline
+ * (deploy/scripts/validate-k8s.mjs, kubernetes-models), and the network rules read off the rendered policies.
+ */
+const CHART = path.join(REPO_ROOT, 'helm/district');
+const PRODUCTION = path.join(CHART, 'values-production.yaml');
+const VALIDATOR = path.join(REPO_ROOT, 'deploy/scripts/validate-k8s.mjs');
+const helm = helmBinary() as string;
+
+interface K8sObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; labels?: Record<string, string> };
+  spec: Record<string, unknown>;
+}
+interface Peer {
+  podSelector?: { matchLabels?: Record<string, string> };
+  namespaceSelector?: { matchLabels?: Record<string, string> };
+  ipBlock?: { cidr: string; except?: string[] };
+}
+interface Rule {
+  from?: Peer[];
+  to?: Peer[];
+  ports?: Array<{ port: number; protocol: string }>;
+}
+
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'district-helm-rendered-'));
+const secretsFile = path.join(scratch, 'secrets.yaml');
+fs.writeFileSync(
+  secretsFile,
+  YAML.stringify({
+    secrets: {
+      databaseUrl: 'postgres://district:pw@postgres:5432/district',
+      natsUrl: 'nats://nats:4222',
+      redisUrl: 'redis://redis:6379',
+      authPublicKey: '-----BEGIN PUBLIC KEY-----\nMFkw\n-----END PUBLIC KEY-----\n',
+      authPrivateKey: '-----BEGIN PRIVATE KEY-----\nMIGH\n-----END PRIVATE KEY-----\n',
+      adminEmail: 'admin@district.example',
+      adminPassword: 'a-test-password',
+    },
+  }),
+);
+afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+
+const SETS: Array<[string, string[]]> = [
+  ['the shipped values', ['-f', secretsFile]],
+  ['values-production.yaml', ['-f', PRODUCTION]],
+];
+
+function render(extra: string[]): { text: string; objects: K8sObject[] } {
+  const result = spawnSync(helm, ['template', 'district', CHART, '--namespace', 'district', ...extra], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(result.stderr);
+  const objects = YAML.parseAllDocuments(result.stdout)
+    .map((d) => d.toJS() as K8sObject | null)
+    .filter((o): o is K8sObject => o !== null);
+  return { text: result.stdout, objects };
+}
+
+const component = (peer: Peer) => peer.podSelector?.matchLabels?.['app.kubernetes.io/component'];
+
+describe.each(SETS)('the chart rendered by helm %s', (_, extra) => {
+  const { text, objects } = render(extra);
+  const policies = new Map(objects.filter((o) => o.kind === 'NetworkPolicy').map((o) => [o.metadata.name, o.spec as { ingress: Rule[]; egress: Rule[]; policyTypes: string[] }]));
+  const workloads = objects.filter((o) => o.kind === 'Deployment').map((o) => o.metadata.name);
+
+  it('lints clean in strict mode', () => {
+    const lint = spawnSync(helm, ['lint', '--strict', CHART, ...extra], { encoding: 'utf8' });
+    expect(lint.stdout + lint.stderr).toContain('0 chart(s) failed');
+  });
+
+  it('renders only objects valid against the Kubernetes API schemas', () => {
+    const file = path.join(scratch, `rendered-${extra.join('-').replace(/\W+/g, '_')}.yaml`);
+    fs.writeFileSync(file, text);
+    const run = spawnSync(process.execPath, [VALIDATOR, file], { encoding: 'utf8', cwd: REPO_ROOT });
+    const report = JSON.parse(run.stdout) as { objects: number; kinds: Record<string, number>; errors: string[] };
+    expect(report.errors).toEqual([]);
+    expect(report.objects).toBe(objects.length);
+    expect(report.kinds.Deployment).toBe(workloads.length);
+    expect(run.status).toBe(0);
+  });
+
+  it('gives every workload a NetworkPolicy for both directions', () => {
+    expect([...policies.keys()].sort()).toEqual([...workloads].sort());
+    for (const p of policies.values()) expect(p.policyTypes).toEqual(['Ingress', 'Egress']);
+  });
+
+  it('lets only the gateway reach the services, and only the ingress controller (and Prometheus) reach the gateway', () => {
+    for (const [name, p] of policies) {
+      const sources = p.ingress.flatMap((r) => r.from ?? []);
+      if (name === 'gateway') {
+        expect(sources.some((s) => s.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'ingress-nginx')).toBe(true);
+        expect(sources.every((s) => component(s) === undefined)).toBe(true);
+      } else {
+        const pods = sources.filter((s) => s.podSelector && !s.namespaceSelector);
+        expect(pods.map(component)).toEqual(['gateway']);
+      }
+      expect(sources.some((s) => s.ipBlock)).toBe(false);
+    }
+  });
+
+  it('lets the services reach only DNS and the datastores, the gateway the services too, and classroom public addresses on 80/443', () => {
+    for (const [name, p] of policies) {
+      const ports = p.egress.map((r) => (r.ports ?? []).map((x) => x.port).sort((a, b) => a - b).join(','));
+      const expected = ['53,53', ...(name === 'gateway' ? ['3000'] : []), '5432', '4222', '6379', ...(name === 'classroom' ? ['80,443'] : [])];
+      expect(ports).toEqual(expected);
+      const open = p.egress.flatMap((r) => r.to ?? []).filter((t) => t.ipBlock);
+      if (name === 'classroom') {
+        for (const block of open) expect(block.ipBlock?.except?.length).toBeGreaterThan(0);
+        expect(open.flatMap((b) => b.ipBlock?.except ?? [])).toEqual(expect.arrayContaining(['10.0.0.0/8', '169.254.0.0/16', '127.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7']));
+      } else {
+        expect(open).toEqual([]);
+      }
+    }
+  });
+
+  it('carries /ws through the Ingress to the gateway with long proxy timeouts, and runs every pod hardened', () => {
+    const ingress = objects.find((o) => o.kind === 'Ingress') as K8sObject & { metadata: { annotations: Record<string, string> } };
+    expect(Number(ingress.metadata.annotations['nginx.ingress.kubernetes.io/proxy-read-timeout'])).toBeGreaterThanOrEqual(3600);
+    const paths = (ingress.spec.rules as Array<{ http: { paths: Array<{ path: string; backend: { service: { name: string } } }> } }>).flatMap((r) => r.http.paths);
+    expect(paths.every((p) => p.path === '/' && p.backend.service.name === 'gateway')).toBe(true);
+    for (const d of objects.filter((o) => o.kind === 'Deployment')) {
+      const pod = (d.spec.template as { spec: { securityContext: Record<string, unknown>; containers: Array<{ securityContext: Record<string, unknown> }> } }).spec;
+      expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
+      for (const c of pod.containers) expect(c.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
+    }
+  });
+});
+
+describe('values-production.yaml', () => {
+  it('autoscales chat on CPU and open connections per pod, and scales in one pod a minute', () => {
+    const chat = render(['-f', PRODUCTION]).objects.find((o) => o.kind === 'HorizontalPodAutoscaler' && o.metadata.name === 'chat') as K8sObject;
+    expect(chat.spec.metrics).toEqual([
+      { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 60 } } },
+      { type: 'Pods', pods: { metric: { name: 'chat_connections' }, target: { type: 'AverageValue', averageValue: '2000' } } },
+    ]);
+    expect(chat.spec.behavior).toMatchObject({ scaleDown: { policies: [{ type: 'Pods', value: 1, periodSeconds: 60 }] } });
+  });
+
+  it('reads every secret from the operator’s Secret and renders none itself', () => {
+    const { objects } = render(['-f', PRODUCTION]);
+    expect(objects.some((o) => o.kind === 'Secret')).toBe(false);
+    expect(JSON.stringify(objects)).toContain('"name":"district-runtime"');
+  });
+});

@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+const id = z.string().uuid();
+
+/** classroom.audiolist.created.v1 / classroom.audiolist.updated.v1 — the list as it now is (no file URLs). */
+export const audioListChangedEventSchema = z.object({
+  audioList: z.object({
+    id,
+    title: z.string(),
+    fileCount: z.number().int(),
+    creatorId: id.nullable(),
+    updatedAt: z.string(),
+  }),
+});
+export type AudioListChangedEvent = z.infer<typeof audioListChangedEventSchema>;
+
+/** classroom.audiolist.deleted.v1 */
+export const audioListDeletedEventSchema = z.object({ audioListId: id });
+export type AudioListDeletedEvent = z.infer<typeof audioListDeletedEventSchema>;
+
+/** classroom.lessonplan.created.v1 / classroom.lessonplan.updated.v1 — the plan's heading (not its text). */
+export const lessonPlanChangedEventSchema = z.object({
+  lessonPlan: z.object({
+    id,
+    title: z.string(),
+    subject: z.string(),
+    creatorId: id.nullable(),
+    updatedAt: z.string(),
+  }),
+});
+export type LessonPlanChangedEvent = z.infer<typeof lessonPlanChangedEventSchema>;
+
+/** classroom.lessonplan.deleted.v1 */
+export const lessonPlanDeletedEventSchema = z.object({ lessonPlanId: id });
+export type LessonPlanDeletedEvent = z.infer<typeof lessonPlanDeletedEventSchema>;
+
+/** classroom.slide.created.v1 / classroom.slide.updated.v1 — the slide as it now is. */
+export const googleSlideChangedEventSchema = z.object({
+  slide: z.object({
+    id,
+    title: z.string(),
+    isPublic: z.boolean(),
+    embedUrl: z.string(),
+    creatorId: id.nullable(),
+    updatedAt: z.string(),
+  }),
+});
+export type GoogleSlideChangedEvent = z.infer<typeof googleSlideChangedEventSchema>;
+
+/** classroom.slide.deleted.v1 */
+export const googleSlideDeletedEventSchema = z.object({ slideId: id });
+export type GoogleSlideDeletedEvent = z.infer<typeof googleSlideDeletedEventSchema>;

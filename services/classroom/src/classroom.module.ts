@@ -1,0 +1,51 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { PlatformModule, type PlatformRuntime } from '@district/nest-common';
+import { AudioListsModule } from './audio-lists/audio-lists.module';
+import { AudioProxyModule } from './audio-proxy/audio-proxy.module';
+import { CLASSROOM_CONFIG, loadClassroomConfig } from './classroom.config';
+import { LessonPlansModule } from './lesson-plans/lesson-plans.module';
+import { classroomMigrations } from './migrations';
+import { SeedModule } from './seed/seed.module';
+import { SlidesModule } from './slides/slides.module';
+import { UsersModule } from './users/users.module';
+
+export const CLASSROOM_SERVICE_NAME = 'classroom';
+
+export interface ClassroomModuleOptions {
+  /** Database schema; defaults to the service name (tests use a throwaway one). */
+  schema?: string;
+}
+
+/**
+ * classroom's root module: the platform (database, bus, guard…) plus its domains, one module each. Queries are
+ * plain SQL in the repositories, over the tables of its migrations, so it registers no TypeORM entities.
+ * Config is checked here, at start, and provided globally under CLASSROOM_CONFIG.
+ */
+@Module({})
+export class ClassroomModule {
+  static forRoot(runtime: PlatformRuntime, options: ClassroomModuleOptions = {}): DynamicModule {
+    const config = loadClassroomConfig(runtime.env);
+    const schema = options.schema ?? CLASSROOM_SERVICE_NAME;
+    return {
+      module: ClassroomModule,
+      global: true,
+      imports: [
+        PlatformModule.forService({
+          name: CLASSROOM_SERVICE_NAME,
+          runtime,
+          schema,
+          entities: [],
+          migrations: classroomMigrations,
+        }),
+        AudioListsModule,
+        AudioProxyModule,
+        LessonPlansModule,
+        SlidesModule,
+        UsersModule,
+        SeedModule,
+      ],
+      providers: [{ provide: CLASSROOM_CONFIG, useValue: config }],
+      exports: [CLASSROOM_CONFIG],
+    };
+  }
+}

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { LessonPlansController } from './lesson-plans.controller';
+import { LessonPlansRepository } from './lesson-plans.repository';
+import { LessonPlansService } from './lesson-plans.service';
+
+/** Lesson plans (5E): teachers' and admins' only. */
+@Module({
+  controllers: [LessonPlansController],
+  providers: [LessonPlansRepository, LessonPlansService],
+  // The demo seed writes through the service.
+  exports: [LessonPlansService],
+})
+export class LessonPlansModule {}
