@@ -2,6 +2,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { blogJourneys } from './journeys/blog.journey';
 import { chatJourneys } from './journeys/chat.journey';
+import { classroomJourneys } from './journeys/classroom.journey';
 import { quizJourneys } from './journeys/quizzes.journey';
 import { shellJourneys } from './journeys/shell.journey';
 import { toolsJourneys } from './journeys/tools.journey';
@@ -16,7 +17,7 @@ import { snapshotWebDist, startStack, TOPOLOGIES, type Stack, type Topology } fr
  * Chromium, stop the stack. Options: --json=<file> (results), --topology=standalone,cluster, --journeys=1,2,3.
  */
 const ARTIFACTS = path.resolve(__dirname, '../artifacts');
-const ALL_JOURNEYS: readonly Journey[] = [...shellJourneys, ...toolsJourneys, ...blogJourneys, ...chatJourneys, ...quizJourneys];
+const ALL_JOURNEYS: readonly Journey[] = [...shellJourneys, ...toolsJourneys, ...blogJourneys, ...chatJourneys, ...classroomJourneys, ...quizJourneys];
 
 interface Options {
   json?: string;

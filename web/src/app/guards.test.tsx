@@ -42,7 +42,7 @@ describe('route guards (spec section 2)', () => {
     ['teacher', personas.teacher],
     ['pending', personas.pending],
   ])('a %s on admin pages sees Access Denied and the admin-required message', async (_label, make) => {
-    for (const path of ['/admin', '/admin/users', '/admin/posts', '/admin/posts/new', '/admin/posts/edit/42', '/admin/seo', '/admin/quiz-grades-dashboard']) {
+    for (const path of ['/admin', '/admin/users', '/admin/posts', '/admin/posts/new', '/admin/posts/edit/42', '/admin/seo']) {
       const view = await renderApp(path, { user: make() });
       expect(await heading(IdentityMessages.accessDenied)).toBeInTheDocument();
       expect(screen.getByText(IdentityMessages.adminRequired)).toBeInTheDocument();
@@ -85,12 +85,16 @@ describe('route guards (spec section 2)', () => {
   });
 
   it.each([
-    ['/audio-lists', 'Audio Lists'],
-    ['/lesson-plans', 'Lesson Plans'],
-    ['/sound-demo', 'Sound Demo'],
-  ])('a future screen %s renders its own page, not a blank route', async (path, title) => {
-    await renderApp(path, { user: personas.admin() });
+    ['/audio-lists', 'Audio Lists', personas.pending],
+    ['/lesson-plans', 'Lesson Plans', personas.pending],
+    ['/google-slides', 'Google Slides', personas.pending],
+    ['/sound-demo', 'Sound Demo', () => null],
+  ])('the classroom screen %s is routed (login needed, approval not; the sound demo is public)', async (path, title, make) => {
+    await renderApp(path, {
+      user: make(),
+      setup: (f) => ['/api/audio-lists', '/api/lesson-plans', '/api/google-slides'].forEach((api) => f.on('GET', api, { json: [] })),
+    });
     expect(await heading(title)).toBeInTheDocument();
-    expect(screen.getByText('Coming soon')).toBeInTheDocument();
+    expect(screen.queryByText('Coming soon')).not.toBeInTheDocument();
   });
 });

@@ -3,10 +3,13 @@ import { IdentityMessages } from '@district/contracts/identity';
 import { Button, ButtonLink, buttonClasses } from '@/components/ui';
 import { DocumentTitle } from '@/components/layout';
 import { THIRD_PARTY_SIGN_IN_URL } from '@/config/constants';
-import { isAdmin, useSession } from '@/lib/auth';
+import { isAdmin, isTeacherOrAdmin, useSession } from '@/lib/auth';
 import { useSignInDialog } from '@/lib/sign-in-dialog';
 
-export type GuardLevel = 'login' | 'approved' | 'admin';
+const STAFF_REQUIRED = 'You need admin or teacher privileges to view this page.';
+
+/** `staff`: an approved teacher or an admin (the grade dashboards, classroom-tools §6), as the server decides it. */
+export type GuardLevel = 'login' | 'approved' | 'admin' | 'staff';
 
 function GuardScreen({ tone, title, children, actions }: { tone: 'lock' | 'clock' | 'shield'; title: string; children: ReactNode; actions: ReactNode }) {
   const icons = {
@@ -72,7 +75,7 @@ export function AccountPendingApproval() {
   );
 }
 
-export function AccessDenied({ adminPage = false }: { adminPage?: boolean }) {
+export function AccessDenied({ adminPage = false, message }: { adminPage?: boolean; message?: string }) {
   return (
     <GuardScreen
       tone="shield"
@@ -83,19 +86,25 @@ export function AccessDenied({ adminPage = false }: { adminPage?: boolean }) {
         </ButtonLink>
       }
     >
-      <p>{adminPage ? IdentityMessages.adminRequired : 'You need admin privileges to view this page.'}</p>
+      <p>{message ?? (adminPage ? IdentityMessages.adminRequired : 'You need admin privileges to view this page.')}</p>
     </GuardScreen>
   );
 }
 
 /**
- * Route guard (spec section 2), checked in order: signed in, then approved, then admin.
+ * Route guard (spec section 2), checked in order: signed in, then approved, then admin (or, for `staff`, teacher or
+ * admin, then approved).
  * The session is already resolved here: the app shows a full-page spinner until it is.
  */
-export function Guard({ level, children }: { level: GuardLevel; children: ReactNode }) {
+export function Guard({ level, deniedMessage, children }: { level: GuardLevel; deniedMessage?: string; children: ReactNode }) {
   const { user } = useSession();
   if (!user) return <AuthenticationRequired />;
   if (level === 'approved' && !user.approved) return <AccountPendingApproval />;
   if (level === 'admin' && !isAdmin(user)) return <AccessDenied adminPage />;
+  if (level === 'staff') {
+    // Teacher and admin rights count only on an approved account (the server's rule).
+    if (!isTeacherOrAdmin(user)) return <AccessDenied message={deniedMessage ?? STAFF_REQUIRED} />;
+    if (!user.approved) return <AccountPendingApproval />;
+  }
   return <>{children}</>;
 }

@@ -1,5 +1,6 @@
 import { lazy, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
 import type { RouteObject } from 'react-router';
+import { AssessmentMessages } from '@district/contracts/assessment';
 import {
   CodeEvolutionPage,
   CrosswordPage,
@@ -12,7 +13,6 @@ import {
 import { AppShell } from './app-shell';
 import { Guard, type GuardLevel } from './guards';
 import { RouteErrorPage } from './routes/route-error';
-import type { ComingSoonScreenKey } from './routes/coming-soon';
 
 /** React.lazy for a named export, so every route is its own chunk. */
 function lazyNamed<M, K extends keyof M>(load: () => Promise<M>, name: K): LazyExoticComponent<ComponentType> {
@@ -22,7 +22,16 @@ function lazyNamed<M, K extends keyof M>(load: () => Promise<M>, name: K): LazyE
 const HomePage = lazyNamed(() => import('@/features/blog/components/home-page'), 'HomePage');
 const BlogListPage = lazyNamed(() => import('@/features/blog/components/blog-list-page'), 'BlogListPage');
 const PostPage = lazyNamed(() => import('@/features/blog/components/post-page'), 'PostPage');
-const ProfilePage = lazyNamed(() => import('@/features/profile/components/profile-page'), 'ProfilePage');
+/** The profile with the grades feature's 'My Quiz Results', whose audio review plays with the quizzes' button. */
+const ProfilePage = lazy(async () => {
+  const [profile, grades, button] = await Promise.all([
+    import('@/features/profile/components/profile-page'),
+    import('@/features/grades/components/my-quiz-results'),
+    import('@/features/quizzes/audio/audio-play-button'),
+  ]);
+  const QuestionAudio = ({ src }: { src: string }) => <button.AudioPlayButton key={src} src={src} />;
+  return { default: () => <profile.ProfilePage quizResults={<grades.MyQuizResults AudioPlayer={QuestionAudio} />} /> };
+});
 const AdminPostsPage = lazyNamed(() => import('@/features/blog/components/admin-posts-page'), 'AdminPostsPage');
 const AdminCategoriesPage = lazyNamed(() => import('@/features/blog/components/admin-categories-page'), 'AdminCategoriesPage');
 const AdminCommentsPage = lazyNamed(() => import('@/features/blog/components/admin-comments-page'), 'AdminCommentsPage');
@@ -31,18 +40,64 @@ const AdminSeoPage = lazyNamed(() => import('@/features/blog/components/admin-se
 const AdminUsersPage = lazyNamed(() => import('@/features/accounts/components/admin-users-page'), 'AdminUsersPage');
 const AdminChatroomsPage = lazyNamed(() => import('@/features/chat/components/admin-chatrooms-page'), 'AdminChatroomsPage');
 const ChatPage = lazyNamed(() => import('@/features/chat/components/chat-page'), 'ChatPage');
-const AudioQuizzesPage = lazyNamed(() => import('@/features/quizzes/components/quizzes-page'), 'AudioQuizzesPage');
+/** The audio quizzes screen with the grades feature's student grades table for teachers and admins (spec §2). */
+const AudioQuizzesPage = lazy(async () => {
+  const [quizzes, grades] = await Promise.all([
+    import('@/features/quizzes/components/quizzes-page'),
+    import('@/features/grades/components/quiz-grades-section'),
+  ]);
+  return { default: () => <quizzes.AudioQuizzesPage gradesPanel={<grades.QuizGradesSection kind="audio" />} /> };
+});
+const AudioQuizGradesDashboardPage = lazyNamed(() => import('@/features/grades/components/grades-dashboard-page'), 'AudioQuizGradesDashboardPage');
+const TextQuizGradesDashboardPage = lazyNamed(() => import('@/features/grades/components/grades-dashboard-page'), 'TextQuizGradesDashboardPage');
 const TextQuizzesPage = lazyNamed(() => import('@/features/quizzes/components/quizzes-page'), 'TextQuizzesPage');
 const AdminDashboardPage = lazyNamed(() => import('./routes/admin-dashboard-page'), 'AdminDashboardPage');
 const NotFoundPage = lazyNamed(() => import('./routes/not-found'), 'NotFoundPage');
-/** A screen that ships later: its own guarded page with the spec's title, never a blank route. */
-const ComingSoonScreen = lazy(() => import('./routes/coming-soon').then((m) => ({ default: m.ComingSoonScreen })));
+/**
+ * The classroom screens play audio with the quizzes' player and list the alphabet's recordings. Features never import
+ * each other, so the app loads those pieces with the page and hands them over in the classroom's AudioKit.
+ */
+function lazyWithAudioKit<M, K extends keyof M>(load: () => Promise<M>, name: K): LazyExoticComponent<ComponentType> {
+  return lazy(async () => {
+    const [page, kit, button, urlTest, source, letters] = await Promise.all([
+      load(),
+      import('@/features/classroom/audio-kit'),
+      import('@/features/quizzes/audio/audio-play-button'),
+      import('@/features/quizzes/audio/audio-url-test'),
+      import('@/features/quizzes/audio/audio-source'),
+      import('@/features/tools/spanish-alphabet/spanish-letters'),
+    ]);
+    const Page = page[name] as ComponentType;
+    const value = {
+      PlayButton: button.AudioPlayButton,
+      UrlTest: urlTest.AudioUrlTest,
+      isCloudStorageLink: source.isCloudStorageLink,
+      alphabet: letters.SPANISH_LETTERS.map((l) => ({ letter: l.letter, src: letters.letterAudioUrl(l.letter) })),
+    };
+    return {
+      default: () => (
+        <kit.AudioKitProvider value={value}>
+          <Page />
+        </kit.AudioKitProvider>
+      ),
+    };
+  });
+}
+const AudioListsPage = lazyWithAudioKit(() => import('@/features/classroom/audio-lists/audio-lists-page'), 'AudioListsPage');
+const SoundDemoPage = lazyWithAudioKit(() => import('@/features/classroom/sound-demo/sound-demo-page'), 'SoundDemoPage');
+const LessonPlansPage = lazyNamed(() => import('@/features/classroom/lesson-plans/lesson-plans-page'), 'LessonPlansPage');
+const GoogleSlidesPage = lazyNamed(() => import('@/features/classroom/google-slides/google-slides-page'), 'GoogleSlidesPage');
 
 function guarded(level: GuardLevel | null, element: ReactNode): ReactNode {
   return level ? <Guard level={level}>{element}</Guard> : element;
 }
 
-const soon = (level: GuardLevel | null, screen: ComingSoonScreenKey) => guarded(level, <ComingSoonScreen screen={screen} />);
+/** The grade dashboards' guard: approved teachers and admins; anyone else gets the spec's 'Access Denied: …'. */
+const staffOnly = (element: ReactNode) => (
+  <Guard level="staff" deniedMessage={AssessmentMessages.dashboardAccessDenied}>
+    {element}
+  </Guard>
+);
 
 /**
  * The route table of spec section 2, in the spec's order (the last entry is the fallback). React Router
@@ -57,8 +112,9 @@ export const appRoutes: RouteObject[] = [
   { path: '/admin/categories', element: guarded('admin', <AdminCategoriesPage />) },
   { path: '/admin/seo', element: guarded('admin', <AdminSeoPage />) },
   { path: '/admin/chatrooms', element: guarded('admin', <AdminChatroomsPage />) },
-  { path: '/admin/quiz-grades-dashboard', element: soon('admin', 'quizGrades') },
-  { path: '/admin/text-quiz-grades-dashboard', element: soon('admin', 'textQuizGrades') },
+  // Teachers and admins (classroom-tools §6), though under /admin.
+  { path: '/admin/quiz-grades-dashboard', element: staffOnly(<AudioQuizGradesDashboardPage />) },
+  { path: '/admin/text-quiz-grades-dashboard', element: staffOnly(<TextQuizGradesDashboardPage />) },
   { path: '/admin', element: guarded('admin', <AdminDashboardPage />) },
   { path: '/blog/:slug', element: guarded('login', <PostPage />) },
   { path: '/blog', element: <BlogListPage /> },
@@ -72,12 +128,12 @@ export const appRoutes: RouteObject[] = [
   { path: '/listen-to-type', element: guarded('login', <ChatPage />) },
   { path: '/audio-quizzes', element: guarded('login', <AudioQuizzesPage />) },
   { path: '/text-quizzes', element: guarded('login', <TextQuizzesPage />) },
-  { path: '/audio-lists', element: soon('login', 'audioLists') },
-  { path: '/lesson-plans', element: soon('login', 'lessonPlans') },
-  { path: '/google-slides', element: soon('login', 'googleSlides') },
+  { path: '/audio-lists', element: guarded('login', <AudioListsPage />) },
+  { path: '/lesson-plans', element: guarded('login', <LessonPlansPage />) },
+  { path: '/google-slides', element: guarded('login', <GoogleSlidesPage />) },
   { path: '/profile', element: guarded('approved', <ProfilePage />) },
   // Linked from the admin dashboard but absent from the spec's guard table, so it stays unguarded like the other demos.
-  { path: '/sound-demo', element: soon(null, 'soundDemo') },
+  { path: '/sound-demo', element: <SoundDemoPage /> },
   { path: '/', element: <HomePage /> },
   { path: '*', element: <NotFoundPage /> },
 ];

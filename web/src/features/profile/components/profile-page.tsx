@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Badge, Card, CardBody, CardHeader } from '@/components/ui';
+import { Badge, Card, CardBody } from '@/components/ui';
 import { PageContainer, PageHeader } from '@/components/layout';
 import { useSession } from '@/lib/auth';
 import { formatFullDate } from '@/lib/format';
@@ -15,8 +15,11 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 
 const roleLabel = { student: 'Student', teacher: 'Teacher' } as const;
 
-/** Profile (classroom-tools spec section 2). The route guard guarantees a signed-in, approved user. */
-export function ProfilePage() {
+/**
+ * Profile (classroom-tools spec section 2). The route guard guarantees a signed-in, approved user. 'My Quiz Results'
+ * belongs to the grades feature; the app composes it in as `quizResults` (features do not import each other).
+ */
+export function ProfilePage({ quizResults }: { quizResults?: ReactNode }) {
   const { user } = useSession();
   if (!user) return null;
   return (
@@ -56,9 +59,7 @@ export function ProfilePage() {
           </dl>
         </CardBody>
       </Card>
-      <Card className="mt-6">
-        <CardHeader title="My Quiz Results" description="Your audio and text quiz results will appear here once quizzes open." />
-      </Card>
+      {quizResults}
     </PageContainer>
   );
 }

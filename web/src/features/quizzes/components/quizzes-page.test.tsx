@@ -273,7 +273,7 @@ describe('the audio play limit (spec §4 via the quiz setting)', { timeout: 20_0
     const audiosFor = installFakeAudio();
     const quiz = makeQuiz({ title: 'Escucha', kind: 'audio', audioPlayLimit: 1 });
     const { user } = await open([quiz], 'student', 'audio');
-    await user.click(await screen.findByRole('button', { name: 'Start Escucha' }));
+    await user.click(await screen.findByRole('button', { name: 'Start Quiz: Escucha' }));
     await screen.findByRole('button', { name: 'Submit Quiz' });
     const uno = within(question('What is uno?'));
     const dos = within(question('What is dos?'));

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { AssessmentMessages, type AttemptStart, type Grade, type Quiz, type QuizKind } from '@district/contracts/assessment';
 import { Alert, Button, buttonClasses, ConfirmDialog, Spinner, useToast } from '@/components/ui';
 import { PageContainer, PageHeader } from '@/components/layout';
@@ -20,8 +20,12 @@ type View =
   | { name: 'results'; grade: Grade }
   | { name: 'form'; quiz: Quiz | null };
 
-/** /audio-quizzes and /text-quizzes (spec §2, §4): list, then taking, then results; staff also create and edit. */
-function QuizzesPage({ kind }: { kind: QuizKind }) {
+/**
+ * /audio-quizzes and /text-quizzes (spec §2, §4): list, then taking, then results; staff also create and edit.
+ * `staffPanel` (the audio screen's student grades table, from the grades feature, composed in by the app) shows
+ * under the list for approved teachers and admins.
+ */
+function QuizzesPage({ kind, staffPanel }: { kind: QuizKind; staffPanel?: ReactNode }) {
   const info = QUIZ_KINDS[kind];
   const { user } = useSession();
   const staff = Boolean(user?.approved) && isTeacherOrAdmin(user);
@@ -135,6 +139,7 @@ function QuizzesPage({ kind }: { kind: QuizKind }) {
             onEdit={edit}
             onDelete={(quiz) => remove.ask(quiz)}
           />
+          {staff && staffPanel ? <div className="pt-4">{staffPanel}</div> : null}
         </div>
       )}
 
@@ -151,8 +156,8 @@ function QuizzesPage({ kind }: { kind: QuizKind }) {
   );
 }
 
-export function AudioQuizzesPage() {
-  return <QuizzesPage kind="audio" />;
+export function AudioQuizzesPage({ gradesPanel }: { gradesPanel?: ReactNode } = {}) {
+  return <QuizzesPage kind="audio" staffPanel={gradesPanel} />;
 }
 
 export function TextQuizzesPage() {

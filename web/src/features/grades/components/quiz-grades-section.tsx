@@ -1,0 +1,41 @@
+import type { QuizKind } from '@district/contracts/assessment';
+import { ButtonLink, Card, CardBody, CardHeader } from '@/components/ui';
+import { useGrades } from '../api/grades';
+import { GRADE_KINDS } from '../grades.constants';
+import { GradesErrorPanel, GradesLoading } from './grades-states';
+import { GradesTable } from './grades-table';
+
+/** How many recent results the quizzes screen shows; the dashboard has them all. */
+export const RECENT_GRADES_SHOWN = 10;
+
+/**
+ * The audio quizzes screen's "student grades table for teachers and admins" (spec §2): the latest results, read
+ * only, with a link to the full dashboard. The quizzes screen renders it for staff only.
+ */
+export function QuizGradesSection({ kind }: { kind: QuizKind }) {
+  const info = GRADE_KINDS[kind];
+  const grades = useGrades(kind);
+  const recent = (grades.data ?? []).slice(0, RECENT_GRADES_SHOWN);
+  return (
+    <Card>
+      <CardHeader
+        title="Student Grades"
+        description={grades.data && grades.data.length > RECENT_GRADES_SHOWN ? `The latest ${RECENT_GRADES_SHOWN} of ${grades.data.length} results.` : 'The latest results of your students.'}
+        actions={
+          <ButtonLink to={info.route} variant="outline" size="sm">
+            Open Grades Dashboard
+          </ButtonLink>
+        }
+      />
+      <CardBody>
+        {grades.isPending ? (
+          <GradesLoading />
+        ) : grades.isError && !grades.data ? (
+          <GradesErrorPanel error={grades.error} onRetry={() => void grades.refetch()} />
+        ) : (
+          <GradesTable grades={recent} caption="Student grades" empty={info.empty} showTime={kind === 'text'} />
+        )}
+      </CardBody>
+    </Card>
+  );
+}
