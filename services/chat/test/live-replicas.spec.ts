@@ -102,6 +102,35 @@ describe('two chat replicas over Redis', () => {
     for (let i = 0; i < 4; i++) expect(seen[0].filter((m) => m.text.startsWith(`${i}:`)).map((m) => m.text)).toEqual([0, 1, 2, 3, 4].map((n) => `${i}:${n}`));
   });
 
+  it('answer a join with everyone in the room on both replicas, kept from presence events rather than read per join', async () => {
+    const people = await Promise.all(['student', 'student', 'teacher'].map((p) => person(p as Persona)));
+    const r = await room(people.map((p) => p.id));
+    const names = (joined: Record<string, unknown>) => (joined.participants as { name: string }[]).map((p) => p.name).sort();
+    const s1 = await open(one, people[0].cookie);
+    expect(names(await s1.join(r.id, 'Uno'))).toEqual(['Uno']);
+    const s2 = await open(two, people[1].cookie);
+    expect(names(await s2.join(r.id, 'Dos'))).toEqual(['Dos', 'Uno']);
+    await s1.type('user_joined');
+
+    // Replica one has the room open: its next join reads no seat from the store.
+    const store = one.service.app.get(ChatHub)['store'] as { seats: (key: string) => Promise<unknown> };
+    const seats = jest.spyOn(store, 'seats');
+    try {
+      const s3 = await open(one, people[2].cookie);
+      expect(names(await s3.join(r.id, 'Tres'))).toEqual(['Dos', 'Tres', 'Uno']);
+      expect(seats.mock.calls.filter(([key]) => key === LiveKeys.names(r.id))).toHaveLength(0);
+
+      // Dos leaves on replica two: replica one's roster hears it.
+      s2.send({ type: 'leave', chatroom: r.id });
+      await s3.next((e) => e.type === 'user_left' && e.name === 'Dos', 'Dos left');
+      s3.send({ type: 'leave', chatroom: r.id });
+      await s1.next((e) => e.type === 'user_left' && e.name === 'Tres', 'Tres left');
+      expect(names(await s3.join(r.id, 'Tres'))).toEqual(['Tres', 'Uno']);
+    } finally {
+      seats.mockRestore();
+    }
+  });
+
   it('refuse on one replica a name taken on the other', async () => {
     const a = await person('student');
     const b = await person('student');

@@ -50,6 +50,17 @@ interface LocalRoom {
   lastSeq: number;
   /** While a gap is filled from the log, what arrives waits here. */
   repairing: string[] | null;
+  /**
+   * Who is in the room on every replica, by seat: read from the store once when the room opens here, then kept
+   * from the user_joined / user_left events every replica publishes (and read again at each heartbeat, so a lost
+   * pub/sub message is mended within seconds). A join answers its participants from it: O(1) reads per join
+   * instead of reading every seat of the room.
+   */
+  roster: Map<string, { name: string; role: ChatRole }>;
+  /** Events heard while the roster is being read, applied after it. */
+  rosterEvents: ChatPresenceEvent[] | null;
+  /** When the roster was last read from the store (ms). */
+  rosterReadAt: number;
 }
 
 /** Who holds a name (the seat's data). */
@@ -293,11 +304,11 @@ export class ChatHub implements OnApplicationBootstrap {
     };
     c.membership = membership;
     await this.enterRoom(roomId, c);
-    const [[muted, slow], log, seats] = await Promise.all([
+    const [[muted, slow], log] = await Promise.all([
       this.store.mget([LiveKeys.mute(roomId, c.person.id), LiveKeys.slowMode(roomId)]),
       this.pubsub.readLog(LiveKeys.log(roomId), join.since ?? Number.MAX_SAFE_INTEGER),
-      this.store.seats(LiveKeys.names(roomId)),
     ]);
+    const local = this.rooms.get(roomId);
     // The socket closed (or joined elsewhere) while this was read: its leave has run or will, nothing to send.
     if (c.membership !== membership || c.closing) return;
     membership.mutedUntil = Number(muted ?? 0);
@@ -309,10 +320,7 @@ export class ChatHub implements OnApplicationBootstrap {
       role: c.person.role,
       resume: token,
       seq: log.last,
-      participants: seats
-        .map((s) => seatData(s.holder.data))
-        .filter((d) => d !== null)
-        .map((d) => ({ name: d.name, role: d.role })),
+      participants: participantsOf(local, name.seat, { name: name.display, role: c.person.role }),
       slowModeSeconds: membership.slowModeSeconds,
       canModerate: c.person.canModerate,
       ...(log.truncated || (join.since !== undefined && join.since > log.last) ? { truncated: true } : {}),
@@ -326,7 +334,7 @@ export class ChatHub implements OnApplicationBootstrap {
     membership.lastSeq = last;
     const pending = membership.pending ?? [];
     membership.pending = null;
-    for (const m of pending) this.deliverNumbered(c, m);
+    for (const m of pending) this.deliverNumbered(c, numbered(m));
     await this.publishEvent(roomId, presence('user_joined', membership, c.person.role));
   }
 
@@ -457,6 +465,9 @@ export class ChatHub implements OnApplicationBootstrap {
         ready: Promise.resolve(),
         lastSeq: 0,
         repairing: null,
+        roster: new Map(),
+        rosterEvents: null,
+        rosterReadAt: 0,
       };
       created.ready = this.pubsub
         .subscribe(LiveKeys.roomChannel(roomId), (message) => this.onRoomMessage(created, message))
@@ -464,12 +475,33 @@ export class ChatHub implements OnApplicationBootstrap {
           created.unsubscribe = unsubscribe;
           // Everyone left while subscribing.
           if (created.members.size === 0 && this.rooms.get(roomId) !== created) void unsubscribe();
-        });
+        })
+        // Subscribed first, so no event between the read and the subscription is missed.
+        .then(() => this.readRoster(created));
       this.rooms.set(roomId, created);
       room = created;
     }
     room.members.add(c);
     await room.ready;
+  }
+
+  /** The room's seats from the store; presence events heard meanwhile are applied on top. */
+  private async readRoster(room: LocalRoom): Promise<void> {
+    room.rosterEvents ??= [];
+    room.rosterReadAt = Date.now();
+    try {
+      const seats = await this.store.seats(LiveKeys.names(room.id));
+      const roster = new Map<string, { name: string; role: ChatRole }>();
+      for (const s of seats) {
+        const d = seatData(s.holder.data);
+        if (d) roster.set(s.seat, { name: d.name, role: d.role });
+      }
+      room.roster = roster;
+    } finally {
+      const heard = room.rosterEvents ?? [];
+      room.rosterEvents = null;
+      for (const event of heard) applyPresence(room, event);
+    }
   }
 
   private exitRoom(roomId: string, c: LiveConnection): void {
@@ -486,6 +518,11 @@ export class ChatHub implements OnApplicationBootstrap {
     let frame: Buffer | undefined;
     let slow: ChatSlowModeEvent | undefined;
     if (json.startsWith('{"type":"slow_mode"')) slow = JSON.parse(json) as ChatSlowModeEvent;
+    else if (json.startsWith('{"type":"user_joined"') || json.startsWith('{"type":"user_left"')) {
+      const event = JSON.parse(json) as ChatPresenceEvent;
+      if (room.rosterEvents) room.rosterEvents.push(event);
+      else applyPresence(room, event);
+    }
     for (const c of room.members) {
       if (!c.membership) continue;
       if (slow) c.membership.slowModeSeconds = slow.seconds;
@@ -504,7 +541,8 @@ export class ChatHub implements OnApplicationBootstrap {
       room.repairing.push(message);
       return;
     }
-    const seq = Number(message.slice(0, message.indexOf(' ')));
+    const n = numbered(message);
+    const seq = n.seq;
     if (room.lastSeq > 0 && seq > room.lastSeq + 1) {
       room.repairing = [message];
       void this.repair(room, room.lastSeq);
@@ -521,9 +559,8 @@ export class ChatHub implements OnApplicationBootstrap {
       return;
     }
     room.lastSeq = seq;
-    // Every member gets the same bytes: the frame is built for the first one and reused.
-    const shared: { frame?: Buffer | null } = {};
-    for (const c of room.members) this.deliverNumbered(c, message, shared);
+    // Every member gets the same bytes: the number is read once, the frame built for the first member and reused.
+    for (const c of room.members) this.deliverNumbered(c, n);
   }
 
   private async repair(room: LocalRoom, after: number): Promise<void> {
@@ -535,8 +572,8 @@ export class ChatHub implements OnApplicationBootstrap {
       );
       for (const entry of read.entries) {
         room.lastSeq = Math.max(room.lastSeq, entry.seq);
-        const line = `${entry.seq} ${entry.entry}`;
-        for (const c of room.members) this.deliverNumbered(c, line);
+        const n = numbered(`${entry.seq} ${entry.entry}`);
+        for (const c of room.members) this.deliverNumbered(c, n);
       }
     } catch (err) {
       this.logger.error({ err, chatroomId: room.id }, 'chat gap not repaired');
@@ -544,31 +581,25 @@ export class ChatHub implements OnApplicationBootstrap {
     const waiting = room.repairing ?? [];
     room.repairing = null;
     for (const m of waiting) {
-      const seq = Number(m.slice(0, m.indexOf(' ')));
-      room.lastSeq = Math.max(room.lastSeq, seq);
-      for (const c of room.members) this.deliverNumbered(c, m);
+      const n = numbered(m);
+      room.lastSeq = Math.max(room.lastSeq, n.seq);
+      for (const c of room.members) this.deliverNumbered(c, n);
     }
   }
 
   /** A numbered message to one member: held while it catches up, skipped when it already has it. */
-  private deliverNumbered(c: LiveConnection, message: string, shared?: { frame?: Buffer | null }): void {
+  private deliverNumbered(c: LiveConnection, n: Numbered): void {
     const m = c.membership;
     if (!m) return;
     if (m.pending) {
-      m.pending.push(message);
+      m.pending.push(n.message);
       return;
     }
-    const space = message.indexOf(' ');
-    const seq = Number(message.slice(0, space));
-    if (seq <= m.lastSeq) return;
-    m.lastSeq = seq;
-    let frame = shared?.frame;
-    if (frame === undefined) {
-      frame = numberedFrame(seq, message.slice(space + 1));
-      if (shared) shared.frame = frame;
-    }
-    if (!frame) return;
-    c.sendFrame(frame);
+    if (n.seq <= m.lastSeq) return;
+    m.lastSeq = n.seq;
+    if (n.frame === undefined) n.frame = numberedFrame(n.seq, n.message.slice(n.message.indexOf(' ') + 1));
+    if (!n.frame) return;
+    c.sendFrame(n.frame);
     this.deliveries++;
   }
 
@@ -602,6 +633,9 @@ export class ChatHub implements OnApplicationBootstrap {
           const data = seatData(holder.data);
           if (data) await this.publishEvent(roomId, presenceOf('user_left', roomId, data.name, data.role));
         }
+        const room = this.rooms.get(roomId);
+        if (room && !room.rosterEvents && Date.now() - room.rosterReadAt >= this.config.CHAT_ROSTER_REFRESH_MS)
+          await this.readRoster(room);
       }
     } catch (err) {
       this.logger.warn({ err }, 'chat heartbeat failed');
@@ -713,6 +747,22 @@ function rejected(
   };
 }
 
+/** A user_joined / user_left heard on the room's channel, applied to its roster. */
+function applyPresence(room: LocalRoom, event: ChatPresenceEvent): void {
+  const name = checkChatName(event.name);
+  if (!name.ok) return;
+  if (event.type === 'user_joined') room.roster.set(name.seat, { name: event.name, role: event.role });
+  else room.roster.delete(name.seat);
+}
+
+/** The room's participants for a joining member: the roster, with the member itself (its user_joined is not out yet). */
+function participantsOf(room: LocalRoom | undefined, seat: string, self: { name: string; role: ChatRole }) {
+  const list = [...(room?.roster ?? new Map<string, { name: string; role: ChatRole }>()).entries()]
+    .filter(([s]) => s !== seat)
+    .map(([, p]) => p);
+  return [...list, self];
+}
+
 function presence(type: ChatPresenceEvent['type'], m: Membership, role: ChatRole): ChatPresenceEvent {
   return presenceOf(type, m.roomId, m.name, role);
 }
@@ -732,6 +782,17 @@ function presenceOf(
     timestamp: new Date().toISOString(),
     chatroom: roomId,
   };
+}
+
+/** A numbered channel message ("<seq> <entry>"): its number read once, its frame built once for every member. */
+interface Numbered {
+  seq: number;
+  message: string;
+  frame?: Buffer | null;
+}
+
+function numbered(message: string): Numbered {
+  return { seq: Number(message.slice(0, message.indexOf(' '))), message };
 }
 
 /** `"<userId> <json>"` of a kept or published entry → the client's frame with `seq` put in. */

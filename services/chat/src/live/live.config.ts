@@ -16,6 +16,8 @@ const int = (min: number, max: number, fallback: number) =>
  * - CHAT_PING_MS: WebSocket pings; a client that misses one is dropped (dead network paths free their names).
  * - CHAT_SESSION_CHECK_MS: how often every socket's session is checked again against the shared state, so a
  *   sign-out elsewhere (which no event announces) ends the socket too. Suspensions and deletions close at once.
+ * - CHAT_ROSTER_REFRESH_MS: how often a replica reads the seats of each room it has open again, mending its roster
+ *   (kept from presence events) if pub/sub lost one.
  * - GATEWAY_ALLOWED_ORIGINS: origins besides the public URL's whose pages may open the socket (the gateway's list).
  */
 const liveSchema = z.object({
@@ -25,6 +27,7 @@ const liveSchema = z.object({
   CHAT_HEARTBEAT_MS: int(100, 60_000, 5_000),
   CHAT_PING_MS: int(100, 300_000, 30_000),
   CHAT_SESSION_CHECK_MS: int(100, 3_600_000, 60_000),
+  CHAT_ROSTER_REFRESH_MS: int(1_000, 3_600_000, 30_000),
   GATEWAY_ALLOWED_ORIGINS: z
     .string()
     .default('')
