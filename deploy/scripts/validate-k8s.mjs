@@ -11,8 +11,12 @@ if (!file) {
   process.exit(2);
 }
 
-/** The kubernetes-models module of an apiVersion: `v1` is the core group, `apps/v1` → `kubernetes-models/apps/v1`. */
-const moduleOf = (apiVersion) => `kubernetes-models/${apiVersion}`;
+/**
+ * The models module of an apiVersion: `v1` is the core group, `apps/v1` → `kubernetes-models/apps/v1`; the Prometheus
+ * operator's custom resources (PrometheusRule) come from @kubernetes-models/prometheus-operator, built from its CRDs.
+ */
+const moduleOf = (apiVersion) =>
+  apiVersion.startsWith('monitoring.coreos.com/') ? `@kubernetes-models/prometheus-operator/${apiVersion}` : `kubernetes-models/${apiVersion}`;
 
 const documents = parseAllDocuments(readFileSync(file, 'utf8'))
   .map((d) => d.toJS())

@@ -151,3 +151,52 @@ describe('values-production.yaml', () => {
     expect(JSON.stringify(objects)).toContain('"name":"district-runtime"');
   });
 });
+
+describe('monitoring (values-production.yaml)', () => {
+  const { objects } = render(['-f', PRODUCTION]);
+  const rule = objects.find((o) => o.kind === 'PrometheusRule') as K8sObject;
+  const dashboard = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'district-grafana-dashboard') as K8sObject & {
+    data: Record<string, string>;
+  };
+  const rules = (rule.spec.groups as Array<{ rules: Array<{ alert: string; expr: string }> }>).flatMap((g) => g.rules);
+
+  /** Every metric name the code registers (prom-client's `name: '…'`, and the per-durable gauges' helper). */
+  const registered = (() => {
+    const names = new Set<string>();
+    const walk = (dir: string) => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const file = path.join(dir, entry.name);
+        if (entry.isDirectory()) walk(file);
+        else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts'))
+          for (const m of fs.readFileSync(file, 'utf8').matchAll(/(?:name: |perDurable\()'([a-z][a-z0-9_]*)'/g)) names.add(m[1]);
+      }
+    };
+    for (const root of ['libs/nest-common/src', 'gateway/src', ...fs.readdirSync(path.join(REPO_ROOT, 'services')).map((s) => `services/${s}/src`)])
+      if (fs.existsSync(path.join(REPO_ROOT, root))) walk(path.join(REPO_ROOT, root));
+    return names;
+  })();
+  const metricsIn = (expr: string) =>
+    [...expr.matchAll(/\b([a-z][a-z0-9_]*)\{/g)].map((m) => m[1].replace(/_(count|bucket|sum)$/, '')).filter((n) => !['by', 'rate', 'sum', 'max', 'min'].includes(n));
+
+  it('alerts on outbox backlog, consumer lag, redeliveries, the 5xx ratio and readiness', () => {
+    expect(rule.metadata.labels).toMatchObject({ release: 'kube-prometheus-stack' });
+    expect(rules.map((r) => r.alert).sort()).toEqual(
+      ['DistrictConsumerLagGrowing', 'DistrictHighErrorRate', 'DistrictOutboxBacklogGrowing', 'DistrictRedeliveries', 'DistrictReplicaNotReady', 'DistrictServiceDown'].sort(),
+    );
+    for (const r of rules) expect(r.expr).toContain('namespace="district"');
+  });
+
+  it('uses only metrics the services and the gateway really export, in the rules and the dashboard', () => {
+    expect(registered.size).toBeGreaterThan(8);
+    const panels = (JSON.parse(dashboard.data['district.json']) as { panels: Array<{ targets: Array<{ expr: string }> }> }).panels;
+    const used = [...rules.map((r) => r.expr), ...panels.flatMap((p) => p.targets.map((t) => t.expr))].flatMap(metricsIn);
+    expect(used.length).toBeGreaterThan(10);
+    for (const name of new Set(used)) expect([name, registered.has(name)]).toEqual([name, true]);
+  });
+
+  it('ships the dashboard for Grafana’s sidecar, and neither object unless asked', () => {
+    expect(dashboard.metadata.labels).toMatchObject({ grafana_dashboard: '1' });
+    const shipped = render(['-f', secretsFile]).objects;
+    expect(shipped.some((o) => o.kind === 'PrometheusRule' || o.metadata.name === 'district-grafana-dashboard')).toBe(false);
+  });
+});

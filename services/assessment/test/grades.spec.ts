@@ -209,6 +209,13 @@ describe('idempotent submission', () => {
       { headers: { 'idempotency-key': 'again' } },
     );
     expect([bad.status, (bad.body as { message: string }).message]).toEqual([400, M.idempotencyKeyInvalid]);
+
+    // /metrics counts what happened: stored attempts and replayed retries apart.
+    const metrics = await (await fetch(`${app.url}/metrics`)).text();
+    const value = (outcome: string) =>
+      Number(new RegExp(`^assessment_submissions_total\\{[^}]*kind="text"[^}]*outcome="${outcome}"[^}]*\\} (\\d+)`, 'm').exec(metrics)?.[1] ?? -1);
+    expect(value('replayed')).toBeGreaterThanOrEqual(5);
+    expect(value('stored')).toBeGreaterThanOrEqual(2);
   });
 });
 

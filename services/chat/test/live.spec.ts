@@ -65,7 +65,7 @@ describe('the /ws upgrade', () => {
 });
 
 describe('metrics', () => {
-  it('count open sockets, rooms with members and deliveries when scraped', async () => {
+  it('count open sockets, rooms with members, accepted messages and deliveries when scraped', async () => {
     const t = await person('teacher');
     const r = await room([]);
     const s = await open(t.cookie);
@@ -77,6 +77,7 @@ describe('metrics', () => {
     expect(value('chat_connections')).toBeGreaterThanOrEqual(1);
     expect(value('chat_rooms_active')).toBeGreaterThanOrEqual(1);
     expect(value('chat_deliveries_total')).toBeGreaterThanOrEqual(2);
+    expect(value('chat_messages_total')).toBeGreaterThanOrEqual(1);
   });
 });
 

@@ -13,11 +13,13 @@ import {
   createMessagingMigration,
   InboxService,
   OutboxRelay,
+  outboxBacklog,
   OutboxService,
   messagingEntities,
 } from '../bus';
 import { dataSourceOptions, ensureSchema, type ServiceDatabaseOptions } from '../database/database';
 import { HealthController } from '../health/health.controller';
+import { MessagingMetrics } from '../health/messaging-metrics';
 import { ServiceMetrics } from '../health/metrics';
 import { Readiness } from '../health/readiness';
 import { ErrorFilter } from '../http/error.filter';
@@ -78,6 +80,15 @@ export class PlatformModule {
         { provide: SessionStateStore, useValue: new SessionStateStore(runtime.store) },
         { provide: ServiceMetrics, useValue: new ServiceMetrics(options.name, runtime.mode === 'cluster') },
         {
+          provide: MessagingMetrics,
+          inject: [ServiceMetrics, DataSource],
+          useFactory: (metrics: ServiceMetrics, dataSource: DataSource) =>
+            new MessagingMetrics(metrics.registry, {
+              outboxBacklog: () => outboxBacklog(dataSource, schema),
+              consumerLag: runtime.bus.consumerLag ? () => runtime.bus.consumerLag!() : undefined,
+            }),
+        },
+        {
           provide: Readiness,
           inject: [DataSource],
           useFactory: (dataSource: DataSource) => {
@@ -92,9 +103,9 @@ export class PlatformModule {
         { provide: InboxService, inject: [DataSource], useFactory: (dataSource: DataSource) => new InboxService(dataSource) },
         {
           provide: OutboxRelay,
-          inject: [DataSource],
-          useFactory: (dataSource: DataSource) => {
-            const relay = new OutboxRelay({ dataSource, bus: runtime.bus, logger, schema, pollIntervalMs: 1000 });
+          inject: [DataSource, MessagingMetrics],
+          useFactory: (dataSource: DataSource, metrics: MessagingMetrics) => {
+            const relay = new OutboxRelay({ dataSource, bus: runtime.bus, logger, schema, pollIntervalMs: 1000, metrics });
             // Events go out as soon as their transaction commits; the poll is only the safety net.
             afterOutboxCommit(dataSource, () => relay.nudge());
             return relay;
@@ -102,8 +113,9 @@ export class PlatformModule {
         },
         {
           provide: BusTransport,
-          inject: [InboxService],
-          useFactory: (inbox: InboxService) => new BusTransport({ bus: runtime.bus, inbox, logger, service: options.name }),
+          inject: [InboxService, MessagingMetrics],
+          useFactory: (inbox: InboxService, metrics: MessagingMetrics) =>
+            new BusTransport({ bus: runtime.bus, inbox, logger, service: options.name, metrics }),
         },
         RateLimiter,
         { provide: APP_GUARD, useClass: AuthGuard },
@@ -120,6 +132,7 @@ export class PlatformModule {
         TokenService,
         SessionStateStore,
         ServiceMetrics,
+        MessagingMetrics,
         Readiness,
         OutboxService,
         InboxService,

@@ -1,3 +1,5 @@
+import type { ConsumerLag } from '../health/messaging-metrics';
+
 /**
  * The bus port. Services publish events and answer requests through this interface only;
  * the module that wires a service chooses the adapter (NATS JetStream or in-process).
@@ -63,6 +65,8 @@ export interface EventBus {
   ): Promise<BusSubscription>;
   /** True while the adapter can publish (readiness). */
   isReady(): boolean;
+  /** Each durable consumer's lag as the broker counts it; adapters without a broker leave it out. */
+  consumerLag?(): Promise<ConsumerLag[]>;
   close(): Promise<void>;
 }
 

@@ -75,6 +75,35 @@ describe('NatsJetStreamBus', () => {
     expect(new Set(handled.map((h) => h.id)).size).toBe(30);
   });
 
+  it('reports each of its durables’ lag as the broker counts it: waiting, unacknowledged, redelivered', async () => {
+    const bus = await open({ ackWaitMs: 400 });
+    const subject = `${prefix}.lag.${uniqueToken()}`;
+    const durable = `lag-${run}`;
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let calls = 0;
+    await bus.subscribe(
+      subject,
+      async () => {
+        calls++;
+        await held;
+      },
+      { durable, maxDeliver: 10 },
+    );
+    for (let i = 0; i < 3; i++) await bus.publish(subject, i, { id: `${run}-lag-${i}` });
+    // The handler holds every delivery past the ack wait: the broker counts them unacknowledged, then redelivers.
+    await waitFor(async () => ((await bus.consumerLag()).find((c) => c.durable === durable)?.redelivered ?? 0) > 0, 'a redelivery', 5_000);
+    const lag = (await bus.consumerLag()).find((c) => c.durable === durable);
+    expect(lag).toBeDefined();
+    expect((lag?.ackPending ?? 0) + (lag?.pending ?? 0)).toBeGreaterThan(0);
+    release();
+    await waitFor(async () => {
+      const now = (await bus.consumerLag()).find((c) => c.durable === durable);
+      return now?.ackPending === 0 && now.pending === 0;
+    }, 'all acknowledged', 5_000);
+    expect(calls).toBeGreaterThanOrEqual(3);
+  });
+
   it('redelivers to another replica when one dies before acknowledging', async () => {
     const doomed = await open({ ackWaitMs: 500, closeTimeoutMs: 50 });
     const survivor = await open({ ackWaitMs: 500 });

@@ -1,3 +1,4 @@
+import type { ConsumerLag } from '../health/messaging-metrics';
 import { randomUUID } from 'node:crypto';
 import {
   AckPolicy,
@@ -119,6 +120,8 @@ interface ActiveSubscription {
 export class NatsJetStreamBus implements EventBus {
   private readonly subscriptions = new Set<ActiveSubscription>();
   private readonly inFlight = new Set<Promise<void>>();
+  /** The durables this process consumes with: the ones whose lag it reports. */
+  private readonly durables = new Set<string>();
   private connected = true;
   private closing = false;
 
@@ -197,6 +200,7 @@ export class NatsJetStreamBus implements EventBus {
     const maxDeliver = options.maxDeliver ?? this.options.maxDeliver;
     const retryDelayMs = options.retryDelayMs ?? this.options.retryDelayMs;
     await this.ensureConsumer(options.durable, subject, maxDeliver);
+    this.durables.add(options.durable);
     const consumer = await this.js.consumers.get(this.options.streamName, options.durable);
     const messages: ConsumerMessages = await consumer.consume({ max_messages: this.options.prefetch });
 
@@ -303,6 +307,16 @@ export class NatsJetStreamBus implements EventBus {
 
   isReady(): boolean {
     return this.connected && !this.closing && !this.nc.isClosed();
+  }
+
+  /** Each durable's lag, from the broker (for the consumer-lag gauges; read when /metrics is scraped). */
+  async consumerLag(): Promise<ConsumerLag[]> {
+    const out: ConsumerLag[] = [];
+    for (const durable of this.durables) {
+      const info = await this.jsm.consumers.info(this.options.streamName, durable);
+      out.push({ durable, pending: info.num_pending, ackPending: info.num_ack_pending, redelivered: info.num_redelivered });
+    }
+    return out;
   }
 
   /** Stops pulling, lets running handlers finish (so they are acked), then drains the connection. */

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { Counter } from 'prom-client';
 import { DataSource } from 'typeorm';
 import {
   AssessmentMessages as M,
@@ -15,6 +16,7 @@ import {
 import {
   OutboxService,
   PLATFORM_LOGGER,
+  ServiceMetrics,
   violatedUniqueConstraint,
   type AuthUser,
   type Logger,
@@ -55,7 +57,17 @@ export class GradesService {
     @Inject(QuizzesRepository) private readonly quizzes: QuizzesRepository,
     @Inject(OutboxService) private readonly outbox: OutboxService,
     @Inject(PLATFORM_LOGGER) private readonly logger: Logger,
-  ) {}
+    @Inject(ServiceMetrics) metrics: ServiceMetrics,
+  ) {
+    this.submissions = new Counter({
+      name: 'assessment_submissions_total',
+      help: 'Quiz submissions by kind and outcome (stored; replayed: a retried Idempotency-Key; refused: limit or bad answers)',
+      labelNames: ['kind', 'outcome'],
+      registers: [metrics.registry],
+    });
+  }
+
+  private readonly submissions: Counter<'kind' | 'outcome'>;
 
   /** Teachers and admins: every result (filters as asked). Anyone else: their own, whatever `userId` says. */
   list(kind: QuizKind, viewer: AuthUser, query: GradeQuery): Promise<Grade[]> {
@@ -91,19 +103,27 @@ export class GradesService {
     return { quiz: forTaking(quiz), attemptsTaken: taken, maxAttempts: allowed };
   }
 
-  submit(
+  async submit(
     kind: QuizKind,
     user: AuthUser,
     submission: GradeSubmission,
     idempotencyKey: string | null,
   ): Promise<Submitted> {
-    return this.recordFor(
-      kind,
-      user,
-      submission.quizId.toLowerCase(),
-      submission.userAnswers,
-      idempotencyKey,
-    );
+    try {
+      const submitted = await this.recordFor(
+        kind,
+        user,
+        submission.quizId.toLowerCase(),
+        submission.userAnswers,
+        idempotencyKey,
+      );
+      this.submissions.inc({ kind, outcome: submitted.created ? 'stored' : 'replayed' });
+      return submitted;
+    } catch (error) {
+      if (error instanceof AttemptLimitError || error instanceof AnswersInvalidError || error instanceof QuizNotFoundError)
+        this.submissions.inc({ kind, outcome: 'refused' });
+      throw error;
+    }
   }
 
   /** Marks and stores one attempt of `user` (a submission, or the demo seed's), under the limit and the key. */

@@ -97,6 +97,8 @@ export class ChatHub implements OnApplicationBootstrap {
   private stopping = false;
   /** Deliveries to sockets (metrics and the benchmark). */
   deliveries = 0;
+  /** Messages accepted from this replica's sockets (numbered and published). */
+  messages = 0;
 
   constructor(
     @Inject(PUBSUB) private readonly pubsub: PubSub,
@@ -128,6 +130,15 @@ export class ChatHub implements OnApplicationBootstrap {
       collect: () => {
         deliveries.reset();
         deliveries.inc(this.deliveries);
+      },
+    });
+    const messages: Counter = new Counter({
+      name: 'chat_messages_total',
+      help: 'Chat messages accepted from sockets on this replica (rate() gives messages per second)',
+      registers,
+      collect: () => {
+        messages.reset();
+        messages.inc(this.messages);
       },
     });
   }
@@ -385,6 +396,7 @@ export class ChatHub implements OnApplicationBootstrap {
         ttlMs: this.config.CHAT_HISTORY_TTL_MINUTES * 60_000,
       },
     );
+    this.messages++;
   }
 
   /** Moderation: teachers and admins (from the session), in the room they joined. */

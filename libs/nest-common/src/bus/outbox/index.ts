@@ -5,7 +5,7 @@ export { InboxEntryEntity } from './inbox-entry.entity';
 export { InboxService, type InboxServiceOptions } from './inbox.service';
 export { createMessagingMigration } from './messaging.migration';
 export { OutboxMessageEntity } from './outbox-message.entity';
-export { OutboxRelay, type OutboxRelayOptions } from './outbox.relay';
+export { OutboxRelay, outboxBacklog, type OutboxRelayOptions } from './outbox.relay';
 export { OutboxService, afterOutboxCommit, type OutboxServiceOptions } from './outbox.service';
 
 /** Add to a service DataSource's entities (whose `schema` option names the service schema). */

@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { EventBus } from '../bus.port';
 import type { BusLogger } from '../bus-logger';
 import { errorMessage } from '../bus-rules';
+import type { MessagingMetrics, OutboxBacklog } from '../../health/messaging-metrics';
 import { messagingTable } from './messaging-tables';
 
 export interface OutboxRelayOptions {
@@ -22,6 +23,8 @@ export interface OutboxRelayOptions {
   inboxRetentionMs?: number;
   /** How often retention runs. */
   cleanupIntervalMs?: number;
+  /** Counts sent events and failed rounds (the service's /metrics). */
+  metrics?: Pick<MessagingMetrics, 'published' | 'publishFailures'>;
 }
 
 interface BatchResult {
@@ -31,6 +34,15 @@ interface BatchResult {
 }
 
 const DAY_MS = 24 * 3600_000;
+
+/** What waits unsent in a service's outbox: how many events, and how old the oldest is (the backlog gauges). */
+export async function outboxBacklog(dataSource: DataSource, schema?: string): Promise<OutboxBacklog> {
+  const rows = (await dataSource.query(
+    `SELECT count(*)::int AS "pending", COALESCE(EXTRACT(EPOCH FROM now() - min("created_at")), 0)::float8 AS "oldest"
+       FROM ${messagingTable(dataSource, 'outbox', schema)} WHERE "published_at" IS NULL`,
+  )) as { pending: number; oldest: number }[];
+  return { pending: Number(rows[0]?.pending ?? 0), oldestSeconds: Math.max(0, Number(rows[0]?.oldest ?? 0)) };
+}
 
 /**
  * Sends committed outbox rows to the bus, oldest first, and marks them published.
@@ -120,7 +132,9 @@ export class OutboxRelay {
     let next = this.pollIntervalMs;
     try {
       const result = await this.relayBatch();
+      if (result.published > 0) this.options.metrics?.published.inc(result.published);
       if (result.failed) {
+        this.options.metrics?.publishFailures.inc();
         this.failures++;
         next = this.backoff();
       } else {

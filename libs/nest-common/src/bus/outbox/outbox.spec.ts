@@ -1,3 +1,5 @@
+import { Registry } from 'prom-client';
+import { MessagingMetrics } from '../../health/messaging-metrics';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import type { BusMessage, EventBus, PublishOptions } from '../bus.port';
@@ -8,6 +10,7 @@ import {
   InboxService,
   OutboxMessageEntity,
   OutboxRelay,
+  outboxBacklog,
   OutboxService,
   afterOutboxCommit,
   createMessagingMigration,
@@ -192,7 +195,11 @@ describe('transactional outbox and idempotent inbox (PostgreSQL)', () => {
     const messages = await received('outage.>');
     const flaky = new SwitchableBus(bus);
     flaky.down = true;
-    const relay = relayFor(dataSource, flaky, { pollIntervalMs: 20, maxBackoffMs: 100 });
+    const registry = new Registry();
+    const metrics = new MessagingMetrics(registry, { outboxBacklog: () => outboxBacklog(dataSource, schema) });
+    const gauge = async (name: string) =>
+      ((await registry.getMetricsAsJSON()).find((m) => m.name === name)?.values[0]?.value as number | undefined) ?? -1;
+    const relay = relayFor(dataSource, flaky, { pollIntervalMs: 20, maxBackoffMs: 100, metrics });
     relay.start();
     const first = await dataSource.transaction((m) => outbox.enqueue(m, 'outage.first', 1));
     const second = await dataSource.transaction((m) => outbox.enqueue(m, 'outage.second', 2));
@@ -207,9 +214,14 @@ describe('transactional outbox and idempotent inbox (PostgreSQL)', () => {
     const stuck = await dataSource.getRepository(OutboxMessageEntity).findOneByOrFail({ id: first });
     expect(stuck.publishedAt).toBeNull();
     expect(stuck.lastError).toBe('broker unavailable');
+    // What /metrics shows during the outage: the backlog and its age grow, failed rounds are counted.
+    expect(await gauge('outbox_pending_events')).toBeGreaterThanOrEqual(2);
+    expect(await gauge('outbox_oldest_pending_seconds')).toBeGreaterThan(0);
+    expect(await gauge('outbox_publish_failures_total')).toBeGreaterThanOrEqual(3);
 
     flaky.down = false;
     await waitFor(() => messages.length === 2, 'delivery after recovery');
+    expect(await gauge('outbox_published_total')).toBe(2);
     expect(messages.map((m) => m.id)).toEqual([first, second]);
     await sleep(200);
     expect(flaky.calls).toEqual([first, second]);

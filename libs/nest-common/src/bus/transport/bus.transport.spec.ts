@@ -1,3 +1,5 @@
+import { Registry } from 'prom-client';
+import { MessagingMetrics } from '../../health/messaging-metrics';
 import {
   Controller,
   Inject,
@@ -219,11 +221,21 @@ describe.each(adapters)('BusTransport on %s', (_name, openBus) => {
   let probe: Probe;
   let records: LogRecord[];
   let test: string;
+  let registry: Registry;
+  let metrics: MessagingMetrics;
+  /** A counter's value for one durable (and outcome), from the registry as /metrics would show it. */
+  const count = async (name: string, labels: Record<string, string>) => {
+    const metric = (await registry.getMetricsAsJSON()).find((m) => m.name === name);
+    const values = (metric?.values ?? []) as { value: number; labels: Record<string, string | number> }[];
+    return values.filter((v) => Object.entries(labels).every(([k, x]) => v.labels[k] === x)).reduce((n, v) => n + v.value, 0);
+  };
 
   const start = async (controllers: DynamicModule['controllers'] = [NoteHandlers]) => {
     const log = capturingLogger();
     records = log.records;
     bus = new AckLosingBus(await openBus(log.logger));
+    registry = new Registry();
+    metrics = new MessagingMetrics(registry, {});
     const transport = () =>
       new BusTransport({
         bus,
@@ -231,6 +243,7 @@ describe.each(adapters)('BusTransport on %s', (_name, openBus) => {
         logger: log.logger,
         service: 'svc',
         schemas,
+        metrics,
       });
     app = await NestFactory.create<NestFastifyApplication>(
       TestModule.with(controllers, transport, probe, log.logger),
@@ -284,6 +297,10 @@ describe.each(adapters)('BusTransport on %s', (_name, openBus) => {
     expect(seen('inbox')).toHaveLength(1);
     expect(await effects(test)).toEqual([{ copies: 2 }]);
     expect(records.some((r) => r.msg === 'bus event already handled; skipped')).toBe(true);
+    // /metrics: one processed, one duplicate skipped by the inbox, one redelivery.
+    expect(await count('bus_events_handled_total', { durable: 'svc-note-added', outcome: 'processed' })).toBe(1);
+    expect(await count('bus_events_handled_total', { durable: 'svc-note-added', outcome: 'duplicate' })).toBe(1);
+    expect(await count('bus_redeliveries_total', { durable: 'svc-note-added' })).toBeGreaterThanOrEqual(1);
   });
 
   it('rolls back a failing handler with its writes, and the retry commits them once', async () => {
@@ -296,6 +313,8 @@ describe.each(adapters)('BusTransport on %s', (_name, openBus) => {
     await waitFor(() => seen('inbox').length === 1, 'the retry');
     expect(seen('inbox')[0].delivery).toBe(2);
     expect(await effects(test)).toEqual([{ copies: 1 }]);
+    expect(await count('bus_events_handled_total', { durable: 'svc-note-added', outcome: 'failed' })).toBe(1);
+    expect(await count('bus_events_handled_total', { durable: 'svc-note-added', outcome: 'processed' })).toBe(1);
     // The audit durable is independent: it handled the event once, without waiting for the retry.
     expect(seen('audit')).toHaveLength(1);
   });
@@ -315,6 +334,7 @@ describe.each(adapters)('BusTransport on %s', (_name, openBus) => {
       [PINO_ERROR, 'svc-note-audit', 1],
     ]);
     expect(dropped[0].msg).toMatch(/does not match its schema; message dropped/);
+    expect(await count('bus_events_handled_total', { outcome: 'invalid' })).toBe(2);
     expect(dropped[0].problem).toMatch(/text: .*; copies: /);
   });
 

@@ -12,6 +12,7 @@ import type { BusMessage, BusSubscription, EventBus, SubscribeOptions } from '..
 import { drain } from '../bus-drain';
 import type { BusLogger } from '../bus-logger';
 import { assertFilterSubject, assertPublishSubject, errorMessage } from '../bus-rules';
+import type { HandledOutcome, MessagingMetrics } from '../../health/messaging-metrics';
 import type { InboxService } from '../outbox/inbox.service';
 import { BusContext } from './bus-context';
 
@@ -41,6 +42,8 @@ export interface BusTransportOptions {
   schemas?: Readonly<Record<string, ZodType>>;
   /** How long close() waits for running handlers. */
   closeTimeoutMs?: number;
+  /** Counts each delivery's outcome and the redeliveries (the service's /metrics). */
+  metrics?: Pick<MessagingMetrics, 'handled' | 'redeliveries'>;
 }
 
 interface EventRoute {
@@ -174,6 +177,18 @@ export class BusTransport extends Server implements CustomTransportStrategy {
   }
 
   private async deliver(route: EventRoute, message: BusMessage): Promise<void> {
+    const metrics = this.options.metrics;
+    if (message.deliveryCount > 1) metrics?.redeliveries.inc({ durable: route.durable });
+    try {
+      const outcome = await this.deliverOnce(route, message);
+      metrics?.handled.inc({ durable: route.durable, outcome });
+    } catch (err) {
+      metrics?.handled.inc({ durable: route.durable, outcome: 'failed' });
+      throw err;
+    }
+  }
+
+  private async deliverOnce(route: EventRoute, message: BusMessage): Promise<HandledOutcome> {
     if (this.closing) throw new Error('the service is shutting down');
     const log = {
       durable: route.durable,
@@ -187,18 +202,19 @@ export class BusTransport extends Server implements CustomTransportStrategy {
       // Acknowledged: no retry can make it valid, and retrying would only delay the messages behind it.
       const problem = parsed ? describeIssues(parsed.error) : 'no schema for this subject';
       this.options.logger.error({ ...log, problem }, 'bus event does not match its schema; message dropped');
-      return;
+      return 'invalid';
     }
     const { subject, headers } = message;
     if (!route.inbox) {
       await this.invoke(route.handler, parsed.data, new BusContext([{ subject, headers, message }]));
       this.options.logger.debug(log, 'bus event handled');
-      return;
+      return 'processed';
     }
     const ran = await this.options.inbox.handleOnce(route.durable, message, async (manager) => {
       await this.invoke(route.handler, parsed.data, new BusContext([{ subject, headers, message, manager }]));
     });
     this.options.logger.debug(log, ran ? 'bus event handled' : 'bus event already handled; skipped');
+    return ran ? 'processed' : 'duplicate';
   }
 
   private async answer(
