@@ -22,15 +22,13 @@ function lazyNamed<M, K extends keyof M>(load: () => Promise<M>, name: K): LazyE
 const HomePage = lazyNamed(() => import('@/features/blog/components/home-page'), 'HomePage');
 const BlogListPage = lazyNamed(() => import('@/features/blog/components/blog-list-page'), 'BlogListPage');
 const PostPage = lazyNamed(() => import('@/features/blog/components/post-page'), 'PostPage');
-/** The profile with the grades feature's 'My Quiz Results', whose audio review plays with the quizzes' button. */
+/** The profile with the grades feature's 'My Quiz Results' (its audio review uses the shared player, components/audio). */
 const ProfilePage = lazy(async () => {
-  const [profile, grades, button] = await Promise.all([
+  const [profile, grades] = await Promise.all([
     import('@/features/profile/components/profile-page'),
     import('@/features/grades/components/my-quiz-results'),
-    import('@/features/quizzes/audio/audio-play-button'),
   ]);
-  const QuestionAudio = ({ src }: { src: string }) => <button.AudioPlayButton key={src} src={src} />;
-  return { default: () => <profile.ProfilePage quizResults={<grades.MyQuizResults AudioPlayer={QuestionAudio} />} /> };
+  return { default: () => <profile.ProfilePage quizResults={<grades.MyQuizResults />} /> };
 });
 const AdminPostsPage = lazyNamed(() => import('@/features/blog/components/admin-posts-page'), 'AdminPostsPage');
 const AdminCategoriesPage = lazyNamed(() => import('@/features/blog/components/admin-categories-page'), 'AdminCategoriesPage');
@@ -53,38 +51,16 @@ const TextQuizGradesDashboardPage = lazyNamed(() => import('@/features/grades/co
 const TextQuizzesPage = lazyNamed(() => import('@/features/quizzes/components/quizzes-page'), 'TextQuizzesPage');
 const AdminDashboardPage = lazyNamed(() => import('./routes/admin-dashboard-page'), 'AdminDashboardPage');
 const NotFoundPage = lazyNamed(() => import('./routes/not-found'), 'NotFoundPage');
-/**
- * The classroom screens play audio with the quizzes' player and list the alphabet's recordings. Features never import
- * each other, so the app loads those pieces with the page and hands them over in the classroom's AudioKit.
- */
-function lazyWithAudioKit<M, K extends keyof M>(load: () => Promise<M>, name: K): LazyExoticComponent<ComponentType> {
-  return lazy(async () => {
-    const [page, kit, button, urlTest, source, letters] = await Promise.all([
-      load(),
-      import('@/features/classroom/audio-kit'),
-      import('@/features/quizzes/audio/audio-play-button'),
-      import('@/features/quizzes/audio/audio-url-test'),
-      import('@/features/quizzes/audio/audio-source'),
-      import('@/features/tools/spanish-alphabet/spanish-letters'),
-    ]);
-    const Page = page[name] as ComponentType;
-    const value = {
-      PlayButton: button.AudioPlayButton,
-      UrlTest: urlTest.AudioUrlTest,
-      isCloudStorageLink: source.isCloudStorageLink,
-      alphabet: letters.SPANISH_LETTERS.map((l) => ({ letter: l.letter, src: letters.letterAudioUrl(l.letter) })),
-    };
-    return {
-      default: () => (
-        <kit.AudioKitProvider value={value}>
-          <Page />
-        </kit.AudioKitProvider>
-      ),
-    };
-  });
-}
-const AudioListsPage = lazyWithAudioKit(() => import('@/features/classroom/audio-lists/audio-lists-page'), 'AudioListsPage');
-const SoundDemoPage = lazyWithAudioKit(() => import('@/features/classroom/sound-demo/sound-demo-page'), 'SoundDemoPage');
+const AudioListsPage = lazyNamed(() => import('@/features/classroom/audio-lists/audio-lists-page'), 'AudioListsPage');
+/** The classroom's sound demo lists the tools feature's alphabet recordings; features never import each other, so the app hands them over. */
+const SoundDemoPage = lazy(async () => {
+  const [demo, letters] = await Promise.all([
+    import('@/features/classroom/sound-demo/sound-demo-page'),
+    import('@/features/tools/spanish-alphabet/spanish-letters'),
+  ]);
+  const alphabet = letters.SPANISH_LETTERS.map((l) => ({ letter: l.letter, src: letters.letterAudioUrl(l.letter) }));
+  return { default: () => <demo.SoundDemoPage alphabet={alphabet} /> };
+});
 const LessonPlansPage = lazyNamed(() => import('@/features/classroom/lesson-plans/lesson-plans-page'), 'LessonPlansPage');
 const GoogleSlidesPage = lazyNamed(() => import('@/features/classroom/google-slides/google-slides-page'), 'GoogleSlidesPage');
 

@@ -2,7 +2,7 @@ import { configure, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { personas } from '@/testing/fixtures';
 import { renderApp } from '@/testing/render-app';
-import { installStubAudio } from './audio.testing';
+import { installFakeAudio } from '@/testing/fake-audio';
 
 configure({ asyncUtilTimeout: 4000 });
 
@@ -12,7 +12,7 @@ describe('the tools hub reaches the classroom screens', () => {
     ['Lesson Plans', 'Lesson Plans'],
     ['Google Slides', 'Google Slides'],
   ])("'Launch Tool: %s' opens the real screen", { timeout: 20_000 }, async (tool, heading) => {
-    installStubAudio();
+    installFakeAudio();
     const { user, router } = await renderApp('/educational-tools', {
       user: personas.teacher(),
       setup: (f) => ['/api/audio-lists', '/api/lesson-plans', '/api/google-slides'].forEach((api) => f.on('GET', api, { json: [] })),

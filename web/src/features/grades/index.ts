@@ -1,3 +1,3 @@
 export { AudioQuizGradesDashboardPage, TextQuizGradesDashboardPage } from './components/grades-dashboard-page';
-export { MyQuizResults, type AudioPlayerComponent } from './components/my-quiz-results';
+export { MyQuizResults } from './components/my-quiz-results';
 export { QuizGradesSection } from './components/quiz-grades-section';

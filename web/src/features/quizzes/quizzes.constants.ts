@@ -1,10 +1,5 @@
 import { AssessmentMessages, PASS_MARK, UNLIMITED_ATTEMPTS, type QuizKind } from '@district/contracts/assessment';
 
-/** Spec §9: audio plays at volume 0.7; the URL test in the quiz form previews at 0.6. */
-export const AUDIO_VOLUME = 0.7;
-export const AUDIO_PREVIEW_VOLUME = 0.6;
-/** How long the form's URL test waits for the audio to load before calling it failed. */
-export const AUDIO_TEST_TIMEOUT_MS = 10_000;
 /** A submission that failed on the network is retried once by itself after this delay (same Idempotency-Key). */
 export const SUBMIT_RETRY_DELAY_MS = 1_000;
 
@@ -39,10 +34,6 @@ export const QuizMessages = {
   saveFailed: (message: string) => `Error creating/updating quiz: ${message}`,
   deleteFailed: (message: string) => `Failed to delete quiz: ${message}`,
   unknownError: 'Unknown error',
-  audioLoadFailed: 'Audio failed to load. Check the URL or try a different file.',
-  audioBlocked: 'Your browser blocked audio playback. Press Play again to listen.',
-  urlFailed: 'URL Failed',
-  audioReady: 'Audio Ready',
   // The spec names these states and asks for confirmations without wording them.
   deleteConfirm: (title: string) => `Are you sure you want to delete the quiz "${title}"? Results already recorded are kept.`,
   quizCreated: 'Quiz created successfully',

@@ -9,10 +9,10 @@ import {
   ClassroomMessages,
   type AudioList,
 } from '@district/contracts/classroom';
+import { AudioUrlTest } from '@/components/audio';
 import { Alert, Button, Card, CardBody, CardHeader, TextAreaField, TextField, useToast } from '@/components/ui';
 import { errorMessage } from '@/lib/api-client';
 import { useSaveAudioList } from '../api/audio-lists';
-import { playbackUrl, useAudioKit } from '../audio-kit';
 import { ClassroomTexts } from '../classroom.constants';
 
 interface FileRow {
@@ -29,7 +29,6 @@ const row = (name = '', url = ''): FileRow => ({ key: ++rowSeq, name, url });
  * audio file.'; each file needs a name and a URL. Rows left entirely blank are ignored. The whole list is sent.
  */
 export function AudioListForm({ list, onDone }: { list: AudioList | null; onDone: () => void }) {
-  const { UrlTest, isCloudStorageLink } = useAudioKit();
   const save = useSaveAudioList();
   const { toast } = useToast();
   const [title, setTitle] = useState(list?.title ?? '');
@@ -93,7 +92,7 @@ export function AudioListForm({ list, onDone }: { list: AudioList | null; onDone
                   />
                 </div>
                 <div className="flex flex-wrap items-center justify-between gap-2">
-                  <UrlTest url={f.url.trim() === '' ? '' : playbackUrl(f.url, isCloudStorageLink)} label={`Test audio file ${i + 1}`} />
+                  <AudioUrlTest url={f.url} label={`Test audio file ${i + 1}`} />
                   <Button variant="ghost" size="sm" onClick={() => setFiles((rows) => rows.filter((r) => r.key !== f.key))} disabled={files.length === 1} aria-label={`Remove audio file ${i + 1}`}>
                     Remove
                   </Button>

@@ -4,7 +4,7 @@ import { ClassroomMessages, type AudioList } from '@district/contracts/classroom
 import type { FetchStub } from '@/testing/fetch-stub';
 import { personas } from '@/testing/fixtures';
 import { renderApp } from '@/testing/render-app';
-import { installStubAudio } from '../audio.testing';
+import { FakeAudio, installFakeAudio } from '@/testing/fake-audio';
 import { makeAudioList } from '../classroom.fixtures.testing';
 
 configure({ asyncUtilTimeout: 4000 });
@@ -14,7 +14,7 @@ const DRIVE = 'https://drive.google.com/file/d/abc123/view';
 const PROXIED = `/api/audio-proxy?url=${encodeURIComponent(DRIVE)}`;
 
 async function open(user: ReturnType<typeof personas.student>, lists: AudioList[], setup?: (f: FetchStub) => void) {
-  const audios = installStubAudio();
+  const audios = installFakeAudio();
   const view = await renderApp('/audio-lists', {
     user,
     setup: (f) => {
@@ -59,6 +59,41 @@ describe('/audio-lists (spec §2, §5, §6, §7, §8)', { timeout: 20_000 }, () 
     expect(await screen.findByText('Failed to play Hola. Please check the audio URL.')).toBeInTheDocument();
     expect(within(screen.getByRole('group', { name: 'Play Hola' })).getByRole('button')).toHaveTextContent('Error');
     expect(screen.queryByText('Failed to play Gracias. Please check the audio URL.')).not.toBeInTheDocument();
+  });
+
+  it("also says it when the file loaded but the browser cannot play it (not when it only blocks autoplay)", async () => {
+    const { audios, user } = await open(personas.student(), [makeAudioList()]);
+    const group = () => within(screen.getByRole('group', { name: 'Play Gracias' }));
+    await screen.findByRole('group', { name: 'Play Gracias' });
+    act(() => audios(PROXIED)[0]!.fire('canplay'));
+    FakeAudio.nextPlay = 'blocked';
+    await user.click(group().getByRole('button'));
+    expect(await screen.findByText(/browser blocked audio playback/)).toBeInTheDocument();
+    expect(screen.queryByText('Failed to play Gracias. Please check the audio URL.')).not.toBeInTheDocument();
+    FakeAudio.nextPlay = 'fail';
+    await user.click(group().getByRole('button'));
+    expect(await screen.findByText('Failed to play Gracias. Please check the audio URL.')).toBeInTheDocument();
+    expect(group().getByRole('button')).toHaveTextContent('Error');
+    expect(screen.queryByText('Failed to play Hola. Please check the audio URL.')).not.toBeInTheDocument();
+  });
+
+  it('plays every cloud host family through the proxy and other hosts directly', async () => {
+    const links = {
+      Drive: 'https://docs.google.com/uc?export=download&id=x1',
+      Dropbox: 'https://www.dropbox.com/scl/fi/x/dos.mp3?rlkey=k&dl=0',
+      OneDrive: 'https://1drv.ms/u/s!AbC',
+      SharePoint: 'https://contoso.sharepoint.com/:u:/s/site/EaB',
+      iCloud: 'https://www.icloud.com/iclouddrive/0xy#tres',
+      CDN: 'https://cdn.example.test/cuatro.mp3',
+    };
+    const list = makeAudioList({ title: 'Nubes', audioFiles: Object.entries(links).map(([name, url]) => ({ name, url })) });
+    const { audios } = await open(personas.student(), [list]);
+    await screen.findByRole('group', { name: 'Play CDN' });
+    for (const [name, url] of Object.entries(links)) {
+      const through = name === 'CDN' ? url : `/api/audio-proxy?url=${encodeURIComponent(url)}`;
+      expect(audios(through), name).toHaveLength(1);
+      if (name !== 'CDN') expect(audios(url), name).toHaveLength(0);
+    }
   });
 
   it('shows the empty state, and the fetch failure with Try Again', async () => {

@@ -19,7 +19,7 @@ const PRINT_CSS = `
 }`;
 
 function Text({ value }: { value: string }) {
-  return value.trim() === '' ? <p className="text-slate-400">—</p> : <p className="whitespace-pre-line break-words">{value}</p>;
+  return value.trim() === '' ? <p className="text-slate-500">—</p> : <p className="whitespace-pre-line break-words">{value}</p>;
 }
 
 /** A plan as a clean printable page (the "print a plan" of issue 13): every field, text only, no controls. */

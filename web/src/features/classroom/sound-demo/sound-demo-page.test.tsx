@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { User } from '@district/contracts/identity';
 import { personas } from '@/testing/fixtures';
 import { renderApp } from '@/testing/render-app';
-import { installStubAudio } from '../audio.testing';
+import { installFakeAudio } from '@/testing/fake-audio';
 import { makeAudioList } from '../classroom.fixtures.testing';
 import { DEMO_QUIZ_SOUNDS } from './demo-sounds';
 
@@ -11,7 +11,7 @@ configure({ asyncUtilTimeout: 4000 });
 afterEach(() => vi.restoreAllMocks());
 
 async function open(user: User | null) {
-  const audios = installStubAudio();
+  const audios = installFakeAudio();
   const view = await renderApp('/sound-demo', { user, setup: (f) => f.on('GET', '/api/audio-lists', { json: [makeAudioList()] }) });
   await screen.findByRole('heading', { level: 1, name: 'Sound Demo' });
   return { ...view, audios };
@@ -76,7 +76,7 @@ describe('/sound-demo (issue 13 item 10)', { timeout: 20_000 }, () => {
 
 describe('the admin dashboard card', () => {
   it('opens the sound demo', { timeout: 20_000 }, async () => {
-    installStubAudio();
+    installFakeAudio();
     const { user } = await renderApp('/admin', { user: personas.admin(), setup: (f) => f.on('GET', '/api/users', { json: [] }).on('GET', '/api/audio-lists', { json: [] }) });
     await user.click(await screen.findByRole('link', { name: /^Sound Demo/ }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Sound Demo' })).toBeInTheDocument();

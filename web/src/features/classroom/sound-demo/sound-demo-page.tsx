@@ -1,26 +1,30 @@
 import { useId, useState } from 'react';
+import { AudioPlayButton, AudioUrlTest } from '@/components/audio';
 import { Alert, Card, CardBody, CardHeader, Spinner, TextField } from '@/components/ui';
 import { PageContainer, PageHeader } from '@/components/layout';
 import { useSession } from '@/lib/auth';
 import { errorMessage } from '@/lib/api-client';
 import { useAudioLists } from '../api/audio-lists';
-import { playbackUrl, useAudioKit } from '../audio-kit';
 import { ClassroomTexts } from '../classroom.constants';
 import { DEMO_QUIZ_SOUNDS } from './demo-sounds';
 
+/** A letter of the Spanish alphabet with its recording (the tools feature's list, handed over by app/router.tsx). */
+export interface AlphabetSound {
+  letter: string;
+  src: string;
+}
+
 function SoundRow({ name, src }: { name: string; src: string }) {
-  const { PlayButton } = useAudioKit();
   return (
     <li className="flex items-center justify-between gap-3 rounded-lg border border-slate-200 px-3 py-2">
       <span className="min-w-0 break-words text-sm font-medium text-slate-800">{name}</span>
-      <PlayButton key={src} src={src} />
+      <AudioPlayButton key={src} src={src} />
     </li>
   );
 }
 
 function AudioListSounds() {
   const { user } = useSession();
-  const { isCloudStorageLink } = useAudioKit();
   const lists = useAudioLists(user !== null);
   if (!user) return <p className="text-sm text-slate-600">{ClassroomTexts.soundDemoSignIn}</p>;
   if (lists.isPending) return <Spinner label="Loading audio lists…" />;
@@ -33,7 +37,7 @@ function AudioListSounds() {
           <h3 className="mb-2 font-semibold text-slate-900">{list.title}</h3>
           <ul className="grid gap-2 sm:grid-cols-2">
             {list.audioFiles.map((file, i) => (
-              <SoundRow key={`${i}-${file.url}`} name={file.name} src={playbackUrl(file.url, isCloudStorageLink)} />
+              <SoundRow key={`${i}-${file.url}`} name={file.name} src={file.url} />
             ))}
           </ul>
         </section>
@@ -43,10 +47,8 @@ function AudioListSounds() {
 }
 
 function UrlTester() {
-  const { UrlTest, isCloudStorageLink } = useAudioKit();
   const [url, setUrl] = useState('');
   const hintId = useId();
-  const trimmed = url.trim();
   return (
     <div className="space-y-3">
       <TextField
@@ -58,17 +60,17 @@ function UrlTester() {
         onChange={(e) => setUrl(e.target.value)}
         hint={<span id={hintId}>{ClassroomTexts.urlTesterHint}</span>}
       />
-      <UrlTest url={trimmed === '' ? '' : playbackUrl(trimmed, isCloudStorageLink)} label="Test audio URL" />
+      <AudioUrlTest url={url} label="Test audio URL" />
     </div>
   );
 }
 
 /**
  * /sound-demo (linked from the admin dashboard): every sound the tools use — the alphabet's letters, the demo quiz's
- * recordings and the audio lists' files — each with the spec's play button, and an audio URL tester.
+ * recordings and the audio lists' files — each with the spec's play button, and an audio URL tester. The alphabet
+ * belongs to the tools feature, so the app passes it in.
  */
-export function SoundDemoPage() {
-  const { alphabet } = useAudioKit();
+export function SoundDemoPage({ alphabet }: { alphabet: readonly AlphabetSound[] }) {
   return (
     <PageContainer>
       <PageHeader title="Sound Demo" description={ClassroomTexts.soundDemoDescription} />

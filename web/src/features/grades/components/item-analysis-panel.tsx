@@ -72,7 +72,7 @@ export function ItemAnalysisPanel({ kind, quizId, quizTitle }: { kind: QuizKind;
                         <span className="flex flex-wrap gap-1">
                           {flags.includes('hard') ? <Badge tone="warning">Hard</Badge> : null}
                           {flags.includes('confusing') ? <Badge tone="danger">Confusing</Badge> : null}
-                          {flags.length === 0 ? <span className="text-slate-400">None</span> : null}
+                          {flags.length === 0 ? <span className="text-slate-600">None</span> : null}
                         </span>
                       </TableCell>
                     </TableRow>

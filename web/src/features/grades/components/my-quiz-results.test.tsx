@@ -1,33 +1,20 @@
 import { configure, screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Grade } from '@district/contracts/assessment';
 import type { User } from '@district/contracts/identity';
 import type { FetchStub } from '@/testing/fetch-stub';
 import { personas } from '@/testing/fixtures';
+import { installFakeAudio } from '@/testing/fake-audio';
 import { renderApp } from '@/testing/render-app';
 import { makeGrade, uuid } from '../grades.fixtures.testing';
 
 configure({ asyncUtilTimeout: 4000 });
 
-/** jsdom loads no media: an Audio that says it can play as soon as it has a source, and plays when asked. */
-class ReadyAudio extends EventTarget {
-  preload = '';
-  volume = 1;
-  currentTime = 0;
-  #src = '';
-  get src() {
-    return this.#src;
-  }
-  set src(value: string) {
-    this.#src = value;
-    queueMicrotask(() => this.dispatchEvent(new Event('canplay')));
-  }
-  play = vi.fn(() => Promise.resolve());
-  pause = vi.fn();
-}
+let audiosFor: ReturnType<typeof installFakeAudio>;
 
 function open(user: User, audio: Grade[] | ((f: FetchStub) => void), text: Grade[] = []) {
-  vi.stubGlobal('Audio', ReadyAudio);
+  // jsdom loads no media: every source says it can play at once.
+  audiosFor = installFakeAudio({ autoReady: true });
   return renderApp('/profile', {
     user,
     setup: (f) => {
@@ -102,6 +89,7 @@ describe("profile 'My Quiz Results' (classroom-tools §2, §4, §6)", { timeout:
     expect(third.queryByText('Incorrect')).not.toBeInTheDocument();
     await view.user.click(third.getByRole('button', { name: 'Play' }));
     expect(await third.findByRole('button', { name: 'Pause' })).toBeInTheDocument();
+    expect(audiosFor('https://cdn.example.test/tres.mp3')[0]?.play).toHaveBeenCalledTimes(1);
 
     await view.user.click(details('Números'));
     expect(screen.queryByRole('region', { name: 'Question Review for Colores' })).not.toBeInTheDocument();
@@ -109,6 +97,22 @@ describe("profile 'My Quiz Results' (classroom-tools §2, §4, §6)", { timeout:
     expect(details('Colores')).toHaveTextContent('View Details');
     await view.user.click(details('Números'));
     expect(screen.queryByRole('region', { name: /Question Review/ })).not.toBeInTheDocument();
+  });
+
+  it('audio review: a cloud-storage link plays through the audio proxy', async () => {
+    const me = personas.student();
+    const dropbox = 'https://www.dropbox.com/s/abc/uno.mp3?dl=0';
+    const grade = makeGrade({ userId: me.id, quizTitle: 'Nube' });
+    grade.questions[0] = { ...grade.questions[0]!, audioUrl: dropbox };
+    const view = await open(me, [grade]);
+    await results();
+    await view.user.click(await screen.findByRole('button', { name: 'View Details' }));
+    const review = screen.getByRole('region', { name: 'Question Review for Nube' });
+    const first = within(within(review).getAllByRole('listitem').find((li) => li.getAttribute('data-review-question') === '0')!);
+    await view.user.click(await first.findByRole('button', { name: 'Play' }));
+    expect(await first.findByRole('button', { name: 'Pause' })).toBeInTheDocument();
+    expect(audiosFor(`/api/audio-proxy?url=${encodeURIComponent(dropbox)}`)).toHaveLength(1);
+    expect(audiosFor(dropbox)).toHaveLength(0);
   });
 
   it("text review: Correct/Incorrect per question, 'Correct Answer' and the wrong pick as 'Your Answer'", async () => {

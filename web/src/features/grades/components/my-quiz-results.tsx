@@ -1,5 +1,6 @@
-import { useState, type ComponentType } from 'react';
+import { useState } from 'react';
 import type { Grade, QuizKind } from '@district/contracts/assessment';
+import { AudioPlayButton } from '@/components/audio';
 import { Badge, Button, Card, CardBody, CardHeader, Tabs } from '@/components/ui';
 import { useSession } from '@/lib/auth';
 import { cn } from '@/lib/cn';
@@ -9,10 +10,7 @@ import { GRADE_KINDS } from '../grades.constants';
 import { GradesErrorPanel, GradesLoading } from './grades-states';
 import { ScoreBadge } from './grades-table';
 
-/** The play/pause/replay button for a question's audio; the app passes the quizzes feature's one in. */
-export type AudioPlayerComponent = ComponentType<{ src: string }>;
-
-function QuestionReview({ grade, AudioPlayer }: { grade: Grade; AudioPlayer?: AudioPlayerComponent }) {
+function QuestionReview({ grade }: { grade: Grade }) {
   return (
     <ol className="space-y-4" aria-label={`Question Review: ${grade.quizTitle}`}>
       {grade.questions.map((q, index) => {
@@ -26,9 +24,9 @@ function QuestionReview({ grade, AudioPlayer }: { grade: Grade; AudioPlayer?: Au
               </p>
               {grade.kind === 'text' ? <Badge tone={right ? 'success' : 'danger'}>{right ? 'Correct' : 'Incorrect'}</Badge> : null}
             </div>
-            {grade.kind === 'audio' && q.audioUrl && AudioPlayer ? (
+            {grade.kind === 'audio' && q.audioUrl ? (
               <div className="mt-2">
-                <AudioPlayer key={q.audioUrl} src={q.audioUrl} />
+                <AudioPlayButton key={q.audioUrl} src={q.audioUrl} />
               </div>
             ) : null}
             <ul className="mt-3 space-y-1.5">
@@ -64,10 +62,9 @@ interface ResultListProps {
   userId: string;
   expandedId: string | null;
   onToggle: (id: string) => void;
-  AudioPlayer?: AudioPlayerComponent;
 }
 
-function ResultList({ kind, query, userId, expandedId, onToggle, AudioPlayer }: ResultListProps) {
+function ResultList({ kind, query, userId, expandedId, onToggle }: ResultListProps) {
   if (query.isPending) return <GradesLoading />;
   if (query.isError && !query.data) return <GradesErrorPanel error={query.error} onRetry={() => void query.refetch()} />;
   const mine = (query.data ?? []).filter((g) => g.userId === userId);
@@ -101,7 +98,7 @@ function ResultList({ kind, query, userId, expandedId, onToggle, AudioPlayer }: 
             {open ? (
               <section id={reviewId} aria-label={`Question Review for ${g.quizTitle}`} className="mt-4">
                 <h3 className="mb-3 text-base font-semibold text-slate-900">Question Review</h3>
-                <QuestionReview grade={g} AudioPlayer={AudioPlayer} />
+                <QuestionReview grade={g} />
               </section>
             ) : null}
           </li>
@@ -116,7 +113,7 @@ function ResultList({ kind, query, userId, expandedId, onToggle, AudioPlayer }: 
  * time, built from each result's snapshot of the questions as answered. Asks with the signed-in user's own id and
  * keeps only their results (the server also forces it).
  */
-export function MyQuizResults({ AudioPlayer }: { AudioPlayer?: AudioPlayerComponent }) {
+export function MyQuizResults() {
   const { user } = useSession();
   const userId = user?.id ?? '';
   const [tab, setTab] = useState<QuizKind>('audio');
@@ -126,7 +123,7 @@ export function MyQuizResults({ AudioPlayer }: { AudioPlayer?: AudioPlayerCompon
   const count = (q: typeof audio) => (q.data ?? []).filter((g) => g.userId === userId).length;
   const toggle = (id: string) => setExpandedId((current) => (current === id ? null : id));
   const list = (kind: QuizKind, query: typeof audio) => (
-    <ResultList kind={kind} query={query} userId={userId} expandedId={expandedId} onToggle={toggle} AudioPlayer={AudioPlayer} />
+    <ResultList kind={kind} query={query} userId={userId} expandedId={expandedId} onToggle={toggle} />
   );
 
   return (

@@ -4,7 +4,7 @@ import { AssessmentMessages, type Quiz } from '@district/contracts/assessment';
 import type { FetchStub } from '@/testing/fetch-stub';
 import { personas } from '@/testing/fixtures';
 import { renderApp } from '@/testing/render-app';
-import { installFakeAudio } from '../audio/fake-audio.testing';
+import { installFakeAudio } from '@/testing/fake-audio';
 import { makeQuiz } from '../quizzes.fixtures.testing';
 
 configure({ asyncUtilTimeout: 4000 });

@@ -3,7 +3,7 @@ import { AUDIO_PLAY_LIMIT_MAX, MAX_ATTEMPTS_OPTIONS, QUIZ_OPTIONS_COUNT, type Qu
 import { Alert, Button, Card, CardBody, SelectField, TextAreaField, TextField, useToast } from '@/components/ui';
 import { errorMessage } from '@/lib/api-client';
 import { useSaveQuiz } from '../api/quizzes';
-import { AudioUrlTest } from '../audio/audio-url-test';
+import { AudioUrlTest } from '@/components/audio';
 import { canSave, firstProblem, toQuizWrite, useQuizDraft } from '../hooks/use-quiz-draft';
 import { attemptsLabel, QuizMessages } from '../quizzes.constants';
 

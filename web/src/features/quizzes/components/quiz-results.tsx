@@ -1,7 +1,7 @@
 import { AssessmentMessages, PASS_MARK, type Grade, type QuizKind } from '@district/contracts/assessment';
 import { Alert, Badge, Button, Card, CardBody, CardHeader } from '@/components/ui';
 import { cn } from '@/lib/cn';
-import { AudioPlayButton } from '../audio/audio-play-button';
+import { AudioPlayButton } from '@/components/audio';
 import { QuizMessages } from '../quizzes.constants';
 
 /** Results after a submission (spec §4, §5): score, correct/total, 70 or more as success, then the Question Review. */

@@ -4,7 +4,7 @@ import { Alert, Button, Card, CardBody } from '@/components/ui';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
 import { isNetworkError, useSubmitGrade } from '../api/quizzes';
-import { AudioPlayButton } from '../audio/audio-play-button';
+import { AudioPlayButton } from '@/components/audio';
 import { QuizMessages } from '../quizzes.constants';
 
 export interface QuizTakingProps {

@@ -211,7 +211,7 @@ describe('taking a quiz (spec §4, §5)', { timeout: 20_000 }, () => {
 describe('results and review (spec §4, §5)', { timeout: 20_000 }, () => {
   async function submitWith(gradeOverrides: Parameters<typeof gradeFor>[2], answers = [0, 1, 2], kind: 'audio' | 'text' = 'text') {
     const quiz = makeQuiz({ title: 'Saludos', kind });
-    if (kind === 'audio') (await import('../audio/fake-audio.testing')).installFakeAudio();
+    if (kind === 'audio') (await import('@/testing/fake-audio')).installFakeAudio();
     const view = await open([quiz], 'student', kind);
     view.fetch.on('POST', kind === 'audio' ? '/api/quiz-grades' : '/api/text-quiz-grades', { status: 201, json: gradeFor(quiz, answers, gradeOverrides) });
     await view.user.click(await screen.findByRole('button', { name: 'Start Quiz: Saludos' }));
@@ -269,7 +269,7 @@ describe('results and review (spec §4, §5)', { timeout: 20_000 }, () => {
 
 describe('the audio play limit (spec §4 via the quiz setting)', { timeout: 20_000 }, () => {
   it('shows plays left per question and refuses a new play when none are left', async () => {
-    const { installFakeAudio } = await import('../audio/fake-audio.testing');
+    const { installFakeAudio } = await import('@/testing/fake-audio');
     const audiosFor = installFakeAudio();
     const quiz = makeQuiz({ title: 'Escucha', kind: 'audio', audioPlayLimit: 1 });
     const { user } = await open([quiz], 'student', 'audio');

@@ -1,9 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui';
-import { AUDIO_VOLUME, QuizMessages } from '../quizzes.constants';
+import { AUDIO_VOLUME, AudioMessages } from './audio.constants';
 import { playableAudioUrl } from './audio-source';
 
 export type AudioPlayState = 'loading' | 'ready' | 'playing' | 'paused' | 'ended' | 'error';
+
+/** Why the button reached 'error': the audio did not load, or the browser refused to play it. */
+export type AudioFailure = 'load' | 'play';
 
 const LABELS: Record<AudioPlayState, string> = {
   loading: 'Loading',
@@ -15,22 +18,41 @@ const LABELS: Record<AudioPlayState, string> = {
 };
 
 export interface AudioPlayButtonProps {
+  /** The audio link as stored; cloud-storage links are played through the audio proxy (`playableAudioUrl`). */
   src: string;
   /** False when the play limit is used up: a new play (from the start) is refused, a paused one may resume. */
   canStartPlay?: boolean;
   /** Called once each time a play from the start begins (the play limit counts these). */
   onPlayStarted?: () => void;
+  /** Called once when the button reaches its Error state. */
+  onError?: (failure: AudioFailure) => void;
+  /** Called with every state the button shows, starting with 'loading'. */
+  onStateChange?: (state: AudioPlayState) => void;
 }
 
 /**
- * Spec §4 "Audio play button": Loading, then Play, Pause while playing, Replay after it ends, Error on failure;
- * volume 0.7. Render it with `key={src}` so a new link starts over at Loading.
+ * Spec (classroom-tools §4) "Audio play button": Loading, then Play, Pause while playing, Replay after it ends, Error
+ * on failure; volume 0.7. Render it with `key={src}` so a new link starts over at Loading.
  */
-export function AudioPlayButton({ src, canStartPlay = true, onPlayStarted }: AudioPlayButtonProps) {
+export function AudioPlayButton({ src, canStartPlay = true, onPlayStarted, onError, onStateChange }: AudioPlayButtonProps) {
   const [state, setState] = useState<AudioPlayState>('loading');
+  const [failure, setFailure] = useState<AudioFailure>('load');
   const [blocked, setBlocked] = useState(false);
   const audioRef = useRef<HTMLAudioElement | null>(null);
   const pending = useRef(false);
+  const listeners = useRef({ onError, onStateChange });
+  const reported = useRef<AudioPlayState | null>(null);
+
+  useEffect(() => {
+    listeners.current = { onError, onStateChange };
+  });
+
+  useEffect(() => {
+    if (reported.current === state) return;
+    reported.current = state;
+    listeners.current.onStateChange?.(state);
+    if (state === 'error') listeners.current.onError?.(failure);
+  }, [state, failure]);
 
   useEffect(() => {
     const audio = new Audio();
@@ -38,18 +60,21 @@ export function AudioPlayButton({ src, canStartPlay = true, onPlayStarted }: Aud
     audio.volume = AUDIO_VOLUME;
     const onReady = () => setState((s) => (s === 'loading' ? 'ready' : s));
     const onEnded = () => setState('ended');
-    const onError = () => setState('error');
+    const onLoadError = () => {
+      setFailure('load');
+      setState('error');
+    };
     audio.addEventListener('canplay', onReady);
     audio.addEventListener('loadedmetadata', onReady);
     audio.addEventListener('ended', onEnded);
-    audio.addEventListener('error', onError);
+    audio.addEventListener('error', onLoadError);
     audio.src = playableAudioUrl(src);
     audioRef.current = audio;
     return () => {
       audio.removeEventListener('canplay', onReady);
       audio.removeEventListener('loadedmetadata', onReady);
       audio.removeEventListener('ended', onEnded);
-      audio.removeEventListener('error', onError);
+      audio.removeEventListener('error', onLoadError);
       audio.pause();
       audioRef.current = null;
     };
@@ -80,7 +105,10 @@ export function AudioPlayButton({ src, canStartPlay = true, onPlayStarted }: Aud
         pending.current = false;
         const name = err instanceof Error || err instanceof DOMException ? err.name : '';
         if (name === 'NotAllowedError') setBlocked(true);
-        else if (name !== 'AbortError') setState('error');
+        else if (name !== 'AbortError') {
+          setFailure('play');
+          setState('error');
+        }
       },
     );
   };
@@ -99,11 +127,11 @@ export function AudioPlayButton({ src, canStartPlay = true, onPlayStarted }: Aud
       </Button>
       {state === 'error' ? (
         <p role="alert" className="text-xs font-medium text-red-700">
-          {QuizMessages.audioLoadFailed}
+          {AudioMessages.audioLoadFailed}
         </p>
       ) : blocked ? (
         <p role="status" className="text-xs text-amber-800">
-          {QuizMessages.audioBlocked}
+          {AudioMessages.audioBlocked}
         </p>
       ) : null}
     </div>

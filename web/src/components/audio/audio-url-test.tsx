@@ -1,11 +1,14 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui';
-import { AUDIO_PREVIEW_VOLUME, AUDIO_TEST_TIMEOUT_MS, QuizMessages } from '../quizzes.constants';
+import { AUDIO_PREVIEW_VOLUME, AUDIO_TEST_TIMEOUT_MS, AudioMessages } from './audio.constants';
 import { playableAudioUrl } from './audio-source';
 
 type TestState = 'idle' | 'testing' | 'ready' | 'failed';
 
-/** The quiz form's 'Test' of an audio link: loads it (and previews it at 0.6) and says 'Audio Ready' or 'URL Failed'. */
+/**
+ * The 'Test' of an audio link (quiz form, audio list form, sound demo): loads it — through the audio proxy for a
+ * cloud-storage link — previews it at 0.6 and says 'Audio Ready' or 'URL Failed'.
+ */
 export function AudioUrlTest({ url, label }: { url: string; label: string }) {
   const [result, setResult] = useState<{ url: string; state: TestState }>({ url: '', state: 'idle' });
   const stop = useRef<(() => void) | null>(null);
@@ -51,8 +54,8 @@ export function AudioUrlTest({ url, label }: { url: string; label: string }) {
       </Button>
       <span role="status" className="text-xs font-semibold">
         {state === 'testing' ? <span className="text-slate-500">Testing…</span> : null}
-        {state === 'ready' ? <span className="text-emerald-700">{QuizMessages.audioReady}</span> : null}
-        {state === 'failed' ? <span className="text-red-700">{QuizMessages.urlFailed}</span> : null}
+        {state === 'ready' ? <span className="text-emerald-700">{AudioMessages.audioReady}</span> : null}
+        {state === 'failed' ? <span className="text-red-700">{AudioMessages.urlFailed}</span> : null}
       </span>
     </div>
   );
