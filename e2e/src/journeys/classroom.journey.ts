@@ -85,6 +85,54 @@ const audioList: Journey = {
   },
 };
 
+const proxiedAudio: Journey = {
+  id: 44,
+  title: 'audio proxy: a teacher lists a file on a cloud host (a local stand-in), a student plays it through /api/audio-proxy; the proxy keeps the site’s cookies from the host and the host’s from the browser, and refuses loopback',
+  topologies: TOPOLOGIES,
+  timeoutMs: 120_000,
+  async run(ctx) {
+    const standIn = ctx.stack.audioStandIn;
+    const title = `Nube ${ctx.runId}`;
+    const link = standIn.link('buenos-dias.mp3');
+    const teacher = await signedIn(ctx, TEACHER.email);
+    await open(teacher, ctx.baseUrl, '/audio-lists');
+    await click(teacher, byRole('button', 'Create Audio List'));
+    await fill(teacher, byRole('textbox', 'Title'), title);
+    const file = `[role="group"][aria-label="Audio file 1"]`;
+    await fill(teacher, `${file} ${byRole('textbox', 'Name')}`, 'Buenos días');
+    await fill(teacher, `${file} ${byRole('textbox', 'URL')}`, link);
+    await click(teacher, byRole('button', 'Save List'));
+    await waitForToast(teacher, CLASSROOM.audioListCreated);
+
+    const before = standIn.seen.length;
+    const student = await signedIn(ctx, STUDENT2.email);
+    await open(student, ctx.baseUrl, '/audio-lists');
+    await waitFor(student, byRole('heading', title));
+    const play = `[aria-label="Files of ${title}"] [role="group"][aria-label="Play Buenos días"]`;
+    // The browser cannot reach the stand-in's name (only the proxy resolves it): a file that plays came through the site.
+    await click(student, `${play} button`);
+    assert.ok(['playing', 'ended'].includes(await audioState(student, play, ['playing', 'ended', 'error'])), 'the cloud file plays');
+    const asked = standIn.seen.slice(before);
+    assert.ok(asked.length > 0, 'the stand-in host was asked for the file');
+    for (const r of asked) {
+      assert.equal(r.url, '/s/e2e/buenos-dias.mp3');
+      assert.equal(r.headers.cookie, undefined, 'no cookie of the site reaches the cloud host');
+    }
+    const fetched = await student.evaluate(async (u: string) => {
+      const res = await fetch(`/api/audio-proxy?url=${encodeURIComponent(u)}`, { headers: { range: 'bytes=0-99' } });
+      await res.arrayBuffer();
+      return { status: res.status, type: res.headers.get('content-type'), range: res.headers.get('content-range'), cookie: res.headers.get('set-cookie') };
+    }, link);
+    assert.deepEqual({ ...fetched, range: fetched.range?.replace(/\/\d+$/, '') }, { status: 206, type: 'audio/mpeg', range: 'bytes 0-99', cookie: null });
+
+    // The same server by its address, or a name off the list, is refused; so is a visitor.
+    const direct = await pageFetch(student, 'GET', `/api/audio-proxy?url=${encodeURIComponent(`http://127.0.0.1:${standIn.port}/s/e2e/hola.mp3`)}`);
+    assert.ok(direct.status >= 400 && direct.status < 500, `a loopback link answered ${direct.status}`);
+    const anonymous = await fetch(`${ctx.baseUrl}/api/audio-proxy?url=${encodeURIComponent(link)}`);
+    assert.equal(anonymous.status, 401);
+  },
+};
+
 const lessonPlan: Journey = {
   id: 41,
   title: 'lesson plans: a teacher writes a plan with all five phases, edits it and prints it (printable page only in print)',
@@ -231,4 +279,4 @@ const slides: Journey = {
   },
 };
 
-export const classroomJourneys: readonly Journey[] = [audioList, lessonPlan, lessonPlansRefused, slides];
+export const classroomJourneys: readonly Journey[] = [audioList, lessonPlan, lessonPlansRefused, slides, proxiedAudio];

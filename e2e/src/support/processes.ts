@@ -34,8 +34,10 @@ export interface ServerProcess {
  * whole tree (the cluster supervisor and its replicas) can be stopped by its id even if the leader hangs.
  * Output goes to `logFile` (kept with the artifacts) and to an in-memory tail.
  */
-export function runTs(entry: string, env: NodeJS.ProcessEnv, logFile: string): ServerProcess {
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', entry], {
+export function runTs(entry: string, env: NodeJS.ProcessEnv, logFile: string, preloads: readonly string[] = []): ServerProcess {
+  // Preloads come after the TypeScript hook; the cluster launcher passes its exec arguments (these included) to
+  // every process it starts.
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', ...preloads.flatMap((p) => ['-r', p]), entry], {
     cwd: repoRoot,
     env: { ...process.env, SWC_NODE_PROJECT: path.join(repoRoot, 'tsconfig.runtime.json'), LOG_LEVEL: process.env.E2E_SERVER_LOG_LEVEL ?? 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,6 +2,7 @@ import { chmod, cp, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
+import { startAudioStandIn, type AudioStandIn } from './audio-standin';
 import { registerCleanup } from './cleanup';
 import { freePort, runTs, stopServer, waitFor, type ServerProcess } from './processes';
 
@@ -16,6 +17,8 @@ export interface Stack {
   startMs: number;
   /** Null while the server runs; otherwise how it ended and the end of its output. */
   exited(): string | null;
+  /** The local stand-in for a cloud-storage host, reachable only through the audio proxy of this stack. */
+  audioStandIn: AudioStandIn;
   stop(): Promise<void>;
 }
 
@@ -53,15 +56,18 @@ export async function startStandalone(artifacts: string, webDist: string): Promi
   const baseUrl = `http://localhost:${port}`;
   const logFile = path.join(artifacts, 'standalone-server.log');
   let server: ServerProcess | undefined;
+  const audioStandIn = await startAudioStandIn();
   const stop = registerCleanup(async () => {
     await stopServer(server);
+    await audioStandIn.close();
     await rm(dataDir, { recursive: true, force: true });
   });
   try {
     server = runTs(
       'launcher/src/main.ts',
-      { DATA_DIR: dataDir, PORT: String(port), TARGET: '', DATABASE_URL: '', NATS_URL: '', REDIS_URL: '', PUBLIC_URL: '', DEMO: '', WEB_DIST: webDist },
+      { DATA_DIR: dataDir, PORT: String(port), TARGET: '', DATABASE_URL: '', NATS_URL: '', REDIS_URL: '', PUBLIC_URL: '', DEMO: '', WEB_DIST: webDist, ...audioStandIn.env },
       logFile,
+      [audioStandIn.preload],
     );
     const s = server;
     await waitFor(async () => (await fetch(`${baseUrl}/readyz`)).status === 200, 'the standalone site', 120_000, s);
@@ -69,7 +75,7 @@ export async function startStandalone(artifacts: string, webDist: string): Promi
     await stop();
     throw error;
   }
-  return { topology: 'standalone', baseUrl, logFile, startMs: Date.now() - started, exited: () => exitReport(server), stop };
+  return { topology: 'standalone', baseUrl, logFile, startMs: Date.now() - started, exited: () => exitReport(server), audioStandIn, stop };
 }
 
 interface ReadyBody {
@@ -107,8 +113,10 @@ export async function startCluster(artifacts: string, webDist: string, runId: st
   const baseUrl = `http://127.0.0.1:${port}`;
   const logFile = path.join(artifacts, 'cluster-server.log');
   let server: ServerProcess | undefined;
+  const audioStandIn = await startAudioStandIn();
   const stop = registerCleanup(async () => {
     await stopServer(server);
+    await audioStandIn.close();
     await withAdminClient((c) => c.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`));
     await rm(dataDir, { recursive: true, force: true });
   });
@@ -131,8 +139,10 @@ export async function startCluster(artifacts: string, webDist: string, runId: st
         TARGET: '',
         NATS_URL: process.env.NATS_URL || 'nats://127.0.0.1:4222',
         REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
+        ...audioStandIn.env,
       },
       logFile,
+      [audioStandIn.preload],
     );
     const s = server;
     await waitFor(
@@ -148,7 +158,7 @@ export async function startCluster(artifacts: string, webDist: string, runId: st
     await stop();
     throw error;
   }
-  return { topology: 'cluster', baseUrl, logFile, startMs: Date.now() - started, exited: () => exitReport(server), stop };
+  return { topology: 'cluster', baseUrl, logFile, startMs: Date.now() - started, exited: () => exitReport(server), audioStandIn, stop };
 }
 
 export function startStack(topology: Topology, artifacts: string, webDist: string, runId: string): Promise<Stack> {

@@ -5,6 +5,7 @@ import { AudioProxyController } from './audio-proxy.controller';
 import {
   AUDIO_PROXY_NETWORK,
   AUDIO_PROXY_NETWORK_OVERRIDE,
+  inProcessNetwork,
   productionAudioProxyNetwork,
   type AudioProxyNetwork,
 } from './audio-proxy.network';
@@ -13,7 +14,8 @@ import { AudioUpstream } from './audio-upstream';
 
 /**
  * The audio proxy (issue #13 item 3). Its network is the production one unless a test app provides
- * AUDIO_PROXY_NETWORK_OVERRIDE (test/audio-proxy-support.ts) to put a local server behind a cloud host's name.
+ * AUDIO_PROXY_NETWORK_OVERRIDE (test/audio-proxy-support.ts), or the browser journeys' preload sets the in-process
+ * network (audio-proxy.network.ts), to put a local server behind a cloud host's name.
  */
 @Module({
   controllers: [AudioProxyController],
@@ -26,7 +28,7 @@ import { AudioUpstream } from './audio-upstream';
     {
       provide: AUDIO_PROXY_NETWORK,
       inject: [{ token: AUDIO_PROXY_NETWORK_OVERRIDE, optional: true }],
-      useFactory: (override: AudioProxyNetwork | undefined) => override ?? productionAudioProxyNetwork,
+      useFactory: (override: AudioProxyNetwork | undefined) => override ?? inProcessNetwork() ?? productionAudioProxyNetwork,
     },
     AudioUpstream,
     AudioProxyService,

@@ -37,6 +37,19 @@ export const AUDIO_PROXY_NETWORK = Symbol('AUDIO_PROXY_NETWORK');
  */
 export const AUDIO_PROXY_NETWORK_OVERRIDE = Symbol.for('district.classroom.audio-proxy.network-override');
 
+/**
+ * The browser journeys' seam (e2e/src/support/audio-standin-preload.cjs, loaded with `node -r` into the site's
+ * processes by the e2e stacks only): a partial network under this registered symbol on `globalThis`, laid over the
+ * production one. Only code already running inside the process can set it — no request, header or environment
+ * variable reaches it — and nothing in the service or the image loads that preload.
+ */
+export const IN_PROCESS_NETWORK = Symbol.for('district.classroom.audio-proxy.in-process-network');
+
+export function inProcessNetwork(): AudioProxyNetwork | undefined {
+  const partial = (globalThis as Record<symbol, Partial<AudioProxyNetwork> | undefined>)[IN_PROCESS_NETWORK];
+  return partial ? { ...productionAudioProxyNetwork, ...partial } : undefined;
+}
+
 export const productionAudioProxyNetwork: AudioProxyNetwork = Object.freeze({
   async resolve(hostname: string): Promise<ResolvedAddress[]> {
     const found = await lookup(hostname, { all: true, verbatim: true });
