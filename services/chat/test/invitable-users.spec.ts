@@ -67,9 +67,29 @@ it('asks identity for everyone but administrators and answers them by name, with
     { id: zoe.id, name: zoe.name, username: zoe.username, role: 'student' },
   ]);
   expect(requests).toHaveLength(1);
-  expect(requests[0].data).toEqual({ excludeAdmins: true });
+  expect(requests[0].data).toEqual({ excludeAdmins: true, limit: 500 });
   // The request id travels with the request, so one trace spans both services.
   expect(requests[0].headers['x-request-id']).toEqual(expect.any(String));
+});
+
+it('asks page after page while identity says more may follow, and stops at an identity that does not page', async () => {
+  const people = Array.from({ length: 5 }, (_, i) => user(`Person ${i}`)).sort((a, b) => a.id.localeCompare(b.id));
+  await identityAnswers((data) => {
+    const { after } = data as { after?: string };
+    const rest = people.filter((p) => !after || p.id > after);
+    const page = rest.slice(0, 2);
+    return { users: page, next: rest.length > 2 ? page[page.length - 1].id : null };
+  });
+  const res = await admin.get<InvitableUser[]>('/api/admin/chatrooms/invitable-users');
+  expect(res.body.map((u) => u.name)).toEqual(people.map((p) => p.name).sort());
+  expect(requests.map((r) => (r.data as { after?: string }).after)).toEqual([undefined, people[1].id, people[3].id]);
+
+  await identity?.unsubscribe();
+  requests.length = 0;
+  // An identity replica from before paging answers everyone, without `next`: one request.
+  await identityAnswers(() => ({ users: people }));
+  expect((await admin.get<InvitableUser[]>('/api/admin/chatrooms/invitable-users')).body).toHaveLength(5);
+  expect(requests).toHaveLength(1);
 });
 
 it('answers an empty list when there is nobody to invite', async () => {

@@ -76,6 +76,28 @@ describe('listing', () => {
     expect(noAdmins.users.some((u) => u.isAdmin)).toBe(false);
     expect(Object.keys(all.users[0]).sort()).toEqual(['id', 'isAdmin', 'name', 'role', 'username']);
   });
+
+  it('answers identity.users.list in pages in id order when asked with a limit, so no answer outgrows a NATS message', async () => {
+    for (let i = 0; i < 3; i++) await registerPerson(app, admin, 'student');
+    const everyone = usersListReplySchema.parse(await app.runtime.bus.request(Subjects.identityUsersList, { excludeAdmins: true }));
+    const paged: string[] = [];
+    let after: string | undefined;
+    let pages = 0;
+    do {
+      const reply = usersListReplySchema.parse(
+        await app.runtime.bus.request(Subjects.identityUsersList, { excludeAdmins: true, limit: 2, ...(after ? { after } : {}) }),
+      );
+      expect(reply.users.length).toBeLessThanOrEqual(2);
+      expect(reply.users.some((u) => u.isAdmin)).toBe(false);
+      paged.push(...reply.users.map((u) => u.id));
+      after = reply.next ?? undefined;
+      pages++;
+    } while (after && pages < 50);
+    expect(pages).toBeGreaterThan(1);
+    expect(paged).toEqual([...paged].sort());
+    expect(new Set(paged).size).toBe(paged.length);
+    expect([...paged].sort()).toEqual(everyone.users.map((u) => u.id).sort());
+  });
 });
 
 describe('creation', () => {

@@ -14,16 +14,25 @@ export type UserChangedEvent = z.infer<typeof userChangedEventSchema>;
 export const userDeletedEventSchema = z.object({ userId: z.string().uuid() });
 export type UserDeletedEvent = z.infer<typeof userDeletedEventSchema>;
 
+/** Most people in one identity.users.list answer: a district's ~8,000 accounts in one NATS message would pass its 1 MB limit. */
+export const USERS_LIST_PAGE_MAX = 1000;
+
 /**
  * identity.users.list.v1 request/reply (chat invite list). Admins are excluded when asked; a request without
- * data (null on the wire) asks for everyone.
+ * data (null on the wire) asks for everyone. With `limit`, one page in id order after `after`, and `next` (the
+ * last id) while more may follow; without it, everyone at once (what replicas from before paging ask).
  */
 export const usersListRequestSchema = z.preprocess(
   (data) => data ?? {},
-  z.object({ excludeAdmins: z.boolean().default(false) }),
+  z.object({
+    excludeAdmins: z.boolean().default(false),
+    limit: z.number().int().min(1).max(USERS_LIST_PAGE_MAX).optional(),
+    after: z.string().uuid().optional(),
+  }),
 );
 export type UsersListRequest = z.infer<typeof usersListRequestSchema>;
 export const usersListReplySchema = z.object({
   users: z.array(userSchema.pick({ id: true, name: true, username: true, role: true, isAdmin: true })),
+  next: z.string().uuid().nullable().optional(),
 });
 export type UsersListReply = z.infer<typeof usersListReplySchema>;

@@ -42,6 +42,14 @@ export class UsersRepository {
     return this.users.find({ order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
+  /** One page of people in id order after `after` (keyset paging: each page is one indexed range read). */
+  page(options: { excludeAdmins: boolean; after?: string; limit: number }): Promise<UserEntity[]> {
+    const query = this.users.createQueryBuilder('u').orderBy('u.id', 'ASC').limit(options.limit);
+    if (options.after) query.andWhere('u.id > :after', { after: options.after.toLowerCase() });
+    if (options.excludeAdmins) query.andWhere('u.isAdmin = false');
+    return query.getMany();
+  }
+
   /** Unknown and malformed ids alike are simply not found. */
   async findById(id: string): Promise<UserEntity | null> {
     const canonical = canonicalUuid(id);
