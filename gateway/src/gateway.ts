@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -16,7 +17,7 @@ import { METRICS_TOKEN_NEEDED, OwnEndpointsHandler } from './handlers/own-endpoi
 import { PageMetaHandler } from './handlers/page-meta';
 import { ProxyHandler } from './handlers/proxy';
 import { StaticSiteHandler } from './handlers/static-site';
-import { sendJsonError } from './json-response';
+import { answerClientError, sendJsonError } from './json-response';
 import { HostPolicy, OriginPolicy, isLoopbackHostname } from './origin-check';
 import { assignRequestId } from './request-id';
 import { buildRouteTable, matchRoute, type GatewayService } from './routes';
@@ -212,6 +213,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) =>
     upgrades.handle(req, socket, head),
   );
+  // A request Node cannot parse never reaches the handlers: it still gets a JSON error with a message.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => answerClientError(err, socket, randomUUID()));
 
   function handleRequest(req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): void {
     const started = performance.now();

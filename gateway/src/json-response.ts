@@ -54,3 +54,19 @@ export function rejectUpgrade(
   ];
   socket.end(`${lines.join('\r\n')}\r\n\r\n${payload}`);
 }
+
+/**
+ * Answers a request Node could not parse (`clientError`: headers or URL past Node's 16 KiB limit, a malformed
+ * request line) in the platform's JSON error shape instead of Node's bare status line, then closes the socket.
+ * Nothing is written when the peer is gone or a response has already started on the socket.
+ */
+export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, requestId: string): void {
+  const started = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
+  if (err.code === 'ECONNRESET' || !socket.writable || started) {
+    socket.destroy();
+    return;
+  }
+  if (err.code === 'HPE_HEADER_OVERFLOW') return rejectUpgrade(socket, 431, 'Request headers too large', requestId);
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return rejectUpgrade(socket, 408, 'Request timeout', requestId);
+  rejectUpgrade(socket, 400, 'Malformed request', requestId);
+}

@@ -26,6 +26,20 @@ describe('writing comments', () => {
     expect(res.body).toMatchObject({ message: ContentMessages.signInToComment });
   });
 
+  it('asks a signed-out visitor to sign in whatever the post id (found by the route fuzzer)', async () => {
+    // The id used to be checked first: a malformed one answered 404, one with NUL 400, before the sign-in.
+    for (const id of ['true', `${post.id}%00`, post.id.toUpperCase(), randomUUID(), '..%2F']) {
+      const res = await app.client().post(`/api/posts/${id}/comments`, { content: 'hello' });
+      expect(`${id}: ${res.status} ${(res.body as { message?: string }).message}`).toBe(`${id}: 401 ${ContentMessages.signInToComment}`);
+    }
+  });
+
+  it('still refuses a malformed post id to someone signed in, as not found or NUL', async () => {
+    const { client } = await app.signIn('student');
+    expect((await client.post('/api/posts/true/comments', { content: 'hello' })).status).toBe(404);
+    expect((await client.post(`/api/posts/${post.id}%00/comments`, { content: 'hello' })).status).toBe(400);
+  });
+
   it('refuses empty comments after trimming and sanitising', async () => {
     const { client } = await app.signIn('student');
     for (const content of ['', '   \n ', '<script>alert(1)</script>', '<p> </p>']) {

@@ -76,3 +76,28 @@ it('lets only admins upload', async () => {
   expect((await uploadImage(app.client(), png(1))).status).toBe(401);
   expect((await uploadImage((await app.signIn('teacher')).client, png(1))).status).toBe(403);
 });
+
+it('answers a broken multipart form with 400, in the spec words, never 500 (found by the route fuzzer)', async () => {
+  const boundary = 'fuzzboundary';
+  const whole = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`),
+    png(10),
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  const cookie = admin.jar.header(new URL('/api/upload-image', admin.baseUrl)) ?? '';
+  const broken: Array<[string, Buffer]> = [
+    ['cut off in the part header', whole.subarray(0, 60)],
+    ['cut off in the file', whole.subarray(0, whole.length - 30)],
+    ['malformed part header', Buffer.from(`--${boundary}\r\nno colon here\r\n\r\nx\r\n--${boundary}--\r\n`)],
+    ['no closing boundary at all', Buffer.from('just bytes, no parts')],
+  ];
+  for (const [what, body] of broken) {
+    const res = await fetch(new URL('/api/upload-image', app.url), {
+      method: 'POST',
+      headers: { cookie, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body,
+    });
+    const answer = (await res.json()) as { message?: string };
+    expect(`${what}: ${res.status} ${answer.message}`).toBe(`${what}: 400 ${ContentMessages.selectImageFile}`);
+  }
+});

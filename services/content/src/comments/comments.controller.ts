@@ -6,6 +6,7 @@ import {
   HttpCode,
   Inject,
   Ip,
+  Param,
   Patch,
   Post,
   UseInterceptors,
@@ -24,6 +25,7 @@ import {
   type AuthUser,
   DocumentAccess,
   IdParam,
+  IdPipe,
 } from '@district/nest-common';
 import type { z } from 'zod';
 import { ContentErrorsInterceptor } from '../content-errors.interceptor';
@@ -47,14 +49,16 @@ export class CommentsController {
   @Public()
   @DocumentAccess('signed-in')
   create(
-    @IdParam('postId', () => new PostNotFoundError()) postId: string,
+    @Param('postId') rawPostId: string,
     @CurrentUser() author: AuthUser | undefined,
     @Body() raw: unknown,
     @Ip() address: string,
   ): Promise<Comment> {
-    // Sign-in first, then the body: a signed-out visitor learns what to do before what is wrong. Neither
-    // refusal counts towards the rate limits (the service counts valid comments only).
+    // Sign-in first, then the post id and the body: a signed-out visitor learns what to do before what is wrong
+    // (so the id is checked here, not by an @IdParam pipe, which would run before this line). Neither refusal
+    // counts towards the rate limits (the service counts valid comments only).
     if (!author) throw new SignInRequiredError(ContentMessages.signInToComment);
+    const postId = new IdPipe(() => new PostNotFoundError()).transform(rawPostId);
     const input = new ZodPipe(createCommentRequestSchema).transform(raw);
     return this.comments.create(author, postId, input, address);
   }

@@ -74,7 +74,10 @@ async function readImageField(request: FastifyRequest): Promise<Buffer> {
     if (error instanceof ImageTooLargeError || error instanceof NotAnImageError) throw error;
     const code = (error as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw new ImageTooLargeError();
-    if (code?.startsWith('FST_')) throw new NotAnImageError();
+    // Anything else thrown while reading the parts is the form itself being broken (busboy's "Unexpected end of
+    // form", "Malformed part header", a boundary that never comes): the caller's mistake, not ours (found by the
+    // route fuzzer, which got a 500 for a cut-off form).
+    if (code?.startsWith('FST_') || error instanceof Error) throw new NotAnImageError();
     throw error;
   }
   throw new NotAnImageError();

@@ -7,6 +7,8 @@ import { prefixTsQuery } from './post-text';
 
 /** The unique constraint on slugs (migration 1732400000000): a lost race for a slug breaks it. */
 export const POST_SLUG_KEY = 'posts_slug_key';
+/** The first key of the advisory locks on slug bases (lockSlugBase): "post" in ASCII, apart from any other lock. */
+const POST_SLUG_LOCK_SPACE = 0x706f7374;
 
 /** A new post's columns, sanitised and derived by the service. */
 export interface NewPost {
@@ -151,6 +153,16 @@ export class PostsRepository {
   async lock(tx: EntityManager, id: string): Promise<boolean> {
     const locked: unknown[] = await tx.query(`SELECT 1 FROM posts WHERE id = $1 FOR UPDATE`, [id]);
     return locked.length > 0;
+  }
+
+  /**
+   * Serialises, until the transaction ends, every creation whose slug comes from the same base: the next one
+   * waits, then its slug query sees the first one's committed row. Without it, many posts created at once with
+   * one title all chose the same free slug and all but one failed, past the retries, with a 500 (found by the
+   * route fuzzer). A transaction-scoped advisory lock under this table's own key space, so no row is locked.
+   */
+  async lockSlugBase(tx: EntityManager, base: string): Promise<void> {
+    await tx.query(`SELECT pg_advisory_xact_lock(${POST_SLUG_LOCK_SPACE}, hashtext($1))`, [base]);
   }
 
   /** The slugs `base` and `base-…` that posts already have. */

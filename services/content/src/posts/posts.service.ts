@@ -69,6 +69,7 @@ export class PostsService {
       try {
         const post = await this.dataSource.transaction(async (tx) => {
           if (input.categoryId) await this.assertCategory(tx, input.categoryId);
+          await this.posts.lockSlugBase(tx, base);
           const slug = firstFreeSlug(base, await this.posts.slugsLike(tx, base));
           const id = await this.posts.insert(tx, newPost(author, input, slug));
           const created = await this.mustFind(tx, id);
