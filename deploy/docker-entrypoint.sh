@@ -1,6 +1,7 @@
 #!/bin/sh
 # Container entrypoint for every target of the one image.
-#   --target=<name> [...]  runs the launcher (gateway, identity, content, assessment, classroom, chat)
+#   --target=<name> [...]  runs the compiled launcher, plain node (gateway, identity, content, assessment,
+#                          classroom, chat); the working directory is the runtime tree (/app)
 #   anything else          runs as given (node deploy/init-secrets.mjs, sh, ...)
 # VAR_FILE=/path sets VAR from that file, so compose secrets and mounted keys never sit in the
 # environment of the container definition (the convention of the official postgres image).
@@ -24,7 +25,7 @@ for var in AUTH_PUBLIC_KEY AUTH_PRIVATE_KEY DATABASE_URL NATS_URL REDIS_URL ADMI
 done
 
 case "${1:-}" in
-  --*) exec node -r @swc-node/register launcher/src/main.ts "$@" ;;
+  --*) exec node launcher/dist/main.js "$@" ;;
   "") echo "docker-entrypoint: give --target=<name> or a command" >&2; exit 64 ;;
   *) exec "$@" ;;
 esac

