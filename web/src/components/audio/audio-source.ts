@@ -1,3 +1,5 @@
+import { AUDIO_PROXY_ALLOW_LIST, isAllowedHost } from '@district/contracts/classroom';
+
 /**
  * The address to play for an audio link (classroom-tools §7): links on the audio proxy's hosts go through
  * GET /api/audio-proxy?url={encoded link} (services/classroom, signed-in users only); every other link, and every
@@ -5,37 +7,8 @@
  */
 export const AUDIO_PROXY_PATH = '/api/audio-proxy';
 
-/**
- * The proxy's allow-list: a copy of `AUDIO_PROXY_ALLOW_LIST` in services/classroom/src/audio-proxy/host-rules.ts
- * (@district/contracts does not carry it; `audio-source.test.ts` fails when the two differ). An entry is an exact
- * host name, or `*.suffix` for any name under the suffix (not the suffix itself).
- */
-export const AUDIO_PROXY_HOSTS: readonly string[] = Object.freeze([
-  'drive.google.com',
-  'docs.google.com',
-  'drive.usercontent.google.com',
-  '*.googleusercontent.com',
-  'dropbox.com',
-  'www.dropbox.com',
-  'dl.dropbox.com',
-  '*.dropboxusercontent.com',
-  'onedrive.live.com',
-  'api.onedrive.com',
-  '1drv.ms',
-  '*.files.1drv.com',
-  '*.sharepoint.com',
-  'icloud.com',
-  'www.icloud.com',
-  '*.icloud-content.com',
-]);
-
-function onProxyList(host: string): boolean {
-  return AUDIO_PROXY_HOSTS.some((entry) => {
-    if (!entry.startsWith('*.')) return host === entry;
-    const suffix = entry.slice(1);
-    return host.endsWith(suffix) && host.length > suffix.length;
-  });
-}
+/** The proxy's allow-list, from the contracts the server's proxy uses too (exact names and `*.suffix` entries). */
+export const AUDIO_PROXY_HOSTS: readonly string[] = AUDIO_PROXY_ALLOW_LIST;
 
 /** Whether an absolute http(s) link is on a host the audio proxy serves. Relative paths and other schemes are not. */
 export function isCloudStorageLink(url: string): boolean {
@@ -43,7 +16,7 @@ export function isCloudStorageLink(url: string): boolean {
   if (!/^https?:\/\//i.test(trimmed)) return false;
   try {
     const host = new URL(trimmed).hostname.toLowerCase().replace(/\.+$/, '');
-    return onProxyList(host);
+    return isAllowedHost(host, AUDIO_PROXY_ALLOW_LIST);
   } catch {
     return false;
   }
