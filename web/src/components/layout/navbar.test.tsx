@@ -1,7 +1,7 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { User } from '@district/contracts/identity';
-import { personas } from '@/testing/fixtures';
+import { makeUser, personas } from '@/testing/fixtures';
 import { renderApp } from '@/testing/render-app';
 
 const ALL = ['Lessons', 'Tools', 'My Profile', 'Chatroom', 'Admin Dashboard'];
@@ -63,5 +63,24 @@ describe('navbar visibility per role (spec section 2)', () => {
     expect(within(footer).getByRole('link', { name: 'Blog' })).toHaveAttribute('href', '/blog');
     expect(within(footer).getByRole('link', { name: 'Tools' })).toHaveAttribute('href', '/educational-tools');
     expect(screen.getByText('Educational tools and interactive learning experiences.')).toBeInTheDocument();
+  });
+
+  it('keeps keyboard focus on the account button when signing in through the modal and signing out', async () => {
+    const { user: ui } = await renderApp('/', {
+      user: null,
+      setup: (f) => {
+        f.on('POST', '/api/auth/login', { json: makeUser({ name: 'Olive Login' }) });
+        f.on('POST', '/api/auth/logout', { status: 204 });
+      },
+    });
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    await ui.click(within(nav).getByRole('button', { name: 'Sign In' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Sign In' });
+    await ui.type(within(dialog).getByLabelText('Email'), 'olive@district.test');
+    await ui.type(within(dialog).getByLabelText('Password'), 'pass-word{Enter}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(within(nav).getByRole('button', { name: 'Logout' })).toHaveFocus());
+    await ui.keyboard('{Enter}');
+    await waitFor(() => expect(within(nav).getByRole('button', { name: 'Sign In' })).toHaveFocus());
   });
 });

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link, NavLink, useNavigate } from 'react-router';
 import { isAdmin, isApproved, useSession, type User } from '@/lib/auth';
 import { useSignInDialog } from '@/lib/sign-in-dialog';
@@ -52,6 +52,26 @@ export function Navbar() {
   const [loggingOut, setLoggingOut] = useState(false);
   const menuId = useId();
   const items = navItemsFor(user);
+  const accountButtonRef = useRef<HTMLButtonElement>(null);
+  const menuButtonRef = useRef<HTMLButtonElement>(null);
+  const accountAreaRef = useRef<HTMLDivElement>(null);
+  const signedIn = Boolean(user);
+  const before = useRef({ signedIn, dialogOpen: signIn.isOpen });
+
+  // Signing in or out replaces the button that had focus (and the sign-in modal's opener), so focus would drop to
+  // the top of the page: keyboard users get it back on the navbar's account button (Logout or Sign In).
+  useEffect(() => {
+    const prev = before.current;
+    before.current = { signedIn, dialogOpen: signIn.isOpen };
+    if (signIn.isOpen || (prev.signedIn === signedIn && !prev.dialogOpen)) return;
+    const active = document.activeElement;
+    const lost = !active || active === document.body || !active.isConnected;
+    // React may reuse the focused button's node for the other state's button (Logout becomes Sign Up).
+    const reused = prev.signedIn !== signedIn && !!active && !!accountAreaRef.current?.contains(active);
+    if (!lost && !reused) return;
+    const shown = (el: HTMLElement | null) => !!el && (typeof el.checkVisibility !== 'function' || el.checkVisibility());
+    [accountButtonRef.current, menuButtonRef.current].find(shown)?.focus();
+  }, [signedIn, signIn.isOpen]);
 
   const onLogout = async () => {
     setLoggingOut(true);
@@ -87,17 +107,23 @@ export function Navbar() {
           ))}
         </ul>
 
-        <div className="ml-auto hidden items-center gap-3 lg:flex">
+        <div ref={accountAreaRef} className="ml-auto hidden items-center gap-3 lg:flex">
           {user ? (
             <>
               <UserChip user={user} />
-              <Button variant="inverse" size="sm" onClick={onLogout} loading={loggingOut}>
+              <Button ref={accountButtonRef} variant="inverse" size="sm" onClick={onLogout} loading={loggingOut}>
                 Logout
               </Button>
             </>
           ) : (
             <>
-              <Button variant="ghost" size="sm" className="text-white hover:bg-white/10" onClick={() => openSignIn('signin')}>
+              <Button
+                ref={accountButtonRef}
+                variant="ghost"
+                size="sm"
+                className="text-white hover:bg-white/10"
+                onClick={() => openSignIn('signin')}
+              >
                 Sign In
               </Button>
               <Button variant="secondary" size="sm" onClick={() => openSignIn('signup')}>
@@ -108,6 +134,7 @@ export function Navbar() {
         </div>
 
         <button
+          ref={menuButtonRef}
           type="button"
           className="ml-auto inline-flex size-10 items-center justify-center rounded-md text-white hover:bg-white/10 lg:hidden"
           aria-expanded={menuOpen}

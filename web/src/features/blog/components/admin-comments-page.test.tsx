@@ -88,4 +88,21 @@ describe('comment moderation (spec sections 2 and 8)', { timeout: 20_000 }, () =
     expect(await screen.findByText('Comment deleted successfully')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByText('Great lesson')).not.toBeInTheDocument());
   });
+
+  it('keeps keyboard focus in the list when a comment is deleted or leaves the filter', async () => {
+    const first = pending();
+    const second = approved();
+    const list = [first, second];
+    const { user, fetch } = await renderApp('/admin/comments', { user: personas.admin(), setup: setup(list) });
+    fetch.on('DELETE', `/api/comments/${first.id}`, () => {
+      list.splice(0, 1);
+      return { status: 204 };
+    });
+    const del = await screen.findByRole('button', { name: /^Delete comment by Sam/ });
+    await user.click(del);
+    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.queryByText('Is ser permanent?')).not.toBeInTheDocument());
+    // The comment now in its place gets focus, not the page.
+    await waitFor(() => expect(screen.getByRole('button', { name: /^Unapprove comment by Ana/ })).toHaveFocus());
+  });
 });

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Comment } from '@district/contracts/content';
 import { Alert, Badge, Button, ButtonLink, ConfirmDialog, Spinner, useToast } from '@/components/ui';
 import { PageContainer, PageHeader } from '@/components/layout';
@@ -19,6 +19,11 @@ export function AdminCommentsPage() {
   const { toast } = useToast();
   const [filter, setFilter] = useState<Filter>('all');
   const [busyId, setBusyId] = useState<string | null>(null);
+  // A deleted comment takes its Delete button (the dialog's opener) with it, and an approved one leaves the Pending
+  // filter with its button: focus then goes to the comment now in its place instead of the top of the page.
+  const lastFocusedAt = useRef<number | null>(null);
+  const listRef = useRef<HTMLUListElement>(null);
+  const filterRef = useRef<HTMLDivElement>(null);
   const remove = useConfirmedAction(
     async (deleting: Comment) => {
       await deleteComment.mutateAsync(deleting.id);
@@ -39,6 +44,18 @@ export function AdminCommentsPage() {
     approved: all.filter((c) => c.status === 'approved').length,
   };
   const visible = filter === 'all' ? all : all.filter((c) => c.status === filter);
+
+  useEffect(() => {
+    const at = lastFocusedAt.current;
+    if (at === null || remove.target !== null) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && active.isConnected) return;
+    lastFocusedAt.current = null;
+    // The comment now in its place (or the last one), else the chosen filter.
+    const items = listRef.current?.querySelectorAll<HTMLElement>(':scope > li') ?? [];
+    const item = items[Math.min(Math.max(at, 0), items.length - 1)];
+    (item?.querySelector<HTMLElement>('button') ?? filterRef.current?.querySelector<HTMLElement>('button[aria-pressed="true"]'))?.focus();
+  }, [visible, remove.target]);
   const filters: Array<{ id: Filter; label: string }> = [
     { id: 'all', label: `All (${counts.all})` },
     { id: 'pending', label: `Pending (${counts.pending})` },
@@ -69,6 +86,7 @@ export function AdminCommentsPage() {
         }
       />
       <div
+        ref={filterRef}
         role="group"
         aria-label="Filter by status"
         className="mb-4 inline-flex rounded-lg border border-slate-200 bg-white p-1"
@@ -105,7 +123,15 @@ export function AdminCommentsPage() {
           {all.length === 0 ? 'No comments yet.' : 'No comments match this filter.'}
         </p>
       ) : (
-        <ul className="space-y-4" aria-label="Comments">
+        <ul
+          ref={listRef}
+          className="space-y-4"
+          aria-label="Comments"
+          onFocus={(e) => {
+            const items = Array.from(e.currentTarget.children);
+            lastFocusedAt.current = items.findIndex((li) => li.contains(e.target));
+          }}
+        >
           {visible.map((c) => {
             const approved = c.status === 'approved';
             const label = `comment by ${c.authorName}: ${htmlToText(c.content).slice(0, 40)}`;

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { ContentMessages, type Comment } from '@district/contracts/content';
 import { Alert, Badge, Button, Spinner } from '@/components/ui';
 import { useSession } from '@/lib/auth';
@@ -19,19 +19,25 @@ function CommentForm({
   const add = useAddComment(postId);
   const [text, setText] = useState('');
   const id = useId();
+  const box = useRef<HTMLTextAreaElement>(null);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const content = text.trim();
     if (!content) return;
+    let posted = false;
     try {
       await add.mutateAsync({ content, parentId });
+      posted = true;
       setText('');
       onDone?.();
     } catch (err) {
       // Spec §8: a failed comment post is only logged; the text stays in the box to try again.
       console.error('Posting the comment failed', err);
     }
+    // The submit button is disabled while posting (and again once the box is empty), which drops keyboard focus to
+    // the page: put it back in the box (a reply form closes instead; its Reply button is gone too).
+    if (!posted || !onDone) box.current?.focus();
   };
 
   return (
@@ -40,6 +46,7 @@ function CommentForm({
         {label}
       </label>
       <textarea
+        ref={box}
         id={id}
         value={text}
         onChange={(e) => setText(e.target.value)}
@@ -63,6 +70,16 @@ function CommentForm({
 
 function CommentItem({ comment, postId, canReply }: { comment: Comment; postId: string; canReply: boolean }) {
   const [replying, setReplying] = useState(false);
+  const replyButton = useRef<HTMLButtonElement>(null);
+  const wasReplying = useRef(false);
+  // Posting or cancelling a reply removes its form, and the focus in it: back to this comment's Reply button.
+  useEffect(() => {
+    if (wasReplying.current && !replying) {
+      const active = document.activeElement;
+      if (!active || active === document.body || !active.isConnected) replyButton.current?.focus();
+    }
+    wasReplying.current = replying;
+  }, [replying]);
   // Replies go one level deep, and only under approved top-level comments (spec §5).
   const replyable = canReply && comment.parentId === null && comment.status === 'approved';
   return (
@@ -87,6 +104,7 @@ function CommentItem({ comment, postId, canReply }: { comment: Comment; postId: 
       />
       {replyable && !replying ? (
         <Button
+          ref={replyButton}
           variant="ghost"
           size="sm"
           className="mt-2"

@@ -110,6 +110,8 @@ describe('post page (spec sections 2, 5 and 8)', { timeout: 20_000 }, () => {
       status: 'approved',
     });
     await waitFor(() => expect(screen.getByLabelText('Leave a comment')).toHaveValue(''));
+    // The emptied box gets focus back, not the page (the submit button is disabled again).
+    expect(screen.getByLabelText('Leave a comment')).toHaveFocus();
     await waitFor(() =>
       expect(fetch.calls('GET', `/api/posts/${post.id}/comments`).length).toBeGreaterThan(1),
     );
@@ -123,6 +125,8 @@ describe('post page (spec sections 2, 5 and 8)', { timeout: 20_000 }, () => {
       parentId: top.id,
       status: 'approved',
     });
+    // The reply form closes; focus goes back to the Reply button rather than the top of the page.
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Reply to Ana' })).toHaveFocus());
   });
 
   it('shows the spec text when comments fail to load', async () => {

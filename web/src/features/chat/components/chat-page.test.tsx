@@ -152,6 +152,16 @@ describe('live chat room (/listen-to-type; tools spec §2, §4, §5, §7, §8)',
     expect(FakeWebSocket.instances).toHaveLength(1);
   });
 
+  it('moves focus to the composer on joining and back to the room picker on leaving (keyboard users)', async () => {
+    const app = await openChat();
+    await joinRoom(app);
+    await waitFor(() => expect(screen.getByRole('textbox', { name: 'Message' })).toHaveFocus());
+    await app.user.keyboard('{Shift>}{Tab}{/Shift}');
+    await app.user.keyboard('{Enter}');
+    expect(screen.queryByRole('log')).not.toBeInTheDocument();
+    await waitFor(() => expect(screen.getByLabelText('Chatroom')).toHaveFocus());
+  });
+
   it('a name clash shows the spec toast for 10 s and returns to not joined', async () => {
     const app = await openChat();
     await app.user.selectOptions(screen.getByLabelText('Chatroom'), 'Spanish 1');

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { CHAT_NAME_MAX, ChatLiveMessages, type ChatRole } from '@district/contracts/chat';
 import { Alert, Button, ButtonLink, Card, SelectField, Spinner, TextField, useToast } from '@/components/ui';
 import { PageContainer, PageHeader } from '@/components/layout';
@@ -62,6 +62,18 @@ export function ChatPage() {
   const roomList = rooms.data ?? [];
   const selectedRoom = roomList.find((r) => r.id === roomId) ?? null;
 
+  // Joining replaces the Join form by the room and leaving does the reverse, taking the focused button with it:
+  // focus follows to the composer (or back to the room picker) instead of dropping to the top of the page.
+  const panelRef = useRef<HTMLDivElement>(null);
+  const wasInRoom = useRef(inRoom);
+  useEffect(() => {
+    if (wasInRoom.current === inRoom) return;
+    wasInRoom.current = inRoom;
+    const active = document.activeElement;
+    if (active && active !== document.body && active.isConnected) return;
+    panelRef.current?.querySelector<HTMLElement>(inRoom ? 'textarea' : 'select, input')?.focus();
+  }, [inRoom]);
+
   const join = (event: FormEvent) => {
     event.preventDefault();
     // Spec §5: a chosen room and a non-empty name (typed, or the account name as default).
@@ -123,7 +135,7 @@ export function ChatPage() {
         }
       />
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_18rem]">
-        <div className="min-w-0 space-y-4">
+        <div ref={panelRef} className="min-w-0 space-y-4">
           {!inRoom ? (
             <Card className="p-5">
               <h2 className="text-lg font-semibold text-slate-900">Join a chatroom</h2>

@@ -10,7 +10,7 @@ export function QuizResults({ kind, grade, onBack }: { kind: QuizKind; grade: Gr
   return (
     <section aria-labelledby="quiz-results-title" className="space-y-6">
       <div className="flex flex-wrap items-start justify-between gap-3">
-        <h2 id="quiz-results-title" className="text-xl font-bold text-slate-900">
+        <h2 tabIndex={-1} id="quiz-results-title" className="text-xl font-bold text-slate-900">
           Results: {grade.quizTitle}
         </h2>
         <Button variant="outline" onClick={onBack}>

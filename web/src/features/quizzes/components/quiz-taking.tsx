@@ -41,7 +41,7 @@ export function QuizTaking({ kind, attempt, order, idempotencyKey, onSubmitted, 
     <section aria-labelledby="quiz-taking-title" className="space-y-6">
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
-          <h2 id="quiz-taking-title" className="text-xl font-bold text-slate-900">
+          <h2 tabIndex={-1} id="quiz-taking-title" className="text-xl font-bold text-slate-900">
             {quiz.title}
           </h2>
           {quiz.description ? <p className="mt-1 text-slate-600">{quiz.description}</p> : null}

@@ -167,6 +167,19 @@ describe('taking a quiz (spec §4, §5)', { timeout: 20_000 }, () => {
     expect(fetch.calls('POST', '/api/text-quiz-grades')).toHaveLength(1);
   });
 
+  it('moves focus to the quiz, then to the results, then back to the list (keyboard users are not sent to the top)', async () => {
+    const quiz = makeQuiz({ title: 'Saludos' });
+    const { user, fetch } = await open([quiz]);
+    fetch.on('POST', '/api/text-quiz-grades', (req) => ({ status: 201, json: gradeFor(quiz, (req.body as { userAnswers: number[] }).userAnswers) }));
+    await user.click(await screen.findByRole('button', { name: 'Start Quiz: Saludos' }));
+    await waitFor(() => expect(screen.getByRole('heading', { level: 2, name: 'Saludos' })).toHaveFocus());
+    for (const word of ['uno', 'dos', 'tres']) await user.click(within(question(`What is ${word}?`)).getByRole('radio', { name: `${word}-A` }));
+    await user.click(screen.getByRole('button', { name: 'Submit Quiz' }));
+    await waitFor(() => expect(screen.getByRole('heading', { level: 2, name: 'Results: Saludos' })).toHaveFocus());
+    await user.click(screen.getAllByRole('button', { name: 'Back to Quizzes' })[0]!);
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Start Quiz: Saludos' })).toHaveFocus());
+  });
+
   async function answerAll(user: Awaited<ReturnType<typeof open>>['user']) {
     for (const word of ['uno', 'dos', 'tres']) await user.click(within(question(`What is ${word}?`)).getByRole('radio', { name: `${word}-A` }));
   }

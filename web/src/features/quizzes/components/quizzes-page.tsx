@@ -1,5 +1,11 @@
-import { useState, type ReactNode } from 'react';
-import { AssessmentMessages, type AttemptStart, type Grade, type Quiz, type QuizKind } from '@district/contracts/assessment';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import {
+  AssessmentMessages,
+  type AttemptStart,
+  type Grade,
+  type Quiz,
+  type QuizKind,
+} from '@district/contracts/assessment';
 import { Alert, Button, buttonClasses, ConfirmDialog, Spinner, useToast } from '@/components/ui';
 import { PageContainer, PageHeader } from '@/components/layout';
 import { THIRD_PARTY_SIGN_IN_URL } from '@/config/constants';
@@ -36,6 +42,23 @@ function QuizzesPage({ kind, staffPanel }: { kind: QuizKind; staffPanel?: ReactN
   const { toast } = useToast();
   const [limit, setLimit] = useState<{ quizTitle: string; message: string } | null>(null);
 
+  // Starting, submitting or leaving a quiz swaps the whole view and the pressed button with it: focus moves to the
+  // new view's heading (or its first control) instead of dropping to the top of the page.
+  const viewRef = useRef<HTMLDivElement>(null);
+  const viewId = view.name === 'taking' ? view.key : view.name;
+  const shownView = useRef(viewId);
+  useEffect(() => {
+    if (shownView.current === viewId) return;
+    shownView.current = viewId;
+    const active = document.activeElement;
+    if (active && active !== document.body && active.isConnected) return;
+    const root = viewRef.current;
+    (
+      root?.querySelector<HTMLElement>('h2[tabindex="-1"]') ??
+      root?.querySelector<HTMLElement>('button, a[href], input, select, textarea')
+    )?.focus();
+  }, [viewId]);
+
   const toList = () => {
     setView({ name: 'list' });
     window.scrollTo(0, 0);
@@ -46,11 +69,17 @@ function QuizzesPage({ kind, staffPanel }: { kind: QuizKind; staffPanel?: ReactN
     start.mutate(quiz.id, {
       onSuccess: (attempt) => {
         // A fresh order and a fresh Idempotency-Key for every attempt.
-        setView({ name: 'taking', attempt, order: shuffledOrder(attempt.quiz.questions.length), key: newIdempotencyKey() });
+        setView({
+          name: 'taking',
+          attempt,
+          order: shuffledOrder(attempt.quiz.questions.length),
+          key: newIdempotencyKey(),
+        });
         window.scrollTo(0, 0);
       },
       onError: (err) => {
-        if (err instanceof ApiError && err.status === 409) setLimit({ quizTitle: quiz.title, message: err.fromServer ? err.message : '' });
+        if (err instanceof ApiError && err.status === 409)
+          setLimit({ quizTitle: quiz.title, message: err.fromServer ? err.message : '' });
         else toast({ type: 'error', message: errorMessage(err, QuizMessages.startFailed) });
       },
     });
@@ -64,7 +93,10 @@ function QuizzesPage({ kind, staffPanel }: { kind: QuizKind; staffPanel?: ReactN
     {
       onError: (err) => {
         console.error('Quiz delete failed', err);
-        toast({ type: 'error', message: QuizMessages.deleteFailed(errorMessage(err, QuizMessages.unknownError)) });
+        toast({
+          type: 'error',
+          message: QuizMessages.deleteFailed(errorMessage(err, QuizMessages.unknownError)),
+        });
       },
     },
   );
@@ -87,61 +119,63 @@ function QuizzesPage({ kind, staffPanel }: { kind: QuizKind; staffPanel?: ReactN
         }
       />
 
-      {view.name === 'taking' ? (
-        <QuizTaking
-          key={view.key}
-          kind={kind}
-          attempt={view.attempt}
-          order={view.order}
-          idempotencyKey={view.key}
-          onSubmitted={(grade) => {
-            setView({ name: 'results', grade });
-            window.scrollTo(0, 0);
-          }}
-          onCancel={toList}
-        />
-      ) : view.name === 'results' ? (
-        <QuizResults kind={kind} grade={view.grade} onBack={toList} />
-      ) : view.name === 'form' ? (
-        <QuizForm kind={kind} quiz={view.quiz} onDone={toList} />
-      ) : quizzes.isPending ? (
-        <div className="flex justify-center py-16">
-          <Spinner size="lg" label="Loading quizzes…" />
-        </div>
-      ) : unauthorized ? (
-        <Alert tone="info" title={AssessmentMessages.quizzesLoginRequired}>
-          <p>{QuizMessages.loginToView}</p>
-          <a href={THIRD_PARTY_SIGN_IN_URL} className={buttonClasses('primary', 'sm', 'mt-3')}>
-            Login
-          </a>
-        </Alert>
-      ) : quizzes.isError && !quizzes.data ? (
-        <Alert tone="error" title={AssessmentMessages.fetchQuizzesFailed}>
-          <p>{errorMessage(quizzes.error, 'Please try again in a moment.')}</p>
-          <Button variant="outline" size="sm" className="mt-3" onClick={() => void quizzes.refetch()}>
-            Try Again
-          </Button>
-        </Alert>
-      ) : (
-        <div className="space-y-4">
-          {limit ? (
-            <Alert tone="warning" title={AssessmentMessages.attemptLimitTitle}>
-              {limit.message ? <p>{limit.message}</p> : null}
-              <p className="mt-1 text-xs">{limit.quizTitle}</p>
-            </Alert>
-          ) : null}
-          <QuizList
+      <div ref={viewRef}>
+        {view.name === 'taking' ? (
+          <QuizTaking
+            key={view.key}
             kind={kind}
-            quizzes={quizzes.data ?? []}
-            staff={staff}
-            startingId={start.isPending ? (start.variables ?? null) : null}
-            onStart={begin}
-            onEdit={edit}
-            onDelete={(quiz) => remove.ask(quiz)}
+            attempt={view.attempt}
+            order={view.order}
+            idempotencyKey={view.key}
+            onSubmitted={(grade) => {
+              setView({ name: 'results', grade });
+              window.scrollTo(0, 0);
+            }}
+            onCancel={toList}
           />
-          {staff && staffPanel ? <div className="pt-4">{staffPanel}</div> : null}
-        </div>
-      )}
+        ) : view.name === 'results' ? (
+          <QuizResults kind={kind} grade={view.grade} onBack={toList} />
+        ) : view.name === 'form' ? (
+          <QuizForm kind={kind} quiz={view.quiz} onDone={toList} />
+        ) : quizzes.isPending ? (
+          <div className="flex justify-center py-16">
+            <Spinner size="lg" label="Loading quizzes…" />
+          </div>
+        ) : unauthorized ? (
+          <Alert tone="info" title={AssessmentMessages.quizzesLoginRequired}>
+            <p>{QuizMessages.loginToView}</p>
+            <a href={THIRD_PARTY_SIGN_IN_URL} className={buttonClasses('primary', 'sm', 'mt-3')}>
+              Login
+            </a>
+          </Alert>
+        ) : quizzes.isError && !quizzes.data ? (
+          <Alert tone="error" title={AssessmentMessages.fetchQuizzesFailed}>
+            <p>{errorMessage(quizzes.error, 'Please try again in a moment.')}</p>
+            <Button variant="outline" size="sm" className="mt-3" onClick={() => void quizzes.refetch()}>
+              Try Again
+            </Button>
+          </Alert>
+        ) : (
+          <div className="space-y-4">
+            {limit ? (
+              <Alert tone="warning" title={AssessmentMessages.attemptLimitTitle}>
+                {limit.message ? <p>{limit.message}</p> : null}
+                <p className="mt-1 text-xs">{limit.quizTitle}</p>
+              </Alert>
+            ) : null}
+            <QuizList
+              kind={kind}
+              quizzes={quizzes.data ?? []}
+              staff={staff}
+              startingId={start.isPending ? (start.variables ?? null) : null}
+              onStart={begin}
+              onEdit={edit}
+              onDelete={(quiz) => remove.ask(quiz)}
+            />
+            {staff && staffPanel ? <div className="pt-4">{staffPanel}</div> : null}
+          </div>
+        )}
+      </div>
 
       <ConfirmDialog
         open={remove.target !== null}

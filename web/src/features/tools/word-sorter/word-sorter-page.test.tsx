@@ -57,6 +57,33 @@ describe('WordSorterPage (/word-sorter)', () => {
     expect(wordsIn('List 1')).toEqual(['correr']);
   });
 
+  it('sorts without dragging: focus follows a moved word, Alt+Arrow reorders, removal and renaming keep focus', async () => {
+    const { user } = await setup();
+    await addWords(user, 'gato', 'perro', 'rojo');
+    screen.getByRole('button', { name: 'Move "perro" to List 2' }).focus();
+    await user.keyboard('{Enter}');
+    expect(wordsIn('List 2')).toEqual(['perro']);
+    expect(screen.getByRole('button', { name: 'Move "perro" to List 1' })).toHaveFocus();
+
+    screen.getByRole('button', { name: 'Move "rojo" to List 2' }).focus();
+    await user.keyboard('{Alt>}{ArrowUp}{/Alt}');
+    expect(wordsIn('List 1')).toEqual(['rojo', 'gato']);
+    expect(screen.getByRole('button', { name: 'Move "rojo" to List 2' })).toHaveFocus();
+    await user.keyboard('{Alt>}{ArrowUp}{/Alt}');
+    expect(wordsIn('List 1')).toEqual(['rojo', 'gato']);
+    await user.keyboard('{Alt>}{ArrowDown}{/Alt}');
+    expect(wordsIn('List 1')).toEqual(['gato', 'rojo']);
+
+    await user.click(screen.getByRole('button', { name: 'Remove "gato"' }));
+    expect(screen.getByRole('button', { name: 'Remove "rojo"' })).toHaveFocus();
+    await user.click(screen.getByRole('button', { name: 'Remove "rojo"' }));
+    expect(screen.getByLabelText('New word')).toHaveFocus();
+
+    await user.click(screen.getByRole('button', { name: /^List 2/ }));
+    await user.keyboard('{Control>}a{/Control}Animales{Enter}');
+    expect(screen.getByRole('button', { name: /^Animales/ })).toHaveFocus();
+  });
+
   it('moves a word by dragging it onto the other list', async () => {
     const { user } = await setup();
     await addWords(user, 'gato');
@@ -105,6 +132,7 @@ describe('WordSorterPage (/word-sorter)', () => {
       await addWords(user, 'gato', 'perro');
       // Testing Library's async helpers wait on real timers, so from here on only synchronous events.
       vi.useFakeTimers();
+      clear.focus();
       fireEvent.click(clear);
       expect(
         screen.getByText('This will remove all words from both lists. This action cannot be undone.'),
@@ -114,6 +142,8 @@ describe('WordSorterPage (/word-sorter)', () => {
       await act(() => vi.advanceTimersByTimeAsync(100));
       expect(wordsIn('List 1')).toEqual([]);
       expect(screen.getByText('All lists have been cleared.')).toBeInTheDocument();
+      // Keyboard users are not left on the now disabled button: the word field has focus.
+      expect(screen.getByLabelText('New word')).toHaveFocus();
     });
 
     it('Export to PDF opens the printable page and calls print after 500 ms', async () => {

@@ -1,4 +1,4 @@
-import { useEffect, useReducer, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
+import { useEffect, useReducer, useRef, useState, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
 import { Button, ButtonLink, Card, TextField, useToast } from '@/components/ui';
 import { PageContainer, PageHeader } from '@/components/layout';
 import { useSession } from '@/lib/auth';
@@ -20,6 +20,15 @@ function ListTitle({ title, onRename }: { title: string; onRename: (title: strin
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(title);
   const done = useRef(false);
+  const titleButton = useRef<HTMLButtonElement>(null);
+  const wasEditing = useRef(false);
+  // Enter, Escape or leaving the field swaps it back for the title button: keep keyboard focus on that button.
+  useEffect(() => {
+    if (wasEditing.current && !editing && (document.activeElement === document.body || document.activeElement === null)) {
+      titleButton.current?.focus();
+    }
+    wasEditing.current = editing;
+  }, [editing]);
 
   const start = () => {
     setDraft(title);
@@ -33,8 +42,13 @@ function ListTitle({ title, onRename }: { title: string; onRename: (title: strin
     setEditing(false);
   };
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
-    if (e.key === 'Enter') save();
+    // preventDefault: focus moves to the title button before the key's keypress, which would press that button.
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      save();
+    }
     if (e.key === 'Escape') {
+      e.preventDefault();
       done.current = true;
       setEditing(false);
     }
@@ -57,6 +71,7 @@ function ListTitle({ title, onRename }: { title: string; onRename: (title: strin
   return (
     <h2>
       <button
+        ref={titleButton}
         type="button"
         onClick={start}
         title="Click to rename"
@@ -89,6 +104,16 @@ export default function WordSorterPage() {
   const [clearing, setClearing] = useState(false);
   const clearTimer = useRef<number | null>(null);
   const empty = isEmpty(state);
+  const newWordField = useRef<HTMLInputElement>(null);
+  // After a keyboard move, reorder or removal the pressed button is gone or re-inserted (which drops focus):
+  // the control to focus once the lists have re-rendered.
+  const focusAfter = useRef<string | null>(null);
+  useEffect(() => {
+    const selector = focusAfter.current;
+    if (selector === null) return;
+    focusAfter.current = null;
+    ((selector ? document.querySelector<HTMLElement>(selector) : null) ?? newWordField.current)?.focus();
+  }, [state]);
 
   useEffect(
     () => () => {
@@ -103,11 +128,16 @@ export default function WordSorterPage() {
     setNewWord('');
   };
 
-  const clearAll = () => {
+  const clearAll = (event: MouseEvent<HTMLButtonElement>) => {
+    if (clearing) return;
+    const button = event.currentTarget;
     toast({ type: 'warning', message: SorterMessages.clearWarning, durationMs: CLEAR_NOTICE_MS });
     setClearing(true);
     clearTimer.current = window.setTimeout(() => {
       clearTimer.current = null;
+      // The emptied lists disable this button: start again from the word field rather than the top of the page.
+      const active = document.activeElement;
+      if (active === button || active === document.body || active === null) focusAfter.current = '';
       dispatch({ type: 'clear' });
       setClearing(false);
       toast({ type: 'success', message: SorterMessages.cleared });
@@ -197,7 +227,21 @@ export default function WordSorterPage() {
               <span className="min-w-0 flex-1 break-words text-slate-900">{word.text}</span>
               <button
                 type="button"
-                onClick={() => dispatch({ type: 'move', id: word.id, to: other })}
+                data-move-word={word.id}
+                onClick={() => {
+                  focusAfter.current = `[data-move-word="${word.id}"]`;
+                  dispatch({ type: 'move', id: word.id, to: other });
+                }}
+                onKeyDown={(e) => {
+                  // Reordering without dragging: Alt+ArrowUp / Alt+ArrowDown moves the word within its list.
+                  if (!e.altKey || (e.key !== 'ArrowUp' && e.key !== 'ArrowDown')) return;
+                  e.preventDefault();
+                  const to = index + (e.key === 'ArrowUp' ? -1 : 1);
+                  if (to < 0 || to >= words.length) return;
+                  focusAfter.current = `[data-move-word="${word.id}"]`;
+                  dispatch({ type: 'move', id: word.id, to: list, index: to });
+                }}
+                aria-keyshortcuts="Alt+ArrowUp Alt+ArrowDown"
                 aria-label={`Move "${word.text}" to ${state.titles[other]}`}
                 title={`Move to ${state.titles[other]}`}
                 className="rounded-md p-1.5 text-slate-500 hover:bg-brand-50 hover:text-brand-700"
@@ -206,7 +250,12 @@ export default function WordSorterPage() {
               </button>
               <button
                 type="button"
-                onClick={() => dispatch({ type: 'remove', id: word.id })}
+                onClick={() => {
+                  const neighbour = words[index + 1] ?? words[index - 1];
+                  focusAfter.current = neighbour ? `[data-remove-word="${neighbour.id}"]` : '';
+                  dispatch({ type: 'remove', id: word.id });
+                }}
+                data-remove-word={word.id}
                 aria-label={`Remove "${word.text}"`}
                 title="Remove"
                 className="rounded-md p-1.5 text-slate-500 hover:bg-red-50 hover:text-red-700"
@@ -255,6 +304,7 @@ export default function WordSorterPage() {
             }}
           >
             <TextField
+              ref={newWordField}
               className="min-w-0 flex-1"
               label={SorterMessages.addWordLabel}
               value={newWord}
@@ -270,14 +320,15 @@ export default function WordSorterPage() {
       </Card>
       <p className="mb-3 text-sm text-slate-600">
         New words go to the first list. Drag a word to the other list, or use its arrow button; click a list
-        title to rename it.
+        title to rename it. With the keyboard, Alt+Up and Alt+Down on a word&apos;s arrow button move it up or down.
       </p>
       <div className="grid gap-4 md:grid-cols-2">{([0, 1] as const).map(renderList)}</div>
       <div className="mt-6 flex flex-wrap gap-2">
         <Button onClick={exportPdf} disabled={empty}>
           {SorterMessages.exportPdf}
         </Button>
-        <Button variant="danger" onClick={clearAll} disabled={empty || clearing}>
+        {/* aria-disabled while the clear is pending, so the button keeps keyboard focus. */}
+        <Button variant="danger" onClick={clearAll} disabled={empty} aria-disabled={clearing || undefined}>
           {SorterMessages.clearAll}
         </Button>
       </div>
