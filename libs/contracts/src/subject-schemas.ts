@@ -18,6 +18,8 @@ import {
 } from './classroom/events';
 import { userChangedEventSchema, userDeletedEventSchema, usersListRequestSchema } from './identity/events';
 import { Subjects, type Subject } from './common/events';
+import { auditRecordedEventSchema } from './common/audit';
+import { userExportRequestSchema } from './common/user-export';
 
 /**
  * The payload schema of every subject: an event's data, or a request's. Handlers registered with
@@ -29,6 +31,13 @@ export const SubjectSchemas = {
   [Subjects.identityUserUpdated]: userChangedEventSchema,
   [Subjects.identityUserDeleted]: userDeletedEventSchema,
   [Subjects.identityUsersList]: usersListRequestSchema,
+  [Subjects.contentUserExport]: userExportRequestSchema,
+  [Subjects.chatUserExport]: userExportRequestSchema,
+  [Subjects.assessmentUserExport]: userExportRequestSchema,
+  [Subjects.classroomUserExport]: userExportRequestSchema,
+  [Subjects.contentAuditRecorded]: auditRecordedEventSchema,
+  [Subjects.chatAuditRecorded]: auditRecordedEventSchema,
+  [Subjects.assessmentAuditRecorded]: auditRecordedEventSchema,
   [Subjects.contentPostPublished]: postPublishedEventSchema,
   [Subjects.contentPostUnpublished]: postUnpublishedEventSchema,
   [Subjects.contentPostDeleted]: postDeletedEventSchema,

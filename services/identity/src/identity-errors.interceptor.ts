@@ -4,9 +4,11 @@ import {
   HttpException,
   HttpStatus,
   NotFoundException,
+  ServiceUnavailableException,
   UnauthorizedException,
 } from '@nestjs/common';
 import { errorMappingInterceptor } from '@district/nest-common';
+import { ExportUnavailableError } from './admin/user-export.errors';
 import {
   AccountTakenError,
   InvalidCredentialsError,
@@ -19,6 +21,7 @@ import {
 /** The one place identity's expected failures become HTTP answers (the platform's filter writes the JSON). */
 export function toHttpException(error: unknown): unknown {
   if (error instanceof UserNotFoundError) return new NotFoundException(error.message);
+  if (error instanceof ExportUnavailableError) return new ServiceUnavailableException(error.message);
   if (error instanceof AccountTakenError) return new ConflictException(error.message);
   if (error instanceof SelfChangeError || error instanceof NotDemoAccountError)
     return new ForbiddenException(error.message);

@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { PlatformModule, type PlatformRuntime } from '@district/nest-common';
+import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
 import { IDENTITY_CONFIG, loadIdentityConfig } from './identity.config';
 import { identityMigrations } from './migrations';
@@ -38,6 +39,7 @@ export class IdentityModule {
         AuthModule,
         OidcModule,
         SeedModule,
+        AdminModule,
       ],
       providers: [{ provide: IDENTITY_CONFIG, useValue: config }],
       exports: [IDENTITY_CONFIG],

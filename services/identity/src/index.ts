@@ -20,6 +20,7 @@ export function defineIdentityService(options: IdentityModuleOptions = {}): Serv
       serviceRoute('/api/auth', 'tree', '/api/auth/login'),
       serviceRoute('/api/users', 'tree', '/api/users/3f2a/approval'),
       serviceRoute('/api/admin/users', 'tree', '/api/admin/users/3f2a/password'),
+      serviceRoute('/api/admin/audit-log', 'exact', '/api/admin/audit-log'),
     ],
     rootModule: (runtime) => IdentityModule.forRoot(runtime, options),
   };

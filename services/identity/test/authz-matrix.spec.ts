@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DEMO_ACCOUNTS, type User } from '@district/contracts';
+import { DEMO_ACCOUNTS, USER_EXPORT_SERVICES, type User, type UserExportReply } from '@district/contracts';
 import { SESSION_COOKIE } from '@district/nest-common';
 import {
   describeAuthzMatrix,
@@ -44,6 +44,13 @@ beforeAll(async () => {
     const res = await admin.patch(`/api/users/${created.body.id}/${path}`, body);
     if (res.status !== 200) throw new Error(`could not make the suspended admin: ${res.status} ${res.text}`);
   }
+  // The right-of-access export asks the other services over the bus; here they answer empty parts (ADR 0021).
+  for (const service of USER_EXPORT_SERVICES)
+    await app.runtime.bus.reply(
+      `${service}.user.export.v1`,
+      async () => ({ service, sections: {} }) satisfies UserExportReply,
+      service,
+    );
   ownIds.set('anonymous', randomUUID());
   for (const persona of MATRIX_PERSONAS.filter((p) => p !== 'anonymous'))
     ownIds.set(persona, (await (await signIn(persona)).get<User>('/api/auth/me')).body.id);

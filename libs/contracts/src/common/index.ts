@@ -1,2 +1,4 @@
 export * from './events';
 export * from './errors';
+export * from './user-export';
+export * from './audit';

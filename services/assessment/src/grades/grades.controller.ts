@@ -6,6 +6,7 @@ import {
   Headers,
   HttpCode,
   Inject,
+  Ip,
   Post,
   Query,
   Res,
@@ -78,8 +79,12 @@ export function gradesController(kind: QuizKind, path: string, name: string): Ty
     @Delete(':id')
     @HttpCode(204)
     @RequireRole(['teacher', 'admin'], M.staffOnly)
-    async remove(@IdParam('id', () => new GradeNotFoundError()) id: string): Promise<void> {
-      await this.grades.remove(kind, id);
+    async remove(
+      @IdParam('id', () => new GradeNotFoundError()) id: string,
+      @CurrentUser() actor: AuthUser,
+      @Ip() ip: string,
+    ): Promise<void> {
+      await this.grades.remove(kind, id, { actorId: actor.id, actorName: actor.name, ip });
     }
   }
   Object.defineProperty(GradesController, 'name', { value: name });

@@ -12,6 +12,8 @@ import {
   type GradeSubmission,
   type ItemAnalysis,
   type QuizKind,
+  auditRecord,
+  type AuditStamp,
 } from '@district/contracts';
 import {
   OutboxService,
@@ -28,6 +30,7 @@ import {
   QuizNotFoundError,
 } from '../assessment.errors';
 import { forTaking, isStaff } from '../quizzes/quiz-views';
+import { enqueueAudit, gradeAuditTarget } from '../users/audit';
 import { QuizzesRepository } from '../quizzes/quizzes.repository';
 import { GradesRepository } from './grades.repository';
 import { analyseItems } from './item-analysis';
@@ -206,13 +209,17 @@ export class GradesService {
     });
   }
 
-  async remove(kind: QuizKind, id: string): Promise<void> {
+  /** Deletes a result; `by` (the teacher or admin) goes to the audit log with it (ADR 0021). */
+  async remove(kind: QuizKind, id: string, by?: AuditStamp): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
+      const target = by ? await gradeAuditTarget(tx, kind, id) : null;
       if (!(await this.grades.delete(tx, kind, id))) throw new GradeNotFoundError();
       await this.outbox.enqueue(tx, Subjects.assessmentGradeDeleted, {
         gradeId: id,
         kind,
       } satisfies GradeDeletedEvent);
+      if (by && target)
+        await enqueueAudit(this.outbox, tx, auditRecord(by, 'grade.deleted', target, { kind, userId: target.userId }));
     });
     this.logger.info({ gradeId: id, kind }, 'grade deleted');
   }

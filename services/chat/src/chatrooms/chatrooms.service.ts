@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import {
+  auditRecord,
   Subjects,
+  type AuditStamp,
   type Chatroom,
   type ChatroomChangedEvent,
   type ChatroomChanges,
@@ -14,6 +16,7 @@ import { ChatroomNotFoundError } from '../chat.errors';
 import { LiveKeys, type LiveControlMessage } from '../live/live-channels';
 import { roomScopeOf } from './chatroom-rules';
 import { ChatroomsRepository } from './chatrooms.repository';
+import { chatroomName, enqueueAudit } from '../users/audit';
 
 /**
  * Chatrooms (spec §3, §4, §7): admins create, (de)activate, edit and delete them; signed-in people list the
@@ -40,21 +43,40 @@ export class ChatroomsService {
     return this.chatrooms.listActive(roomScopeOf(viewer));
   }
 
-  async create(input: NewChatroom): Promise<Chatroom> {
+  /** Each change below takes the administrator's stamp (`by`), audited with the change (ADR 0021). */
+  async create(input: NewChatroom, by?: AuditStamp): Promise<Chatroom> {
     const room = await this.dataSource.transaction(async (tx) => {
       const created = await this.chatrooms.insert(tx, input);
       await this.enqueueChanged(tx, Subjects.chatRoomCreated, created);
+      if (by)
+        await enqueueAudit(
+          this.outbox,
+          tx,
+          auditRecord(by, 'chatroom.created', { type: 'chatroom', id: created.id, label: created.name }, {
+            invited: created.invitedUserIds.length,
+            isActive: created.isActive,
+          }),
+        );
       return created;
     });
     this.logger.info({ chatroomId: room.id, invited: room.invitedUserIds.length }, 'chatroom created');
     return room;
   }
 
-  async update(id: string, changes: ChatroomChanges): Promise<Chatroom> {
+  async update(id: string, changes: ChatroomChanges, by?: AuditStamp): Promise<Chatroom> {
     const room = await this.dataSource.transaction(async (tx) => {
       const updated = await this.chatrooms.update(tx, id, changes);
       if (!updated) throw new ChatroomNotFoundError();
       await this.enqueueChanged(tx, Subjects.chatRoomUpdated, updated);
+      if (by)
+        await enqueueAudit(
+          this.outbox,
+          tx,
+          auditRecord(by, 'chatroom.updated', { type: 'chatroom', id, label: updated.name }, {
+            changed: Object.keys(changes).sort(),
+            ...(changes.isActive === undefined ? {} : { isActive: changes.isActive }),
+          }),
+        );
       return updated;
     });
     this.logger.info({ chatroomId: id, changed: Object.keys(changes) }, 'chatroom updated');
@@ -63,10 +85,13 @@ export class ChatroomsService {
     return room;
   }
 
-  async remove(id: string): Promise<void> {
+  async remove(id: string, by?: AuditStamp): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
+      const name = by ? await chatroomName(tx, id) : null;
       if (!(await this.chatrooms.delete(tx, id))) throw new ChatroomNotFoundError();
       await this.outbox.enqueue(tx, Subjects.chatRoomDeleted, { roomId: id } satisfies ChatroomDeletedEvent);
+      if (by)
+        await enqueueAudit(this.outbox, tx, auditRecord(by, 'chatroom.deleted', { type: 'chatroom', id, label: name ?? '' }));
     });
     this.logger.info({ chatroomId: id }, 'chatroom deleted');
     await this.tellReplicas({ kind: 'room', roomId: id });

@@ -74,14 +74,20 @@ export class CommentsController {
   setStatus(
     @IdParam('id', () => new CommentNotFoundError()) id: string,
     @Body(new ZodPipe(commentStatusRequestSchema)) body: z.infer<typeof commentStatusRequestSchema>,
+    @CurrentUser() actor: AuthUser,
+    @Ip() ip: string,
   ): Promise<Comment> {
-    return this.comments.setStatus(id, body.status);
+    return this.comments.setStatus(id, body.status, { actorId: actor.id, actorName: actor.name, ip });
   }
 
   @Delete('comments/:id')
   @RequireAdmin()
   @HttpCode(204)
-  async remove(@IdParam('id', () => new CommentNotFoundError()) id: string): Promise<void> {
-    await this.comments.remove(id);
+  async remove(
+    @IdParam('id', () => new CommentNotFoundError()) id: string,
+    @CurrentUser() actor: AuthUser,
+    @Ip() ip: string,
+  ): Promise<void> {
+    await this.comments.remove(id, { actorId: actor.id, actorName: actor.name, ip });
   }
 }

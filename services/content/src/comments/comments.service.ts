@@ -1,8 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import {
+  auditRecord,
   ContentMessages,
   Subjects,
+  type AuditStamp,
   type Comment,
   type CommentChangedEvent,
   type CommentDeletedEvent,
@@ -22,6 +24,7 @@ import { SiteSettingsService } from '../settings/site-settings.service';
 import { CommentRateLimit } from './comment-rate-limit';
 import { commentStatusFor, forViewer, isApprovedAdmin, threaded, type FullComment } from './comment-rules';
 import { CommentsRepository, type RemovedComment } from './comments.repository';
+import { commentAuditTarget, enqueueAudit } from '../users/audit';
 
 /** Comments (spec §3–§5): one level of replies, only to approved top-level comments; HTML sanitised on the way in. */
 @Injectable()
@@ -90,23 +93,41 @@ export class CommentsService {
     return forViewer(comment, author);
   }
 
-  async setStatus(id: string, status: CommentStatus): Promise<Comment> {
+  /** Moderation; `by` (the administrator) goes to the audit log with the change (ADR 0021). */
+  async setStatus(id: string, status: CommentStatus, by?: AuditStamp): Promise<Comment> {
     if (!UUID_PATTERN.test(id)) throw new CommentNotFoundError();
     const comment = await this.dataSource.transaction(async (tx) => {
       const changed = await this.comments.setStatus(tx, id, status);
       if (!changed) throw new CommentNotFoundError();
       await this.enqueueChanged(tx, Subjects.contentCommentUpdated, changed);
+      const audited = by ? await commentAuditTarget(tx, id) : null;
+      if (by && audited)
+        await enqueueAudit(
+          this.outbox,
+          tx,
+          auditRecord(by, status === 'approved' ? 'comment.approved' : 'comment.unapproved', audited.target, {
+            ...audited.details,
+            status,
+          }),
+        );
       return changed;
     });
     return comment;
   }
 
   /** Deletes the comment and its replies. */
-  async remove(id: string): Promise<void> {
+  async remove(id: string, by?: AuditStamp): Promise<void> {
     if (!UUID_PATTERN.test(id)) throw new CommentNotFoundError();
     await this.dataSource.transaction(async (tx) => {
+      const audited = by ? await commentAuditTarget(tx, id) : null;
       const removed = await this.removed(tx, await this.comments.deleteByIds(tx, [id]));
       if (removed.length === 0) throw new CommentNotFoundError();
+      if (by && audited)
+        await enqueueAudit(
+          this.outbox,
+          tx,
+          auditRecord(by, 'comment.deleted', audited.target, { ...audited.details, removedWithReplies: removed.length }),
+        );
     });
   }
 

@@ -5,6 +5,7 @@ import {
   Get,
   HttpCode,
   Inject,
+  Ip,
   Patch,
   Put,
   UseInterceptors,
@@ -47,8 +48,9 @@ export class UsersController {
     @CurrentUser() actor: AuthUser,
     @UserId() id: string,
     @Body(new ZodPipe(approvalRequestSchema)) body: z.infer<typeof approvalRequestSchema>,
+    @Ip() ip: string,
   ): Promise<User> {
-    return toUser(await this.users.setApproval(actor, id, body.approved));
+    return toUser(await this.users.setApproval(actor, id, body.approved, ip));
   }
 
   @Patch('users/:id/role')
@@ -56,8 +58,9 @@ export class UsersController {
     @CurrentUser() actor: AuthUser,
     @UserId() id: string,
     @Body(new ZodPipe(roleRequestSchema)) body: z.infer<typeof roleRequestSchema>,
+    @Ip() ip: string,
   ): Promise<User> {
-    return toUser(await this.users.setRole(actor, id, body.role));
+    return toUser(await this.users.setRole(actor, id, body.role, ip));
   }
 
   @Patch('users/:id/admin')
@@ -65,21 +68,25 @@ export class UsersController {
     @CurrentUser() actor: AuthUser,
     @UserId() id: string,
     @Body(new ZodPipe(adminFlagRequestSchema)) body: z.infer<typeof adminFlagRequestSchema>,
+    @Ip() ip: string,
   ): Promise<User> {
-    return toUser(await this.users.setAdmin(actor, id, body.isAdmin));
+    return toUser(await this.users.setAdmin(actor, id, body.isAdmin, ip));
   }
 
   @Delete('users/:id')
   @HttpCode(204)
-  async remove(@CurrentUser() actor: AuthUser, @UserId() id: string): Promise<void> {
-    await this.users.remove(actor, id);
+  async remove(@CurrentUser() actor: AuthUser, @UserId() id: string, @Ip() ip: string): Promise<void> {
+    await this.users.remove(actor, id, ip);
   }
 
   @Put('admin/users/:id/password')
   async resetPassword(
+    @CurrentUser() actor: AuthUser,
     @UserId() id: string,
     @Body(new ZodPipe(resetPasswordRequestSchema)) body: z.infer<typeof resetPasswordRequestSchema>,
+    @Ip() ip: string,
   ): Promise<User> {
-    return toUser(await this.users.resetPassword(id, body.newPassword));
+    const by = { actorId: actor.id, actorName: actor.name, ip };
+    return toUser(await this.users.resetPassword(id, body.newPassword, by));
   }
 }

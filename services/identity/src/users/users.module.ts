@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuditLogRepository } from '../admin/audit-log.repository';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PasswordHasher } from './password-hasher.service';
 import { UserEntity } from './user.entity';
@@ -11,7 +12,7 @@ import { UsersService } from './users.service';
   imports: [TypeOrmModule.forFeature([UserEntity])],
   // UsersListResponder answers on the bus (@MessagePattern), run by the platform's bus transport.
   controllers: [UsersController, UsersListResponder],
-  providers: [UsersService, UsersRepository, PasswordHasher],
-  exports: [UsersService, UsersRepository, PasswordHasher],
+  providers: [UsersService, UsersRepository, PasswordHasher, AuditLogRepository],
+  exports: [UsersService, UsersRepository, PasswordHasher, AuditLogRepository],
 })
 export class UsersModule {}

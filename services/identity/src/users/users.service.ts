@@ -1,6 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { IdentityMessages, Subjects, type Role, type UserDeletedEvent } from '@district/contracts';
+import {
+  auditRecord,
+  IdentityMessages,
+  Subjects,
+  type AuditAction,
+  type AuditRecord,
+  type AuditStamp,
+  type Role,
+  type UserDeletedEvent,
+} from '@district/contracts';
 import {
   OutboxService,
   PLATFORM_LOGGER,
@@ -10,6 +19,7 @@ import {
   type AuthUser,
   type Logger,
 } from '@district/nest-common';
+import { AuditLogRepository } from '../admin/audit-log.repository';
 import { AccountTakenError, SelfChangeError, UserNotFoundError } from '../identity.errors';
 import { PasswordHasher } from './password-hasher.service';
 import { UserEntity } from './user.entity';
@@ -37,6 +47,7 @@ export class UsersService {
     @Inject(SessionStateStore) private readonly sessions: SessionStateStore,
     @Inject(PasswordHasher) private readonly passwords: PasswordHasher,
     @Inject(PLATFORM_LOGGER) private readonly logger: Logger,
+    @Inject(AuditLogRepository) private readonly auditLog: AuditLogRepository,
   ) {}
 
   /**
@@ -72,8 +83,9 @@ export class UsersService {
     return user;
   }
 
-  setApproval(actor: AuthUser, id: string, approved: boolean): Promise<UserEntity> {
-    return this.change(id, (user) => {
+  setApproval(actor: AuthUser, id: string, approved: boolean, ip: string | null = null): Promise<UserEntity> {
+    const audit = audited(actor, ip, approved ? 'user.approved' : 'user.suspended');
+    return this.change(id, audit, (user) => {
       // Suspending oneself would drop one's own admin rights (ADR 0011): as with the admin flag, not by oneself.
       if (!approved && isSelf(actor, user)) throw new SelfChangeError(IdentityMessages.cannotSuspendOwnAccount);
       if (user.approved === approved) return [];
@@ -82,8 +94,8 @@ export class UsersService {
     });
   }
 
-  setRole(actor: AuthUser, id: string, role: Role): Promise<UserEntity> {
-    return this.change(id, (user) => {
+  setRole(actor: AuthUser, id: string, role: Role, ip: string | null = null): Promise<UserEntity> {
+    return this.change(id, audited(actor, ip, 'user.role_changed', { role }), (user) => {
       if (isSelf(actor, user)) throw new SelfChangeError(IdentityMessages.cannotChangeOwnRole);
       if (user.role === role) return [];
       user.role = role;
@@ -91,8 +103,9 @@ export class UsersService {
     });
   }
 
-  setAdmin(actor: AuthUser, id: string, isAdmin: boolean): Promise<UserEntity> {
-    return this.change(id, (user) => {
+  setAdmin(actor: AuthUser, id: string, isAdmin: boolean, ip: string | null = null): Promise<UserEntity> {
+    const audit = audited(actor, ip, isAdmin ? 'user.admin_granted' : 'user.admin_revoked');
+    return this.change(id, audit, (user) => {
       if (isSelf(actor, user)) throw new SelfChangeError(IdentityMessages.cannotChangeOwnAdmin);
       if (user.isAdmin === isAdmin) return [];
       user.isAdmin = isAdmin;
@@ -102,7 +115,8 @@ export class UsersService {
 
   /** Approval and admin flag together, as the bootstrapped administrator needs. */
   promoteToAdmin(id: string): Promise<UserEntity> {
-    return this.change(id, (user) => {
+    // Bootstrap (ADMIN_EMAIL at start): no administrator acts, so nothing to audit.
+    return this.change(id, null, (user) => {
       const changed: UserChange[] = [];
       if (!user.isAdmin) changed.push('admin');
       if (!user.approved) changed.push('approval');
@@ -112,20 +126,22 @@ export class UsersService {
     });
   }
 
-  /** Sets a new password and ends every existing session of that user. */
-  async resetPassword(id: string, newPassword: string): Promise<UserEntity> {
+  /** Sets a new password and ends every existing session of that user; `by` is the administrator, audited. */
+  async resetPassword(id: string, newPassword: string, by?: AuditStamp): Promise<UserEntity> {
     if (!(await this.users.findById(id))) throw new UserNotFoundError();
     const passwordHash = await this.passwords.hash(newPassword);
-    return this.change(id, (user) => {
+    const audit = by ? (user: UserEntity) => auditRecord(by, 'user.password_reset', userTarget(user)) : null;
+    return this.change(id, audit, (user) => {
       user.passwordHash = passwordHash;
       return ['password'];
     });
   }
 
-  async remove(actor: AuthUser, id: string): Promise<void> {
+  async remove(actor: AuthUser, id: string, ip: string | null = null): Promise<void> {
     const userId = await this.underLock(id, async (manager, user) => {
       if (isSelf(actor, user)) throw new SelfChangeError(IdentityMessages.cannotDeleteOwnAccount);
       await this.users.delete(manager, user.id);
+      await this.auditLog.append(manager, 'identity', audited(actor, ip, 'user.deleted')(user));
       await this.outbox.enqueue(manager, Subjects.identityUserDeleted, {
         userId: user.id,
       } satisfies UserDeletedEvent);
@@ -149,14 +165,22 @@ export class UsersService {
     return user;
   }
 
-  /** Applies `mutate` under a row lock; it returns what changed (nothing: no version bump, no event). */
-  private change(id: string, mutate: (user: UserEntity) => UserChange[]): Promise<UserEntity> {
+  /**
+   * Applies `mutate` under a row lock; it returns what changed (nothing: no version bump, no event, no audit).
+   * An administrator's change is appended to the audit log in the same transaction (`audit`).
+   */
+  private change(
+    id: string,
+    audit: ((user: UserEntity) => AuditRecord) | null,
+    mutate: (user: UserEntity) => UserChange[],
+  ): Promise<UserEntity> {
     return this.underLock(id, async (manager, user) => {
       const changed = mutate(user);
       if (changed.length > 0) {
         user.tokenVersion += 1;
         if (changed.includes('password')) user.sessionsValidFromVersion = user.tokenVersion;
         await this.users.save(manager, user);
+        if (audit) await this.auditLog.append(manager, 'identity', audit(user));
         await this.outbox.enqueue(manager, Subjects.identityUserUpdated, toUserChangedEvent(user, changed));
         this.logger.info({ userId: user.id, changed, tokenVersion: user.tokenVersion }, 'user changed');
       }
@@ -196,6 +220,14 @@ export class UsersService {
     }
   }
 }
+
+/** The audit record of an administrator's action on `user` (ADR 0021). */
+function audited(actor: AuthUser, ip: string | null, action: AuditAction, details: Record<string, unknown> = {}) {
+  const stamp: AuditStamp = { actorId: actor.id, actorName: actor.name, ip };
+  return (user: UserEntity): AuditRecord => auditRecord(stamp, action, userTarget(user), details);
+}
+
+const userTarget = (user: UserEntity) => ({ type: 'user' as const, id: user.id, label: user.name });
 
 /** Self-rules compare the stored row's id with the actor's (both canonical), never a path string. */
 function isSelf(actor: AuthUser, user: UserEntity): boolean {
