@@ -41,9 +41,9 @@ export function serversNode(): string {
 export function spawnTypeScript(
   file: string,
   args: string[],
-  options: { env: NodeJS.ProcessEnv; stdio: StdioOptions; cpus?: string },
+  options: { env: NodeJS.ProcessEnv; stdio: StdioOptions; cpus?: string; nodeArgs?: readonly string[] },
 ): ChildProcess {
-  const { command, args: argv } = pinnedCommand(serverNode, ['-r', '@swc-node/register', file, ...args], options.cpus);
+  const { command, args: argv } = pinnedCommand(serverNode, [...(options.nodeArgs ?? []), '-r', '@swc-node/register', file, ...args], options.cpus);
   return spawn(command, argv, {
     cwd: REPO_ROOT,
     env: { ...options.env, SWC_NODE_PROJECT: path.join(REPO_ROOT, 'tsconfig.runtime.json') },

@@ -113,12 +113,12 @@ export async function startRedis(tracker: ProcessTracker, scratch: string, cpus:
 }
 
 /** A NATS server with JetStream in `scratch`, on `cpus`. */
-export async function startNats(tracker: ProcessTracker, scratch: string, cpus: string | undefined): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startNats(tracker: ProcessTracker, scratch: string, cpus: string | undefined): Promise<{ url: string; pid?: number; stop(): Promise<void> }> {
   const port = await freePort();
   const argv = pin(cpus, ['nats-server']);
   const nats = tracker.track(spawn(argv[0], [...argv.slice(1), '-a', '127.0.0.1', '-p', String(port), '-js', '-sd', path.join(scratch, 'nats')], { stdio: 'ignore' }));
   await waitPort(port, 10_000);
-  return { url: `nats://127.0.0.1:${port}`, stop: () => stopChild(nats, 5000) };
+  return { url: `nats://127.0.0.1:${port}`, pid: nats.pid, stop: () => stopChild(nats, 5000) };
 }
 
 const ADMIN_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
