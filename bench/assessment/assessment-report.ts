@@ -20,6 +20,8 @@ export interface BurstRecord {
   duplicates: number;
   lost: number;
   loadAverageBefore: number;
+  /** CPU milliseconds per request by process group over the burst (the machine's PostgreSQL: every backend). */
+  cpuMsPerRequest?: Record<'replicas' | 'gateway' | 'postgres' | 'nats' | 'redis', number>;
 }
 
 export interface AssessmentRun {
@@ -65,8 +67,19 @@ export function renderAssessmentReport(run: AssessmentRun): string {
       `| ${r.replicas} (round ${r.round}) | ${b.latency.p50} | ${b.latency.p99} | ${b.latency.max} | ${b.requests} | ${errorsOf(b)}${errorsOf(b) ? ` ${JSON.stringify(b.non2xx)}` : ''} | ${b.stored} / ${b.attempts} | ${b.duplicates} | ${b.lost} | ${b.retryMismatches} | ${clean(b, target) ? 'met' : b.latency.p99 > target ? `missed: p99 ${round(b.latency.p99 / target, 2)}× the target` : 'missed'} |`,
     );
   }
+  const withCpu = run.rounds.filter((r) => r.burst.cpuMsPerRequest);
+  if (withCpu.length > 0) {
+    lines.push('', '## Where the CPU goes (ms of CPU per request, the burst)', '');
+    lines.push('| replicas | assessment replicas | gateway | PostgreSQL | NATS | Redis | total |');
+    lines.push('|---|---|---|---|---|---|---|');
+    for (const r of withCpu) {
+      const c = r.burst.cpuMsPerRequest!;
+      const total = c.replicas + c.gateway + c.postgres + c.nats + c.redis;
+      lines.push(`| ${r.replicas} (round ${r.round}) | ${c.replicas} | ${c.gateway} | ${c.postgres} | ${c.nats} | ${c.redis} | ${round(total, 2)} |`);
+    }
+  }
   lines.push('', `## Highest sustained rate at p99 ≤ ${target} ms`, '');
-  lines.push(`Each round tries ${run.settings.ladder.join(', ')}/s after the burst and stops at the first rate over the target; the figure is the highest clean rate (median of rounds).`, '');
+  lines.push(`After a burst that held, each round tries ${run.settings.ladder.join(', ')}/s and stops at the first rate over the target; after one that missed, it tries lower rates until one holds. The figure is the highest clean rate (median of rounds).`, '');
   lines.push('| replicas | rates tried (p99 ms) | highest clean rate /s |');
   lines.push('|---|---|---|');
   for (const n of replicaCounts) {

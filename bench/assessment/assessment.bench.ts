@@ -9,7 +9,9 @@ import { REPO_ROOT, freePort, spawnTypeScript, stopChild } from '../lib/child-pr
 import { ProcessTracker, createThrowawayDatabase, sessionSigner, startNats, startRedis, waitHttp, writeSessions } from '../lib/cluster-infra';
 import { pinBenchScript, planPinning } from '../lib/cpu-pinning';
 import { serviceUrlsOf } from '../lib/launcher-stack';
-import { describeMachine, loadAverage } from '../lib/machine-info';
+import { clockTicksPerSecond, describeMachine, loadAverage } from '../lib/machine-info';
+import { processTicks } from '../lib/process-cpu';
+import { readFileSync, readdirSync } from 'node:fs';
 import { renderAssessmentReport, type AssessmentRun, type BurstRecord } from './assessment-report';
 import { planBurst, runBurst } from './submissions';
 
@@ -23,13 +25,17 @@ database of the run's own), a share of them retried with the same Idempotency-Ke
   --rounds N          rounds (default 2)
   --rate N            the burst's submissions per second (default 300)
   --duration S        the burst's length (default 10)
-  --ladder LIST       further rates tried after the burst, until p99 > the target or an error (default 450,600,800,1000)
+  --ladder LIST       further rates tried after a burst that held, until p99 > the target or an error (default 450,600,800,1000)
+  --ladder-down LIST  rates tried after a burst that missed, until one holds (default 200,150,100,50)
   --retry-share X     share of submissions sent twice with the same key (default 0.1)
   --students N        signed-in students (default 300)
   --quizzes N         text quizzes, unlimited attempts, 10 questions each (default 10)
   --connections N     the load generator's connection pool (default 128)
   --p99 MS            the latency target (default 500)
   --out DIR           where assessment.json and assessment.md go (default bench/reports)
+  --cpu-prof DIR      write a V8 CPU profile of every assessment replica there (bench/chat/profile-summary.mjs reads it;
+                      profiled runs are slower: do not compare their figures with others)
+  --notes FILE        Markdown shown at the end of the report (what the figures mean on this machine; kept in the JSON)
   --no-pin            do not pin the servers to CPU 1 and the load generator to CPU 0
 `;
 
@@ -40,12 +46,15 @@ const { values: a } = parseArgs({
     rate: { type: 'string', default: '300' },
     duration: { type: 'string', default: '10' },
     ladder: { type: 'string', default: '450,600,800,1000' },
+    'ladder-down': { type: 'string', default: '200,150,100,50' },
     'retry-share': { type: 'string', default: '0.1' },
     students: { type: 'string', default: '300' },
     quizzes: { type: 'string', default: '10' },
     connections: { type: 'string', default: '128' },
     p99: { type: 'string', default: '500' },
     out: { type: 'string', default: path.join(REPO_ROOT, 'bench/reports') },
+    notes: { type: 'string' },
+    'cpu-prof': { type: 'string' },
     'log-level': { type: 'string', default: 'warn' },
     'no-pin': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
@@ -62,6 +71,7 @@ const ROUNDS = Number(a.rounds);
 const RATE = Number(a.rate);
 const DURATION_MS = Number(a.duration) * 1000;
 const LADDER = numbers(a.ladder);
+const LADDER_DOWN = numbers(a['ladder-down']);
 const RETRY_SHARE = Number(a['retry-share']);
 const STUDENTS = Number(a.students);
 const QUIZZES = Number(a.quizzes);
@@ -75,6 +85,8 @@ const SERVER_CPUS = pinning.serverCpus;
 const tracker = new ProcessTracker();
 
 interface Infra {
+  /** NATS and Redis of this run (their CPU is counted per burst). */
+  auxPids: { nats?: number; redis: number };
   scratch: string;
   natsUrl: string;
   redisUrl: string;
@@ -86,7 +98,7 @@ interface Infra {
 }
 
 /** One launcher process (`TARGET` assessment or gateway), pinned to the server CPU, logging into the scratch directory. */
-async function startTarget(infra: Infra, name: string, env: Record<string, string>, ready: (port: number, log: string) => Promise<void>) {
+async function startTarget(infra: Infra, name: string, env: Record<string, string>, nodeArgs: readonly string[], ready: (port: number, log: string) => Promise<void>) {
   const port = await freePort();
   const dataDir = path.join(infra.scratch, `data-${name}`);
   mkdirSync(dataDir, { recursive: true });
@@ -110,6 +122,7 @@ async function startTarget(infra: Infra, name: string, env: Record<string, strin
       },
       stdio: ['ignore', fd, fd],
       cpus: SERVER_CPUS,
+      nodeArgs,
     }),
   );
   const stop = async () => {
@@ -125,20 +138,22 @@ async function startTarget(infra: Infra, name: string, env: Record<string, strin
   return { port, pid: child.pid as number, stop };
 }
 
+const PROFILE_DIR = a['cpu-prof'] ? path.resolve(process.env.INIT_CWD ?? process.cwd(), a['cpu-prof']) : undefined;
 const startReplica = (infra: Infra, name: string, publicUrl: string) =>
-  startTarget(infra, name, { TARGET: 'assessment', PUBLIC_URL: publicUrl }, (port, log) =>
+  startTarget(infra, name, { TARGET: 'assessment', PUBLIC_URL: publicUrl }, PROFILE_DIR && name !== 'prep' ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [], (port, log) =>
     waitHttp(`http://127.0.0.1:${port}/readyz`, (s) => s === 200, 120_000, undefined, log),
   );
 
 async function startSetup(infra: Infra, replicas: number) {
   const gatewayPort = await freePort();
   const publicUrl = `http://127.0.0.1:${gatewayPort}`;
-  const started = [];
+  const started: Array<{ port: number; pid: number; stop(): Promise<void> }> = [];
   for (let r = 0; r < replicas; r++) started.push(await startReplica(infra, `assessment-${replicas}x-${r}`, publicUrl));
   const gateway = await startTarget(
     infra,
     `gateway-${replicas}x`,
     { TARGET: 'gateway', PORT: String(gatewayPort), PUBLIC_URL: publicUrl, UPSTREAM_ASSESSMENT: started.map((s) => `http://127.0.0.1:${s.port}`).join(','), WEB_DIST: path.join(infra.scratch, 'no-web-build') },
+    [],
     (_port, log) =>
       waitHttp(
         `${publicUrl}/metrics`,
@@ -150,7 +165,8 @@ async function startSetup(infra: Infra, replicas: number) {
   );
   return {
     publicUrl,
-    pids: [...started.map((s) => s.pid), gateway.pid],
+    replicaPids: started.map((s) => s.pid),
+    gatewayPid: gateway.pid,
     stop: async () => {
       await gateway.stop();
       for (const s of started) await s.stop();
@@ -170,6 +186,7 @@ async function prepare(scratch: string, stops: Array<() => Promise<void> | void>
   const students = Array.from({ length: STUDENTS }, (_, i) => claims(i, 'student'));
   const teacher = claims(0, 'teacher');
   const infra: Infra = {
+    auxPids: { nats: nats.pid, redis: redis.pid },
     scratch,
     natsUrl: nats.url,
     redisUrl: redis.url,
@@ -205,6 +222,26 @@ async function prepare(scratch: string, stops: Array<() => Promise<void> | void>
   return { infra, quizIds };
 }
 
+/** Every process of the machine's PostgreSQL (its backends do the database work of the burst). */
+function postgresPids(): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim().startsWith('postgres')) pids.push(Number(entry));
+    } catch {
+      // gone
+    }
+  }
+  return pids;
+}
+
+type CpuGroups = Record<'replicas' | 'gateway' | 'postgres' | 'nats' | 'redis', number[]>;
+const ticksOf = (pids: number[]) => pids.reduce((n, pid) => n + (processTicks(pid)?.own ?? 0), 0);
+function readCpu(groups: CpuGroups): Record<keyof CpuGroups, number> {
+  return Object.fromEntries(Object.entries(groups).map(([k, pids]) => [k, ticksOf(pids)])) as Record<keyof CpuGroups, number>;
+}
+
 /** The database's side: rows stored for the burst's keys, and keys stored more than once. */
 async function countStored(databaseUrl: string, keys: readonly string[], answeredIds: Map<string, string>): Promise<{ stored: number; duplicates: number; lost: number }> {
   const db = new Client({ connectionString: databaseUrl });
@@ -224,34 +261,52 @@ async function countStored(databaseUrl: string, keys: readonly string[], answere
   }
 }
 
-async function burst(infra: Infra, quizIds: string[], url: string, rate: number, seed: number): Promise<BurstRecord> {
+async function burst(infra: Infra, quizIds: string[], setup: { publicUrl: string; replicaPids: number[]; gatewayPid: number }, rate: number, seed: number): Promise<BurstRecord> {
+  const url = setup.publicUrl;
   const plan = planBurst({ rate, durationMs: DURATION_MS, retryShare: RETRY_SHARE, tokens: infra.studentTokens, quizIds, questions: QUESTIONS, seed });
   const load = loadAverage();
+  const groups: CpuGroups = {
+    replicas: setup.replicaPids,
+    gateway: [setup.gatewayPid],
+    postgres: postgresPids(),
+    nats: infra.auxPids.nats ? [infra.auxPids.nats] : [],
+    redis: [infra.auxPids.redis],
+  };
+  const before = readCpu(groups);
   const result = await runBurst(url, '/api/text-quiz-grades', plan, rate, CONNECTIONS, url);
+  const after = readCpu(groups);
+  const msPerTick = 1000 / clockTicksPerSecond();
+  // CPU milliseconds per request (retries included) by process group, over the whole burst.
+  const cpuMsPerRequest = Object.fromEntries(
+    Object.keys(groups).map((k) => [k, Math.round(((after[k as keyof CpuGroups] - before[k as keyof CpuGroups]) * msPerTick * 1000) / Math.max(1, result.requests)) / 1000]),
+  ) as BurstRecord['cpuMsPerRequest'];
   const db = await countStored(
     infra.databaseUrl,
     plan.map((s) => s.key),
     result.idsByKey,
   );
   const { idsByKey: _ids, ...rest } = result;
-  const record: BurstRecord = { ...rest, ...db, loadAverageBefore: load[0] };
+  const record: BurstRecord = { ...rest, ...db, loadAverageBefore: load[0], cpuMsPerRequest };
   progress(
-    `  ${rate}/s: p50 ${record.latency.p50} ms, p99 ${record.latency.p99} ms, ok ${record.ok}/${record.requests}, non-2xx ${JSON.stringify(record.non2xx)}, failed ${record.failed}, stored ${record.stored}/${record.attempts}, dup ${record.duplicates}, lost ${record.lost}, retry mismatches ${record.retryMismatches}`,
+    `  ${rate}/s: cpu ms/request ${JSON.stringify(cpuMsPerRequest)}, p50 ${record.latency.p50} ms, p99 ${record.latency.p99} ms, ok ${record.ok}/${record.requests}, non-2xx ${JSON.stringify(record.non2xx)}, failed ${record.failed}, stored ${record.stored}/${record.attempts}, dup ${record.duplicates}, lost ${record.lost}, retry mismatches ${record.retryMismatches}`,
   );
   return record;
 }
 
 async function main(): Promise<void> {
   progress(pinning.serverCpus ? `servers on CPU ${pinning.serverCpus}, load generator and this script on CPU ${pinning.loadCpus}` : 'not pinned');
+  // Read before this script pins itself to one CPU (it would then see only that one).
+  const machine = describeMachine();
   pinBenchScript(pinning);
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'district-bench-assessment-'));
   const stops: Array<() => Promise<void> | void> = [];
   const run: AssessmentRun = {
     date: new Date().toISOString(),
-    machine: describeMachine(),
+    machine,
     pinning: pinning.serverCpus ? `servers (replicas, gateway, NATS, Redis) on CPU ${pinning.serverCpus}; load generator on CPU ${pinning.loadCpus}; PostgreSQL (the machine's) unpinned` : 'not pinned',
     settings: { rate: RATE, durationS: DURATION_MS / 1000, retryShare: RETRY_SHARE, students: STUDENTS, quizzes: QUIZZES, questions: QUESTIONS, connections: CONNECTIONS, p99TargetMs: P99_TARGET, ladder: LADDER },
     rounds: [],
+    ...(a.notes ? { notes: readFileSync(path.resolve(process.env.INIT_CWD ?? process.cwd(), a.notes), 'utf8') } : {}),
   };
   let seed = 1;
   try {
@@ -265,12 +320,14 @@ async function main(): Promise<void> {
         try {
           // A short warm-up (JIT, pools), not recorded.
           await runBurst(setup.publicUrl, '/api/text-quiz-grades', planBurst({ rate: 100, durationMs: 2000, retryShare: 0, tokens: infra.studentTokens, quizIds, questions: QUESTIONS, seed: 999 + round }), 100, CONNECTIONS, setup.publicUrl);
-          const main = await burst(infra, quizIds, setup.publicUrl, RATE, seed++);
+          const main = await burst(infra, quizIds, setup, RATE, seed++);
           const ladder: BurstRecord[] = [];
-          for (const rate of LADDER) {
-            const step = await burst(infra, quizIds, setup.publicUrl, rate, seed++);
+          const over = (b: BurstRecord) => b.latency.p99 > P99_TARGET || b.failed > 0 || Object.keys(b.non2xx).length > 0;
+          // Up from the burst's rate while it holds; down from it (LADDER_DOWN) when it does not, to find the rate that does.
+          for (const rate of over(main) ? LADDER_DOWN : LADDER) {
+            const step = await burst(infra, quizIds, setup, rate, seed++);
             ladder.push(step);
-            if (step.latency.p99 > P99_TARGET || step.failed > 0 || Object.keys(step.non2xx).length > 0) break;
+            if (over(main) ? !over(step) : over(step)) break;
           }
           run.rounds.push({ round: round + 1, replicas, burst: main, ladder });
         } finally {
