@@ -1,9 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
-import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Client } from 'pg';
 import { GatewayChatClient } from './support/chat-client';
+import { startClusterStack, type ClusterStack, type ReadyBody } from './support/cluster-stack';
 import { cookieOf, freePort, jsonRequest, runTs, stopProcess, waitFor } from './support/processes';
 
 /**
@@ -17,65 +16,24 @@ import { cookieOf, freePort, jsonRequest, runTs, stopProcess, waitFor } from './
  */
 jest.setTimeout(240_000);
 
-const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const database = `district_cluster_${Date.now().toString(36)}`;
-const databaseUrl = (() => {
-  const u = new URL(adminUrl);
-  u.pathname = `/${database}`;
-  return u.toString();
-})();
-
-interface ReadyBody {
-  services: Record<string, { available: number; total: number }>;
-}
-
 describe('cluster topology', () => {
-  const output: string[] = [];
-  let cluster: ChildProcess | undefined;
+  let stack: ClusterStack;
   let probe: ChildProcess | undefined;
   let dataDir: string;
   let gateway: string;
   let probeUrl: string;
+  let output: string[];
+  let databaseUrl: string;
 
   beforeAll(async () => {
-    const admin = new Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${database}"`);
-    await admin.end();
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'district-cluster-'));
-    await chmod(dataDir, 0o755);
-    const gatewayPort = await freePort();
-    gateway = `http://127.0.0.1:${gatewayPort}`;
-    cluster = runTs(
-      'launcher/src/cluster.ts',
-      {
-        DATABASE_URL: databaseUrl,
-        DATA_DIR: dataDir,
-        PORT: String(gatewayPort),
-        PUBLIC_URL: gateway,
-        CLUSTER_BASE_PORT: String(20000 + Math.floor(Math.random() * 20000)),
-        IDENTITY_REPLICAS: '2',
-        CHAT_REPLICAS: '2',
-        ASSESSMENT_REPLICAS: '2',
-        ADMIN_EMAIL: 'root@district.test',
-        ADMIN_PASSWORD: 'correct horse battery',
-        DEMO: '',
-      },
-      output,
-    );
-    await waitFor(
-      async () => {
-        const { services } = (await (await fetch(`${gateway}/readyz`)).json()) as ReadyBody;
-        return (
-          services.identity.available === 2 &&
-          services.chat?.available === 2 &&
-          services.assessment?.available === 2
-        );
-      },
-      'the gateway and two replicas each of identity, chat and assessment',
-      150_000,
-      output,
-    );
+    stack = await startClusterStack({
+      name: 'cluster',
+      admin: { email: 'root@district.test', password: 'correct horse battery' },
+      env: { IDENTITY_REPLICAS: '2', CHAT_REPLICAS: '2', ASSESSMENT_REPLICAS: '2' },
+      ready: ({ services }) => services.identity.available === 2 && services.chat?.available === 2 && services.assessment?.available === 2,
+      waitingFor: 'the gateway and two replicas each of identity, chat and assessment',
+    });
+    ({ gateway, dataDir, output, databaseUrl } = stack);
     const publicKey = await readFile(path.join(dataDir, 'cluster', 'keys', 'session-public.pem'), 'utf8');
     const probePort = await freePort();
     probeUrl = `http://127.0.0.1:${probePort}/api/probe`;
@@ -94,12 +52,7 @@ describe('cluster topology', () => {
 
   afterAll(async () => {
     await stopProcess(probe);
-    await stopProcess(cluster);
-    const admin = new Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
-    await admin.end();
-    await rm(dataDir, { recursive: true, force: true });
+    await stack?.stop();
   });
 
   it('runs two identity replicas behind the gateway, balances across them, and keeps demo shortcuts off', async () => {

@@ -1,11 +1,8 @@
-import type { ChildProcess } from 'node:child_process';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import Redis from 'ioredis';
 import { Client } from 'pg';
 import { GatewayChatClient } from './support/chat-client';
-import { cookieOf, freePort, jsonRequest, runTs, stopProcess, waitFor } from './support/processes';
+import { startClusterStack, type ClusterStack } from './support/cluster-stack';
+import { cookieOf, jsonRequest, waitFor } from './support/processes';
 
 /**
  * Issue #14 §5, the deletion across all five services, for real: `launcher/src/cluster.ts` (every service its own
@@ -19,14 +16,7 @@ import { cookieOf, freePort, jsonRequest, runTs, stopProcess, waitFor } from './
  */
 jest.setTimeout(240_000);
 
-const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const database = `district_deletion_${Date.now().toString(36)}`;
-const databaseUrl = (() => {
-  const u = new URL(adminUrl);
-  u.pathname = `/${database}`;
-  return u.toString();
-})();
 const SERVICES = ['identity', 'content', 'chat', 'assessment', 'classroom'] as const;
 /**
  * Not scanned for the person: the platform's messaging tables (relay and deduplication state, not a service's
@@ -37,50 +27,21 @@ const KEPT_TABLES = new Set(['outbox', 'inbox', 'migrations', 'audit_log']);
 const NAME = 'Morgan Departing';
 const ADMIN = { email: 'root@district.test', password: 'correct horse battery' };
 
-interface ReadyBody {
-  services: Record<string, { available: number; total: number }>;
-}
-
 describe('deleting a user reaches every service', () => {
-  const output: string[] = [];
-  let cluster: ChildProcess | undefined;
-  let dataDir: string;
+  let stack: ClusterStack;
   let gateway: string;
   let db: Client;
   let redis: Redis;
 
   beforeAll(async () => {
-    const admin = new Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${database}"`);
-    await admin.end();
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'district-deletion-'));
-    await chmod(dataDir, 0o755);
-    const gatewayPort = await freePort();
-    gateway = `http://127.0.0.1:${gatewayPort}`;
-    cluster = runTs(
-      'launcher/src/cluster.ts',
-      {
-        DATABASE_URL: databaseUrl,
-        DATA_DIR: dataDir,
-        PORT: String(gatewayPort),
-        PUBLIC_URL: gateway,
-        CLUSTER_BASE_PORT: String(20000 + Math.floor(Math.random() * 20000)),
-        ADMIN_EMAIL: ADMIN.email,
-        ADMIN_PASSWORD: ADMIN.password,
-        DEMO: '',
-      },
-      output,
-    );
-    await waitFor(
-      async () => {
-        const { services } = (await (await fetch(`${gateway}/readyz`)).json()) as ReadyBody;
-        return SERVICES.every((s) => (services[s]?.available ?? 0) >= 1);
-      },
-      'the gateway and all five services',
-      150_000,
-      output,
-    );
+    stack = await startClusterStack({
+      name: 'deletion',
+      admin: ADMIN,
+      ready: ({ services }) => SERVICES.every((s) => (services[s]?.available ?? 0) >= 1),
+      waitingFor: 'the gateway and all five services',
+    });
+    ({ gateway } = stack);
+    const databaseUrl = stack.databaseUrl;
     db = new Client({ connectionString: databaseUrl });
     await db.connect();
     redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
@@ -90,12 +51,7 @@ describe('deleting a user reaches every service', () => {
   afterAll(async () => {
     redis?.disconnect();
     await db?.end();
-    await stopProcess(cluster);
-    const admin = new Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
-    await admin.end();
-    await rm(dataDir, { recursive: true, force: true });
+    await stack?.stop();
   });
 
   const call = async (method: string, route: string, cookie: string, body?: unknown) => {

@@ -7,24 +7,19 @@ import {
 } from '@district/contracts';
 import type { BusMessage } from '@district/nest-common';
 import { waitFor, type HttpClient } from '@district/nest-common/testing';
-import { startClassroom, type ClassroomTestApp } from './support/classroom-app';
+import { eventSubjectsFor, startClassroomSpec, type ClassroomTestApp } from './support/classroom-app';
 
 let app: ClassroomTestApp;
 let teacher: HttpClient;
 let otherTeacher: HttpClient;
 let admin: HttpClient;
 let student: HttpClient;
-const events: BusMessage[] = [];
+let events: BusMessage[];
 
 beforeAll(async () => {
-  app = await startClassroom();
-  teacher = (await app.signIn('teacher', { name: 'Ms. Ruiz' })).client;
-  otherTeacher = (await app.signIn('teacher', { name: 'Mr. Soto' })).client;
-  admin = (await app.signIn('admin')).client;
-  student = (await app.signIn('student')).client;
-  await app.runtime.bus.subscribe('classroom.>', async (m) => void events.push(m), {
-    durable: 'audio-lists-spec',
-  });
+  const spec = await startClassroomSpec('classroom.>', 'audio-lists-spec');
+  ({ app, events } = spec);
+  ({ teacher, otherTeacher, admin, student } = spec.people);
 });
 afterAll(async () => {
   await app?.close();
@@ -94,14 +89,7 @@ describe('audio lists', () => {
     expect(await seenBy(teacher)).toBeUndefined();
     expect((await teacher.delete(`/api/audio-lists/${id}`)).status).toBe(404);
 
-    const subjectsOf = () =>
-      events
-        .filter(
-          (e) =>
-            (e.data as { audioList?: { id: string } }).audioList?.id === id ||
-            (e.data as { audioListId?: string }).audioListId === id,
-        )
-        .map((e) => e.subject);
+    const subjectsOf = () => eventSubjectsFor(events, 'audioList', id);
     await waitFor(() => subjectsOf().length >= 3, 'the list’s three events');
     expect(subjectsOf()).toEqual([
       Subjects.classroomAudioListCreated,

@@ -8,22 +8,18 @@ import {
 } from '@district/contracts';
 import type { BusMessage } from '@district/nest-common';
 import { waitFor, type HttpClient } from '@district/nest-common/testing';
-import { startClassroom, type ClassroomTestApp } from './support/classroom-app';
+import { eventSubjectsFor, startClassroomSpec, type ClassroomTestApp } from './support/classroom-app';
 
 let app: ClassroomTestApp;
 let teacher: HttpClient;
 let otherTeacher: HttpClient;
 let admin: HttpClient;
-const events: BusMessage[] = [];
+let events: BusMessage[];
 
 beforeAll(async () => {
-  app = await startClassroom();
-  teacher = (await app.signIn('teacher', { name: 'Ms. Ruiz' })).client;
-  otherTeacher = (await app.signIn('teacher', { name: 'Mr. Soto' })).client;
-  admin = (await app.signIn('admin')).client;
-  await app.runtime.bus.subscribe('classroom.lessonplan.>', async (m) => void events.push(m), {
-    durable: 'lesson-plans-spec',
-  });
+  const spec = await startClassroomSpec('classroom.lessonplan.>', 'lesson-plans-spec');
+  ({ app, events } = spec);
+  ({ teacher, otherTeacher, admin } = spec.people);
 });
 afterAll(async () => {
   await app?.close();
@@ -95,14 +91,7 @@ describe('lesson plans', () => {
     expect((await teacher.delete(`/api/lesson-plans/${id}`)).status).toBe(204);
     expect(await seenBy(teacher)).toBeUndefined();
 
-    const subjectsOf = () =>
-      events
-        .filter(
-          (e) =>
-            (e.data as { lessonPlan?: { id: string } }).lessonPlan?.id === id ||
-            (e.data as { lessonPlanId?: string }).lessonPlanId === id,
-        )
-        .map((e) => e.subject);
+    const subjectsOf = () => eventSubjectsFor(events, 'lessonPlan', id);
     await waitFor(() => subjectsOf().length >= 4, 'the plan’s four events');
     expect(subjectsOf()).toEqual([
       Subjects.classroomLessonPlanCreated,

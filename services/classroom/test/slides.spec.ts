@@ -1,24 +1,19 @@
 import { ClassroomMessages as M, Subjects, type GoogleSlide } from '@district/contracts';
 import type { BusMessage } from '@district/nest-common';
 import { waitFor, type HttpClient } from '@district/nest-common/testing';
-import { startClassroom, type ClassroomTestApp } from './support/classroom-app';
+import { eventSubjectsFor, startClassroomSpec, type ClassroomTestApp } from './support/classroom-app';
 
 let app: ClassroomTestApp;
 let teacher: HttpClient;
 let otherTeacher: HttpClient;
 let admin: HttpClient;
 let student: HttpClient;
-const events: BusMessage[] = [];
+let events: BusMessage[];
 
 beforeAll(async () => {
-  app = await startClassroom();
-  teacher = (await app.signIn('teacher', { name: 'Ms. Ruiz' })).client;
-  otherTeacher = (await app.signIn('teacher', { name: 'Mr. Soto' })).client;
-  admin = (await app.signIn('admin')).client;
-  student = (await app.signIn('student')).client;
-  await app.runtime.bus.subscribe('classroom.slide.>', async (m) => void events.push(m), {
-    durable: 'slides-spec',
-  });
+  const spec = await startClassroomSpec('classroom.slide.>', 'slides-spec');
+  ({ app, events } = spec);
+  ({ teacher, otherTeacher, admin, student } = spec.people);
 });
 afterAll(async () => {
   await app?.close();
@@ -126,14 +121,7 @@ describe('Google Slides', () => {
     expect((await teacher.delete(`/api/google-slides/${id}`)).status).toBe(204);
     expect((await listed(teacher)).map((s) => s.id)).not.toContain(id);
 
-    const subjectsOf = () =>
-      events
-        .filter(
-          (e) =>
-            (e.data as { slide?: { id: string } }).slide?.id === id ||
-            (e.data as { slideId?: string }).slideId === id,
-        )
-        .map((e) => e.subject);
+    const subjectsOf = () => eventSubjectsFor(events, 'slide', id);
     await waitFor(() => subjectsOf().length >= 3, 'the slide’s three events');
     expect(subjectsOf()).toEqual([
       Subjects.classroomSlideCreated,
