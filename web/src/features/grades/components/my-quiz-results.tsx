@@ -1,60 +1,13 @@
 import { useState } from 'react';
-import type { Grade, QuizKind } from '@district/contracts/assessment';
-import { AudioPlayButton } from '@/components/audio';
-import { Badge, Button, Card, CardBody, CardHeader, Tabs } from '@/components/ui';
+import type { QuizKind } from '@district/contracts/assessment';
+import { QuestionReview } from '@/components/quiz';
+import { Button, Card, CardBody, CardHeader, Tabs } from '@/components/ui';
 import { useSession } from '@/lib/auth';
-import { cn } from '@/lib/cn';
 import { useGrades } from '../api/grades';
 import { completedAt, formatDate, formatTime } from '../grade-stats';
 import { GRADE_KINDS } from '../grades.constants';
 import { GradesErrorPanel, GradesLoading } from './grades-states';
 import { ScoreBadge } from './grades-table';
-
-function QuestionReview({ grade }: { grade: Grade }) {
-  return (
-    <ol className="space-y-4" aria-label={`Question Review: ${grade.quizTitle}`}>
-      {grade.questions.map((q, index) => {
-        const picked = grade.userAnswers[index];
-        const right = picked === q.correctAnswer;
-        return (
-          <li key={index} className="rounded-xl border border-slate-200 p-4" data-review-question={index}>
-            <div className="flex flex-wrap items-center gap-2">
-              <p className="font-semibold text-slate-900">
-                {index + 1}. {q.question}
-              </p>
-              {grade.kind === 'text' ? <Badge tone={right ? 'success' : 'danger'}>{right ? 'Correct' : 'Incorrect'}</Badge> : null}
-            </div>
-            {grade.kind === 'audio' && q.audioUrl ? (
-              <div className="mt-2">
-                <AudioPlayButton key={q.audioUrl} src={q.audioUrl} />
-              </div>
-            ) : null}
-            <ul className="mt-3 space-y-1.5">
-              {q.options.map((option, i) => {
-                const correct = i === q.correctAnswer;
-                // The spec marks the student's wrong pick in the text review only.
-                const wrongPick = grade.kind === 'text' && i === picked && !correct;
-                return (
-                  <li
-                    key={i}
-                    className={cn(
-                      'flex flex-wrap items-center gap-2 rounded-lg border px-3 py-2 text-sm',
-                      correct ? 'border-emerald-300 bg-emerald-50' : wrongPick ? 'border-red-300 bg-red-50' : 'border-slate-200',
-                    )}
-                  >
-                    <span>{option}</span>
-                    {correct ? <Badge tone="success">Correct Answer</Badge> : null}
-                    {wrongPick ? <Badge tone="danger">Your Answer</Badge> : null}
-                  </li>
-                );
-              })}
-            </ul>
-          </li>
-        );
-      })}
-    </ol>
-  );
-}
 
 interface ResultListProps {
   kind: QuizKind;
@@ -98,7 +51,7 @@ function ResultList({ kind, query, userId, expandedId, onToggle }: ResultListPro
             {open ? (
               <section id={reviewId} aria-label={`Question Review for ${g.quizTitle}`} className="mt-4">
                 <h3 className="mb-3 text-base font-semibold text-slate-900">Question Review</h3>
-                <QuestionReview grade={g} />
+                <QuestionReview grade={g} markWrongPick="text-only" label={`Question Review: ${g.quizTitle}`} />
               </section>
             ) : null}
           </li>

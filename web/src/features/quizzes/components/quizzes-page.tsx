@@ -134,7 +134,7 @@ function QuizzesPage({ kind, staffPanel }: { kind: QuizKind; staffPanel?: ReactN
             onCancel={toList}
           />
         ) : view.name === 'results' ? (
-          <QuizResults kind={kind} grade={view.grade} onBack={toList} />
+          <QuizResults grade={view.grade} onBack={toList} />
         ) : view.name === 'form' ? (
           <QuizForm kind={kind} quiz={view.quiz} onDone={toList} />
         ) : quizzes.isPending ? (

@@ -1,0 +1,1 @@
+export { QuestionReview, type QuestionReviewProps } from './question-review';
