@@ -39,7 +39,7 @@ describe('cluster topology', () => {
     probeUrl = `http://127.0.0.1:${probePort}/api/probe`;
     probe = runTs(
       'launcher/test/fixtures/probe-service.ts',
-      { DATABASE_URL: databaseUrl, PORT: String(probePort), AUTH_PUBLIC_KEY: publicKey },
+      { DATABASE_URL: databaseUrl, NATS_URL: stack.natsUrl, PORT: String(probePort), AUTH_PUBLIC_KEY: publicKey },
       output,
     );
     await waitFor(
