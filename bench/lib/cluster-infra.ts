@@ -8,6 +8,7 @@ import { Client } from 'pg';
 import type { SessionClaims } from '@district/contracts';
 import { RedisEphemeralStore, SessionStateStore, TokenService } from '@district/nest-common';
 import { freePort, hasExited, stopChild } from './child-processes';
+import { pinnedCommand } from './cpu-pinning';
 
 /**
  * The cluster topology's pieces for benchmarks that run services as separate processes (bench/chat,
@@ -15,8 +16,11 @@ import { freePort, hasExited, stopChild } from './child-processes';
  * PostgreSQL, signing keys and sessions as identity would issue them, and the launcher started per target.
  */
 
-/** `taskset -c cpus argv…`, or argv as it is when not pinning. */
-export const pin = (cpus: string | undefined, argv: string[]): string[] => (cpus ? ['taskset', '-c', cpus, ...argv] : argv);
+/** `taskset -c cpus argv…`, or argv as it is when not pinning (cpu-pinning's pinnedCommand, as one argv). */
+export function pin(cpus: string | undefined, argv: string[]): string[] {
+  const { command, args } = pinnedCommand(argv[0], argv.slice(1), cpus);
+  return [command, ...args];
+}
 
 /** Every process a run starts, so that an interrupted run stops them all. */
 export class ProcessTracker {

@@ -13,6 +13,7 @@ import {
 } from '../src/chart-values';
 import { blockProblems, definedTemplates, includedTemplates, valuesPaths } from './support/go-template';
 import { plannedLines, withPlannedServices } from './support/planned-services';
+import { TEST_CHART_SECRETS_YAML } from './support/chart-secrets';
 import { helmBinary } from './support/tools';
 
 /** The planned services, kept as `#> ` lines in values.yaml until each is registered in the launcher. */
@@ -308,20 +309,7 @@ describe(`helm lint + helm template (${helm})`, () => {
 
   beforeAll(() => {
     fs.writeFileSync(plannedFile, plannedText);
-    fs.writeFileSync(
-      secretsFile,
-      YAML.stringify({
-        secrets: {
-          databaseUrl: 'postgres://district:pw@postgres:5432/district',
-          natsUrl: 'nats://nats:4222',
-          redisUrl: 'redis://redis:6379',
-          authPublicKey: '-----BEGIN PUBLIC KEY-----\nMFkw\n-----END PUBLIC KEY-----\n',
-          authPrivateKey: '-----BEGIN PRIVATE KEY-----\nMIGH\n-----END PRIVATE KEY-----\n',
-          adminEmail: 'admin@district.example',
-          adminPassword: 'a-test-password',
-        },
-      }),
-    );
+    fs.writeFileSync(secretsFile, TEST_CHART_SECRETS_YAML);
   });
   afterAll(() => {
     fs.rmSync(secretsFile, { force: true });

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
 import { REPO_ROOT } from '../src/chart-values';
+import { TEST_CHART_SECRETS_YAML } from './support/chart-secrets';
 import { helmBinary } from './support/tools';
 
 /**
@@ -35,20 +36,7 @@ interface Rule {
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'district-helm-rendered-'));
 const secretsFile = path.join(scratch, 'secrets.yaml');
-fs.writeFileSync(
-  secretsFile,
-  YAML.stringify({
-    secrets: {
-      databaseUrl: 'postgres://district:pw@postgres:5432/district',
-      natsUrl: 'nats://nats:4222',
-      redisUrl: 'redis://redis:6379',
-      authPublicKey: '-----BEGIN PUBLIC KEY-----\nMFkw\n-----END PUBLIC KEY-----\n',
-      authPrivateKey: '-----BEGIN PRIVATE KEY-----\nMIGH\n-----END PRIVATE KEY-----\n',
-      adminEmail: 'admin@district.example',
-      adminPassword: 'a-test-password',
-    },
-  }),
-);
+fs.writeFileSync(secretsFile, TEST_CHART_SECRETS_YAML);
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
 const SETS: Array<[string, string[]]> = [
