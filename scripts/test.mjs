@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// `npm test`: lint, typecheck, every Jest project, the web tests, then the browser journeys.
+// `npm test`: lint, typecheck, every Jest project, the web tests, the fault suite's short version, then the
+// browser journeys.
 // Prints one closing line "tests: N passed, N failed" summing all test layers.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -60,6 +61,19 @@ step(
     failed: r.numFailedTests + (r.numFailedTestSuites ?? 0),
     skipped: (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0),
   })),
+);
+// Issue #14 §3: the fault suite's short version (two replicas of each service under load; rolling restart,
+// killed replicas, NATS, Redis and PostgreSQL outages). Each of its checks counts as a test.
+const faultsOut = path.join(out, 'faults');
+rmSync(faultsOut, { recursive: true, force: true });
+step(
+  'faults',
+  'npm',
+  ['run', 'bench:faults', '-w', 'bench', '--', '--short', `--out=${faultsOut}`],
+  jsonCounts(path.join(faultsOut, 'faults.json'), (r) => {
+    const checks = r.scenarios.flatMap((s) => s.checks);
+    return { passed: checks.filter((c) => c.ok).length, failed: checks.filter((c) => !c.ok).length };
+  }),
 );
 if (existsSync(path.join(root, 'e2e/run.mjs'))) {
   const e2eOut = path.join(out, 'e2e.json');

@@ -72,19 +72,21 @@ async function main(): Promise<void> {
   const shutdown = async () => {
     if (stopping) return;
     stopping = true;
-    // Reverse order: the gateway first, then services.
-    for (const member of [...members].reverse()) {
-      const child = member.child;
-      if (!child || child.exitCode !== null) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => child.kill('SIGKILL'), 10000);
+    const stopMember = (member: Member) =>
+      new Promise<void>((resolve) => {
+        const child = member.child;
+        if (!child || child.exitCode !== null || child.signalCode !== null) return resolve();
+        const timer = setTimeout(() => child.kill('SIGKILL'), 15000);
         child.once('exit', () => {
           clearTimeout(timer);
           resolve();
         });
         child.kill('SIGTERM');
       });
-    }
+    // The gateway first; then every service at once (each drains for SHUTDOWN_DRAIN_MS, in parallel).
+    const gateway = members.filter((m) => m.name === 'gateway');
+    await Promise.all(gateway.map(stopMember));
+    await Promise.all(members.filter((m) => m.name !== 'gateway').map(stopMember));
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown());

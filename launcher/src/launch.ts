@@ -34,8 +34,15 @@ export async function launch(env: NodeJS.ProcessEnv, logger: Logger = createLogg
   const built = await buildRuntime(config, logger, services.length > 0);
   const running: RunningService[] = [];
   let gatewayHandle: ReturnType<typeof createGateway> | undefined;
-  const stop = async () => {
+  let stopping: Promise<void> | undefined;
+  const stop = () => (stopping ??= stopAll(true));
+  const stopAll = async (drain: boolean) => {
     if (gatewayHandle) await gatewayHandle.close().catch((err: unknown) => logger.warn({ err }, 'gateway close failed'));
+    else if (drain && running.length > 0 && config.SHUTDOWN_DRAIN_MS > 0) {
+      // Reached through a gateway in another process: leave its rotation before closing (ADR 0022).
+      for (const service of running) service.drain();
+      await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DRAIN_MS));
+    }
     for (const service of [...running].reverse()) {
       await service.close().catch((err: unknown) => logger.warn({ err, service: service.name }, 'service close failed'));
     }
@@ -75,7 +82,8 @@ export async function launch(env: NodeJS.ProcessEnv, logger: Logger = createLogg
     }
     return { config, url, services: running, stop };
   } catch (error) {
-    await stop();
+    // A start that failed half-way has nothing in any rotation to leave.
+    await (stopping ??= stopAll(false));
     throw error;
   }
 }

@@ -37,4 +37,10 @@ describe('launcher configuration', () => {
     expect(loadLauncherConfig({ HOST: '0.0.0.0', DEMO: 'false' }).demo).toBe(false);
     for (const host of ['127.0.0.1', '::1', '[::1]', 'localhost', '127.0.1.1']) expect(loadLauncherConfig({ HOST: host }).demo).toBe(true);
   });
+
+  it('drains 4 s on SIGTERM by default, takes 0 to turn it off, and refuses nonsense', () => {
+    expect(loadLauncherConfig({}).SHUTDOWN_DRAIN_MS).toBe(4000);
+    expect(loadLauncherConfig({ SHUTDOWN_DRAIN_MS: '0' }).SHUTDOWN_DRAIN_MS).toBe(0);
+    for (const bad of ['soon', '-1', '1.5', '600000']) expect(() => loadLauncherConfig({ SHUTDOWN_DRAIN_MS: bad })).toThrow(/SHUTDOWN_DRAIN_MS/);
+  });
 });

@@ -34,6 +34,12 @@ export const launcherConfigSchema = z.object({
   DEMO_ALLOW_REMOTE: envBoolean(false),
   WEB_DIST: z.string().default(path.resolve(__dirname, '../../web/dist')),
   LOG_LEVEL: logLevelSchema,
+  /**
+   * On SIGTERM, how long a service process keeps serving with its probes failing before it closes, so the gateway
+   * (active check every 2 s) and Kubernetes take it out of rotation first (ADR 0022). Not used when the gateway
+   * runs in the same process (standalone): it closes first.
+   */
+  SHUTDOWN_DRAIN_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(0).max(60_000).default(4000),
 });
 
 export type LauncherConfig = z.infer<typeof launcherConfigSchema> & { demo: boolean; publicUrl: string };

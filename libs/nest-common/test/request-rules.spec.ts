@@ -193,16 +193,20 @@ describe('the shared session state', () => {
     return { cookie: `${SESSION_COOKIE}=${token}`, userId, sessions };
   }
 
-  it('answers 503 with Retry-After, letting nothing through, while the store has lost its state', async () => {
+  it('while the store has lost its state, decides reads from the signed token and refuses changes with 503 and Retry-After (ADR 0022)', async () => {
     const { service, runtime } = await app();
     const { cookie, userId, sessions } = await signedInClient(runtime, false);
-    for (const path of ['/probe/private', '/probe/signed-in']) {
-      const res = await fetch(`${service.url}${path}`, { headers: { cookie } });
-      expect(res.status).toBe(503);
-      expect(res.headers.get('retry-after')).toBe('1');
-    }
-    await sessions.markRestored();
+    expect((await fetch(`${service.url}/probe/private`, { headers: { cookie } })).status).toBe(200);
     expect(await (await fetch(`${service.url}/probe/signed-in`, { headers: { cookie } })).json()).toEqual({ id: userId });
+    const write = await fetch(`${service.url}/probe/json`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ text: 'hola' }) });
+    expect(write.status).toBe(503);
+    expect(write.headers.get('retry-after')).toBe('1');
+    expect(await write.json()).toMatchObject({ message: 'Sign-in state is being restored. Please try again in a moment.' });
+    // Nobody signed in: nothing to check, the public write goes through.
+    const anonymous = await fetch(`${service.url}/probe/json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'hola' }) });
+    expect(anonymous.status).toBe(201);
+    await sessions.markRestored();
+    expect((await fetch(`${service.url}/probe/json`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ text: 'hola' }) })).status).toBe(201);
   });
 
   it('treats a user the restored state does not know as signed out, not as valid', async () => {

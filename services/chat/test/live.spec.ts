@@ -297,7 +297,7 @@ describe('catching up', () => {
 });
 
 describe('pub/sub losing messages', () => {
-  it('fills a gap from the log before the next message, and restarts members when the numbering was lost', async () => {
+  it('fills a gap from the log, numbers on above what it delivered when Redis lost the room, and restarts members on lower numbers', async () => {
     const t = await person('teacher');
     const r = await room([]);
     const s = await open(t.cookie);
@@ -310,11 +310,18 @@ describe('pub/sub losing messages', () => {
     s.send({ type: 'message', text: 'tres', chatroom: r.id });
     expect(await s.type('message')).toMatchObject({ seq: 2, text: 'perdido' });
     expect(await s.type('message')).toMatchObject({ seq: 3, text: 'tres' });
-    // Redis lost the room (a restart without persistence): numbers start again, so members reconnect.
+    // Redis lost the room (a restart without persistence): the replica numbers on above what it delivered (ADR
+    // 0022), so members see the next message as new, with no reconnect.
     await app.runtime.pubsub.deleteLog(LiveKeys.log(r.id));
     const other = await open((await person('teacher')).cookie);
     await other.join(r.id, 'Otra');
     other.send({ type: 'message', text: 'de nuevo', chatroom: r.id });
+    expect(await s.type('message')).toMatchObject({ seq: 4, text: 'de nuevo' });
+    // Numbers lower than heard (a writer that remembered nothing of the room): the numbering restarted, and
+    // members reconnect to start afresh.
+    await app.runtime.pubsub.deleteLog(LiveKeys.log(r.id));
+    const fresh = JSON.stringify({ type: 'message', id: randomUUID(), name: 'Otra', role: 'teacher', text: 'uno otra vez', timestamp: new Date().toISOString(), chatroom: r.id });
+    await app.runtime.pubsub.appendAndPublish(LiveKeys.roomChannel(r.id), LiveKeys.log(r.id), `${t.id} ${fresh}`, { keep: 200, ttlMs: 60_000 });
     expect((await s.closedWith()).code).toBe(ChatCloseCodes.serviceRestart);
   });
 });

@@ -1,7 +1,7 @@
 import { Global, Inject, Injectable, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { Logger } from 'pino';
 import { AuthGuard } from '../auth/auth.guard';
 import { SessionStateStore } from '../auth/session-state';
@@ -17,7 +17,7 @@ import {
   OutboxService,
   messagingEntities,
 } from '../bus';
-import { dataSourceOptions, ensureSchema, type ServiceDatabaseOptions } from '../database/database';
+import { dataSourceOptions, ensureSchema, openWithMigrations, type ServiceDatabaseOptions } from '../database/database';
 import { HealthController } from '../health/health.controller';
 import { MessagingMetrics } from '../health/messaging-metrics';
 import { ServiceMetrics } from '../health/metrics';
@@ -66,6 +66,8 @@ export class PlatformModule {
               migrations: [createMessagingMigration(schema), ...(options.migrations as unknown[])] as ServiceDatabaseOptions['migrations'],
             });
           },
+          // Migrations run once across replicas starting together (an advisory lock per schema).
+          dataSourceFactory: (dataSourceOpts) => openWithMigrations(dataSourceOpts as DataSourceOptions, schema),
         }),
       ],
       controllers: [HealthController, OpenApiController],

@@ -22,7 +22,10 @@ import {
 } from './decorators';
 import { BusContext } from '../bus/transport/bus-context';
 import { SESSION_COOKIE, TokenService } from './token.service';
-import { SessionStateStore } from './session-state';
+import { SessionStateStore, type TokenState } from './session-state';
+
+/** Requests that change nothing: the only ones decided without the shared session state (ADR 0022). */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * The one guard every service runs on every route (APP_GUARD). It verifies the session token locally and
@@ -108,8 +111,22 @@ export class AuthGuard implements CanActivate {
     const claims = await this.tokens.verify(request.cookies?.[SESSION_COOKIE]);
     if (!claims) return null;
     const id = claims.sub.toLowerCase();
-    const state = await this.sessions.check(id, claims.tv, claims.sid);
-    if (state === 'unknown') throw new SessionStateUnavailableException();
+    let state: TokenState;
+    let unreachable = false;
+    try {
+      state = await this.sessions.check(id, claims.tv, claims.sid);
+    } catch {
+      state = 'unknown';
+      unreachable = true;
+    }
+    if (state === 'unknown') {
+      // The shared store cannot say whether the token still counts: it is unreachable, or it lost its state and
+      // identity has not restored it yet (ADR 0022). A read is decided from the signed token alone — it was valid
+      // when signed and has not expired — so lessons, quizzes and grades stay readable through a Redis outage;
+      // anything that changes state fails closed with 503 and the client retries.
+      if (!SAFE_METHODS.has(request.method ?? '')) throw new SessionStateUnavailableException(unreachable);
+      state = 'valid';
+    }
     request.session = { claims, state };
     if (state !== 'valid') return null;
     return {
@@ -139,11 +156,23 @@ export function holdsRight(user: Pick<AuthUser, 'role' | 'approved' | 'isAdmin'>
   return user.role === right;
 }
 
-/** The shared session state was lost and is being restored: nothing can be decided, so ask the client to retry. */
+export const SESSION_STATE_MESSAGES = {
+  restoring: 'Sign-in state is being restored. Please try again in a moment.',
+  unreachable: 'Sign-in cannot be checked right now. Please try again in a moment.',
+} as const;
+
+/**
+ * The shared session state is lost and being restored, or cannot be reached: a change cannot be authorised, so
+ * the client is asked to retry.
+ */
 export class SessionStateUnavailableException extends HttpException {
-  constructor() {
+  constructor(unreachable = false) {
     super(
-      { statusCode: HttpStatus.SERVICE_UNAVAILABLE, message: 'Sign-in state is being restored. Please try again in a moment.', retryAfter: 1 },
+      {
+        statusCode: HttpStatus.SERVICE_UNAVAILABLE,
+        message: unreachable ? SESSION_STATE_MESSAGES.unreachable : SESSION_STATE_MESSAGES.restoring,
+        retryAfter: 1,
+      },
       HttpStatus.SERVICE_UNAVAILABLE,
     );
   }

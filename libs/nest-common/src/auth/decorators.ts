@@ -58,6 +58,7 @@ export interface RequestWithUser {
   user?: AuthUser;
   /** Set by the guard whenever the cookie held a well-signed token, whatever its state. */
   session?: CheckedSession;
+  method?: string;
   headers: Record<string, string | string[] | undefined>;
   cookies?: Record<string, string | undefined>;
   id?: string;

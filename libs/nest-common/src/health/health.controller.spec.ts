@@ -140,6 +140,22 @@ describe('service /readyz', () => {
   });
 });
 
+describe('a draining service (ADR 0022)', () => {
+  it('fails its probes with 503 while still serving other requests, each answer closing its connection', async () => {
+    const { service } = await started('127.0.0.1');
+    expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
+    service.drain();
+    for (const probe of ['/healthz', '/readyz', '/healthz?x=1']) {
+      const res = await fetch(`${service.url}${probe}`);
+      expect([probe, res.status, res.headers.get('connection')]).toEqual([probe, 503, 'close']);
+      expect(await res.json()).toEqual({ status: 'draining', ready: false });
+    }
+    const metrics = await fetch(`${service.url}/metrics`);
+    expect(metrics.status).toBe(200);
+    expect(metrics.headers.get('connection')).toBe('close');
+  });
+});
+
 describe('isLoopbackListenHost', () => {
   it('knows the loopback addresses and names, and nothing else', () => {
     for (const host of ['127.0.0.1', '127.0.0.2', 'localhost', '::1', '[::1]', 'LOCALHOST']) {

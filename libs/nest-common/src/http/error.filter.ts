@@ -20,10 +20,12 @@ export class ErrorFilter implements ExceptionFilter {
     if (host.getType() !== 'http') throw exception;
     const reply = host.switchToHttp().getResponse<ReplyLike>();
     const requestId = currentRequestId();
-    const body = this.toBody(exception);
+    const unavailable = !(exception instanceof HttpException) && isDependencyUnavailable(exception);
+    const body = unavailable ? { statusCode: HttpStatus.SERVICE_UNAVAILABLE, message: DEPENDENCY_UNAVAILABLE } : this.toBody(exception);
     if (requestId) body.requestId = requestId;
-    if (body.statusCode >= 500) this.logger.error({ err: exception }, 'unhandled error');
-    const retryAfter = exception instanceof HttpException ? (exception.getResponse() as { retryAfter?: number }).retryAfter : undefined;
+    if (unavailable) this.logger.warn({ err: exception }, 'a datastore is unreachable');
+    else if (body.statusCode >= 500) this.logger.error({ err: exception }, 'unhandled error');
+    const retryAfter = exception instanceof HttpException ? (exception.getResponse() as { retryAfter?: number }).retryAfter : unavailable ? 1 : undefined;
     if (retryAfter !== undefined) reply.header('Retry-After', String(retryAfter));
     reply.status(body.statusCode).send(body);
   }
@@ -45,6 +47,25 @@ export class ErrorFilter implements ExceptionFilter {
     }
     return { statusCode: HttpStatus.INTERNAL_SERVER_ERROR, message: 'Something went wrong on our side. Please try again.' };
   }
+}
+
+export const DEPENDENCY_UNAVAILABLE = 'The service is briefly unavailable. Please try again in a moment.';
+
+/** Connection-level failures of PostgreSQL (pg, TypeORM) and Redis (ioredis): the store is away, not the request at fault. */
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006']);
+const UNAVAILABLE_MESSAGES = /Connection terminated|Connection is closed|Stream isn't writeable|timeout exceeded when trying to connect|Client has encountered a connection error|Reached the max retries per request/;
+
+/**
+ * True for an error that says a datastore could not be reached (a restart, an outage): the service answers 503
+ * with Retry-After, as the issue #14 fault suite expects, rather than a 500 that reads as a bug.
+ */
+export function isDependencyUnavailable(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 3) return false;
+  const e = error as { code?: unknown; name?: unknown; message?: unknown; driverError?: unknown; cause?: unknown };
+  if (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true;
+  if (e.name === 'MaxRetriesPerRequestError') return true;
+  if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message)) return true;
+  return isDependencyUnavailable(e.driverError, depth + 1) || isDependencyUnavailable(e.cause, depth + 1);
 }
 
 function clientMessage(error: { statusCode?: number; message?: string; code?: string }): string {

@@ -57,6 +57,7 @@ export class MemoryPubSub implements PubSub {
     if (this.closed) throw new Error('pub/sub is closed');
     const log = this.log(key, true) as NumberedLog;
     if (options.keep < 1) throw new Error('a numbered log keeps at least one entry');
+    log.last = Math.max(log.last, Math.floor(options.floor ?? 0));
     const seq = ++log.last;
     log.entries.push({ seq, entry });
     if (log.entries.length > options.keep) log.entries.splice(0, log.entries.length - options.keep);

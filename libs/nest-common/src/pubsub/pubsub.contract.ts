@@ -166,6 +166,19 @@ export function describePubSubContract(name: string, factory: PortFactory<PubSub
       expect(await p.appendAndPublish('ch', 'log:3', 'b', { keep: 5, ttlMs: 60_000 })).toBe(2);
     });
 
+    it('numbers above the caller\'s floor once the store has lost a log\'s numbering, and never below its own', async () => {
+      const p = await open();
+      const options = { keep: 5, ttlMs: 60_000 };
+      await p.appendAndPublish('ch', 'log:4', 'a', options);
+      await p.appendAndPublish('ch', 'log:4', 'b', options);
+      // The store forgets the log (a Redis restarted without persistence) while clients hold numbers up to 2.
+      await p.deleteLog('log:4');
+      expect(await p.appendAndPublish('ch', 'log:4', 'c', { ...options, floor: 2 })).toBe(3);
+      // A floor below the log's own number changes nothing.
+      expect(await p.appendAndPublish('ch', 'log:4', 'd', { ...options, floor: 1 })).toBe(4);
+      expect((await p.readLog('log:4', 2)).entries.map((e) => e.seq)).toEqual([3, 4]);
+    });
+
     it('refuses to publish after close', async () => {
       const p = await open(`${ns}closing:`);
       await p.close();

@@ -7,6 +7,11 @@
 export interface NumberedLogOptions {
   keep: number;
   ttlMs: number;
+  /**
+   * The highest number the caller has seen of this log: the new entry is numbered above it even when the store
+   * lost its numbers (a Redis restarted without persistence), so numbers never repeat for clients holding them.
+   */
+  floor?: number;
 }
 
 /** An entry of a numbered log. */

@@ -12,6 +12,8 @@ import { positiveTtl } from './ttl';
  * the tombstone `"<seq> "` so readers can tell it from one lost to the limit or expiry.
  */
 const APPEND = redisScript(`
+local floor = tonumber(ARGV[5]) or 0
+if tonumber(redis.call('GET', KEYS[1]) or '0') < floor then redis.call('SET', KEYS[1], floor) end
 local seq = redis.call('INCR', KEYS[1])
 redis.call('ZADD', KEYS[2], seq, seq .. ' ' .. ARGV[1])
 local keep = tonumber(ARGV[2])
@@ -97,7 +99,7 @@ export class RedisPubSub implements PubSub {
     if (options.keep < 1) throw new Error('a numbered log keeps at least one entry');
     const k = this.prefix + key;
     return Number(
-      await runScript(this.publisher, APPEND, [`${k}:n`, `${k}:e`], [entry, options.keep, positiveTtl(options.ttlMs), this.prefix + channel]),
+      await runScript(this.publisher, APPEND, [`${k}:n`, `${k}:e`], [entry, options.keep, positiveTtl(options.ttlMs), this.prefix + channel, Math.max(0, Math.floor(options.floor ?? 0))]),
     );
   }
 

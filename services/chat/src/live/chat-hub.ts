@@ -394,6 +394,8 @@ export class ChatHub implements OnApplicationBootstrap {
       {
         keep: this.config.CHAT_HISTORY_SIZE,
         ttlMs: this.config.CHAT_HISTORY_TTL_MINUTES * 60_000,
+        // Numbers go on above what this replica has delivered, even after Redis lost the room's numbering.
+        floor: this.rooms.get(m.roomId)?.lastSeq ?? 0,
       },
     );
     this.messages++;

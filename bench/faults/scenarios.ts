@@ -1,0 +1,346 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { missingSeqs, type MixedLoad, type RequestRecord } from './load';
+import { readyz, SERVICES, type FaultStack, type Member } from './stack';
+import { checkWrites, eventCounts, type EventCounts, type WriteCheck } from './verify';
+
+/**
+ * The faults of issue #14 §3, each under the steady mixed load, each with its own checks. A scenario returns what
+ * it measured; `summarise` adds the request, write, event and chat counts of its window.
+ */
+
+export interface Check {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+export interface ScenarioResult {
+  name: string;
+  title: string;
+  startedAt: string;
+  seconds: number;
+  requests: number;
+  failed: number;
+  failedByOp: Record<string, number>;
+  /** status (0 = no answer) → count, for the failed and the 4xx answers. */
+  statuses: Record<string, number>;
+  sampleErrors: string[];
+  maxLatencyMs: number;
+  writes: WriteCheck;
+  events: EventCounts;
+  chat: { sent: number; confirmed: number; received: number; missing: number; duplicates: number; reconnects: number; maxReconnectMs: number };
+  measured: Record<string, number | string>;
+  checks: Check[];
+}
+
+export interface ScenarioContext {
+  stack: FaultStack;
+  load: MixedLoad;
+  short: boolean;
+  log: (line: string) => void;
+}
+
+interface Window {
+  start: number;
+  records: number;
+  comments: number;
+  gradeKeys: number;
+  roomSeq: number;
+  reconnects: number[];
+  sent: number[];
+  confirmed: number[];
+}
+
+function openWindow(load: MixedLoad): Window {
+  return {
+    start: Date.now(),
+    records: load.records.length,
+    comments: load.comments.length,
+    gradeKeys: load.grades.size,
+    roomSeq: Math.max(0, ...load.peers.map((p) => p.lastSeq)),
+    reconnects: load.peers.map((p) => p.reconnectMs.length),
+    sent: load.peers.map((p) => p.sent),
+    confirmed: load.peers.map((p) => p.confirmed),
+  };
+}
+
+const isFailure = (r: RequestRecord) => r.status === 0 || r.status >= 500;
+
+/** Waits until every outbox row since `since` is published and delivered, or `ms` pass. */
+async function settleEvents(ctx: ScenarioContext, since: Date, ms: number): Promise<EventCounts> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const counts = await eventCounts(ctx.stack.postgres.url, since);
+    if ((counts.published === counts.written && counts.delivered === counts.expectedDeliveries) || Date.now() > deadline) return counts;
+    await sleep(500);
+  }
+}
+
+async function summarise(
+  ctx: ScenarioContext,
+  name: string,
+  title: string,
+  w: Window,
+  measured: Record<string, number | string>,
+  checks: (r: Omit<ScenarioResult, 'checks'>) => Check[],
+): Promise<ScenarioResult> {
+  const { load } = ctx;
+  const end = Date.now();
+  // Let chat catch-up and retried submissions finish before counting.
+  await sleep(3000);
+  const records = load.records.slice(w.records);
+  const failed = records.filter(isFailure);
+  const failedByOp: Record<string, number> = {};
+  const statuses: Record<string, number> = {};
+  for (const r of failed) failedByOp[r.op] = (failedByOp[r.op] ?? 0) + 1;
+  for (const r of records.filter((r) => r.status === 0 || r.status >= 400)) statuses[String(r.status)] = (statuses[String(r.status)] ?? 0) + 1;
+  const sampleErrors = [...new Set(failed.map((r) => `${r.op} ${r.status} ${r.error ?? ''}`.trim()))].slice(0, 8);
+  const gradeKeys = [...load.grades.keys()].slice(w.gradeKeys);
+  const writes = await checkWrites(ctx.stack.postgres.url, load.comments.slice(w.comments), new Map(gradeKeys.map((k) => [k, load.grades.get(k) ?? null])));
+  const events = await settleEvents(ctx, new Date(w.start - 1000), ctx.short ? 30_000 : 90_000);
+  const roomSeq = Math.max(0, ...load.peers.map((p) => p.lastSeq));
+  const chat = {
+    sent: load.peers.reduce((n, p, i) => n + p.sent - w.sent[i], 0),
+    confirmed: load.peers.reduce((n, p, i) => n + p.confirmed - w.confirmed[i], 0),
+    received: load.peers.reduce((n, p) => n + [...p.seqs].filter((s) => s > w.roomSeq && s <= roomSeq).length, 0),
+    missing: load.peers.reduce((n, p) => n + missingSeqs(p, w.roomSeq + 1, roomSeq).length, 0),
+    duplicates: load.peers.reduce((n, p) => n + p.duplicates, 0),
+    reconnects: load.peers.reduce((n, p, i) => n + p.reconnectMs.length - w.reconnects[i], 0),
+    maxReconnectMs: Math.max(0, ...load.peers.flatMap((p, i) => p.reconnectMs.slice(w.reconnects[i]))),
+  };
+  const partial = {
+    name,
+    title,
+    startedAt: new Date(w.start).toISOString(),
+    seconds: Math.round((end - w.start) / 100) / 10,
+    requests: records.length,
+    failed: failed.length,
+    failedByOp,
+    statuses,
+    sampleErrors,
+    maxLatencyMs: Math.max(0, ...records.map((r) => r.ms)),
+    writes,
+    events,
+    chat,
+    measured,
+  };
+  const common: Check[] = [
+    { name: 'no acknowledged comment or grade lost', ok: writes.commentsMissing === 0 && writes.gradesMissing === 0, detail: `${writes.commentsMissing} comments, ${writes.gradesMissing} grades missing` },
+    { name: 'no grade stored twice', ok: writes.gradeDuplicates === 0, detail: `${writes.gradeDuplicates} duplicates` },
+    {
+      name: 'every event published and delivered to each consumer',
+      ok: events.published === events.written && events.delivered === events.expectedDeliveries,
+      detail: `${events.published}/${events.written} published, ${events.delivered}/${events.expectedDeliveries} deliveries`,
+    },
+    { name: 'chat: no gap, no duplicate', ok: chat.missing === 0 && chat.duplicates === 0, detail: `${chat.missing} missing, ${chat.duplicates} duplicated of ${chat.received} received` },
+    { name: 'chat: every client joined at the end', ok: load.peers.every((p) => p.joined), detail: `${load.peers.filter((p) => p.joined).length}/${load.peers.length}` },
+  ];
+  return { ...partial, checks: [...checks(partial), ...common] };
+}
+
+async function replacement(ctx: ScenarioContext, old: Member, timeoutMs: number): Promise<{ member: Member; readyMs: number }> {
+  const started = Date.now();
+  for (;;) {
+    const member = ctx.stack.members().find((m) => m.port === old.port && m.pid !== old.pid);
+    if (member && (await readyz(member.port))) return { member, readyMs: Date.now() - started };
+    if (Date.now() - started > timeoutMs) throw new Error(`${old.id} was not replaced and ready within ${timeoutMs} ms`);
+    await sleep(100);
+  }
+}
+
+/** SIGTERM every replica in turn, each once its predecessor's replacement is ready (a rolling restart). */
+export async function rollingRestart(ctx: ScenarioContext): Promise<ScenarioResult> {
+  const w = openWindow(ctx.load);
+  const restarts: number[] = [];
+  const members = ctx.stack.members().filter((m) => m.service !== 'gateway');
+  for (const member of members) {
+    ctx.log(`  SIGTERM ${member.id} (pid ${member.pid})`);
+    process.kill(member.pid, 'SIGTERM');
+    const { readyMs } = await replacement(ctx, member, 60_000);
+    restarts.push(readyMs);
+    // The gateway's active check (every 2 s) brings it back into rotation.
+    while (!(await ctx.stack.gatewayAllUp())) await sleep(100);
+    await sleep(ctx.short ? 500 : 2000);
+  }
+  return summarise(ctx, 'rolling-restart', 'SIGTERM each service process in turn (a rolling restart)', w, { processesRestarted: members.length, slowestReplacementReadyMs: Math.max(...restarts) }, (r) => [
+    { name: 'failed requests ≤ 0.1 %', ok: r.failed <= r.requests * 0.001, detail: `${r.failed} of ${r.requests} (${((100 * r.failed) / Math.max(1, r.requests)).toFixed(3)} %)` },
+  ]);
+}
+
+/** SIGKILL one replica of each service; the gateway must stop sending to it within 2 s. */
+export async function killReplicas(ctx: ScenarioContext): Promise<ScenarioResult> {
+  const w = openWindow(ctx.load);
+  let lateErrors = 0;
+  let inFlightErrors = 0;
+  let lastErrorAfterKillMs = 0;
+  const markedDownMs: number[] = [];
+  const services = SERVICES as readonly string[];
+  for (const service of services) {
+    const victim = ctx.stack.members().find((m) => m.service === service);
+    if (!victim) throw new Error(`no replica of ${service}`);
+    const from = ctx.load.records.length;
+    const killedAt = Date.now();
+    ctx.log(`  SIGKILL ${victim.id} (pid ${victim.pid})`);
+    process.kill(victim.pid, 'SIGKILL');
+    const downMs = await markedDown(ctx, service, victim.port, killedAt);
+    markedDownMs.push(downMs);
+    ctx.log(`    the gateway took it out of rotation after ${downMs} ms`);
+    await replacement(ctx, victim, 60_000);
+    while (!(await ctx.stack.gatewayAllUp())) await sleep(100);
+    await sleep(ctx.short ? 500 : 2000);
+    for (const r of ctx.load.records.slice(from).filter(isFailure)) {
+      // An error of a request sent before the kill was in flight to it; one sent more than 2 s after is late.
+      if (r.at <= killedAt) inFlightErrors += 1;
+      else if (r.at > killedAt + 2000) lateErrors += 1;
+      else inFlightErrors += 1;
+      lastErrorAfterKillMs = Math.max(lastErrorAfterKillMs, r.at - killedAt);
+    }
+  }
+  const slowest = Math.max(...markedDownMs);
+  return summarise(
+    ctx,
+    'kill-replica',
+    'SIGKILL one replica of each service',
+    w,
+    { lateErrors, errorsWithin2s: inFlightErrors, lastFailedRequestSentAfterKillMs: lastErrorAfterKillMs, outOfRotationMs: markedDownMs.join(' / ') },
+    () => [
+      { name: 'the gateway stops sending to a killed replica within 2 s', ok: slowest >= 0 && slowest <= 2000, detail: `${markedDownMs.join(', ')} ms (${services.join(', ')})` },
+      { name: 'no failed request sent more than 2 s after a kill', ok: lateErrors === 0, detail: `${lateErrors} late, ${inFlightErrors} within 2 s (last one sent ${lastErrorAfterKillMs} ms after its kill)` },
+    ],
+  );
+}
+
+/**
+ * ms from the kill until the gateway's `gateway_upstream_up` says the replica is out of rotation (a refused
+ * connection marks it at once, the active check within 2 s); -1 when not within 10 s.
+ */
+async function markedDown(ctx: ScenarioContext, service: string, port: number, since: number): Promise<number> {
+  const series = `gateway_upstream_up{service="${service}",replica="http://127.0.0.1:${port}"} 0`;
+  while (Date.now() - since < 10_000) {
+    try {
+      const text = await (await fetch(`${ctx.stack.gateway}/metrics`, { signal: AbortSignal.timeout(1000) })).text();
+      if (text.includes(series)) return Date.now() - since;
+    } catch {
+      // the gateway is busy; ask again
+    }
+    await sleep(25);
+  }
+  return -1;
+}
+
+/** NATS stopped for a while during writes: the outboxes hold the events; nothing lost once it returns. */
+export async function natsDown(ctx: ScenarioContext): Promise<ScenarioResult> {
+  const seconds = ctx.short ? 15 : 60;
+  const w = openWindow(ctx.load);
+  await sleep(2000);
+  ctx.log(`  NATS down for ${seconds} s`);
+  await ctx.stack.nats.stop();
+  const downFrom = ctx.load.records.length;
+  await sleep(seconds * 1000);
+  const writesWhileDown = ctx.load.records.slice(downFrom).filter((r) => r.op.startsWith('write.')).length;
+  await ctx.stack.nats.start();
+  const back = Date.now();
+  const readyMs = await ctx.stack.allReady(60_000);
+  ctx.log(`  NATS back; every replica ready after ${readyMs} ms`);
+  await sleep(3000);
+  const result = await summarise(ctx, 'nats-down', `NATS down for ${seconds} s during writes`, w, { natsDownSeconds: seconds, writesWhileDown, readyAfterReturnMs: Date.now() - back - 3000 }, (r) => [
+    { name: '0 failed writes', ok: Object.entries(r.failedByOp).every(([op, n]) => !op.startsWith('write.') || n === 0), detail: `${Object.entries(r.failedByOp).filter(([op]) => op.startsWith('write.')).reduce((n, [, c]) => n + c, 0)} of ${writesWhileDown} writes while down failed` },
+    { name: '0 failed requests', ok: r.failed === 0, detail: `${r.failed} of ${r.requests}` },
+  ]);
+  return result;
+}
+
+/** Redis stopped: every API but chat keeps answering; chat delivers again within 10 s of its return. */
+export async function redisDown(ctx: ScenarioContext): Promise<ScenarioResult> {
+  const seconds = ctx.short ? 10 : 30;
+  const w = openWindow(ctx.load);
+  await sleep(2000);
+  ctx.log(`  Redis down for ${seconds} s`);
+  await ctx.stack.redis.stop();
+  const downFrom = ctx.load.records.length;
+  await sleep(seconds * 1000);
+  const whileDown = ctx.load.records.slice(downFrom);
+  await ctx.stack.redis.start();
+  const back = Date.now();
+  const seqAtReturn = Math.max(0, ...ctx.load.peers.map((p) => p.lastSeq));
+  // Chat recovered: a message sent after Redis returned has reached every client.
+  let recoveredMs = -1;
+  for (const deadline = back + 30_000; Date.now() < deadline; ) {
+    const candidates = ctx.load.peers.flatMap((p) => [...p.arrivals].filter(([seq]) => seq > seqAtReturn).map(([seq]) => seq));
+    const everywhere = [...new Set(candidates)].filter((seq) => ctx.load.peers.every((p) => p.seqs.has(seq)));
+    if (everywhere.length > 0) {
+      const seq = Math.min(...everywhere);
+      recoveredMs = Math.max(...ctx.load.peers.map((p) => p.arrivals.get(seq) ?? 0)) - back;
+      break;
+    }
+    await sleep(100);
+  }
+  ctx.log(`  Redis back; chat delivering to every client after ${recoveredMs} ms`);
+  await sleep(3000);
+  const readsDown = whileDown.filter((r) => r.op.startsWith('read.'));
+  const writesDown = whileDown.filter((r) => r.op.startsWith('write.'));
+  return summarise(
+    ctx,
+    'redis-down',
+    `Redis down for ${seconds} s`,
+    w,
+    {
+      redisDownSeconds: seconds,
+      readsWhileDown: readsDown.length,
+      readsFailedWhileDown: readsDown.filter(isFailure).length,
+      writesWhileDown: writesDown.length,
+      writesRefused503WhileDown: writesDown.filter((r) => r.status === 503).length,
+      chatRecoveredMs: recoveredMs,
+    },
+    () => [
+      { name: 'reads keep answering while Redis is away', ok: readsDown.filter(isFailure).length === 0, detail: `${readsDown.filter(isFailure).length} of ${readsDown.length} failed` },
+      {
+        name: 'writes while Redis is away fail closed with 503 (session revocation cannot be checked), never 500',
+        ok: writesDown.every((r) => r.status < 500 || r.status === 503),
+        detail: `${writesDown.filter((r) => r.status === 503).length} × 503, ${writesDown.filter((r) => r.status >= 200 && r.status < 300).length} × 2xx, ${writesDown.filter((r) => r.status === 0 || (r.status >= 500 && r.status !== 503)).length} other failures`,
+      },
+      { name: 'chat delivers again within 10 s of Redis returning', ok: recoveredMs >= 0 && recoveredMs <= 10_000, detail: `${recoveredMs} ms` },
+    ],
+  );
+}
+
+/** PostgreSQL restarted: /readyz goes false then true, services recover on their own, nothing hangs. */
+export async function postgresRestart(ctx: ScenarioContext): Promise<ScenarioResult> {
+  const w = openWindow(ctx.load);
+  const restartsBefore = ctx.stack.restartsLogged();
+  const replicas = ctx.stack.members().filter((m) => m.service !== 'gateway');
+  const seenNotReady = new Set<string>();
+  let watching = true;
+  const watcher = (async () => {
+    while (watching) {
+      await Promise.all(replicas.map(async (m) => (!(await readyz(m.port)) ? seenNotReady.add(m.service) : undefined)));
+      await sleep(200);
+    }
+  })();
+  await sleep(2000);
+  ctx.log('  PostgreSQL stopping');
+  await ctx.stack.postgres.stop();
+  await sleep(5000);
+  await ctx.stack.postgres.start();
+  const back = Date.now();
+  const readyMs = await ctx.stack.allReady(60_000);
+  watching = false;
+  await watcher;
+  ctx.log(`  PostgreSQL back; every replica ready after ${readyMs} ms`);
+  await sleep(3000);
+  const restartsAfter = ctx.stack.restartsLogged();
+  return summarise(ctx, 'postgres-restart', 'PostgreSQL restarted (5 s down)', w, { readyAfterReturnMs: Date.now() - back - 3000, servicesSeenNotReady: [...seenNotReady].sort().join(' ') }, (r) => [
+    { name: 'services recover without being restarted', ok: restartsAfter === restartsBefore, detail: `${restartsAfter - restartsBefore} restarts` },
+    { name: '/readyz went false during the outage for every service', ok: SERVICES.every((s) => seenNotReady.has(s)), detail: [...seenNotReady].join(', ') || 'none' },
+    { name: 'no request hangs past the 30 s client timeout', ok: r.maxLatencyMs < 30_000, detail: `longest ${r.maxLatencyMs} ms` },
+    { name: 'failures while the database is away are 503s, never 500', ok: !('500' in r.statuses), detail: JSON.stringify(r.statuses) },
+  ]);
+}
+
+export const SCENARIOS: Record<string, (ctx: ScenarioContext) => Promise<ScenarioResult>> = {
+  'rolling-restart': rollingRestart,
+  'kill-replica': killReplicas,
+  'nats-down': natsDown,
+  'redis-down': redisDown,
+  'postgres-restart': postgresRestart,
+};
