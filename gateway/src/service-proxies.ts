@@ -24,8 +24,12 @@ interface ProxyState {
 interface WebState extends ProxyState {
   readonly res: ServerResponse;
   readonly limit: number;
-  /** What goes upstream as the body: none, the client's stream (declared length), or a counted copy (chunked). */
-  body: PassThrough | IncomingMessage | null;
+  /**
+   * What goes upstream as the body: none, the client's bytes (a small declared length: kept, so a replica that
+   * refused the connection can be replaced by another), the client's stream (a larger declared length), or a
+   * counted copy (chunked).
+   */
+  body: Buffer | PassThrough | IncomingMessage | null;
   bodyBytes: number;
   exchange?: UpstreamExchange;
   /** A read already went again to a replica whose pooled connection failed (it may just have been closed). */
@@ -42,6 +46,12 @@ interface UpgradeState extends ProxyState {
 }
 
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Bodies up to this size (every JSON call; not uploads) are read before they are sent, so a write that met a
+ * killed replica's refused connection goes to another replica instead of failing (issue #14 §3, ADR 0022).
+ */
+export const REPLAYABLE_BODY_BYTES = 64 * 1024;
 
 /** undici's: no answer, or no more of it, within `upstreamTimeoutMs`. */
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
@@ -161,6 +171,11 @@ export class ServiceProxies {
     });
     const headers = req.headers;
     if (headers['content-length'] !== undefined) {
+      const length = Number(headers['content-length']);
+      if (length > 0 && length <= REPLAYABLE_BODY_BYTES) {
+        this.readWhole(req, state, length);
+        return;
+      }
       if (headers['content-length'] !== '0') state.body = req;
     } else if (headers['transfer-encoding'] !== undefined) {
       // A body of unknown length: counted against the limit as it passes (undici sends it chunked again).
@@ -230,6 +245,24 @@ export class ServiceProxies {
     );
   }
 
+  /** Reads a small body of declared length whole, then dispatches it (replayable on a refused connection). */
+  private readWhole(req: IncomingMessage, state: WebState, length: number): void {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    req.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      // Node's parser never delivers more than the declared length; kept as a guard all the same.
+      if (received <= length) chunks.push(chunk);
+    });
+    req.once('end', () => {
+      if (state.settled) return;
+      state.body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+      this.dispatch(req, state);
+    });
+    // The client's connection broke before its body arrived: nothing to answer.
+    req.once('error', () => (state.settled = true));
+  }
+
   /**
    * A body without a declared length, passed on through a stream the gateway feeds, so it can stop it past the
    * limit with its own 413 (the connection then closes, as the rest of the body is not read).
@@ -279,10 +312,11 @@ export class ServiceProxies {
       if (state.retriedStale) state.pool.markFailed(replica);
       else state.tried.delete(replica);
     }
+    // A refused connection never reached the replica: any request whose body can be sent again goes elsewhere.
+    // A broken one may have: only a read without a body is sent again.
+    const replayable = state.body === null || Buffer.isBuffer(state.body);
     const canRetry =
-      state.body === null &&
-      IDEMPOTENT_METHODS.has(req.method ?? '') &&
-      (refused || broken) &&
+      ((refused && replayable) || (broken && state.body === null && IDEMPOTENT_METHODS.has(req.method ?? ''))) &&
       state.attempts <= state.pool.replicas.length;
     if (broken) state.retriedStale = true;
     if (canRetry) {

@@ -33,7 +33,7 @@ export function dispatchUpstream(
   dispatcher: Dispatcher,
   req: IncomingMessage,
   res: ServerResponse,
-  body: PassThrough | IncomingMessage | null,
+  body: Buffer | PassThrough | IncomingMessage | null,
   onFailed: DispatchFailed,
 ): UpstreamExchange {
   let controller: Dispatcher.DispatchController | undefined;

@@ -58,6 +58,23 @@ describe('balancing across replicas', () => {
     expect(writes.map((r) => r.status)).toEqual(Array(10).fill(200));
   });
 
+  it('sends a write that met a killed replica\'s refused connection to the other replica, body intact (ADR 0022)', async () => {
+    const a = await track(startFakeService('assessment'));
+    const b = await track(startFakeService('assessment'));
+    // No active checks and a long passive mark: only the refused connections can tell the gateway.
+    const gw = await track(startGateway({ upstreams: { assessment: [a.url, b.url] }, passiveDownMs: 60_000, healthCheckIntervalMs: 0 }));
+    await a.kill();
+    const body = JSON.stringify({ quizId: 'q', userAnswers: [0, 1, 2], note: 'x'.repeat(20_000) });
+    const writes = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        request(gw.base, '/api/text-quiz-grades', { method: 'POST', body, headers: { Origin: PUBLIC_ORIGIN, 'Content-Type': 'application/json' } }),
+      ),
+    );
+    expect(writes.map((r) => r.status)).toEqual(Array(6).fill(200));
+    expect(new Set(writes.map(portOf))).toEqual(new Set([b.port]));
+    expect(b.requests.filter((r) => r.method === 'POST').map((r) => [r.bodyBytes, r.complete])).toEqual(Array(6).fill([Buffer.byteLength(body), true]));
+  });
+
   it('finds a dead replica by its health check and takes it back when it recovers', async () => {
     const a = await track(startFakeService('assessment'));
     const b = await track(startFakeService('assessment'));
