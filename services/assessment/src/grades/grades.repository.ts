@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { Grade, QuizKind, QuizQuestion } from '@district/contracts';
+import type { Grade, Quiz, QuizKind, QuizQuestion } from '@district/contracts';
 import { jsonb } from '@district/nest-common';
+import { QUIZ_COLUMNS, toQuiz, type QuizRow } from '../quizzes/quizzes.repository';
 
 interface GradeRow {
   id: string;
@@ -46,6 +47,21 @@ function toGrade(row: GradeRow): Grade {
 
 export type NewGrade = Omit<Grade, 'id' | 'createdAt' | 'completedAt'> & { idempotencyKey: string | null };
 
+/** What a submission must know before marking, read in one statement (GradesRepository.attemptState). */
+export interface AttemptState {
+  quiz: Quiz | null;
+  /** Results this person already has on the quiz. */
+  taken: number;
+  /** Their accommodation's extra attempts (0 without one). */
+  extra: number;
+  /** The id of the result already stored under the submission's Idempotency-Key, if any. */
+  storedId: string | null;
+}
+
+const QUIZ_COLUMNS_OF_Q = QUIZ_COLUMNS.split(',')
+  .map((c) => `q.${c.trim()}`)
+  .join(', ');
+
 /** Rows an UPDATE or DELETE changed (TypeORM answers them as [rows, count]). */
 async function affectedBy(tx: EntityManager, sql: string, params: unknown[]): Promise<number> {
   const [, affected] = (await tx.query(sql, params)) as [unknown, number];
@@ -84,13 +100,43 @@ export class GradesRepository {
     return rows.length > 0 ? toGrade(rows[0]) : null;
   }
 
-  async insert(tx: EntityManager, g: NewGrade): Promise<Grade> {
-    const rows: GradeRow[] = await tx.query(
-      `INSERT INTO grades (kind, quiz_id, user_id, user_name, quiz_title, score, correct_answers, total_questions, passed,
-         user_answers, questions, quiz_version, idempotency_key)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::jsonb, $12, $13)
-       RETURNING ${COLUMNS}`,
-      [
+  /**
+   * Everything a submission checks, in one round trip: the quiz, how many results the person has on it, their
+   * extra attempts, and a result already stored under `key`. Run after the attempt lock, in a statement of its own
+   * (a statement's snapshot is taken when it starts: one that waited for the lock would not see the result the
+   * lock's previous holder committed).
+   */
+  async attemptState(tx: EntityManager, kind: QuizKind, quizId: string, userId: string, key: string | null): Promise<AttemptState> {
+    const rows: (Partial<QuizRow> & { taken: number; extra: number; stored_id: string | null })[] = await tx.query(
+      `SELECT ${QUIZ_COLUMNS_OF_Q},
+         (SELECT count(*)::int FROM grades g WHERE g.quiz_id = $2 AND g.user_id = $3) AS taken,
+         COALESCE((SELECT a.extra_attempts FROM accommodations a WHERE a.quiz_id = $2 AND a.user_id = $3), 0) AS extra,
+         (SELECT g.id FROM grades g WHERE $4::uuid IS NOT NULL AND g.user_id = $3 AND g.idempotency_key = $4) AS stored_id
+       FROM (SELECT 1) AS one LEFT JOIN quizzes q ON q.kind = $1 AND q.id = $2`,
+      [kind, quizId, userId, key],
+    );
+    const row = rows[0];
+    return {
+      quiz: row.id ? toQuiz(row as QuizRow) : null,
+      taken: row.taken,
+      extra: row.extra,
+      storedId: row.stored_id,
+    };
+  }
+
+  /**
+   * The INSERT of a result (id and time chosen here, so its event can be written in the same statement:
+   * `OutboxService.enqueueWith`); `toGrade` turns the row it returns into the result.
+   */
+  insertStatement(g: NewGrade & { id: string; createdAt: Date }): { sql: string; params: unknown[] } {
+    return {
+      sql: `INSERT INTO grades (id, created_at, kind, quiz_id, user_id, user_name, quiz_title, score, correct_answers,
+              total_questions, passed, user_answers, questions, quiz_version, idempotency_key)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13::jsonb, $14, $15)
+            RETURNING ${COLUMNS}`,
+      params: [
+        g.id,
+        g.createdAt,
         g.kind,
         g.quizId,
         g.userId,
@@ -105,8 +151,11 @@ export class GradesRepository {
         g.quizVersion,
         g.idempotencyKey,
       ],
-    );
-    return toGrade(rows[0]);
+    };
+  }
+
+  toGrade(row: unknown): Grade {
+    return toGrade(row as GradeRow);
   }
 
   async delete(tx: EntityManager, kind: QuizKind, id: string): Promise<boolean> {

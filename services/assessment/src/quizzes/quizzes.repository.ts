@@ -3,7 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import type { Quiz, QuizInput, QuizKind, QuizQuestion } from '@district/contracts';
 import { jsonb } from '@district/nest-common';
 
-interface QuizRow {
+export interface QuizRow {
   id: string;
   kind: QuizKind;
   title: string;
@@ -18,10 +18,10 @@ interface QuizRow {
   updated_at: Date;
 }
 
-const COLUMNS = `id, kind, title, description, max_attempts, audio_play_limit, questions, created_by_id, created_by_name,
+export const QUIZ_COLUMNS = `id, kind, title, description, max_attempts, audio_play_limit, questions, created_by_id, created_by_name,
   version, created_at, updated_at`;
 
-function toQuiz(row: QuizRow): Quiz {
+export function toQuiz(row: QuizRow): Quiz {
   return {
     id: row.id,
     kind: row.kind,
@@ -51,7 +51,7 @@ export class QuizzesRepository {
   /** A kind's quizzes, newest first. */
   async list(kind: QuizKind): Promise<Quiz[]> {
     const rows: QuizRow[] = await this.dataSource.query(
-      `SELECT ${COLUMNS} FROM quizzes WHERE kind = $1 ORDER BY created_at DESC, id`,
+      `SELECT ${QUIZ_COLUMNS} FROM quizzes WHERE kind = $1 ORDER BY created_at DESC, id`,
       [kind],
     );
     return rows.map(toQuiz);
@@ -59,7 +59,7 @@ export class QuizzesRepository {
 
   async find(kind: QuizKind, id: string, tx?: EntityManager): Promise<Quiz | null> {
     const rows: QuizRow[] = await (tx ?? this.dataSource).query(
-      `SELECT ${COLUMNS} FROM quizzes WHERE kind = $1 AND id = $2`,
+      `SELECT ${QUIZ_COLUMNS} FROM quizzes WHERE kind = $1 AND id = $2`,
       [kind, id],
     );
     return rows.length > 0 ? toQuiz(rows[0]) : null;
@@ -76,7 +76,7 @@ export class QuizzesRepository {
       `INSERT INTO quizzes (id, kind, title, description, max_attempts, audio_play_limit, questions, created_by_id, created_by_name)
        VALUES (COALESCE($1::uuid, gen_random_uuid()), $2, $3, $4, $5, $6, $7::jsonb, $8, $9)
        ON CONFLICT (id) DO NOTHING
-       RETURNING ${COLUMNS}`,
+       RETURNING ${QUIZ_COLUMNS}`,
       [
         id ?? null,
         kind,
@@ -98,7 +98,7 @@ export class QuizzesRepository {
       `UPDATE quizzes SET title = $3, description = $4, max_attempts = $5, audio_play_limit = $6, questions = $7::jsonb,
          version = version + 1, updated_at = now()
        WHERE kind = $1 AND id = $2
-       RETURNING ${COLUMNS}`,
+       RETURNING ${QUIZ_COLUMNS}`,
       [
         kind,
         id,

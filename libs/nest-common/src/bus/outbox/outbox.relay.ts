@@ -151,6 +151,8 @@ export class OutboxRelay {
       this.options.logger.warn({ err, failures: this.failures }, 'outbox relay could not read the outbox');
     }
     await this.cleanupIfDue();
+    // A nudge that came during the clean-up (after `next` was chosen) still means "relay now".
+    if (this.again && this.failures === 0) next = 0;
     this.schedule(next);
   }
 

@@ -46,6 +46,36 @@ export class OutboxService {
     enqueued(manager);
     return id;
   }
+
+  /**
+   * Runs `statement` — one INSERT, UPDATE or DELETE with RETURNING — and records the event in the same SQL
+   * statement (`WITH written AS (…), outboxed AS (INSERT INTO outbox …) SELECT * FROM written`): the write and its
+   * event in one round trip, for paths where round trips are the cost (a class submitting a quiz at once). Both
+   * happen or neither, as with `enqueue`; the statement's parameters come first, the event's are appended after
+   * them. Answers the rows the statement returned.
+   */
+  async enqueueWith<T>(
+    manager: EntityManager,
+    statement: { sql: string; params: readonly unknown[] },
+    subject: string,
+    data: unknown,
+    headers?: Record<string, string>,
+  ): Promise<T[]> {
+    assertPublishSubject(subject);
+    const checkedHeaders = normalizeHeaders(headers);
+    const id = randomUUID();
+    const table = messagingTable(manager.connection, 'outbox', this.options.schema);
+    const n = statement.params.length;
+    const rows = (await manager.query(
+      `WITH written AS (${statement.sql}),
+       outboxed AS (INSERT INTO ${table} ("id", "subject", "payload", "headers")
+                    VALUES ($${n + 1}, $${n + 2}, $${n + 3}::jsonb, $${n + 4}::jsonb))
+       SELECT * FROM written`,
+      [...statement.params, id, subject, encodeJson(data), JSON.stringify(checkedHeaders)],
+    )) as T[];
+    enqueued(manager);
+    return rows;
+  }
 }
 
 /** Set on a transaction's query runner by `enqueue`, taken by the commit subscriber. */

@@ -161,6 +161,36 @@ describe('transactional outbox and idempotent inbox (PostgreSQL)', () => {
     expect(row.attempts).toBe(1);
   });
 
+  it('writes a row and its event in one statement, both or neither (enqueueWith)', async () => {
+    const messages = await received('effect.>');
+    // Polls only every minute, and has just started: its first run (a batch, then the first clean-up) may still be
+    // going when the nudge comes, which must not be lost (it was, during the clean-up).
+    const relay = relayFor(dataSource, bus, { pollIntervalMs: 60_000 });
+    relay.start();
+    const rows = await dataSource.transaction((manager) =>
+      outbox.enqueueWith<{ message_id: string }>(
+        manager,
+        { sql: `INSERT INTO "${schema}"."effects" (message_id) VALUES ($1) RETURNING message_id`, params: ['m-1'] },
+        'effect.recorded.v1',
+        { messageId: 'm-1' },
+        { 'x-request-id': 'req-2' },
+      ),
+    );
+    expect(rows).toEqual([{ message_id: 'm-1' }]);
+    relay.nudge();
+    await waitFor(() => messages.length === 1, 'relayed event', 2_000);
+    expect(messages[0]).toMatchObject({ subject: 'effect.recorded.v1', data: { messageId: 'm-1' }, headers: { 'x-request-id': 'req-2' } });
+    // A write that fails takes its event with it.
+    await expect(
+      dataSource.transaction((manager) =>
+        outbox.enqueueWith(manager, { sql: `INSERT INTO "${schema}"."effects" (message_id) VALUES ($1) RETURNING message_id`, params: [null] }, 'effect.recorded.v1', {}),
+      ),
+    ).rejects.toThrow(/null value/);
+    expect(await pendingCount()).toBe(0);
+    expect(await dataSource.query(`SELECT message_id FROM "${schema}"."effects" WHERE message_id = 'm-1'`)).toHaveLength(1);
+    await dataSource.query(`DELETE FROM "${schema}"."effects"`);
+  });
+
   it('relays each committed row exactly once while two replicas race, in order per replica', async () => {
     const messages = await received('race.>');
     const ids = await dataSource.transaction(async (manager) => {
