@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Builds the web app and writes bench/reports/web-bundle.md: the gzipped JS a browser needs for the home
-// route (entry chunk + home route chunk + their static imports), against the 170 KB budget of ARCHITECTURE.md §9.
+// route (entry chunk + home route code + their static imports), against the 120 KB budget of ARCHITECTURE.md §9
+// (issue #15; web/vite.config.ts fails the build above it).
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -13,7 +14,6 @@ if (build.status !== 0) process.exit(build.status ?? 1);
 
 const size = JSON.parse(readFileSync(path.join(root, 'web/dist/home-route-size.json'), 'utf8'));
 const kb = (b) => (b / 1024).toFixed(1);
-const stretch = 120 * 1024;
 const verdict = (limit) => (size.totalGzipBytes <= limit ? `met (${kb(limit - size.totalGzipBytes)} KB to spare)` : `missed by ${kb(size.totalGzipBytes - limit)} KB`);
 const lines = [
   '# Web bundle: JavaScript for the home route',
@@ -22,14 +22,13 @@ const lines = [
   '',
   '| target | measured | budget | verdict |',
   '|---|---|---|---|',
-  `| gzipped JS for the home route | ${kb(size.totalGzipBytes)} KB | ≤ 170 KB | ${verdict(size.budgetBytes)} |`,
-  `| stretch | ${kb(size.totalGzipBytes)} KB | ≤ 120 KB | ${verdict(stretch)} |`,
+  `| gzipped JS for the home route | ${kb(size.totalGzipBytes)} KB | ≤ ${kb(size.budgetBytes)} KB | ${verdict(size.budgetBytes)} |`,
   '',
   '| chunk | raw | gzipped |',
   '|---|---|---|',
   ...size.chunks.sort((a, b) => b.gzipBytes - a.gzipBytes).map((c) => `| \`${c.file}\` | ${kb(c.bytes)} KB | ${kb(c.gzipBytes)} KB |`),
   '',
-  `Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, Node ${process.version}. The build fails when the budget is exceeded (web/vite.config.ts), so this figure is enforced on every build; other routes are split into their own chunks (React.lazy) and jspdf loads only when a PDF is made.`,
+  `Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, Node ${process.version}. The build fails when the budget is exceeded (web/vite.config.ts), so this figure is enforced on every build. Home's code ships with the entry; every other route is its own chunk (React.lazy, fetched at start when it is the opened page), zod loads with the first answer that needs it and jspdf only when a PDF is made (ADR 0023). Lighthouse figures: web-lighthouse.md.`,
   '',
 ];
 writeFileSync(path.join(root, 'bench/reports/web-bundle.md'), lines.join('\n'));

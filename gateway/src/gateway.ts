@@ -151,11 +151,15 @@ export function createGateway(options: GatewayOptions): Gateway {
   /** A plug-in's GET goes to the service the route table sends its path to (no host from a request). */
   const pageFetch =
     (requestId: string): PageFetch =>
-    (path) => {
+    (path, fetchOptions) => {
       const route = matchRoute(path, routes);
       const pool = route && pools.get(route.service);
       if (!pool) return Promise.reject(new Error(`no service answers ${path}`));
-      return fetchUpstreamJson(pool, path, { requestId, timeoutMs: PAGE_LOOKUP_TIMEOUT_MS });
+      return fetchUpstreamJson(pool, path, {
+        requestId,
+        timeoutMs: PAGE_LOOKUP_TIMEOUT_MS,
+        fresh: fetchOptions?.fresh,
+      });
     };
 
   const handlers: readonly GatewayHandler[] = [

@@ -1,4 +1,4 @@
-import type { PageHead } from '@district/nest-common';
+import type { PageHead, PageInitialData, PageText } from '@district/nest-common';
 
 /**
  * Server-set <title>, description, canonical link and Open Graph / Twitter tags for the pages a plug-in describes
@@ -66,4 +66,53 @@ export function injectHead(indexHtml: string, headTags: string): string {
   const at = withoutOwn.search(/<\/head>/i);
   if (at === -1) return withoutOwn;
   return `${withoutOwn.slice(0, at)}  ${headTags}\n  ${withoutOwn.slice(at)}`;
+}
+
+/** The id of the <script type="application/json"> the web app reads its first screen's data from (web/src/lib/initial-data.ts). */
+export const INITIAL_DATA_ID = 'initial-data';
+
+/**
+ * JSON that can sit inside a <script> element: `<`, `>` and `&` become \u escapes (so no `</script>` or `<!--`
+ * can end or change the element), and so do U+2028/U+2029 (line terminators to older JavaScript parsers).
+ * JSON.parse gives back exactly the original value.
+ */
+export function jsonForScript(value: unknown): string {
+  return (JSON.stringify(value) ?? 'null').replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/** A same-site path only: a plug-in's link that is not one becomes plain text. */
+function sitePath(href: string): string | undefined {
+  return /^\/(?![/\\])[^\s]*$/.test(href) ? href : undefined;
+}
+
+/**
+ * The page's content as plain, escaped HTML inside <noscript> (ADR 0023): crawlers and previews that run no
+ * script read it; browsers with script never render it, so it cannot flash or shift the app's layout.
+ */
+export function renderPlainContent(text: PageText): string {
+  const e = escapeHtml;
+  const parts = [`<h1>${e(text.heading)}</h1>`];
+  for (const p of text.paragraphs ?? []) parts.push(`<p>${e(p)}</p>`);
+  const links = text.links ?? [];
+  if (links.length) {
+    const items = links.map((link) => {
+      const href = sitePath(link.href);
+      const title = href ? `<a href="${e(href)}">${e(link.title)}</a>` : e(link.title);
+      return `<li><h2>${title}</h2>${link.summary ? `<p>${e(link.summary)}</p>` : ''}</li>`;
+    });
+    parts.push(`<ul>${items.join('')}</ul>`);
+  }
+  return `<noscript><main>${parts.join('')}</main></noscript>`;
+}
+
+/** The embedded data and the plain copy, placed at the end of <body> (after #root; the app's module script is deferred). */
+export function injectInitialData(indexHtml: string, initial: PageInitialData): string {
+  const script = `<script type="application/json" id="${INITIAL_DATA_ID}">${jsonForScript(initial.data)}</script>`;
+  const plain = renderPlainContent(initial.text);
+  const at = indexHtml.search(/<\/body>/i);
+  if (at === -1) return indexHtml;
+  return `${indexHtml.slice(0, at)}  ${plain}\n    ${script}\n  ${indexHtml.slice(at)}`;
 }

@@ -4,6 +4,7 @@ import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import zlib from 'node:zlib';
 import { sendJsonError } from './json-response';
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
@@ -65,6 +66,11 @@ const ENCODINGS: readonly Encoding[] = [
   { name: 'br', suffix: '.br' },
   { name: 'gzip', suffix: '.gz' },
 ];
+
+/** index.html alone is smaller than this: compressing it would save less than a packet. */
+const COMPRESS_MIN_BYTES = 1024;
+/** Pages with data differ per lesson: keep this many compressed answers (a few MB at most). */
+const COMPRESSED_PAGES_KEPT = 256;
 
 export class InvalidPathError extends Error {}
 
@@ -144,6 +150,8 @@ export class StaticSite {
   private readonly root: string | undefined;
   /** index.html's text, kept while the file's size and mtime stay the same. */
   private indexCache?: { key: string; html: string };
+  /** Compressed pages by encoding and ETag (a page's bytes change only with its data): a few, newest last. */
+  private readonly compressedPages = new Map<string, Buffer>();
 
   constructor(root: string | undefined) {
     this.root = root === undefined ? undefined : path.resolve(root);
@@ -207,20 +215,46 @@ export class StaticSite {
     if (indexPath === undefined || stats === undefined) return this.sendNotBuilt(req, res);
     const key = `${stats.size}-${stats.mtimeMs}`;
     if (this.indexCache?.key !== key) this.indexCache = { key, html: await readFile(indexPath, 'utf8') };
-    const body = Buffer.from(transform(this.indexCache.html));
-    const etag = `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+    const html = Buffer.from(transform(this.indexCache.html));
+    const hash = createHash('sha256').update(html).digest('base64url').slice(0, 27);
+    // A page with its first screen's data is worth compressing (issue #15); the same bytes for everyone, so cached.
+    const encoding = html.length >= COMPRESS_MIN_BYTES ? ENCODINGS.find((e) => acceptsEncoding(req, e.name)) : undefined;
+    const etag = encoding ? `W/"${hash}-${encoding.name}"` : `W/"${hash}"`;
     res.setHeader('Content-Type', CONTENT_TYPES['.html'] as string);
     res.setHeader('Cache-Control', NO_CACHE);
     res.setHeader('ETag', etag);
+    res.setHeader('Vary', 'Accept-Encoding');
     if (statusCode === 200 && isFresh(req, etag)) {
       res.statusCode = 304;
       res.end();
       return 304;
     }
+    const body = encoding ? this.compressedPage(html, encoding.name, etag) : html;
+    if (encoding) res.setHeader('Content-Encoding', encoding.name);
     res.statusCode = statusCode;
     res.setHeader('Content-Length', body.length);
     res.end(req.method === 'HEAD' ? undefined : body);
     return statusCode;
+  }
+
+  private compressedPage(html: Buffer, encoding: Encoding['name'], etag: string): Buffer {
+    const cached = this.compressedPages.get(etag);
+    if (cached) return cached;
+    const body =
+      encoding === 'br'
+        ? zlib.brotliCompressSync(html, {
+            params: {
+              [zlib.constants.BROTLI_PARAM_QUALITY]: 5,
+              [zlib.constants.BROTLI_PARAM_SIZE_HINT]: html.length,
+            },
+          })
+        : zlib.gzipSync(html, { level: 6 });
+    this.compressedPages.set(etag, body);
+    if (this.compressedPages.size > COMPRESSED_PAGES_KEPT) {
+      const oldest = this.compressedPages.keys().next().value;
+      if (oldest !== undefined) this.compressedPages.delete(oldest);
+    }
+    return body;
   }
 
   private sendNotBuilt(req: IncomingMessage, res: ServerResponse): number {

@@ -8,6 +8,16 @@ export interface UpstreamJson<T> {
   status: number;
   /** Parsed only for a 200 answer. */
   body?: T;
+  /** The answer's headers (lower-case names; a repeated header's values joined with ', '). */
+  headers?: Readonly<Record<string, string>>;
+}
+
+function headersOf(response: http.IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
 }
 
 /**
@@ -17,7 +27,12 @@ export interface UpstreamJson<T> {
 export function fetchUpstreamJson<T>(
   pool: UpstreamPool,
   path: string,
-  options: { requestId?: string; timeoutMs: number },
+  options: {
+    requestId?: string;
+    timeoutMs: number;
+    /** false lets the service answer from its caches; by default the gateway asks for a fresh answer. */
+    fresh?: boolean;
+  },
 ): Promise<UpstreamJson<T>> {
   const replica = pool.pick();
   if (!replica) return Promise.reject(new Error(`no ${pool.service} replica available`));
@@ -28,7 +43,7 @@ export function fetchUpstreamJson<T>(
         agent: pool.agent,
         headers: {
           accept: 'application/json',
-          'cache-control': 'no-cache',
+          ...(options.fresh === false ? {} : { 'cache-control': 'no-cache' }),
           ...(options.requestId ? { [Headers.requestId]: options.requestId } : {}),
         },
         timeout: options.timeoutMs,
@@ -45,7 +60,8 @@ export function fetchUpstreamJson<T>(
           const status = response.statusCode ?? 0;
           if (status !== 200) return resolve({ status });
           try {
-            resolve({ status, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as T });
+            const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as T;
+            resolve({ status, body, headers: headersOf(response) });
           } catch (err) {
             reject(err as Error);
           }

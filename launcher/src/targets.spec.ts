@@ -138,11 +138,12 @@ describe('what the gateway and the bus take from the registry', () => {
     expect(streamSubjects([def('library')])).toEqual(['library.>']);
   });
 
-  it('hands the gateway the page plug-ins the services declare: content describes lesson pages only', () => {
+  it('hands the gateway the page plug-ins the services declare: content describes home, the blog and lesson pages only', () => {
     const plugins = SERVICES.filter((s) => s.pages).map((s) => s.name);
     expect(plugins).toEqual(['content']);
     const lessons = SERVICES.find((s) => s.name === 'content')?.pages;
     expect(lessons?.match('/blog/los-colores')).toBe('los-colores');
-    expect(['/blog/Upper', '/blog/a/b', '/admin', '/'].map((p) => lessons?.match(p))).toEqual([undefined, undefined, undefined, undefined]);
+    expect([lessons?.match('/'), lessons?.match('/blog')]).toEqual(['/', '/blog']);
+    expect(['/blog/Upper', '/blog/a/b', '/admin', '/tools'].map((p) => lessons?.match(p))).toEqual([undefined, undefined, undefined, undefined]);
   });
 });

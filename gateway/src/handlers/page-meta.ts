@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { PageFetch, PageLookup, PagePlugin } from '@district/nest-common';
-import { NOINDEX_TAG, injectHead, renderHeadTags } from '../page-meta';
+import { NOINDEX_TAG, injectHead, injectInitialData, renderHeadTags } from '../page-meta';
 import type { StaticSite } from '../static-site';
 import type { GatewayHandler, RequestContext } from './handler';
 
@@ -14,7 +14,8 @@ export interface PageMetaHandlerOptions {
 }
 
 /**
- * The SPA's index.html with a page's own head tags, for the pages a plug-in describes (content's lessons). A
+ * The SPA's index.html with a page's own head tags and first-screen data, for the pages a plug-in describes
+ * (content's home, lesson list and lessons). A
  * page that names nothing public is a 404 with noindex; when its owner cannot say, the plain app is served
  * (the next step) and loads the page itself.
  */
@@ -48,8 +49,14 @@ export class PageMetaHandler implements GatewayHandler {
     }
     const site = this.options.staticSite;
     if (found.kind === 'found') {
-      const tags = renderHeadTags(found.head, this.options.publicOrigin);
-      await site.sendIndex(req, res, (html) => injectHead(html, tags));
+      const { head, initial } = found;
+      const tags = head ? renderHeadTags(head, this.options.publicOrigin) : undefined;
+      // The data is public (the plug-in reads public answers with no cookie of the visitor's): the same bytes for
+      // everyone, so the page's ETag and shared caches hold no one's own data.
+      await site.sendIndex(req, res, (html) => {
+        const withHead = tags === undefined ? html : injectHead(html, tags);
+        return initial === undefined ? withHead : injectInitialData(withHead, initial);
+      });
       return true;
     }
     if (found.kind === 'missing') {

@@ -1,9 +1,9 @@
 import { lazy, Suspense } from 'react';
-import { ScrollRestoration } from 'react-router';
 import { FullPageSpinner } from '@/components/ui';
 import { Layout } from '@/components/layout';
 import { useSession } from '@/lib/auth';
 import { useSignInDialog } from '@/lib/sign-in-dialog';
+import { ScrollRestoration } from './scroll-restoration';
 
 // The modal's code is only fetched when someone opens it, keeping the home route small.
 const SignInModal = lazy(() => import('@/features/accounts/components/sign-in-modal').then((m) => ({ default: m.SignInModal })));

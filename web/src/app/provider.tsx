@@ -12,14 +12,17 @@ function ListRefreshTriggers() {
 
 /** When a different person (or nobody) is signed in, cached server data of the previous one must not show. */
 function ResetCacheOnUserChange() {
-  const { user } = useSession();
+  const { user, loading } = useSession();
   const client = useQueryClient();
   const lastUserId = useRef<string | null | undefined>(undefined);
   const userId = user?.id ?? null;
   useEffect(() => {
+    // While the first GET /api/auth/me is in flight nobody was signed in before: the public data the first HTML
+    // carried (ADR 0023) stays for whoever the session turns out to be.
+    if (loading) return;
     if (lastUserId.current !== undefined && lastUserId.current !== userId) void client.resetQueries();
     lastUserId.current = userId;
-  }, [userId, client]);
+  }, [userId, loading, client]);
   return null;
 }
 

@@ -1,25 +1,48 @@
 import { lazy, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
-import type { RouteObject } from 'react-router';
+import { matchRoutes, type RouteObject } from 'react-router';
 import { AssessmentMessages } from '@district/contracts/assessment';
 import {
   CodeEvolutionPage,
   CrosswordPage,
+  loadToolsHubPage,
   NumberBingoPage,
   SpanishAlphabetPage,
   ToolsHubPage,
   WordBingoPage,
   WordSorterPage,
 } from '@/features/tools';
+// Home is the most visited public page: its code (about 5 KB gzipped) ships with the entry, so its first paint
+// waits for no second round trip (issue #15, ADR 0023). Every other route is its own chunk.
+import { HomePage } from '@/features/blog/components/home-page';
 import { AppShell } from './app-shell';
 import { Guard, type GuardLevel } from './guards';
-import { RouteErrorPage } from './routes/route-error';
+import { DataRouteErrorPage } from './routes/route-error';
 
-/** React.lazy for a named export, so every route is its own chunk. */
-function lazyNamed<M, K extends keyof M>(load: () => Promise<M>, name: K): LazyExoticComponent<ComponentType> {
-  return lazy(async () => ({ default: (await load())[name] as ComponentType }));
+type LazyPage = LazyExoticComponent<ComponentType> & { preload: () => Promise<unknown> };
+
+/**
+ * React.lazy for a named export, so every route is its own chunk, with `preload` to fetch that chunk early: the
+ * app starts loading the opened page's code while it asks who is signed in (preloadRouteCode). When the code is
+ * already here at the first render, the page renders at once instead of suspending for a frame, so the route's
+ * loading spinner never flashes and pushes the footer (a layout shift, issue #15).
+ */
+function lazyNamed<M, K extends keyof M>(load: () => Promise<M>, name: K): LazyPage {
+  let loaded: { default: ComponentType } | undefined;
+  let loading: Promise<{ default: ComponentType }> | undefined;
+  const preload = () =>
+    (loading ??= load().then((m) => {
+      loaded = { default: m[name] as ComponentType };
+      return loaded;
+    }));
+  const page = lazy(() => {
+    const ready = loaded;
+    // React reads a thenable's result synchronously when `then` calls back at once: no suspension.
+    if (ready) return { then: (resolve: (value: typeof ready) => void) => resolve(ready) } as unknown as Promise<typeof ready>;
+    return preload();
+  });
+  return Object.assign(page, { preload });
 }
 
-const HomePage = lazyNamed(() => import('@/features/blog/components/home-page'), 'HomePage');
 const BlogListPage = lazyNamed(() => import('@/features/blog/components/blog-list-page'), 'BlogListPage');
 const PostPage = lazyNamed(() => import('@/features/blog/components/post-page'), 'PostPage');
 /** The profile with the grades feature's 'My Quiz Results' (its audio review uses the shared player, components/audio). */
@@ -114,4 +137,20 @@ export const appRoutes: RouteObject[] = [
   { path: '*', element: <NotFoundPage /> },
 ];
 
-export const routes: RouteObject[] = [{ element: <AppShell />, errorElement: <RouteErrorPage />, children: appRoutes }];
+/** The pages whose code is worth fetching while the session is checked: the public pages, the hub, the quiz screen. */
+const ROUTE_CODE: Readonly<Record<string, () => Promise<unknown>>> = {
+  '/blog': BlogListPage.preload,
+  '/blog/:slug': PostPage.preload,
+  '/educational-tools': loadToolsHubPage,
+  '/text-quizzes': TextQuizzesPage.preload,
+};
+
+/** Starts loading the code of the page at `pathname` (the first page of a visit), if it is one of ROUTE_CODE's. */
+export function preloadRouteCode(pathname: string): void {
+  const path = matchRoutes(appRoutes, pathname)?.at(-1)?.route.path;
+  const preload = path === undefined ? undefined : ROUTE_CODE[path];
+  // A failed load shows when the page renders (the route error page); here it must not count as unhandled.
+  preload?.().catch(() => undefined);
+}
+
+export const routes: RouteObject[] = [{ element: <AppShell />, errorElement: <DataRouteErrorPage />, children: appRoutes }];

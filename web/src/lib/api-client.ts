@@ -19,8 +19,11 @@ export interface RequestOptions<T> {
   method?: Method;
   /** Sent as JSON, except FormData, which goes as multipart (the browser sets its boundary). */
   body?: unknown;
-  /** Validates the answer; a mismatch is reported as an ApiError, never passed on untyped. */
-  schema?: ZodType<T>;
+  /**
+   * Validates the answer; a mismatch is reported as an ApiError, never passed on untyped. A function loads the
+   * schema (a dynamic import, started with the request) so zod stays out of the first paint's code (ADR 0023).
+   */
+  schema?: ZodType<T> | (() => Promise<ZodType<T>>);
   signal?: AbortSignal;
   /** Bypass every HTTP cache (the spec asks this of /api/auth/me and single public posts). */
   noCache?: boolean;
@@ -53,7 +56,10 @@ export interface ApiResponse<T> {
  * Errors carry the server's `message` so screens can show the spec's wording.
  */
 export async function apiResponse<T = unknown>(path: string, options: RequestOptions<T> = {}): Promise<ApiResponse<T>> {
-  const { method = 'GET', body, schema, signal, noCache } = options;
+  const { method = 'GET', body, signal, noCache } = options;
+  const schemaReady = typeof options.schema === 'function' ? options.schema() : options.schema;
+  // A failed chunk load surfaces when the answer is read; until then it must not count as unhandled.
+  if (schemaReady instanceof Promise) schemaReady.catch(() => undefined);
   const form = body instanceof FormData;
   const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
   if (body !== undefined && !form) headers['Content-Type'] = 'application/json';
@@ -86,6 +92,7 @@ export async function apiResponse<T = unknown>(path: string, options: RequestOpt
   } catch {
     throw new ApiError(res.status, 'The server sent an unreadable answer.', false);
   }
+  const schema = await schemaReady;
   if (!schema) return { data: data as T, headers: res.headers };
   const parsed = schema.safeParse(data);
   if (!parsed.success) throw new ApiError(res.status, 'The server sent an unexpected answer.', false);

@@ -1,6 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { userSchema, type LoginRequest, type RegisterRequest, type User } from '@district/contracts/identity';
+import type { LoginRequest, RegisterRequest, User } from '@district/contracts/identity';
 import { api, ApiError } from '@/lib/api-client';
+import { loadUserSchema, parseUser } from '@/lib/user-guard';
 import { USER_STORAGE_KEY, USER_UPDATED_EVENT } from '@/config/constants';
 
 export type { User };
@@ -34,8 +35,8 @@ function readStoredUser(): User | null {
   }
   if (raw === null) return null;
   try {
-    const parsed = userSchema.safeParse(JSON.parse(raw));
-    if (parsed.success) return parsed.data;
+    const parsed = parseUser(JSON.parse(raw));
+    if (parsed) return parsed;
   } catch {
     // Not JSON: treated as invalid below.
   }
@@ -79,8 +80,9 @@ async function fetchMe(): Promise<MeResult> {
   } catch {
     return { kind: 'invalid' };
   }
-  const parsed = userSchema.safeParse(body);
-  return parsed.success ? { kind: 'user', user: parsed.data } : { kind: 'invalid' };
+  // The contract's userSchema, checked without zod: the session decides the first paint (ADR 0023).
+  const user = parseUser(body);
+  return user ? { kind: 'user', user } : { kind: 'invalid' };
 }
 
 export function SessionProvider({ children }: { children: ReactNode }) {
@@ -132,10 +134,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         setUser(null);
         return;
       }
-      const parsed = userSchema.safeParse(detail);
-      if (!parsed.success) return;
-      writeStoredUser(parsed.data);
-      setUser(parsed.data);
+      const parsed = parseUser(detail);
+      if (!parsed) return;
+      writeStoredUser(parsed);
+      setUser(parsed);
     };
     window.addEventListener(USER_UPDATED_EVENT, onUserUpdated);
     return () => window.removeEventListener(USER_UPDATED_EVENT, onUserUpdated);
@@ -152,12 +154,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   );
 
   const login = useCallback(
-    async (credentials: LoginRequest) => signedIn(await api.post('/api/auth/login', credentials, { schema: userSchema })),
+    async (credentials: LoginRequest) => signedIn(await api.post('/api/auth/login', credentials, { schema: loadUserSchema })),
     [signedIn],
   );
 
   const register = useCallback(
-    async (payload: RegisterRequest) => signedIn(await api.post('/api/auth/register', payload, { schema: userSchema })),
+    async (payload: RegisterRequest) => signedIn(await api.post('/api/auth/register', payload, { schema: loadUserSchema })),
     [signedIn],
   );
 

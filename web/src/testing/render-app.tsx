@@ -7,6 +7,7 @@ import { expect } from 'vitest';
 import type { User } from '@district/contracts/identity';
 import { AppProvider } from '@/app/provider';
 import { routes } from '@/app/router';
+import { INITIAL_DATA_ELEMENT_ID, seedInitialData } from '@/features/blog/api/initial-data';
 import { createQueryClient } from '@/lib/react-query';
 import { stubFetch, type FetchStub } from './fetch-stub';
 
@@ -15,6 +16,11 @@ export interface RenderAppOptions {
   user?: User | null;
   /** Prepare extra answers before the app starts. */
   setup?: (fetch: FetchStub) => void;
+  /**
+   * The first HTML's embedded data (the text of `<script type="application/json" id="initial-data">`, as the
+   * gateway writes it); the app seeds its cache from it at start, as App does.
+   */
+  embeddedJson?: string;
 }
 
 /**
@@ -31,6 +37,14 @@ export async function renderApp(path: string, options: RenderAppOptions = {}) {
 
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   const queryClient = createQueryClient({ retry: false });
+  if (options.embeddedJson !== undefined) {
+    const element = document.createElement('script');
+    element.type = 'application/json';
+    element.id = INITIAL_DATA_ELEMENT_ID;
+    element.textContent = options.embeddedJson;
+    document.body.append(element);
+    seedInitialData(queryClient);
+  }
   const user = userEvent.setup();
   const result = render(
     <AppProvider queryClient={queryClient}>

@@ -75,8 +75,26 @@ export interface PageHead {
   tags: readonly string[];
 }
 
+/**
+ * What a page's first screen shows, put into the page's first HTML so the app starts without fetching it (issue
+ * #15): `data` is embedded as JSON (the gateway escapes it for a <script type="application/json">) and must be
+ * what a signed-out visitor gets from the public API; `text` is the same content as plain text for crawlers that
+ * run no script (the gateway escapes every field and keeps same-site links only).
+ */
+export interface PageInitialData {
+  data: unknown;
+  text: PageText;
+}
+
+export interface PageText {
+  heading: string;
+  paragraphs?: readonly string[];
+  links?: ReadonlyArray<{ href: string; title: string; summary?: string }>;
+}
+
 export type PageLookup =
-  | { kind: 'found'; head: PageHead }
+  /** `head` replaces index.html's own title and description; without it they stay. */
+  | { kind: 'found'; head?: PageHead; initial?: PageInitialData }
   /** The page names nothing public: the app says so and crawlers drop the URL (404 + noindex). */
   | { kind: 'missing' }
   /** The owner is down, slow or answered oddly: the plain app is served and loads the page itself. */
@@ -84,9 +102,15 @@ export type PageLookup =
 
 /**
  * A GET the gateway makes for a plug-in, to a live replica of the service its route table sends `path` to.
- * Only a 200 answer's body is parsed; a path no service answers rejects.
+ * Only a 200 answer's body is parsed (and its headers, lower-case, given); a path no service answers rejects.
  */
-export type PageFetch = <T>(path: string) => Promise<{ status: number; body?: T }>;
+export type PageFetch = <T>(
+  path: string,
+  options?: {
+    /** false lets the service answer from its caches (a public list); the default asks for a fresh answer. */
+    fresh?: boolean;
+  },
+) => Promise<{ status: number; body?: T; headers?: Readonly<Record<string, string>> }>;
 
 /**
  * Server-set head tags for some of the SPA's pages (link previews for crawlers that run no JavaScript), declared

@@ -25,7 +25,9 @@ export function Layout({ children }: { children?: ReactNode }) {
         Skip to content
       </a>
       <Navbar />
-      <main id="main-content" tabIndex={-1} className="flex flex-1 flex-col focus:outline-none">
+      {/* At least the screen below the navbar (h-16): the footer starts below the fold, so a page's content
+          arriving after its first paint never pushes a visible footer (a layout shift, issue #15). */}
+      <main id="main-content" tabIndex={-1} className="flex min-h-[calc(100svh-4rem)] flex-1 flex-col focus:outline-none">
         <Suspense fallback={<RouteFallback />}>{children ?? <Outlet />}</Suspense>
       </main>
       <Footer />

@@ -129,7 +129,10 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   return (
     <ToastContext.Provider value={value}>
       {children}
-      <div className="pointer-events-none fixed inset-x-0 bottom-0 z-[60] flex flex-col items-center gap-2 p-3 sm:inset-x-auto sm:right-0 sm:top-16 sm:bottom-auto sm:w-96 sm:items-end">
+      {/* Without toasts the region has no size (no padding), so the page settling around it is no layout shift. */}
+      <div
+        className={`pointer-events-none fixed inset-x-0 bottom-0 z-[60] flex flex-col items-center sm:inset-x-auto sm:right-0 sm:top-16 sm:bottom-auto sm:w-96 sm:items-end ${items.length ? 'gap-2 p-3' : ''}`}
+      >
         {/* The live-region role sits on a wrapper so the lists stay real lists for assistive technology. */}
         <div role="alert" aria-live="assertive" aria-atomic="false" className="w-full">
           <ol className="flex w-full flex-col gap-2">

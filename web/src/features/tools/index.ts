@@ -1,7 +1,9 @@
 import { lazy } from 'react';
 
 // Each page is its own chunk; the PDF builders (and jspdf) are split off again and load only on export.
-export const ToolsHubPage = lazy(() => import('./hub/tools-hub-page'));
+/** The hub's code, fetched at start when the hub is the opened page (app/router.tsx preloadRouteCode). */
+export const loadToolsHubPage = () => import('./hub/tools-hub-page');
+export const ToolsHubPage = lazy(loadToolsHubPage);
 export const NumberBingoPage = lazy(() => import('./bingo/number-bingo-page'));
 export const WordBingoPage = lazy(() => import('./bingo/word-bingo-page'));
 export const SpanishAlphabetPage = lazy(() => import('./spanish-alphabet/spanish-alphabet-page'));

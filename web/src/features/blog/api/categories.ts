@@ -1,10 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  categoryListSchema,
-  categorySchema,
   type Category,
   type CategoryRequest,
 } from '@district/contracts/content';
+import { contentSchemas } from './content-schemas';
 import { api } from '@/lib/api-client';
 import { announceBlogDataUpdated, listRefreshOptions } from '@/lib/react-query';
 
@@ -14,7 +13,7 @@ export const categoriesQueryKey = ['categories'] as const;
 const categoryPath = (id: string) => `/api/categories/${encodeURIComponent(id)}`;
 
 export function getCategories(signal?: AbortSignal): Promise<Category[]> {
-  return api.get('/api/categories', { schema: categoryListSchema, signal });
+  return api.get('/api/categories', { schema: contentSchemas.categoryList, signal });
 }
 
 export function useCategories() {
@@ -26,9 +25,9 @@ export function useCategories() {
 }
 
 export const createCategory = (body: CategoryRequest): Promise<Category> =>
-  api.post('/api/categories', body, { schema: categorySchema });
+  api.post('/api/categories', body, { schema: contentSchemas.category });
 export const updateCategory = (id: string, body: CategoryRequest): Promise<Category> =>
-  api.put(categoryPath(id), body, { schema: categorySchema });
+  api.put(categoryPath(id), body, { schema: contentSchemas.category });
 export const deleteCategory = (id: string): Promise<void> => api.delete(categoryPath(id));
 
 /** Creates a category, or updates category `id`; the list is refetched before it resolves. */

@@ -1,10 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  commentListSchema,
-  commentSchema,
   type Comment,
   type CommentStatus,
 } from '@district/contracts/content';
+import { contentSchemas } from './content-schemas';
 import { api } from '@/lib/api-client';
 import { announceBlogDataUpdated, listRefreshOptions } from '@/lib/react-query';
 
@@ -17,7 +16,7 @@ const postCommentsPath = (postId: string) => `/api/posts/${encodeURIComponent(po
 const commentPath = (id: string) => `/api/comments/${encodeURIComponent(id)}`;
 
 export function getPostComments(postId: string, signal?: AbortSignal): Promise<Comment[]> {
-  return api.get(postCommentsPath(postId), { schema: commentListSchema, signal });
+  return api.get(postCommentsPath(postId), { schema: contentSchemas.commentList, signal });
 }
 
 export function usePostComments(postId: string) {
@@ -38,15 +37,15 @@ export function useAddComment(postId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (c: NewComment) =>
-      api.post(postCommentsPath(postId), { ...c, status: 'approved' }, { schema: commentSchema }),
+      api.post(postCommentsPath(postId), { ...c, status: 'approved' }, { schema: contentSchemas.comment }),
     onSuccess: () => client.invalidateQueries({ queryKey: postCommentsQueryKey(postId) }),
   });
 }
 
 export const getAllComments = (signal?: AbortSignal): Promise<Comment[]> =>
-  api.get('/api/comments', { schema: commentListSchema, signal });
+  api.get('/api/comments', { schema: contentSchemas.commentList, signal });
 export const setCommentStatus = (id: string, status: CommentStatus): Promise<Comment> =>
-  api.patch(`${commentPath(id)}/status`, { status }, { schema: commentSchema });
+  api.patch(`${commentPath(id)}/status`, { status }, { schema: contentSchemas.comment });
 export const deleteComment = (id: string): Promise<void> => api.delete(commentPath(id));
 
 export function useAllComments() {

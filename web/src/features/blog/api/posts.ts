@@ -1,12 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  postListSchema,
-  postSchema,
   type CreatePostRequest,
   type Post,
   type PostStatus,
   type UpdatePostRequest,
 } from '@district/contracts/content';
+import { contentSchemas } from './content-schemas';
 import { api, ApiError } from '@/lib/api-client';
 import { announceBlogDataUpdated, listRefreshOptions } from '@/lib/react-query';
 import { BlogMessages } from '../blog.constants';
@@ -19,7 +18,7 @@ export const postQueryKey = (id: string) => [...allPostsQueryKey, id] as const;
 const postPath = (id: string) => `/api/posts/${encodeURIComponent(id)}`;
 
 export const getAllPosts = (signal?: AbortSignal): Promise<Post[]> =>
-  api.get('/api/posts', { schema: postListSchema, signal });
+  api.get('/api/posts', { schema: contentSchemas.postList, signal });
 
 export function useAllPosts() {
   return useQuery({
@@ -30,7 +29,7 @@ export function useAllPosts() {
 }
 
 export const getPost = (id: string, signal?: AbortSignal): Promise<Post> =>
-  api.get(postPath(id), { schema: postSchema, signal, noCache: true });
+  api.get(postPath(id), { schema: contentSchemas.post, signal, noCache: true });
 
 export function usePost(id: string | undefined) {
   return useQuery({
@@ -41,11 +40,11 @@ export function usePost(id: string | undefined) {
 }
 
 export const createPost = (body: CreatePostRequest): Promise<Post> =>
-  api.post('/api/posts', body, { schema: postSchema });
+  api.post('/api/posts', body, { schema: contentSchemas.post });
 export const updatePost = (id: string, body: UpdatePostRequest): Promise<Post> =>
-  api.put(postPath(id), body, { schema: postSchema });
+  api.put(postPath(id), body, { schema: contentSchemas.post });
 export const setPostStatus = (id: string, status: PostStatus): Promise<Post> =>
-  api.patch(`${postPath(id)}/status`, { status }, { schema: postSchema });
+  api.patch(`${postPath(id)}/status`, { status }, { schema: contentSchemas.post });
 export const deletePost = (id: string): Promise<void> => api.delete(postPath(id));
 
 /** Spec §8 wording: 'Failed to save post: {status}' when the server answered, otherwise the thrown message. */

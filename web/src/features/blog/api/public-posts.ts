@@ -1,9 +1,14 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { postListSchema, postSchema, TOTAL_COUNT_HEADER, type Post } from '@district/contracts/content';
+import { TOTAL_COUNT_HEADER, type Post } from '@district/contracts/content';
 import { api, apiResponse } from '@/lib/api-client';
+import { contentSchemas } from './content-schemas';
 import { listRefreshOptions } from '@/lib/react-query';
 
 /** What readers see (spec §7): published posts only, through /api/posts/public. Kept apart from ./posts so the home route loads no admin code. */
+
+// The contract's schemas load with the first request (./content-schemas.ts): the first screen's lessons come
+// with the page (./initial-data.ts), so zod is not part of the blog's first paint (ADR 0023).
+const { postList: postListSchema, post: postSchema } = contentSchemas;
 
 export const publicPostsQueryKey = ['posts', 'public'] as const;
 

@@ -1,10 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  attemptStartSchema,
-  gradeSchema,
   IDEMPOTENCY_KEY_HEADER,
-  quizListSchema,
-  quizSchema,
   type AttemptStart,
   type Grade,
   type Quiz,
@@ -14,6 +10,13 @@ import {
 import { api, ApiError } from '@/lib/api-client';
 import { listRefreshOptions } from '@/lib/react-query';
 import { QUIZ_KINDS, SUBMIT_RETRY_DELAY_MS } from '../quizzes.constants';
+
+/** The contract's schemas, loaded with the first request that needs one (./assessment-contract.ts, ADR 0023). */
+const contract = () => import('./assessment-contract');
+const quizListSchema = () => contract().then((m) => m.quizListSchema);
+const quizSchema = () => contract().then((m) => m.quizSchema);
+const attemptStartSchema = () => contract().then((m) => m.attemptStartSchema);
+const gradeSchema = () => contract().then((m) => m.gradeSchema);
 
 /**
  * Quizzes of one kind (classroom-tools §7; services/assessment/README.md): GET/POST /api/{kind}-quizzes,
