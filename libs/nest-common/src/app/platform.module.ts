@@ -10,7 +10,7 @@ import { EVENT_BUS } from '../bus/bus.port';
 import {
   afterOutboxCommit,
   BusTransport,
-  createMessagingMigration,
+  createMessagingMigrations,
   InboxService,
   OutboxRelay,
   outboxBacklog,
@@ -63,7 +63,7 @@ export class PlatformModule {
               schema,
               entities: [...(options.entities as unknown[]), ...messagingEntities] as ServiceDatabaseOptions['entities'],
               // Every service gets the outbox and inbox tables; its own migrations follow.
-              migrations: [createMessagingMigration(schema), ...(options.migrations as unknown[])] as ServiceDatabaseOptions['migrations'],
+              migrations: [...createMessagingMigrations(schema), ...(options.migrations as unknown[])] as ServiceDatabaseOptions['migrations'],
             });
           },
           // Migrations run once across replicas starting together (an advisory lock per schema).

@@ -51,3 +51,28 @@ export function createMessagingMigration(schema: string): new () => MigrationInt
     }
   };
 }
+
+/**
+ * The relay's claim (ADR 0022's fault suite, issue 12's burst): a round claims its rows with `claimed_until` in one
+ * statement and marks them published in another, instead of holding a transaction open while the bus answers.
+ */
+export function createOutboxClaimMigration(schema: string): new () => MigrationInterface {
+  assertSchemaName(schema);
+  const s = `"${schema}"`;
+  return class OutboxClaim1700000000001 implements MigrationInterface {
+    name = 'OutboxClaim1700000000001';
+
+    async up(queryRunner: QueryRunner): Promise<void> {
+      await queryRunner.query(`ALTER TABLE ${s}."outbox" ADD COLUMN IF NOT EXISTS "claimed_until" timestamptz`);
+    }
+
+    async down(queryRunner: QueryRunner): Promise<void> {
+      await queryRunner.query(`ALTER TABLE ${s}."outbox" DROP COLUMN IF EXISTS "claimed_until"`);
+    }
+  };
+}
+
+/** Every messaging migration of `schema`, in order: what a service's DataSource lists before its own. */
+export function createMessagingMigrations(schema: string): (new () => MigrationInterface)[] {
+  return [createMessagingMigration(schema), createOutboxClaimMigration(schema)];
+}

@@ -13,8 +13,13 @@ export interface OutboxRelayOptions {
   schema?: string;
   /** Safety-net poll when nobody nudges (another replica's commits, a missed nudge). */
   pollIntervalMs?: number;
-  /** Rows locked and published per transaction. */
+  /** Rows claimed and published per round. */
   batchSize?: number;
+  /**
+   * How long a claim keeps other replicas' relays off its rows: longer than a round can take (one publish that
+   * times out, 5 s, plus the ones before it). Rows of a relay that died mid-round wait this long.
+   */
+  claimMs?: number;
   /** While publishing fails, retries back off from pollIntervalMs up to this. */
   maxBackoffMs?: number;
   /** Published rows are deleted after this long. */
@@ -46,14 +51,17 @@ export async function outboxBacklog(dataSource: DataSource, schema?: string): Pr
 
 /**
  * Sends committed outbox rows to the bus, oldest first, and marks them published.
- * Rows are claimed with SELECT … FOR UPDATE SKIP LOCKED, so replicas running their own relay never send the
- * same row concurrently; the row id is the bus message id, so a row re-sent after a crash between publish and
- * commit is dropped by the broker's dedupe (and by inboxes beyond its window). When the bus fails, the row
- * stays pending and the relay retries with backoff: an outage delays events but never drops them.
+ * A round claims up to `batchSize` pending rows in one statement (`claimed_until`, taken with FOR UPDATE SKIP
+ * LOCKED), publishes them, and marks them published in a second: two round trips, and no transaction held open
+ * while the bus answers. Replicas running their own relay never send the same row concurrently; the row id is the
+ * bus message id, so a row re-sent after a crash between publish and mark (its claim expired) is dropped by the
+ * broker's dedupe (and by inboxes beyond its window). When the bus fails, the row stays pending and the relay
+ * retries with backoff: an outage delays events but never drops them.
  */
 export class OutboxRelay {
   private readonly pollIntervalMs: number;
   private readonly batchSize: number;
+  private readonly claimSeconds: number;
   private readonly maxBackoffMs: number;
   private readonly retentionMs: number;
   private readonly inboxRetentionMs: number;
@@ -68,6 +76,7 @@ export class OutboxRelay {
   constructor(private readonly options: OutboxRelayOptions) {
     this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
     this.batchSize = options.batchSize ?? 100;
+    this.claimSeconds = (options.claimMs ?? 20_000) / 1000;
     this.maxBackoffMs = options.maxBackoffMs ?? 30_000;
     this.retentionMs = options.retentionMs ?? 7 * DAY_MS;
     this.inboxRetentionMs = options.inboxRetentionMs ?? 30 * DAY_MS;
@@ -163,47 +172,54 @@ export class OutboxRelay {
   private async relayBatch(): Promise<BatchResult> {
     const { dataSource, bus, logger, schema } = this.options;
     const table = messagingTable(dataSource, 'outbox', schema);
-    return dataSource.transaction(async (manager) => {
-      const rows: {
-        id: string;
-        subject: string;
-        payload: unknown;
-        headers: Record<string, string> | null;
-      }[] = await manager.query(
-        `SELECT "id", "subject", "payload", "headers" FROM ${table}
-            WHERE "published_at" IS NULL ORDER BY "seq" LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [this.batchSize],
+    type Claimed = { id: string; seq: string; subject: string; payload: unknown; headers: Record<string, string> | null };
+    // TypeORM answers an UPDATE … RETURNING as [rows, affected count].
+    const [rows] = (await dataSource.query(
+      `UPDATE ${table} SET "claimed_until" = now() + make_interval(secs => $2)
+        WHERE "id" IN (SELECT "id" FROM ${table}
+                        WHERE "published_at" IS NULL AND ("claimed_until" IS NULL OR "claimed_until" < now())
+                        ORDER BY "seq" LIMIT $1 FOR UPDATE SKIP LOCKED)
+        RETURNING "id", "seq", "subject", "payload", "headers"`,
+      [this.batchSize, this.claimSeconds],
+    )) as [Claimed[], number];
+    // RETURNING keeps no order: oldest first, as committed.
+    rows.sort((a, b) => (BigInt(a.seq) < BigInt(b.seq) ? -1 : 1));
+    const published: string[] = [];
+    let failure: { id: string; error: string } | undefined;
+    for (const row of rows) {
+      try {
+        await bus.publish(row.subject, row.payload, { id: row.id, headers: row.headers ?? {} });
+        published.push(row.id);
+      } catch (err) {
+        // Stop at the first failure so later events do not overtake it.
+        failure = { id: row.id, error: errorMessage(err) };
+        logger.warn(
+          { err, messageId: row.id, subject: row.subject, failures: this.failures + 1 },
+          'outbox relay could not publish; will retry',
+        );
+        break;
+      }
+    }
+    if (published.length > 0) {
+      await dataSource.query(
+        `UPDATE ${table} SET "published_at" = now(), "attempts" = "attempts" + 1, "claimed_until" = NULL
+          WHERE "id" = ANY($1::uuid[])`,
+        [published],
       );
-      const published: string[] = [];
-      let failure: { id: string; error: string } | undefined;
-      for (const row of rows) {
-        try {
-          await bus.publish(row.subject, row.payload, { id: row.id, headers: row.headers ?? {} });
-          published.push(row.id);
-        } catch (err) {
-          // Stop at the first failure so later events do not overtake it.
-          failure = { id: row.id, error: errorMessage(err) };
-          logger.warn(
-            { err, messageId: row.id, subject: row.subject, failures: this.failures + 1 },
-            'outbox relay could not publish; will retry',
-          );
-          break;
-        }
-      }
-      if (published.length > 0) {
-        await manager.query(
-          `UPDATE ${table} SET "published_at" = now(), "attempts" = "attempts" + 1 WHERE "id" = ANY($1::uuid[])`,
-          [published],
-        );
-      }
-      if (failure) {
-        await manager.query(
-          `UPDATE ${table} SET "attempts" = "attempts" + 1, "last_error" = $2 WHERE "id" = $1`,
-          [failure.id, failure.error.slice(0, 1000)],
-        );
-      }
-      return { locked: rows.length, published: published.length, failed: failure !== undefined };
-    });
+    }
+    if (failure) {
+      // The failed row and the ones after it are released at once, for the retry (by any replica).
+      const unsent = rows.slice(published.length).map((r) => r.id);
+      await dataSource.query(
+        `UPDATE ${table}
+            SET "claimed_until" = NULL,
+                "attempts" = "attempts" + CASE WHEN "id" = $1 THEN 1 ELSE 0 END,
+                "last_error" = CASE WHEN "id" = $1 THEN $2 ELSE "last_error" END
+          WHERE "id" = ANY($3::uuid[])`,
+        [failure.id, failure.error.slice(0, 1000), unsent],
+      );
+    }
+    return { locked: rows.length, published: published.length, failed: failure !== undefined };
   }
 
   private async cleanupIfDue(): Promise<void> {

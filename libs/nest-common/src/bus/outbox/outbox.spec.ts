@@ -13,7 +13,7 @@ import {
   outboxBacklog,
   OutboxService,
   afterOutboxCommit,
-  createMessagingMigration,
+  createMessagingMigrations,
   messagingEntities,
 } from '.';
 
@@ -49,7 +49,7 @@ describe('transactional outbox and idempotent inbox (PostgreSQL)', () => {
       url: DATABASE_URL,
       schema,
       entities: [...messagingEntities],
-      migrations: [createMessagingMigration(schema)],
+      migrations: createMessagingMigrations(schema),
       migrationsRun: true,
       logging: false,
       extra: { max: 5 },
@@ -189,6 +189,24 @@ describe('transactional outbox and idempotent inbox (PostgreSQL)', () => {
     expect(await pendingCount()).toBe(0);
     expect(await dataSource.query(`SELECT message_id FROM "${schema}"."effects" WHERE message_id = 'm-1'`)).toHaveLength(1);
     await dataSource.query(`DELETE FROM "${schema}"."effects"`);
+  });
+
+  it('leaves rows another relay has claimed, and takes them over once the claim has expired (a relay that died)', async () => {
+    const messages = await received('claimed.>');
+    const id = await dataSource.transaction((manager) => outbox.enqueue(manager, 'claimed.row.v1', { n: 1 }));
+    // Claimed by a relay elsewhere that is still within its claim.
+    await dataSource.query(`UPDATE "${schema}"."outbox" SET claimed_until = now() + interval '1 hour' WHERE id = $1`, [id]);
+    const relay = relayFor(dataSource, bus, { pollIntervalMs: 50 });
+    relay.start();
+    await sleep(300);
+    expect(messages).toEqual([]);
+    // That relay died: its claim runs out, and this one sends the row.
+    await dataSource.query(`UPDATE "${schema}"."outbox" SET claimed_until = now() - interval '1 second' WHERE id = $1`, [id]);
+    await waitFor(() => messages.length === 1, 'the row sent after the claim expired', 2_000);
+    expect(messages[0]).toMatchObject({ id, subject: 'claimed.row.v1' });
+    await waitFor(async () => (await pendingCount()) === 0, 'published_at set');
+    const [row] = await dataSource.query(`SELECT claimed_until, attempts FROM "${schema}"."outbox" WHERE id = $1`, [id]);
+    expect(row).toEqual({ claimed_until: null, attempts: 1 });
   });
 
   it('relays each committed row exactly once while two replicas race, in order per replica', async () => {

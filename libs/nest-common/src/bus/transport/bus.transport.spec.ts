@@ -28,7 +28,7 @@ import type { BusLogger } from '../bus-logger';
 import { BusRequestError } from '../bus-request.error';
 import { InProcessBus } from '../in-process.bus';
 import { NatsJetStreamBus } from '../nats-jetstream.bus';
-import { InboxService, createMessagingMigration, messagingEntities } from '../outbox';
+import { InboxService, createMessagingMigrations, messagingEntities } from '../outbox';
 import {
   DATABASE_URL,
   NATS_URL,
@@ -199,7 +199,7 @@ beforeAll(async () => {
     url: DATABASE_URL,
     schema,
     entities: [...messagingEntities],
-    migrations: [createMessagingMigration(schema)],
+    migrations: createMessagingMigrations(schema),
     migrationsRun: true,
     logging: false,
     extra: { max: 5 },
