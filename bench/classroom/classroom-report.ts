@@ -44,6 +44,11 @@ export function renderClassroomReport(run: ClassroomRun): string {
   const v = verdicts(run);
   const direct = figures(run.rounds, 'direct');
   const proxied = figures(run.rounds, 'proxied');
+  const floor = figures(run.rounds, 'floor');
+  const proxiedRounds = run.rounds.filter((r) => r.contender === 'proxied');
+  const memoryMax = (pick: (r: RoundResult) => number | undefined) =>
+    Math.max(...proxiedRounds.map((r) => pick(r) ?? NaN));
+  const gcMs = median(proxiedRounds.filter((r) => r.proxyGc).map((r) => r.proxyGc!.ms));
   const s = run.settings;
   const cpuPerGiB = (f: typeof direct, pick: (r: RoundResult) => number) =>
     n(
@@ -61,9 +66,24 @@ export function renderClassroomReport(run: ClassroomRun): string {
     `- ${s.listeners} listeners streaming a ${n(s.fileBytes / 1024 ** 2)} MiB audio file in ${n(s.chunkBytes / 1024)} KiB Range requests: ${n(proxied.med((r) => r.mibPerSecond))} MiB/s through the proxy, ${n(direct.med((r) => r.mibPerSecond))} MiB/s from the upstream directly (medians of ${s.rounds} rounds); proxied ÷ direct ${n(v.ratio, 2)}.`,
     `- The proxy's RSS: ${n(run.rss.baselineMiB, 1)} MiB after the warm-up, at most ${n(run.rss.maxMiB, 1)} MiB during the measured rounds (growth ${n(v.growthMiB, 1)} MiB), ${n(run.rss.endMiB, 1)} MiB at the end: answers are streamed, never buffered whole.`,
     `- CPU per GiB streamed: the upstream ${cpuPerGiB(direct, (r) => r.upstreamCpuSeconds)} s served directly; through the proxy, the proxy ${cpuPerGiB(proxied, (r) => r.proxyCpuSeconds)} s plus the upstream ${cpuPerGiB(proxied, (r) => r.upstreamCpuSeconds)} s.`,
+    ...(floor.mine.length > 0
+      ? [
+          `- The floor (a bare Node proxy with the same client and streaming, no framework, no session, no checks, on the same CPU): ${n(floor.med((r) => r.mibPerSecond))} MiB/s, ÷ direct ${n(floor.med((r) => r.mibPerSecond) / direct.med((r) => r.mibPerSecond), 2)}, CPU ${cpuPerGiB(floor, (r) => r.proxyCpuSeconds)} s per GiB: what moving the bytes through any Node process costs on this machine, against the classroom proxy's ${cpuPerGiB(proxied, (r) => r.proxyCpuSeconds)} s. Its RSS: ${n(run.rss.floorBaselineMiB ?? NaN, 1)} MiB after the warm-up, at most ${n(Math.max(...floor.mine.map((r) => r.proxyRssMaxMiB)), 1)} MiB in its rounds (growth ${n(Math.max(...floor.mine.map((r) => r.proxyRssMaxMiB)) - (run.rss.floorBaselineMiB ?? NaN), 1)} MiB).`,
+        ]
+      : []),
+    ...(proxiedRounds.some((r) => r.proxyArrayBuffersMaxMiB !== undefined)
+      ? [
+          `- The classroom proxy's memory during the proxied rounds (200 ms samples of \`process.memoryUsage()\`): V8 heap in use at most ${n(memoryMax((r) => r.proxyHeapUsedMaxMiB), 1)} MiB, ArrayBuffers (the streamed chunks, in flight or waiting for the collector) at most ${n(memoryMax((r) => r.proxyArrayBuffersMaxMiB), 1)} MiB; its garbage collections added up to ${n(gcMs)} ms per round (median; wall-clock durations as \`perf_hooks\` reports them, so a process waiting for the CPU stretches them).`,
+        ]
+      : []),
     s.upstreamOn === 'load'
       ? "- The upstream stands in for a cloud host, which is not on the district's server: it shares the load generator's CPU, and the proxy has the server CPU to itself. The ratio is then the proxy's capacity against what the upstream and listeners manage without it."
       : "- The upstream shares the server CPU with the proxy: proxied rounds do the upstream's work and the proxy's on one CPU, direct rounds only the upstream's, which bounds the ratio well below 1 whatever the proxy does.",
+    ...(run.cpuProfile
+      ? [
+          '- **This run profiled the proxy** (node --cpu-prof): the profiler costs CPU, so its figures are not a measurement of the proxy.',
+        ]
+      : []),
     '',
     '## Targets',
     '',
@@ -87,22 +107,31 @@ export function renderClassroomReport(run: ClassroomRun): string {
     '## What was measured',
     '',
     `- **Upstream** (the stand-in for a cloud host): a bare Node \`http\` server in its own process answering one ${n(s.fileBytes)} byte file (\`audio/mpeg\`, deterministic bytes) with Range support, 206 with Content-Range (bench/classroom/upstream-server.ts).`,
+    ...(s.proxyNodeArgs && s.proxyNodeArgs.length > 0
+      ? [`- **The proxy's process ran with extra node flags**: \`${s.proxyNodeArgs.join(' ')}\` (--node-args).`]
+      : []),
     "- **Proxy**: the real classroom service in its own process (its root module, the platform, a throwaway schema on the local PostgreSQL, in-memory store and bus, logging silent as in the tests), `GET /api/audio-proxy?url=` for a Drive share link (`http://drive.google.com:{port}/file/d/…/view`, rewritten to its download form). The only change from production is the network override test apps use: the resolver maps drive.google.com to the upstream on 127.0.0.1, loopback is let through and plain HTTP is allowed on its port. Every request goes through the guard (a signed-in student's session cookie), the per-user rate limit in the store (raised out of the way), the target checks, the checked connection (undici pool, keep-alive) and the streamed answer with its size cap (bench/classroom/proxy-server.ts).",
     `- **Load**: ${s.listeners} concurrent listeners in the bench script (undici, keep-alive, one connection each), each reading the file front to back in ${n(s.chunkBytes / 1024)} KiB \`Range: bytes=a-b\` requests, one after another, starting at different places and wrapping around; every answer checked for 206 and its length (byte-exactness checked once per contender before timing). Throughput is bytes received ÷ the round's time.`,
-    `- **Rounds**: ${s.rounds} of ${s.duration} s per contender, direct and proxied alternated (the order flips every round), after a ${s.warmup} s warm-up of each.`,
-    "- **RSS**: the proxy process's VmRSS (/proc) sampled every 100 ms during every round; the baseline is taken after the warm-up.",
+    `- **Rounds**: ${s.rounds} of ${s.duration} s per contender, ${floor.mine.length > 0 ? 'direct, proxied and floor' : 'direct and proxied'} alternated (the order reverses every round), after a ${s.warmup} s warm-up of each.`,
+    "- **RSS**: the proxy process's VmRSS (/proc) sampled every 100 ms during every round; the baseline is taken after the warm-up. The proxy also prints its V8 heap in use, its ArrayBuffer memory and its garbage collections every 200 ms (bench/classroom/proxy-server.ts).",
+    ...(floor.mine.length > 0
+      ? [
+          '- **Floor**: bench/classroom/floor-proxy.ts, a bare Node `http` server on the proxy\'s CPU passing the Range header to the upstream and the answer back through the same undici `stream()` as the classroom proxy: no framework, no session, no checks, no rate limit. Its rounds alternate with the others; in its rows the proxy CPU and RSS columns are its own.',
+        ]
+      : []),
     '',
     '## Rounds',
     '',
-    '| round | contender | MiB/s | requests | errors | p50 ms | p99 ms | proxy CPU s | upstream CPU s | proxy RSS MiB (start → max) |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| round | contender | MiB/s | requests | errors | p50 ms | p99 ms | proxy CPU s | upstream CPU s | proxy RSS MiB (start → max) | heap / ArrayBuffers max MiB | GCs: scavenges, mark-compacts (for Buffer memory); ms |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...run.rounds.map(
       (r) =>
-        `| ${r.round} | ${r.contender} | ${n(r.mibPerSecond)} | ${n(r.requests)} | ${r.errors} | ${n(r.p50Ms, 1)} | ${n(r.p99Ms, 1)} | ${n(r.proxyCpuSeconds, 2)} | ${n(r.upstreamCpuSeconds, 2)} | ${n(r.proxyRssStartMiB, 1)} → ${n(r.proxyRssMaxMiB, 1)} |`,
+        `| ${r.round} | ${r.contender} | ${n(r.mibPerSecond)} | ${n(r.requests)} | ${r.errors} | ${n(r.p50Ms, 1)} | ${n(r.p99Ms, 1)} | ${n(r.proxyCpuSeconds, 2)} | ${n(r.upstreamCpuSeconds, 2)} | ${n(r.proxyRssStartMiB, 1)} → ${n(r.proxyRssMaxMiB, 1)} | ${r.contender === 'proxied' && r.proxyHeapUsedMaxMiB !== undefined ? `${n(r.proxyHeapUsedMaxMiB, 1)} / ${n(r.proxyArrayBuffersMaxMiB ?? NaN, 1)}` : '–'} | ${r.contender === 'proxied' && r.proxyGc ? `${r.proxyGc.minor}, ${r.proxyGc.major}${r.proxyGc.external !== undefined ? ` (${r.proxyGc.external})` : ''}; ${n(r.proxyGc.ms)}` : '–'} |`,
     ),
     '',
-    `Medians (lowest–highest): direct ${direct.range((r) => r.mibPerSecond)} MiB/s, p99 ${direct.range((r) => r.p99Ms, 1)} ms; proxied ${proxied.range((r) => r.mibPerSecond)} MiB/s, p99 ${proxied.range((r) => r.p99Ms, 1)} ms.`,
+    `Medians (lowest–highest): direct ${direct.range((r) => r.mibPerSecond)} MiB/s, p99 ${direct.range((r) => r.p99Ms, 1)} ms; proxied ${proxied.range((r) => r.mibPerSecond)} MiB/s, p99 ${proxied.range((r) => r.p99Ms, 1)} ms${floor.mine.length > 0 ? `; floor ${floor.range((r) => r.mibPerSecond)} MiB/s, p99 ${floor.range((r) => r.p99Ms, 1)} ms` : ''}.`,
     '',
+    ...(run.notes ? ['## Notes', '', run.notes.trim(), ''] : []),
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -31,10 +31,17 @@ const USAGE = `Classroom benchmark: the audio proxy streaming a 10 MB file from 
   --upstream-on W  load|server: the CPU the stand-in upstream runs on (default load: beside the listeners, as
                    a cloud host is outside the district's server; server: beside the proxy)
   --no-pin         do not pin the servers to CPU 1 and the load to CPU 0 (taskset)
+  --cpu-prof DIR   run the proxy with node --cpu-prof, its profile kept in DIR (bench/chat/profile-summary.mjs
+                   reads it; the profiler skews CPU, so the report of such a run is not a measurement)
+  --floor          a third contender: a bare Node proxy with the same client and streaming, no framework and no
+                   checks (bench/classroom/floor-proxy.ts), on the proxy's CPU — the least any Node proxy costs here
+  --node-args "…"  extra node flags for the classroom proxy's process (e.g. "--max-semi-space-size=32"), recorded in
+                   the report: for trying V8 settings the launcher could set
+  --notes FILE     Markdown shown at the end of the report (what the figures mean; kept in the JSON)
   --report-only    render classroom.md again from the existing classroom.json
 `;
 
-export type Contender = 'direct' | 'proxied';
+export type Contender = 'direct' | 'proxied' | 'floor';
 
 export interface RoundResult {
   contender: Contender;
@@ -46,12 +53,20 @@ export interface RoundResult {
   mibPerSecond: number;
   p50Ms: number;
   p99Ms: number;
-  /** CPU seconds of the proxy and the upstream during the round. */
+  /** CPU seconds of the proxy and the upstream during the round (floor rounds: the floor proxy's). */
   proxyCpuSeconds: number;
   upstreamCpuSeconds: number;
-  /** The proxy's RSS (MiB) when the round began, and its highest sample during it. */
+  /** The proxy's RSS (MiB) when the round began, and its highest sample during it (floor rounds: the floor's). */
   proxyRssStartMiB: number;
   proxyRssMaxMiB: number;
+  /** The classroom proxy's V8 heap in use and ArrayBuffer memory (MiB), highest samples during the round. */
+  proxyHeapUsedMaxMiB?: number;
+  proxyArrayBuffersMaxMiB?: number;
+  /**
+   * Its garbage collections during the round: scavenges, mark-compacts, those V8 ran for external (Buffer)
+   * memory pressure, and their total duration (ms).
+   */
+  proxyGc?: { minor: number; major: number; external?: number; ms: number };
 }
 
 export interface ClassroomRun {
@@ -72,10 +87,18 @@ export interface ClassroomRun {
     chunkBytes: number;
     /** Which CPU the upstream was pinned to: the load generator's or the proxy's. */
     upstreamOn: 'load' | 'server';
+    /** Whether the floor proxy ran as a third contender. */
+    floor?: boolean;
+    /** Extra node flags of the classroom proxy's process (--node-args). */
+    proxyNodeArgs?: string[];
   };
   rounds: RoundResult[];
   /** The proxy's RSS (MiB) after start, after the warm-up (the baseline) and at the end. */
-  rss: { afterStartMiB: number; baselineMiB: number; maxMiB: number; endMiB: number };
+  rss: { afterStartMiB: number; baselineMiB: number; maxMiB: number; endMiB: number; floorBaselineMiB?: number };
+  /** Set when the proxy ran under node --cpu-prof (its figures are then skewed by the profiler). */
+  cpuProfile?: boolean;
+  /** Markdown from --notes, shown at the end of the report. */
+  notes?: string;
 }
 
 function rssMiB(pid: number): number {
@@ -173,6 +196,47 @@ async function verify(agent: Agent, target: Target, audio: Buffer, label: string
   }
 }
 
+/**
+ * The memory lines the proxy prints after its handshake (proxy-server.ts, reportMemory): the highest heap and
+ * ArrayBuffer samples and the collections since the last reset.
+ */
+function followMemory(child: ReturnType<typeof spawnTypeScript>) {
+  const mib = (bytes: number) => bytes / 1024 ** 2;
+  let heapMax = 0;
+  let buffersMax = 0;
+  let gc = { minor: 0, major: 0, external: 0, ms: 0 };
+  let partial = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    const lines = (partial + chunk.toString('utf8')).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      if (!line.startsWith('{"memory"')) continue;
+      const sample = JSON.parse(line) as {
+        memory: { heapUsed: number; arrayBuffers: number };
+        gc: { minor: number; major: number; external: number; ms: number };
+      };
+      heapMax = Math.max(heapMax, mib(sample.memory.heapUsed));
+      buffersMax = Math.max(buffersMax, mib(sample.memory.arrayBuffers));
+      gc = {
+        minor: gc.minor + sample.gc.minor,
+        major: gc.major + sample.gc.major,
+        external: gc.external + sample.gc.external,
+        ms: gc.ms + sample.gc.ms,
+      };
+    }
+  });
+  return {
+    reset() {
+      heapMax = 0;
+      buffersMax = 0;
+      gc = { minor: 0, major: 0, external: 0, ms: 0 };
+    },
+    round() {
+      return { proxyHeapUsedMaxMiB: heapMax, proxyArrayBuffersMaxMiB: buffersMax, proxyGc: gc };
+    },
+  };
+}
+
 function gitState(): { commit: string; dirty: boolean } {
   try {
     const commit = execFileSync('git', ['rev-parse', '--short=10', 'HEAD'], {
@@ -199,6 +263,10 @@ async function main(): Promise<void> {
       'upstream-on': { type: 'string' },
       out: { type: 'string' },
       'no-pin': { type: 'boolean' },
+      'cpu-prof': { type: 'string' },
+      floor: { type: 'boolean' },
+      'node-args': { type: 'string' },
+      notes: { type: 'string' },
       'report-only': { type: 'boolean' },
       help: { type: 'boolean' },
     },
@@ -210,8 +278,14 @@ async function main(): Promise<void> {
   const out = path.resolve(values.out ?? path.join(REPO_ROOT, 'bench', 'reports'));
   const jsonFile = path.join(out, 'classroom.json');
   const mdFile = path.join(out, 'classroom.md');
+  // Paths given on the command line are the caller's (npm -w runs this in bench/).
+  const callerPath = (p: string) => path.resolve(process.env.INIT_CWD ?? process.cwd(), p);
+  const notes = values.notes ? await readFile(callerPath(values.notes), 'utf8') : undefined;
+  const profileDir = values['cpu-prof'] ? callerPath(values['cpu-prof']) : undefined;
   if (values['report-only']) {
     const run = JSON.parse(await readFile(jsonFile, 'utf8')) as ClassroomRun;
+    if (notes !== undefined) run.notes = notes;
+    await writeFile(jsonFile, `${JSON.stringify(run, null, 2)}\n`);
     await writeFile(mdFile, renderClassroomReport(run));
     return;
   }
@@ -223,6 +297,8 @@ async function main(): Promise<void> {
     fileBytes: Math.round(positive('file-mb', values['file-mb'], 10) * 1024 * 1024),
     chunkBytes: Math.round(positive('chunk-kb', values['chunk-kb'], 1024) * 1024),
     upstreamOn: (values['upstream-on'] ?? 'load') as 'load' | 'server',
+    floor: values.floor === true,
+    proxyNodeArgs: (values['node-args'] ?? '').split(' ').filter((a) => a !== ''),
   };
   if (settings.upstreamOn !== 'load' && settings.upstreamOn !== 'server')
     throw new Error('--upstream-on must be load or server');
@@ -238,20 +314,35 @@ async function main(): Promise<void> {
     stdio: ['ignore', 'pipe', 'inherit'],
     cpus: settings.upstreamOn === 'load' ? pinning.loadCpus : pinning.serverCpus,
   });
-  const proxyChild = { current: undefined as ReturnType<typeof spawnTypeScript> | undefined };
+  const children: Array<ReturnType<typeof spawnTypeScript>> = [];
   const agents: Agent[] = [];
   try {
     const upstream = await firstJsonLine<{ url: string; pid: number }>(upstreamChild, 30_000);
-    proxyChild.current = spawnTypeScript('bench/classroom/proxy-server.ts', [upstream.url], {
+    const proxyChild = spawnTypeScript('bench/classroom/proxy-server.ts', [upstream.url], {
       env: { ...process.env, NODE_ENV: 'production' },
       stdio: ['ignore', 'pipe', 'inherit'],
       cpus: pinning.serverCpus,
+      nodeArgs: [...settings.proxyNodeArgs, ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [])],
     });
+    children.push(proxyChild);
     const proxy = await firstJsonLine<{ url: string; pid: number; cookie: string; link: string }>(
-      proxyChild.current,
+      proxyChild,
       60_000,
     );
+    const memory = followMemory(proxyChild);
     log(`upstream ${upstream.url} (pid ${upstream.pid}), proxy ${proxy.url} (pid ${proxy.pid})`);
+    let floor: { url: string; pid: number } | undefined;
+    if (settings.floor) {
+      const floorChild = spawnTypeScript('bench/classroom/floor-proxy.ts', [upstream.url], {
+        env: { ...process.env, NODE_ENV: 'production' },
+        stdio: ['ignore', 'pipe', 'inherit'],
+        cpus: pinning.serverCpus,
+      });
+      children.push(floorChild);
+      floor = await firstJsonLine<{ url: string; pid: number }>(floorChild, 30_000);
+      log(`floor proxy ${floor.url} (pid ${floor.pid})`);
+    }
+    const contenders: Contender[] = floor ? ['direct', 'proxied', 'floor'] : ['direct', 'proxied'];
     const targets: Record<Contender, Target> = {
       direct: { origin: upstream.url, path: '/file/d/bench-audio/view', headers: {} },
       proxied: {
@@ -259,16 +350,16 @@ async function main(): Promise<void> {
         path: `/api/audio-proxy?url=${encodeURIComponent(proxy.link)}`,
         headers: { cookie: proxy.cookie },
       },
+      floor: { origin: floor?.url ?? '', path: '/audio', headers: {} },
     };
-    const agentFor: Record<Contender, Agent> = {
-      direct: new Agent({ connections: settings.listeners, keepAliveTimeout: 60_000 }),
-      proxied: new Agent({ connections: settings.listeners, keepAliveTimeout: 60_000 }),
-    };
-    agents.push(agentFor.direct, agentFor.proxied);
+    const agentFor = Object.fromEntries(
+      contenders.map((c) => [c, new Agent({ connections: settings.listeners, keepAliveTimeout: 60_000 })]),
+    ) as Record<Contender, Agent>;
+    agents.push(...Object.values(agentFor));
     const audio = audioFile(settings.fileBytes);
-    for (const c of ['direct', 'proxied'] as const) await verify(agentFor[c], targets[c], audio, c);
+    for (const c of contenders) await verify(agentFor[c], targets[c], audio, c);
     const afterStartMiB = rssMiB(proxy.pid);
-    for (const c of ['direct', 'proxied'] as const) {
+    for (const c of contenders) {
       log(`warm-up ${c} ${settings.warmup} s`);
       await load(
         agentFor[c],
@@ -280,17 +371,21 @@ async function main(): Promise<void> {
       );
     }
     const baselineMiB = rssMiB(proxy.pid);
+    const floorBaselineMiB = floor ? rssMiB(floor.pid) : undefined;
     let maxMiB = baselineMiB;
     const rounds: RoundResult[] = [];
     for (let r = 0; r < settings.rounds; r++) {
-      const order: Contender[] = r % 2 === 0 ? ['direct', 'proxied'] : ['proxied', 'direct'];
+      const order = r % 2 === 0 ? contenders : [...contenders].reverse();
       for (const contender of order) {
-        const rssStart = rssMiB(proxy.pid);
+        const measured = contender === 'floor' ? floor!.pid : proxy.pid;
+        memory.reset();
+        // The service's RSS, except in floor rounds: the floor proxy's (the service is idle then).
+        const rssStart = rssMiB(measured);
         let rssMax = rssStart;
         const sampler = setInterval(() => {
-          rssMax = Math.max(rssMax, rssMiB(proxy.pid));
+          rssMax = Math.max(rssMax, rssMiB(measured));
         }, 100);
-        const cpu0 = { proxy: cpuSeconds(proxy.pid), upstream: cpuSeconds(upstream.pid) };
+        const cpu0 = { proxy: cpuSeconds(measured), upstream: cpuSeconds(upstream.pid) };
         const result = await load(
           agentFor[contender],
           targets[contender],
@@ -300,16 +395,17 @@ async function main(): Promise<void> {
           settings.fileBytes,
         );
         clearInterval(sampler);
-        rssMax = Math.max(rssMax, rssMiB(proxy.pid));
-        maxMiB = Math.max(maxMiB, rssMax);
+        rssMax = Math.max(rssMax, rssMiB(measured));
+        if (measured === proxy.pid) maxMiB = Math.max(maxMiB, rssMax);
         const row: RoundResult = {
           contender,
           round: r + 1,
           ...result,
-          proxyCpuSeconds: cpuSeconds(proxy.pid) - cpu0.proxy,
+          proxyCpuSeconds: cpuSeconds(measured) - cpu0.proxy,
           upstreamCpuSeconds: cpuSeconds(upstream.pid) - cpu0.upstream,
           proxyRssStartMiB: rssStart,
           proxyRssMaxMiB: rssMax,
+          ...memory.round(),
         };
         rounds.push(row);
         log(
@@ -328,7 +424,9 @@ async function main(): Promise<void> {
       pinning,
       settings,
       rounds,
-      rss: { afterStartMiB, baselineMiB, maxMiB, endMiB },
+      rss: { afterStartMiB, baselineMiB, maxMiB, endMiB, ...(floor ? { floorBaselineMiB } : {}) },
+      ...(profileDir ? { cpuProfile: true } : {}),
+      ...(notes !== undefined ? { notes } : {}),
     };
     await mkdir(out, { recursive: true });
     await writeFile(jsonFile, `${JSON.stringify(run, null, 2)}\n`);
@@ -341,7 +439,7 @@ async function main(): Promise<void> {
     );
   } finally {
     await Promise.all(agents.map((a) => a.close()));
-    if (proxyChild.current) await stopChild(proxyChild.current);
+    for (const child of children) await stopChild(child);
     await stopChild(upstreamChild);
   }
 }

@@ -2,7 +2,9 @@
 // throwaway schema on the PostgreSQL at DATABASE_URL) whose audio proxy's network override maps the cloud
 // host's name to the stand-in upstream on 127.0.0.1 — the only difference from production (the override token
 // test apps use; address rules otherwise as in production, loopback let through for the stand-in).
-// Prints {"url","pid","cookie","link"} and stops on SIGTERM (dropping its schema).
+// Prints {"url","pid","cookie","link"}, then its memory every 200 ms (reportMemory), and stops on SIGTERM
+// (dropping its schema).
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { startService } from '@district/nest-common';
 import {
@@ -77,6 +79,7 @@ async function main(): Promise<void> {
   const cookie = client.jar.header(new URL('/api/audio-proxy', runtime.publicUrl)) ?? '';
   const link = `http://drive.google.com:${upstream.port}/file/d/bench-audio/view?usp=sharing`;
   process.stdout.write(`${JSON.stringify({ url: service.url, pid: process.pid, cookie, link })}\n`);
+  reportMemory();
   process.on('SIGTERM', () => {
     void (async () => {
       await service.close();
@@ -85,6 +88,32 @@ async function main(): Promise<void> {
       process.exit(0);
     })();
   });
+}
+
+/**
+ * Every 200 ms, one JSON line on stdout after the handshake: the V8 heap in use, the memory of ArrayBuffers
+ * (Buffers: the chunks being streamed, live or waiting for the GC), and the collections since the last line —
+ * what the benchmark needs to tell buffers held by slow listeners from garbage-collector slack.
+ */
+function reportMemory(): void {
+  let gc = { minor: 0, major: 0, external: 0, ms: 0 };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const detail = (entry as unknown as { detail?: { kind?: number; flags?: number } }).detail;
+      if (detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR) gc.minor++;
+      else if (detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) gc.major++;
+      // A collection V8 ran because of external (ArrayBuffer/Buffer) memory pressure.
+      if ((detail?.flags ?? 0) & constants.NODE_PERFORMANCE_GC_FLAGS_ALL_EXTERNAL_MEMORY) gc.external++;
+      gc.ms += entry.duration;
+    }
+  }).observe({ entryTypes: ['gc'] });
+  setInterval(() => {
+    const m = process.memoryUsage();
+    process.stdout.write(
+      `${JSON.stringify({ memory: { heapUsed: m.heapUsed, arrayBuffers: m.arrayBuffers }, gc })}\n`,
+    );
+    gc = { minor: 0, major: 0, external: 0, ms: 0 };
+  }, 200).unref();
 }
 
 main().catch((error: unknown) => {

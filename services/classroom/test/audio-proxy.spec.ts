@@ -110,6 +110,21 @@ describe('the audio proxy streams audio from the allow-listed hosts', () => {
     expect(standIn.seen[0]!.headers.host).toBe(`drive.google.com:${standIn.port}`);
   });
 
+  it("streams straight into the response and still sends the platform's headers (the request id)", async () => {
+    const first = await rawProxyGet(app, listener, on('drive.google.com', '/uc?export=download&id=again'), {
+      'x-request-id': 'audio-proxy-spec-1',
+    });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-request-id')).toBe('audio-proxy-spec-1');
+    // The same link again (its checked first hop is remembered): fetched again, nothing of the answer kept.
+    const again = await rawProxyGet(app, listener, on('drive.google.com', '/uc?export=download&id=again'), {
+      range: 'bytes=0-9',
+    });
+    expect(again.status).toBe(206);
+    expect(again.body?.equals(standIn.audio.subarray(0, 10))).toBe(true);
+    expect(standIn.seen.map((r) => r.headers.range)).toEqual([undefined, 'bytes=0-9']);
+  });
+
   it('passes Range through and streams the 206 with its Content-Range', async () => {
     const res = await rawProxyGet(app, listener, on('www.dropbox.com', '/s/abc/song.mp3?dl=0'), {
       range: 'bytes=100-199',

@@ -1,4 +1,5 @@
 import { Controller, Get, Headers, Inject, Query, Req, Res, UseInterceptors } from '@nestjs/common';
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { CurrentUser, ZodPipe, type AuthUser } from '@district/nest-common';
@@ -26,14 +27,26 @@ export class AudioProxyController {
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const audio = await this.proxy.open(query.url, range, user.id);
-    reply.status(audio.status).headers(audio.headers);
-    if (request.method === 'HEAD') {
-      // Fastify answers HEAD with this GET handler: the headers are the answer; the body is not read at all.
-      audio.body.destroy();
-      await reply.send();
-      return;
-    }
-    await reply.send(audio.body);
+    await this.proxy.play(query.url, range, user.id, (status, headers) => {
+      // The upstream's answer is accepted: from here the body goes from undici straight into the raw response
+      // (no Readable and pipe in between: the proxy's throughput, bench/classroom). Refusals before this point
+      // are thrown and answered as JSON by the interceptor as usual. Fastify's onResponse hooks (metrics, access
+      // log) still run on the raw response's finish; the headers the platform set on the reply (x-request-id,
+      // connection: close while draining) are sent with ours.
+      reply.hijack();
+      try {
+        reply.raw.writeHead(status, { ...(reply.getHeaders() as OutgoingHttpHeaders), ...headers });
+      } catch (error) {
+        // Fastify no longer answers for us: a response that cannot start is closed, never left hanging.
+        reply.raw.destroy();
+        throw error;
+      }
+      if (request.method === 'HEAD') {
+        // Fastify answers HEAD with this GET handler: the headers are the answer; the body is not read at all.
+        reply.raw.end();
+        return undefined;
+      }
+      return reply.raw;
+    });
   }
 }

@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
 import { PLATFORM_LOGGER, RateLimiter, type Logger, type RateRule } from '@district/nest-common';
 import { AUDIO_PROXY_CONFIG, AUDIO_PROXY_MAX_REDIRECTS, type AudioProxyConfig } from './audio-proxy.config';
@@ -14,14 +14,28 @@ import {
   rangeToForward,
   REDIRECT_STATUSES,
   totalFromContentRange,
+  type UpstreamHeaders,
 } from './upstream-answer';
 
-/** What the controller sends: the status (200 or 206), the reduced headers and the streamed body. */
-export interface ProxiedAudio {
-  status: number;
-  headers: Record<string, string>;
-  body: Readable;
+/**
+ * Where the browser's answer goes once the upstream's is accepted: sends the status (200 or 206) and the reduced
+ * headers, and returns the writable the body is streamed into — or undefined when the headers are the whole
+ * answer (HEAD), and the upstream's body is dropped.
+ */
+export type AudioListener = (status: number, headers: Record<string, string>) => Writable | undefined;
+
+/** A redirect ends its hop by aborting it (its connection is closed, its body never read). */
+class Redirected extends Error {
+  constructor(readonly location: string | string[] | undefined) {
+    super('redirected');
+  }
 }
+
+/** HEAD: the headers were sent; the upstream's body is not wanted. */
+class BodyNotWanted extends Error {}
+
+/** How many first hops (link → checked download URL) are remembered: a class's players ask for the same files. */
+const FIRST_HOPS_KEPT = 512;
 
 /**
  * `GET /api/audio-proxy?url=` (issue #13 item 3): audio from the allow-listed cloud hosts, streamed to a
@@ -31,6 +45,13 @@ export interface ProxiedAudio {
 @Injectable()
 export class AudioProxyService {
   private readonly rate: RateRule;
+  /**
+   * The checked first hop of each recently played link. `checkTarget(toDirectDownload(parseAudioLink(link)))`
+   * depends only on the link and the network's fixed policy, so a link checked once is not parsed, rewritten and
+   * checked again on each Range request; refused links are not kept (they throw every time). The addresses are
+   * still resolved and checked on every new connection (AudioUpstream), and redirect hops are always checked.
+   */
+  private readonly firstHops = new Map<string, URL>();
 
   constructor(
     @Inject(AUDIO_PROXY_NETWORK) private readonly network: AudioProxyNetwork,
@@ -47,7 +68,17 @@ export class AudioProxyService {
     };
   }
 
-  async open(link: string, range: string | string[] | undefined, userId: string): Promise<ProxiedAudio> {
+  /**
+   * Plays `link` to `listener`: resolves once the answer was streamed whole (or cut off: the listener's writable
+   * is then destroyed, which is all the browser can be told once its headers are out). Rejects with the refusal
+   * when no answer was accepted, before anything was sent.
+   */
+  async play(
+    link: string,
+    range: string | string[] | undefined,
+    userId: string,
+    listener: AudioListener,
+  ): Promise<void> {
     await this.limiter.consume([this.rate, userId]);
     const headers: Record<string, string> = {
       accept: 'audio/*, application/octet-stream;q=0.9, */*;q=0.1',
@@ -57,28 +88,49 @@ export class AudioProxyService {
     const forwardedRange = rangeToForward(range);
     if (forwardedRange !== undefined) headers.range = forwardedRange;
 
-    let url = checkTarget(toDirectDownload(parseAudioLink(link)), this.network);
+    let url = this.firstHop(link);
     for (let redirects = 0; ; redirects++) {
-      const answer = await this.upstream.get(url, headers);
-      if (REDIRECT_STATUSES.has(answer.statusCode)) {
-        discard(answer.body);
-        if (redirects >= AUDIO_PROXY_MAX_REDIRECTS)
-          throw new AudioProxyError('tooManyRedirects', M.tooManyRedirects);
-        url = checkTarget(nextHop(url, answer.headers.location), this.network);
-        continue;
+      let accepted = false;
+      try {
+        await this.upstream.stream(url, headers, (status, answer) => {
+          if (REDIRECT_STATUSES.has(status)) throw new Redirected(answer.location);
+          const browser = this.accept(status, answer, url);
+          accepted = true;
+          const out = listener(status, browser);
+          if (out === undefined) throw new BodyNotWanted();
+          return out;
+        });
+        return;
+      } catch (error) {
+        if (error instanceof BodyNotWanted) return;
+        if (error instanceof Redirected) {
+          if (redirects >= AUDIO_PROXY_MAX_REDIRECTS)
+            throw new AudioProxyError('tooManyRedirects', M.tooManyRedirects);
+          url = checkTarget(nextHop(url, error.location), this.network);
+          continue;
+        }
+        if (!accepted) throw error;
+        // The headers are out: the answer was cut off (size or time cap, upstream failure, listener gone).
+        if ((error as { code?: unknown }).code !== 'ERR_STREAM_PREMATURE_CLOSE') {
+          this.logger.info({ host: url.hostname, err: (error as Error).message }, 'audio proxy cut an answer off');
+        }
+        return;
       }
-      return this.accept(answer.statusCode, answer.headers, answer.body, url);
     }
   }
 
-  private accept(
-    status: number,
-    headers: Record<string, string | string[] | undefined>,
-    body: Readable,
-    url: URL,
-  ): ProxiedAudio {
+  private firstHop(link: string): URL {
+    const known = this.firstHops.get(link);
+    if (known !== undefined) return known;
+    const url = checkTarget(toDirectDownload(parseAudioLink(link)), this.network);
+    if (this.firstHops.size >= FIRST_HOPS_KEPT) this.firstHops.delete(this.firstHops.keys().next().value!);
+    this.firstHops.set(link, url);
+    return url;
+  }
+
+  /** The browser's headers for an answer that may be passed on; anything else is refused (and logged). */
+  private accept(status: number, headers: UpstreamHeaders, url: URL): Record<string, string> {
     const refuse = (error: AudioProxyError): never => {
-      discard(body);
       this.logger.info({ host: url.hostname, status, reason: error.reason }, 'audio proxy refused an answer');
       throw error;
     };
@@ -92,32 +144,8 @@ export class AudioProxyService {
     const total = totalFromContentRange(first(headers['content-range']));
     if (length > max || (total !== null && total > max))
       refuse(new AudioProxyError('tooLarge', M.tooLarge(max)));
-    return { status, headers: headersForBrowser(headers, type), body: this.capped(body, url) };
+    return headersForBrowser(headers, type);
   }
-
-  /**
-   * The body as it arrives (never buffered whole), cut off past the streaming time cap. The size cap is the
-   * client's own (undici's maxResponseSize, counted as the bytes are parsed): a body running past it ends in an
-   * error, and the browser's answer is cut off with it.
-   */
-  private capped(body: Readable, url: URL): Readable {
-    const timer = setTimeout(
-      () => body.destroy(new AudioProxyError('timeout', M.timeout)),
-      this.config.CLASSROOM_AUDIO_PROXY_STREAM_MS,
-    );
-    timer.unref();
-    body.once('close', () => clearTimeout(timer));
-    body.once('error', (error) => {
-      this.logger.info({ host: url.hostname, err: error.message }, 'audio proxy cut an answer off');
-    });
-    return body;
-  }
-}
-
-/** Drops an answer's body (destroying it makes undici close that connection; nobody reads its error). */
-function discard(body: Readable): void {
-  body.on('error', () => undefined);
-  body.destroy();
 }
 
 function first(value: string | string[] | undefined): string | undefined {

@@ -1,11 +1,19 @@
 import type { LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { Agent, errors as undiciErrors, type Dispatcher } from 'undici';
+import type { Writable } from 'node:stream';
+import { Agent, errors as undiciErrors } from 'undici';
 import { AUDIO_PROXY_CONFIG, type AudioProxyConfig } from './audio-proxy.config';
 import { AudioProxyError, AudioProxyMessages as M } from './audio-proxy.errors';
 import { AUDIO_PROXY_NETWORK, type AudioProxyNetwork } from './audio-proxy.network';
 import { checkResolved } from './target-rules';
+import type { UpstreamHeaders } from './upstream-answer';
+
+/**
+ * Where an answer goes, decided on its status and headers: the writable its body is written to. Throwing refuses
+ * the answer (or ends a hop, for a redirect): the request is aborted with that error.
+ */
+export type AnswerSink = (status: number, headers: UpstreamHeaders) => Writable;
 
 type LookupCallback = (error: Error | null, address: string | LookupAddress[], family?: number) => void;
 
@@ -52,21 +60,48 @@ export class AudioUpstream implements OnApplicationShutdown {
     });
   }
 
-  /** One GET of a checked URL; transport failures become the proxy's 502/504 (or the address refusal). */
-  async get(url: URL, headers: Record<string, string>): Promise<Dispatcher.ResponseData> {
-    // The time cap of this hop covers connecting and the headers only; the body has its own (the service's).
+  /**
+   * One GET of a checked URL, its answer streamed straight into the writable that `sink` returns for its status
+   * and headers: undici writes each chunk as the parser hands it over and stops reading the upstream while the
+   * writable is full (backpressure), with no Readable or pipe in between. Resolves when the answer was passed on
+   * whole. Whatever `sink` throws aborts the request (that connection is closed) and rejects with it. Time caps:
+   * `CLASSROOM_AUDIO_PROXY_TIMEOUT_MS` for connecting and the headers (→ 504), then
+   * `CLASSROOM_AUDIO_PROXY_STREAM_MS` for the body, past which the answer is cut off. Transport failures before
+   * the headers become the proxy's 502/504 (or the address refusal); after `sink` has answered, the writable is
+   * destroyed with the failure (the browser's answer is cut off) and the promise rejects with it.
+   */
+  async stream(url: URL, headers: Record<string, string>, sink: AnswerSink): Promise<void> {
     const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(), this.config.CLASSROOM_AUDIO_PROXY_TIMEOUT_MS);
+    const timeout = () => abort.abort(new AudioProxyError('timeout', M.timeout));
+    let timer = setTimeout(timeout, this.config.CLASSROOM_AUDIO_PROXY_TIMEOUT_MS);
+    let answered = false;
+    let refusal: unknown;
     try {
-      return await this.agent.request({
-        origin: url.origin,
-        path: `${url.pathname}${url.search}`,
-        method: 'GET',
-        headers,
-        signal: abort.signal,
-      });
+      await this.agent.stream(
+        {
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
+          method: 'GET',
+          headers,
+          signal: abort.signal,
+        },
+        ({ statusCode, headers: answer }) => {
+          clearTimeout(timer);
+          let out: Writable;
+          try {
+            out = sink(statusCode, answer as UpstreamHeaders);
+          } catch (error) {
+            refusal = error;
+            throw error;
+          }
+          answered = true;
+          timer = setTimeout(timeout, this.config.CLASSROOM_AUDIO_PROXY_STREAM_MS);
+          timer.unref();
+          return out;
+        },
+      );
     } catch (error) {
-      throw asProxyError(error, this.config);
+      throw answered || error === refusal ? error : asProxyError(error, this.config);
     } finally {
       clearTimeout(timer);
     }
