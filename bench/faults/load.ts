@@ -34,6 +34,9 @@ export interface LoadRates {
   /** Requests per second of each stream. */
   anonymousReads: number;
   studentReads: number;
+  /** A student's audio lists (classroom) and chat rooms (chat): every service gets requests. */
+  classroomReads: number;
+  chatReads: number;
   comments: number;
   grades: number;
   moderation: number;
@@ -46,6 +49,8 @@ export interface LoadRates {
 export const DEFAULT_RATES: LoadRates = {
   anonymousReads: 12,
   studentReads: 6,
+  classroomReads: 3,
+  chatReads: 2,
   comments: 3,
   grades: 3,
   moderation: 1.5,
@@ -86,6 +91,8 @@ export class MixedLoad {
     this.loops = [
       this.every(this.rates.anonymousReads, () => this.call('read.posts', 'GET', '/api/posts/public')),
       this.every(this.rates.studentReads, () => this.call('read.quizzes', 'GET', '/api/text-quizzes', this.p.student)),
+      this.every(this.rates.classroomReads, () => this.call('read.lists', 'GET', '/api/audio-lists', this.p.student)),
+      this.every(this.rates.chatReads, () => this.call('read.rooms', 'GET', '/api/chatrooms', this.p.student)),
       this.every(this.rates.comments, async () => {
         const res = await this.call('write.comment', 'POST', `/api/posts/${this.p.postId}/comments`, this.p.student, { content: `load ${Date.now()}` });
         if (res.status === 201 && res.body?.id) this.comments.push(String(res.body.id));

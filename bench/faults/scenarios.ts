@@ -97,7 +97,7 @@ async function summarise(
   const sampleErrors = [...new Set(failed.map((r) => `${r.op} ${r.status} ${r.error ?? ''}`.trim()))].slice(0, 8);
   const gradeKeys = [...load.grades.keys()].slice(w.gradeKeys);
   const writes = await checkWrites(ctx.stack.postgres.url, load.comments.slice(w.comments), new Map(gradeKeys.map((k) => [k, load.grades.get(k) ?? null])));
-  const events = await settleEvents(ctx, new Date(w.start - 1000), ctx.short ? 30_000 : 90_000);
+  const events = await settleEvents(ctx, new Date(w.start - 1000), ctx.short ? 45_000 : 90_000);
   const roomSeq = Math.max(0, ...load.peers.map((p) => p.lastSeq));
   const chat = {
     sent: load.peers.reduce((n, p, i) => n + p.sent - w.sent[i], 0),
