@@ -3,6 +3,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '../lib/child-processes';
+import { signInDemo } from '../lib/launcher-stack';
 import { describeMachine } from '../lib/machine-info';
 import { MixedLoad, type Personas } from './load';
 import { renderFaultReport, type FaultRun } from './report';
@@ -100,32 +101,28 @@ async function preparePersonas(gateway: string): Promise<Personas> {
     });
     const text = await res.text();
     if (res.status >= 300) throw new Error(`${method} ${route}: ${res.status} ${text}`);
-    return { res, body: (text ? JSON.parse(text) : undefined) as unknown };
-  };
-  const signIn = async (email: string) => {
-    const { res } = await json('POST', '/api/auth/login', undefined, { email, password: 'demo1234' });
-    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('district_session='));
-    if (!cookie) throw new Error(`no session cookie for ${email}`);
-    return cookie.split(';')[0];
+    return (text ? JSON.parse(text) : undefined) as unknown;
   };
   const firstOf = (body: unknown): Record<string, unknown> => {
     const list = Array.isArray(body) ? body : Object.values(body as Record<string, unknown>).find(Array.isArray);
     if (!list?.length) throw new Error(`expected a non-empty list, got ${JSON.stringify(body).slice(0, 200)}`);
     return list[0] as Record<string, unknown>;
   };
-  const [admin, teacher, student] = [await signIn('admin@demo.school'), await signIn('teacher@demo.school'), await signIn('student@demo.school')];
-  const post = firstOf((await json('GET', '/api/posts/public')).body);
-  const room = firstOf((await json('GET', '/api/chatrooms', student)).body);
-  const quiz = (
-    await json('POST', '/api/text-quizzes', teacher, {
-      title: 'Fault suite quiz',
-      maxAttempts: -1,
-      questions: [{ question: '¿Rojo?', options: ['red', 'blue', 'green', 'black'], correctAnswer: 0 }],
-    })
-  ).body as { id: string };
-  const dummy = (
-    await json('POST', '/api/auth/register', undefined, { name: 'Fault Dummy', username: 'faultdummy', email: 'dummy@faults.test', password: 'secret-pass', role: 'student' })
-  ).body as { id: string };
+  const [admin, teacher, student] = [await signInDemo(gateway, 'admin@demo.school'), await signInDemo(gateway, 'teacher@demo.school'), await signInDemo(gateway, 'student@demo.school')];
+  const post = firstOf(await json('GET', '/api/posts/public'));
+  const room = firstOf(await json('GET', '/api/chatrooms', student));
+  const quiz = (await json('POST', '/api/text-quizzes', teacher, {
+    title: 'Fault suite quiz',
+    maxAttempts: -1,
+    questions: [{ question: '¿Rojo?', options: ['red', 'blue', 'green', 'black'], correctAnswer: 0 }],
+  })) as { id: string };
+  const dummy = (await json('POST', '/api/auth/register', undefined, {
+    name: 'Fault Dummy',
+    username: 'faultdummy',
+    email: 'dummy@faults.test',
+    password: 'secret-pass',
+    role: 'student',
+  })) as { id: string };
   await json('PATCH', `/api/users/${dummy.id}/approval`, admin, { approved: true });
   return { gateway, admin, teacher, student, postId: String(post.id), quizId: quiz.id, roomId: String(room.id), dummyUserId: dummy.id };
 }

@@ -228,40 +228,49 @@ async function markedDown(ctx: ScenarioContext, service: string, port: number, s
   return -1;
 }
 
+/**
+ * Stops `server` for `seconds` under the load and starts it again: the requests made while it was away, and when
+ * it was back.
+ */
+async function outage(
+  ctx: ScenarioContext,
+  what: string,
+  server: { stop(): void | Promise<void>; start(): Promise<void> },
+  seconds: number,
+): Promise<{ whileDown: RequestRecord[]; back: number }> {
+  await sleep(2000);
+  ctx.log(`  ${what} down for ${seconds} s`);
+  await server.stop();
+  const from = ctx.load.records.length;
+  await sleep(seconds * 1000);
+  const whileDown = ctx.load.records.slice(from);
+  await server.start();
+  return { whileDown, back: Date.now() };
+}
+
 /** NATS stopped for a while during writes: the outboxes hold the events; nothing lost once it returns. */
 export async function natsDown(ctx: ScenarioContext): Promise<ScenarioResult> {
   const seconds = ctx.short ? 15 : 60;
   const w = openWindow(ctx.load);
-  await sleep(2000);
-  ctx.log(`  NATS down for ${seconds} s`);
-  await ctx.stack.nats.stop();
-  const downFrom = ctx.load.records.length;
-  await sleep(seconds * 1000);
-  const writesWhileDown = ctx.load.records.slice(downFrom).filter((r) => r.op.startsWith('write.')).length;
-  await ctx.stack.nats.start();
-  const back = Date.now();
+  const { whileDown } = await outage(ctx, 'NATS', ctx.stack.nats, seconds);
+  const writesWhileDown = whileDown.filter((r) => r.op.startsWith('write.')).length;
   const readyMs = await ctx.stack.allReady(60_000);
   ctx.log(`  NATS back; every replica ready after ${readyMs} ms`);
   await sleep(3000);
-  const result = await summarise(ctx, 'nats-down', `NATS down for ${seconds} s during writes`, w, { natsDownSeconds: seconds, writesWhileDown, readyAfterReturnMs: Date.now() - back - 3000 }, (r) => [
-    { name: '0 failed writes', ok: Object.entries(r.failedByOp).every(([op, n]) => !op.startsWith('write.') || n === 0), detail: `${Object.entries(r.failedByOp).filter(([op]) => op.startsWith('write.')).reduce((n, [, c]) => n + c, 0)} of ${writesWhileDown} writes while down failed` },
-    { name: '0 failed requests', ok: r.failed === 0, detail: `${r.failed} of ${r.requests}` },
-  ]);
-  return result;
+  return summarise(ctx, 'nats-down', `NATS down for ${seconds} s during writes`, w, { natsDownSeconds: seconds, writesWhileDown, readyAfterReturnMs: readyMs }, (r) => {
+    const failedWrites = Object.entries(r.failedByOp).reduce((n, [op, c]) => n + (op.startsWith('write.') ? c : 0), 0);
+    return [
+      { name: '0 failed writes', ok: failedWrites === 0, detail: `${failedWrites} of ${writesWhileDown} writes while down failed` },
+      { name: '0 failed requests', ok: r.failed === 0, detail: `${r.failed} of ${r.requests}` },
+    ];
+  });
 }
 
 /** Redis stopped: every API but chat keeps answering; chat delivers again within 10 s of its return. */
 export async function redisDown(ctx: ScenarioContext): Promise<ScenarioResult> {
   const seconds = ctx.short ? 10 : 30;
   const w = openWindow(ctx.load);
-  await sleep(2000);
-  ctx.log(`  Redis down for ${seconds} s`);
-  await ctx.stack.redis.stop();
-  const downFrom = ctx.load.records.length;
-  await sleep(seconds * 1000);
-  const whileDown = ctx.load.records.slice(downFrom);
-  await ctx.stack.redis.start();
-  const back = Date.now();
+  const { whileDown, back } = await outage(ctx, 'Redis', ctx.stack.redis, seconds);
   const seqAtReturn = Math.max(0, ...ctx.load.peers.map((p) => p.lastSeq));
   // Chat recovered: a message sent after Redis returned has reached every client.
   let recoveredMs = -1;
@@ -279,6 +288,7 @@ export async function redisDown(ctx: ScenarioContext): Promise<ScenarioResult> {
   await sleep(3000);
   const readsDown = whileDown.filter((r) => r.op.startsWith('read.'));
   const writesDown = whileDown.filter((r) => r.op.startsWith('write.'));
+  const readsFailed = readsDown.filter(isFailure).length;
   return summarise(
     ctx,
     'redis-down',
@@ -287,13 +297,13 @@ export async function redisDown(ctx: ScenarioContext): Promise<ScenarioResult> {
     {
       redisDownSeconds: seconds,
       readsWhileDown: readsDown.length,
-      readsFailedWhileDown: readsDown.filter(isFailure).length,
+      readsFailedWhileDown: readsFailed,
       writesWhileDown: writesDown.length,
       writesRefused503WhileDown: writesDown.filter((r) => r.status === 503).length,
       chatRecoveredMs: recoveredMs,
     },
     () => [
-      { name: 'reads keep answering while Redis is away', ok: readsDown.filter(isFailure).length === 0, detail: `${readsDown.filter(isFailure).length} of ${readsDown.length} failed` },
+      { name: 'reads keep answering while Redis is away', ok: readsFailed === 0, detail: `${readsFailed} of ${readsDown.length} failed` },
       {
         name: 'writes while Redis is away fail closed with 503 (session revocation cannot be checked), never 500',
         ok: writesDown.every((r) => r.status < 500 || r.status === 503),
@@ -322,14 +332,13 @@ export async function postgresRestart(ctx: ScenarioContext): Promise<ScenarioRes
   await ctx.stack.postgres.stop();
   await sleep(5000);
   await ctx.stack.postgres.start();
-  const back = Date.now();
   const readyMs = await ctx.stack.allReady(60_000);
   watching = false;
   await watcher;
   ctx.log(`  PostgreSQL back; every replica ready after ${readyMs} ms`);
   await sleep(3000);
   const restartsAfter = ctx.stack.restartsLogged();
-  return summarise(ctx, 'postgres-restart', 'PostgreSQL restarted (5 s down)', w, { readyAfterReturnMs: Date.now() - back - 3000, servicesSeenNotReady: [...seenNotReady].sort().join(' ') }, (r) => [
+  return summarise(ctx, 'postgres-restart', 'PostgreSQL restarted (5 s down)', w, { readyAfterReturnMs: readyMs, servicesSeenNotReady: [...seenNotReady].sort().join(' ') }, (r) => [
     { name: 'services recover without being restarted', ok: restartsAfter === restartsBefore, detail: `${restartsAfter - restartsBefore} restarts` },
     { name: '/readyz went false during the outage for every service', ok: SERVICES.every((s) => seenNotReady.has(s)), detail: [...seenNotReady].join(', ') || 'none' },
     { name: 'no request hangs past the 30 s client timeout', ok: r.maxLatencyMs < 30_000, detail: `longest ${r.maxLatencyMs} ms` },

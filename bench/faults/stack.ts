@@ -1,12 +1,12 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync, readdirSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { closeSync, openSync, readFileSync, readdirSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
-import { REPO_ROOT, freePort, hasExited, spawnTypeScript, stopChild } from '../lib/child-processes';
-import { tailOf, waitHttp, waitPort } from '../lib/cluster-infra';
+import { REPO_ROOT, freePort, spawnTypeScript, stopChild } from '../lib/child-processes';
+import { ProcessTracker, startNats, startRedis, tailOf, waitHttp, type Nats, type Redis } from '../lib/cluster-infra';
 
 /**
  * The cluster topology for the fault suite (issue #14 §3): `launcher/src/cluster.ts` — every service replica its
@@ -32,56 +32,6 @@ export interface Restartable {
   port: number;
   stop(): Promise<void>;
   start(): Promise<void>;
-}
-
-const NATS_BIN = process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server';
-
-async function startNatsServer(scratch: string): Promise<Restartable & { dispose(): Promise<void> }> {
-  const port = await freePort();
-  const store = path.join(scratch, 'nats');
-  let child: ChildProcess | undefined;
-  const start = async () => {
-    child = spawn(NATS_BIN, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store], { stdio: 'ignore' });
-    await waitPort(port, 15_000);
-  };
-  const stop = async () => {
-    if (child && !hasExited(child)) await stopChild(child, 5000);
-  };
-  await start();
-  return { url: `nats://127.0.0.1:${port}`, port, start, stop, dispose: stop };
-}
-
-async function startRedisServer(scratch: string): Promise<Restartable & { dispose(): Promise<void> }> {
-  const port = await freePort();
-  const dir = path.join(scratch, 'redis');
-  mkdirSync(dir, { recursive: true });
-  const pidFile = path.join(dir, 'redis.pid');
-  const start = async () => {
-    const r = spawnSync(
-      'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'yes', '--dir', dir, '--pidfile', pidFile, '--logfile', path.join(dir, 'redis.log')],
-      { encoding: 'utf8' },
-    );
-    if (r.status !== 0) throw new Error(`redis-server failed: ${r.stderr}`);
-    for (let i = 0; i < 100; i++) {
-      if (spawnSync('redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8' }).stdout.trim() === 'PONG') return;
-      await sleep(50);
-    }
-    throw new Error(`redis on ${port} did not answer`);
-  };
-  const stop = async () => {
-    let pid: number;
-    try {
-      pid = Number(readFileSync(pidFile, 'utf8').trim());
-    } catch {
-      return;
-    }
-    spawnSync('redis-cli', ['-p', String(port), 'shutdown', 'nosave'], { timeout: 5000 });
-    for (let i = 0; i < 100 && alive(pid); i++) await sleep(50);
-    if (alive(pid)) process.kill(pid, 'SIGKILL');
-  };
-  await start();
-  return { url: `redis://127.0.0.1:${port}`, port, start, stop, dispose: stop };
 }
 
 /** PostgreSQL from the npm registry (as `npm start` runs it), on a fixed port so a restart keeps its address. */
@@ -118,15 +68,6 @@ async function startPostgres(scratch: string): Promise<Restartable & { dispose()
   };
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export interface FaultStackOptions {
   replicas: number;
   log: (line: string) => void;
@@ -138,8 +79,8 @@ export class FaultStack {
     readonly scratch: string,
     readonly gateway: string,
     readonly postgres: Restartable,
-    readonly redis: Restartable,
-    readonly nats: Restartable,
+    readonly redis: Redis,
+    readonly nats: Nats,
     private readonly cluster: ChildProcess,
     readonly logFile: string,
     private readonly disposers: (() => Promise<void>)[],
@@ -153,10 +94,10 @@ export class FaultStack {
     try {
       const postgres = await startPostgres(scratch);
       disposers.push(postgres.dispose);
-      const redis = await startRedisServer(scratch);
-      disposers.push(redis.dispose);
-      const nats = await startNatsServer(scratch);
-      disposers.push(nats.dispose);
+      const tracker = new ProcessTracker();
+      disposers.push(() => tracker.stopAll());
+      const redis = await startRedis(tracker, scratch, undefined);
+      const nats = await startNats(tracker, scratch, undefined);
       options.log(`PostgreSQL :${postgres.port}, Redis :${redis.port}, NATS :${nats.port} (the run's own)`);
       const port = await freePort();
       const gateway = `http://127.0.0.1:${port}`;

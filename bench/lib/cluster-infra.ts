@@ -83,9 +83,12 @@ export async function waitHttp(url: string, ok: (status: number, body: string) =
 
 export interface Redis {
   port: number;
+  /** The running server's pid (a new one after `start`). */
   pid: number;
   url: string;
   stop(): void;
+  /** Starts it again on the same port (empty: nothing is kept on disk), after `stop` (bench/faults). */
+  start(): Promise<void>;
 }
 
 /** A Redis of the run's own in `scratch`, nothing kept on disk, on `cpus`. */
@@ -95,34 +98,64 @@ export async function startRedis(tracker: ProcessTracker, scratch: string, cpus:
   mkdirSync(dir, { recursive: true });
   const argv = pin(cpus, ['redis-server']);
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'yes', '--dir', dir];
-  const r = spawnSync(argv[0], [...argv.slice(1), ...args, '--pidfile', path.join(dir, 'redis.pid'), '--logfile', path.join(dir, 'redis.log')], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`redis-server failed: ${r.stderr}`);
-  for (let i = 0; i < 100; i++) {
-    const ping = spawnSync('redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8' });
-    if (ping.stdout.trim() === 'PONG') break;
-    await sleep(50);
-  }
-  const pid = Number(readFileSync(path.join(dir, 'redis.pid'), 'utf8').trim());
+  const redis: Redis = {
+    port,
+    pid: 0,
+    url: `redis://127.0.0.1:${port}`,
+    stop: () => (tracker.redisStops.delete(stop), stop()),
+    start: async () => {
+      const r = spawnSync(argv[0], [...argv.slice(1), ...args, '--pidfile', path.join(dir, 'redis.pid'), '--logfile', path.join(dir, 'redis.log')], { encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`redis-server failed: ${r.stderr}`);
+      for (let i = 0; i < 100; i++) {
+        const ping = spawnSync('redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8' });
+        if (ping.stdout.trim() === 'PONG') break;
+        await sleep(50);
+      }
+      redis.pid = Number(readFileSync(path.join(dir, 'redis.pid'), 'utf8').trim());
+      tracker.redisStops.add(stop);
+    },
+  };
   const stop = () => {
     spawnSync('redis-cli', ['-p', String(port), 'shutdown', 'nosave'], { encoding: 'utf8', timeout: 5000 });
     try {
-      process.kill(pid, 0);
-      process.kill(pid, 'SIGKILL');
+      process.kill(redis.pid, 0);
+      process.kill(redis.pid, 'SIGKILL');
     } catch {
       // gone
     }
   };
-  tracker.redisStops.add(stop);
-  return { port, pid, url: `redis://127.0.0.1:${port}`, stop: () => (tracker.redisStops.delete(stop), stop()) };
+  await redis.start();
+  return redis;
+}
+
+export interface Nats {
+  url: string;
+  port: number;
+  pid?: number;
+  stop(): Promise<void>;
+  /** Starts it again on the same port and JetStream store, after `stop` (bench/faults). */
+  start(): Promise<void>;
 }
 
 /** A NATS server with JetStream in `scratch`, on `cpus`. */
-export async function startNats(tracker: ProcessTracker, scratch: string, cpus: string | undefined): Promise<{ url: string; pid?: number; stop(): Promise<void> }> {
+export async function startNats(tracker: ProcessTracker, scratch: string, cpus: string | undefined): Promise<Nats> {
   const port = await freePort();
   const argv = pin(cpus, ['nats-server']);
-  const nats = tracker.track(spawn(argv[0], [...argv.slice(1), '-a', '127.0.0.1', '-p', String(port), '-js', '-sd', path.join(scratch, 'nats')], { stdio: 'ignore' }));
-  await waitPort(port, 10_000);
-  return { url: `nats://127.0.0.1:${port}`, pid: nats.pid, stop: () => stopChild(nats, 5000) };
+  let child: ChildProcess | undefined;
+  const nats: Nats = {
+    url: `nats://127.0.0.1:${port}`,
+    port,
+    stop: async () => {
+      if (child) await stopChild(child, 5000);
+    },
+    start: async () => {
+      child = tracker.track(spawn(argv[0], [...argv.slice(1), '-a', '127.0.0.1', '-p', String(port), '-js', '-sd', path.join(scratch, 'nats')], { stdio: 'ignore' }));
+      nats.pid = child.pid;
+      await waitPort(port, 10_000);
+    },
+  };
+  await nats.start();
+  return nats;
 }
 
 const ADMIN_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';

@@ -99,17 +99,22 @@ export async function startLauncher(options: LauncherOptions): Promise<RunningLa
 /** The demo administrator the launcher seeds in demo mode (DEMO=true, DEMO_PASSWORD=demo1234 above). */
 export const DEMO_ADMIN = { email: 'admin@demo.school', password: 'demo1234' };
 
-/** Signs the demo administrator in through the gateway; resolves with the `district_session=…` cookie to send. */
-export async function signInDemoAdmin(gatewayUrl: string): Promise<string> {
+/** Signs a demo account in through the gateway; resolves with the `district_session=…` cookie to send. */
+export async function signInDemo(gatewayUrl: string, email: string, password = DEMO_ADMIN.password): Promise<string> {
   const res = await fetch(`${gatewayUrl}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: gatewayUrl },
-    body: JSON.stringify(DEMO_ADMIN),
+    body: JSON.stringify({ email, password }),
   });
   if (res.status !== 200) throw new Error(`sign-in through the gateway answered ${res.status}: ${await res.text()}`);
   const cookie = res.headers.getSetCookie().find((c) => c.startsWith('district_session='));
   if (!cookie) throw new Error('sign-in set no district_session cookie');
   return cookie.split(';')[0];
+}
+
+/** Signs the demo administrator in through the gateway. */
+export function signInDemoAdmin(gatewayUrl: string): Promise<string> {
+  return signInDemo(gatewayUrl, DEMO_ADMIN.email);
 }
 
 /**

@@ -34,17 +34,10 @@ export class OutboxService {
     data: unknown,
     headers?: Record<string, string>,
   ): Promise<string> {
-    // Checked now, so a bad subject fails the caller's transaction instead of blocking the relay later.
-    assertPublishSubject(subject);
-    const checkedHeaders = normalizeHeaders(headers);
-    const id = randomUUID();
-    const table = messagingTable(manager.connection, 'outbox', this.options.schema);
-    await manager.query(
-      `INSERT INTO ${table} ("id", "subject", "payload", "headers") VALUES ($1, $2, $3::jsonb, $4::jsonb)`,
-      [id, subject, encodeJson(data), JSON.stringify(checkedHeaders)],
-    );
+    const row = this.outboxRow(manager, subject, data, headers, 1);
+    await manager.query(row.sql, row.params);
     enqueued(manager);
-    return id;
+    return row.params[0];
   }
 
   /**
@@ -61,20 +54,33 @@ export class OutboxService {
     data: unknown,
     headers?: Record<string, string>,
   ): Promise<T[]> {
-    assertPublishSubject(subject);
-    const checkedHeaders = normalizeHeaders(headers);
-    const id = randomUUID();
-    const table = messagingTable(manager.connection, 'outbox', this.options.schema);
-    const n = statement.params.length;
+    const row = this.outboxRow(manager, subject, data, headers, statement.params.length + 1);
     const rows = (await manager.query(
-      `WITH written AS (${statement.sql}),
-       outboxed AS (INSERT INTO ${table} ("id", "subject", "payload", "headers")
-                    VALUES ($${n + 1}, $${n + 2}, $${n + 3}::jsonb, $${n + 4}::jsonb))
-       SELECT * FROM written`,
-      [...statement.params, id, subject, encodeJson(data), JSON.stringify(checkedHeaders)],
+      `WITH written AS (${statement.sql}), outboxed AS (${row.sql}) SELECT * FROM written`,
+      [...statement.params, ...row.params],
     )) as T[];
     enqueued(manager);
     return rows;
+  }
+
+  /**
+   * The outbox INSERT of one event, its parameters numbered from `$first`. The subject is checked now, so a bad
+   * one fails the caller's transaction instead of blocking the relay later.
+   */
+  private outboxRow(
+    manager: EntityManager,
+    subject: string,
+    data: unknown,
+    headers: Record<string, string> | undefined,
+    first: number,
+  ): { sql: string; params: [id: string, subject: string, payload: string, headers: string] } {
+    assertPublishSubject(subject);
+    const table = messagingTable(manager.connection, 'outbox', this.options.schema);
+    const [a, b, c, d] = [first, first + 1, first + 2, first + 3];
+    return {
+      sql: `INSERT INTO ${table} ("id", "subject", "payload", "headers") VALUES ($${a}, $${b}, $${c}::jsonb, $${d}::jsonb)`,
+      params: [randomUUID(), subject, encodeJson(data), JSON.stringify(normalizeHeaders(headers))],
+    };
   }
 }
 
