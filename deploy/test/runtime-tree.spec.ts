@@ -10,7 +10,8 @@ import { REPO_ROOT } from '../src/chart-values';
 /**
  * The production runtime tree (deploy/scripts/build-runtime.mjs), the directory the image's last stage copies
  * to /app: built once per run (reused while its inputs are unchanged), then every target started from it through
- * the image's entrypoint (plain `node launcher/dist/main.js`) with NODE_ENV=production against this machine's
+ * the image's entrypoint (plain `node launcher/dist/main.js`) on the Node the image runs (its major, fetched by
+ * deploy/scripts/image-node.mjs when this machine's differs) with NODE_ENV=production against this machine's
  * PostgreSQL (a throwaway database), NATS and Redis, the gateway in front, each waited for on /readyz and stopped
  * with SIGTERM.
  */
@@ -50,13 +51,29 @@ const freePort = () =>
     });
   });
 
+/** The Node the image runs (deploy/Dockerfile's major): fetched once into node_modules/.cache when it is not this one. */
+function imageNode(): string {
+  const found = spawnSync(process.execPath, ['deploy/scripts/image-node.mjs'], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    timeout: 180_000,
+  });
+  if (found.status !== 0) throw new Error(`image-node failed (${found.status}):\n${found.stderr}`);
+  return found.stdout.trim();
+}
+let nodeBinary = process.execPath;
+
+/** A process's command line, as the kernel has it (after any exec in place). */
+const commandLine = (pid: number) =>
+  fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+
 function start(name: string, port: number, env: NodeJS.ProcessEnv): Running {
   // As the image starts it: its entrypoint, from the tree's root (/app), which execs plain node on the
-  // compiled launcher (no loader, no tsconfig); this Node first on PATH.
+  // compiled launcher (no loader, no tsconfig); the image's Node first on PATH.
   const child = spawn('/bin/sh', ['deploy/docker-entrypoint.sh', `--target=${name}`], {
     cwd: TREE,
     env: {
-      PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`,
+      PATH: `${path.dirname(nodeBinary)}${path.delimiter}${process.env.PATH ?? ''}`,
       NODE_ENV: 'production',
       HOST: '127.0.0.1',
       PORT: String(port),
@@ -137,6 +154,7 @@ describe('the production runtime tree', () => {
     if (build.status !== 0)
       throw new Error(`build-runtime failed (${build.status}):\n${build.stderr}\n${build.stdout}`);
     report = JSON.parse(build.stdout.trim().split('\n').pop() ?? '{}') as Report;
+    nodeBinary = imageNode();
   });
 
   it('is plain JavaScript: no TypeScript source, no run-time transpiler, no development dependency', () => {
@@ -288,6 +306,33 @@ describe('the production runtime tree', () => {
       };
       for (const r of running.filter((x) => x !== gateway))
         expect(body.services[r.name]).toEqual({ available: 1, total: 1 });
+    });
+
+    it("runs on the image's Node, each service with the node flags its manifest declares", () => {
+      const version = spawnSync(nodeBinary, ['--version'], { encoding: 'utf8' }).stdout.trim();
+      const dockerfile = fs.readFileSync(path.join(REPO_ROOT, 'deploy/Dockerfile'), 'utf8');
+      expect(version).toMatch(new RegExp(`^v${/ARG NODE_IMAGE=node:(\d+)/.exec(dockerfile)?.[1]}\\.`));
+      for (const r of running) {
+        const line = commandLine(r.child.pid ?? 0);
+        // The entrypoint's shell exec'd node, and a service that declares flags restarted itself with them (same PID).
+        expect(fs.readlinkSync(`/proc/${r.child.pid}/exe`)).toBe(fs.realpathSync(nodeBinary));
+        expect(line.some((a) => a.endsWith('launcher/dist/main.js'))).toBe(true);
+        const manifest =
+          r.name === 'gateway'
+            ? {}
+            : (JSON.parse(fs.readFileSync(path.join(TREE, 'services', r.name, 'package.json'), 'utf8')) as {
+                district?: { nodeFlags?: string[] };
+              });
+        const declared = manifest.district?.nodeFlags ?? [];
+        expect({
+          name: r.name,
+          flags: line.filter((a) => a.startsWith('--') && !a.startsWith('--target')),
+        }).toEqual({ name: r.name, flags: declared });
+      }
+      expect(running.find((r) => r.name === 'classroom')).toBeDefined();
+      expect(commandLine(running.find((r) => r.name === 'classroom')?.child.pid ?? 0)).toContain(
+        '--no-memory-reducer',
+      );
     });
 
     it('serves the built web app and signs the bootstrap admin in (argon2 loads from the tree)', async () => {

@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { createLogger } from '@district/nest-common';
 import { loadOrCreateKeys } from './keys';
+import { nodeFlagsFor } from './node-flags';
 import { SERVICES } from './targets';
 
 /**
@@ -18,6 +19,8 @@ const BASE_PORT = Number(process.env.CLUSTER_BASE_PORT ?? 4100);
 interface Member {
   name: string;
   env: NodeJS.ProcessEnv;
+  /** The service's declared node flags (node-flags.ts), on its command line. */
+  nodeFlags: string[];
   child?: ChildProcess;
   restarts: number;
 }
@@ -43,17 +46,17 @@ async function main(): Promise<void> {
       port += 1;
       const env: NodeJS.ProcessEnv = { ...shared, TARGET: service.name, PORT: String(port), HOST: '127.0.0.1' };
       if (service.name === 'identity') env.AUTH_PRIVATE_KEY = keys.privateKeyPem;
-      members.push({ name: `${service.name}-${i + 1}`, env, restarts: 0 });
+      members.push({ name: `${service.name}-${i + 1}`, env, nodeFlags: nodeFlagsFor([service.name]), restarts: 0 });
       (upstreams[service.name] ??= []).push(`http://127.0.0.1:${port}`);
     }
   }
   const gatewayEnv: NodeJS.ProcessEnv = { ...shared, TARGET: 'gateway' };
   for (const [name, urls] of Object.entries(upstreams)) gatewayEnv[`UPSTREAM_${name.toUpperCase()}`] = urls.join(',');
-  members.push({ name: 'gateway', env: gatewayEnv, restarts: 0 });
+  members.push({ name: 'gateway', env: gatewayEnv, nodeFlags: [], restarts: 0 });
 
   let stopping = false;
   const start = (member: Member) => {
-    const child = spawn(process.execPath, [...process.execArgv, path.join(__dirname, 'main.ts')], {
+    const child = spawn(process.execPath, [...process.execArgv, ...member.nodeFlags, path.join(__dirname, 'main.ts')], {
       cwd: root,
       env: member.env,
       stdio: ['ignore', 'inherit', 'inherit'],

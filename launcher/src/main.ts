@@ -1,9 +1,10 @@
-import 'reflect-metadata';
-import { ConfigError, createLogger } from '@district/nest-common';
-import { GatewayConfigError } from '@district/gateway';
-import { launch } from './launch';
+import { ensureNodeFlags } from './node-flags';
 
-/** `--target=all|gateway|identity|…` (or TARGET=…). */
+/**
+ * The launcher's command: `node launcher/dist/main.js --target=all|gateway|identity|…` (or TARGET=…). It decides
+ * first, loading nothing else, whether the targets' declared node flags are missing and the process must restart
+ * with them (node-flags.ts); only then does it load the platform and the services (run.ts).
+ */
 function targetFromArgs(argv: string[]): string | undefined {
   const index = argv.findIndex((a) => a === '--target' || a.startsWith('--target='));
   if (index === -1) return undefined;
@@ -11,53 +12,24 @@ function targetFromArgs(argv: string[]): string | undefined {
 }
 
 async function main(): Promise<void> {
-  const env: NodeJS.ProcessEnv = { ...process.env, TARGET: targetFromArgs(process.argv.slice(2)) ?? process.env.TARGET };
-  const logger = createLogger('launcher', env.LOG_LEVEL);
-  let launched: Awaited<ReturnType<typeof launch>>;
-  try {
-    launched = await launch(env, logger);
-  } catch (error) {
-    if (error instanceof ConfigError || error instanceof GatewayConfigError) {
-      console.error(error.message);
-    } else {
-      logger.fatal({ err: error }, 'start failed');
-    }
-    process.exit(1);
-  }
-
-  if (launched.url) printBanner(launched.url, launched.config.demo, launched.config.DEMO_PASSWORD);
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 15000);
-    force.unref();
-    await launched.stop();
-    process.exit(0);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    TARGET: targetFromArgs(process.argv.slice(2)) ?? process.env.TARGET,
   };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-}
-
-function printBanner(url: string, demo: boolean, demoPassword: string): void {
-  const lines = [``, `  District Learning is running at ${url}`, ``];
-  if (demo) {
-    lines.push('  Demo mode is on: passwordless demo sign-in (the chat room\'s teacher and student shortcuts) is enabled.');
-    lines.push('  Turn it off with DEMO=false before real pupils use this site.');
-    lines.push('');
-    lines.push(`  Demo sign-ins (password: ${demoPassword}):`);
-    for (const [email, what] of [
-      ['admin@demo.school', 'administrator'],
-      ['teacher@demo.school', 'teacher'],
-      ['student@demo.school', 'student'],
-      ['pending@demo.school', 'student awaiting approval'],
-    ]) {
-      lines.push(`    ${email.padEnd(22)} ${what}`);
-    }
-    lines.push('');
-  }
-  console.log(lines.join('\n'));
+  type Execve = (file: string, args: string[], env: NodeJS.ProcessEnv) => never;
+  ensureNodeFlags(
+    (env.TARGET ?? 'all').split(',').map((t) => t.trim()),
+    {
+      execPath: process.execPath,
+      execArgv: process.execArgv,
+      argv: process.argv,
+      env: process.env,
+      execve: (process as { execve?: Execve }).execve?.bind(process),
+      warn: (message) => console.warn(`launcher: ${message}`),
+    },
+  );
+  const { run } = await import('./run');
+  await run(env);
 }
 
 void main();

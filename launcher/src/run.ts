@@ -1,0 +1,56 @@
+import 'reflect-metadata';
+import { ConfigError, createLogger } from '@district/nest-common';
+import { GatewayConfigError } from '@district/gateway';
+import { launch } from './launch';
+
+/** Starts what `env.TARGET` names and stops it on SIGTERM/SIGINT (main.ts has already applied its node flags). */
+export async function run(env: NodeJS.ProcessEnv): Promise<void> {
+  const logger = createLogger('launcher', env.LOG_LEVEL);
+  let launched: Awaited<ReturnType<typeof launch>>;
+  try {
+    launched = await launch(env, logger);
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof GatewayConfigError) {
+      console.error(error.message);
+    } else {
+      logger.fatal({ err: error }, 'start failed');
+    }
+    process.exit(1);
+  }
+
+  if (launched.url) printBanner(launched.url, launched.config.demo, launched.config.DEMO_PASSWORD);
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 15000);
+    force.unref();
+    await launched.stop();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+function printBanner(url: string, demo: boolean, demoPassword: string): void {
+  const lines = [``, `  District Learning is running at ${url}`, ``];
+  if (demo) {
+    lines.push(
+      "  Demo mode is on: passwordless demo sign-in (the chat room's teacher and student shortcuts) is enabled.",
+    );
+    lines.push('  Turn it off with DEMO=false before real pupils use this site.');
+    lines.push('');
+    lines.push(`  Demo sign-ins (password: ${demoPassword}):`);
+    for (const [email, what] of [
+      ['admin@demo.school', 'administrator'],
+      ['teacher@demo.school', 'teacher'],
+      ['student@demo.school', 'student'],
+      ['pending@demo.school', 'student awaiting approval'],
+    ]) {
+      lines.push(`    ${email.padEnd(22)} ${what}`);
+    }
+    lines.push('');
+  }
+  console.log(lines.join('\n'));
+}
