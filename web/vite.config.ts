@@ -8,6 +8,7 @@ import zlib from 'node:zlib';
 import { defineConfig, type Plugin, type Rollup } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
+import { ROUTE_PRELOADS } from './src/app/route-preloads';
 
 const src = fileURLToPath(new URL('./src', import.meta.url));
 const contracts = fileURLToPath(new URL('../libs/contracts/src', import.meta.url));
@@ -94,6 +95,53 @@ function homeRouteBudget(): Plugin {
   };
 }
 
+/** Where the gateway reads the per-route preloads (a dot folder, like Vite's own manifest: never served). */
+const ROUTE_PRELOADS_FILE = '.vite/route-preloads.json';
+
+/**
+ * Writes ROUTE_PRELOADS_FILE from src/app/route-preloads.ts: for each route, the URLs of the chunks its first screen
+ * needs — each listed module's chunk with its static imports, in load order, minus what index.html already loads
+ * (the entry and its imports) — and its first requests. The gateway puts them into that route's page as preload
+ * tags (ADR 0024). A listed module without a chunk of its own fails the build: the table would be stale.
+ */
+function routePreloads(): Plugin {
+  let root = '';
+  return {
+    name: 'district:route-preloads',
+    apply: 'build',
+    configResolved(config) {
+      root = config.root;
+    },
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle).filter((c): c is Rollup.OutputChunk => c.type === 'chunk');
+      const entry = chunks.find((c) => c.isEntry);
+      if (!entry) return;
+      const closure = (start: string, into: string[], skip: ReadonlySet<string>) => {
+        if (into.includes(start) || skip.has(start)) return;
+        into.push(start);
+        const chunk = bundle[start];
+        if (chunk?.type === 'chunk') for (const name of chunk.imports) closure(name, into, skip);
+      };
+      const inHtml: string[] = [];
+      closure(entry.fileName, inHtml, new Set());
+      const loadedByHtml = new Set(inHtml);
+      const routes = ROUTE_PRELOADS.map((route) => {
+        const files: string[] = [];
+        for (const module of route.modules) {
+          const id = path.resolve(root, module);
+          // A module that only re-exports (the contract modules) has no facade: its dynamic import loads the chunk holding it.
+          const chunk =
+            chunks.find((c) => c.facadeModuleId === id) ?? chunks.find((c) => c.isDynamicEntry && Object.hasOwn(c.modules, id));
+          if (!chunk) this.error(`route-preloads: ${module} (route ${route.path}) is not the start of a chunk`);
+          closure(chunk.fileName, files, loadedByHtml);
+        }
+        return { path: route.path, modules: files.map((f) => `/${f}`), fetch: [...(route.fetch ?? [])] };
+      });
+      this.emitFile({ type: 'asset', fileName: ROUTE_PRELOADS_FILE, source: `${JSON.stringify({ routes }, null, 2)}\n` });
+    },
+  };
+}
+
 /**
  * React Router's `exports` name only its development build (asserts and warnings included) for browsers; the
  * production build it ships beside it is the same code without them. Builds use that one (tests keep the package's
@@ -107,7 +155,7 @@ const productionReactRouter = [
 ];
 
 export default defineConfig(({ command }) => ({
-  plugins: [react(), tailwindcss(), precompress(), homeRouteBudget()],
+  plugins: [react(), tailwindcss(), precompress(), homeRouteBudget(), routePreloads()],
   resolve: {
     // The web imports contracts by domain (`@district/contracts/content`, as in the library's `exports`; lint forbids the barrel).
     alias: [

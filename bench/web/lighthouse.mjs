@@ -103,6 +103,8 @@ function summarise(lhr) {
     requests: (audit('network-requests')?.details?.items ?? []).map((r) => ({
       url: r.url.replace(/^https?:\/\/[^/]+/, ''),
       kb: Math.round((r.transferSize ?? 0) / 102.4) / 10,
+      // Asked for by a <link rel="preload"/"modulepreload"> of the page's HTML (ADR 0024), not by the app's code.
+      ...(r.isLinkPreload ? { preloaded: true } : {}),
     })),
   };
 }
@@ -175,9 +177,13 @@ function causes(page) {
     const sum = (list) => list.reduce((total, r) => total + r.kb, 0).toFixed(1);
     const routeCode = js.filter((r) => !schemas.test(r.url));
     const schemaCode = js.filter((r) => schemas.test(r.url));
-    if (routeCode.length)
-      out.push(`the page's own code (${routeCode.length} chunks, ${sum(routeCode)} KB) is fetched once the entry has run: one more round trip before it renders`);
-    if (schemaCode.length) out.push(`zod and the contract's schemas (${sum(schemaCode)} KB) load with the page's first API request`);
+    const late = routeCode.filter((r) => !r.preloaded);
+    const early = routeCode.filter((r) => r.preloaded);
+    if (late.length)
+      out.push(`the page's own code (${late.length} chunks, ${sum(late)} KB) is fetched once the entry has run: one more round trip before it renders`);
+    if (early.length)
+      out.push(`the page's own code (${early.length} chunks, ${sum(early)} KB) is preloaded by its HTML, in parallel with the entry`);
+    if (schemaCode.length) out.push(`zod and the contract's schemas (${sum(schemaCode)} KB) load before the first paint`);
     for (const o of run.opportunities) out.push(`${o.id}: ${o.ms ? `~${Math.round(o.ms)} ms` : ''}${o.bytes ? ` ${Math.round(o.bytes / 1024)} KB` : ''}`.trim());
   }
   if (v.cls !== 'met') for (const s of run.shifts) out.push(`shift ${s.score.toFixed(3)} at \`${s.node}\``);

@@ -146,7 +146,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     upstreams: () => [...pools].map(([service, pool]) => ({ service, replicas: pool.status() })),
   });
   const accessLog = new AccessLog(logger, metrics, (req) => proxies.upstreamOf(req));
-  const staticSite = new StaticSite(options.staticDir);
+  const staticSite = new StaticSite(options.staticDir, logger);
 
   /** A plug-in's GET goes to the service the route table sends its path to (no host from a request). */
   const pageFetch =

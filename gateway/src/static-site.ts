@@ -5,7 +5,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
+import type { Logger } from 'pino';
 import { sendJsonError } from './json-response';
+import { ROUTE_PRELOADS_FILE, RoutePreloads, injectPreloads } from './route-preloads';
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
@@ -111,6 +113,11 @@ async function fileStat(filePath: string): Promise<Stats | undefined> {
   }
 }
 
+/** index.html's identity for the caches: a new build rewrites it. */
+function indexKeyOf(stats: Stats): string {
+  return `${stats.size}-${stats.mtimeMs}`;
+}
+
 function etagOf(stats: Stats): string {
   return `W/"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}"`;
 }
@@ -152,9 +159,38 @@ export class StaticSite {
   private indexCache?: { key: string; html: string };
   /** Compressed pages by encoding and ETag (a page's bytes change only with its data): a few, newest last. */
   private readonly compressedPages = new Map<string, Buffer>();
+  /** The build's per-route preload tags (ADR 0024), read again only when index.html changes (a new build). */
+  private preloads?: { key: string; table: Promise<RoutePreloads> };
 
-  constructor(root: string | undefined) {
+  constructor(
+    root: string | undefined,
+    private readonly logger?: Pick<Logger, 'warn'>,
+  ) {
     this.root = root === undefined ? undefined : path.resolve(root);
+  }
+
+  /** The preload table of the build whose index.html has `indexKey` (its size and mtime). */
+  private routePreloads(root: string, indexKey: string): Promise<RoutePreloads> {
+    if (this.preloads?.key !== indexKey) {
+      const file = path.join(root, ROUTE_PRELOADS_FILE);
+      const table = readFile(file, 'utf8').then(
+        (text) => RoutePreloads.parse(JSON.parse(text)),
+        (err: NodeJS.ErrnoException) => {
+          // A build without the file (an older one, a test's folder) simply has no preloads.
+          if (err.code !== 'ENOENT') throw err;
+          return RoutePreloads.none;
+        },
+      );
+      this.preloads = {
+        key: indexKey,
+        table: table.catch((err: unknown) => {
+          // The pages still work without the tags; a broken build file must not take the site down.
+          this.logger?.warn({ err, file }, 'route preloads unreadable: pages are served without them');
+          return RoutePreloads.none;
+        }),
+      };
+    }
+    return this.preloads.table;
   }
 
   /** Answers the request; resolves with the status code sent. */
@@ -197,25 +233,34 @@ export class StaticSite {
       sendJsonError(res, 404, 'Not found');
       return 404;
     }
+    // A client route whose first screen the build described gets its preload tags (the page's own bytes).
+    const preloads = await this.routePreloads(root, indexKeyOf(indexStats));
+    if (preloads.tagsFor(pathname) !== undefined) return this.sendIndex(req, res, pathname, (html) => html);
     return this.sendFile(req, res, indexPath, indexStats, NO_CACHE);
   }
 
   /**
    * index.html with `transform` applied (a page's own head tags), for a client route the server knows more
-   * about. Revalidated on every visit like index.html, with an ETag of the bytes sent.
+   * about, plus the route's preload tags when it is found (200). Revalidated on every visit like index.html, with
+   * an ETag of the bytes sent.
    */
   async sendIndex(
     req: IncomingMessage,
     res: ServerResponse,
+    pathname: string,
     transform: (html: string) => string,
     statusCode = 200,
   ): Promise<number> {
-    const indexPath = this.root === undefined ? undefined : path.join(this.root, 'index.html');
+    const root = this.root;
+    const indexPath = root === undefined ? undefined : path.join(root, 'index.html');
     const stats = indexPath === undefined ? undefined : await fileStat(indexPath);
-    if (indexPath === undefined || stats === undefined) return this.sendNotBuilt(req, res);
-    const key = `${stats.size}-${stats.mtimeMs}`;
+    if (root === undefined || indexPath === undefined || stats === undefined) return this.sendNotBuilt(req, res);
+    const key = indexKeyOf(stats);
     if (this.indexCache?.key !== key) this.indexCache = { key, html: await readFile(indexPath, 'utf8') };
-    const html = Buffer.from(transform(this.indexCache.html));
+    const page = transform(this.indexCache.html);
+    // A missing page (404) names nothing to render: no code or data is worth fetching ahead for it.
+    const tags = statusCode === 200 ? (await this.routePreloads(root, key)).tagsFor(pathname) : undefined;
+    const html = Buffer.from(tags === undefined ? page : injectPreloads(page, tags));
     const hash = createHash('sha256').update(html).digest('base64url').slice(0, 27);
     // A page with its first screen's data is worth compressing (issue #15); the same bytes for everyone, so cached.
     const encoding = html.length >= COMPRESS_MIN_BYTES ? ENCODINGS.find((e) => acceptsEncoding(req, e.name)) : undefined;

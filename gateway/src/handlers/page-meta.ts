@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { PageFetch, PageLookup, PagePlugin } from '@district/nest-common';
 import { NOINDEX_TAG, injectHead, injectInitialData, renderHeadTags } from '../page-meta';
+import { fetchPreloadTags, injectPreloads } from '../route-preloads';
 import type { StaticSite } from '../static-site';
 import type { GatewayHandler, RequestContext } from './handler';
 
@@ -51,16 +52,18 @@ export class PageMetaHandler implements GatewayHandler {
     if (found.kind === 'found') {
       const { head, initial } = found;
       const tags = head ? renderHeadTags(head, this.options.publicOrigin) : undefined;
+      const preloads = fetchPreloadTags(found.preload);
       // The data is public (the plug-in reads public answers with no cookie of the visitor's): the same bytes for
       // everyone, so the page's ETag and shared caches hold no one's own data.
-      await site.sendIndex(req, res, (html) => {
+      await site.sendIndex(req, res, ctx.pathname, (html) => {
         const withHead = tags === undefined ? html : injectHead(html, tags);
-        return initial === undefined ? withHead : injectInitialData(withHead, initial);
+        const withPreloads = preloads === undefined ? withHead : injectPreloads(withHead, preloads);
+        return initial === undefined ? withPreloads : injectInitialData(withPreloads, initial);
       });
       return true;
     }
     if (found.kind === 'missing') {
-      await site.sendIndex(req, res, (html) => injectHead(html, NOINDEX_TAG), 404);
+      await site.sendIndex(req, res, ctx.pathname, (html) => injectHead(html, NOINDEX_TAG), 404);
       return true;
     }
     return false;

@@ -24,6 +24,12 @@ export interface RequestOptions<T> {
    * schema (a dynamic import, started with the request) so zod stays out of the first paint's code (ADR 0023).
    */
   schema?: ZodType<T> | (() => Promise<ZodType<T>>);
+  /**
+   * Instead of `schema`: a zod-free check of the contract's type (src/lib/shape-guard.ts) for an answer the first
+   * screen waits for, so the page needs no schema chunk to show it (ADR 0024). It returns the value to pass on
+   * (unknown fields dropped, as zod does), or undefined, reported like a schema mismatch.
+   */
+  guard?: (value: unknown) => T | undefined;
   signal?: AbortSignal;
   /** Bypass every HTTP cache (the spec asks this of /api/auth/me and single public posts). */
   noCache?: boolean;
@@ -57,7 +63,8 @@ export interface ApiResponse<T> {
  */
 export async function apiResponse<T = unknown>(path: string, options: RequestOptions<T> = {}): Promise<ApiResponse<T>> {
   const { method = 'GET', body, signal, noCache } = options;
-  const schemaReady = typeof options.schema === 'function' ? options.schema() : options.schema;
+  // A guard replaces the schema: nothing of zod is loaded for this answer.
+  const schemaReady = options.guard ? undefined : typeof options.schema === 'function' ? options.schema() : options.schema;
   // A failed chunk load surfaces when the answer is read; until then it must not count as unhandled.
   if (schemaReady instanceof Promise) schemaReady.catch(() => undefined);
   const form = body instanceof FormData;
@@ -91,6 +98,11 @@ export async function apiResponse<T = unknown>(path: string, options: RequestOpt
     data = await res.json();
   } catch {
     throw new ApiError(res.status, 'The server sent an unreadable answer.', false);
+  }
+  if (options.guard) {
+    const checked = options.guard(data);
+    if (checked === undefined) throw new ApiError(res.status, 'The server sent an unexpected answer.', false);
+    return { data: checked, headers: res.headers };
   }
   const schema = await schemaReady;
   if (!schema) return { data: data as T, headers: res.headers };

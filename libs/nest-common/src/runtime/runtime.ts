@@ -94,7 +94,17 @@ export interface PageText {
 
 export type PageLookup =
   /** `head` replaces index.html's own title and description; without it they stay. */
-  | { kind: 'found'; head?: PageHead; initial?: PageInitialData }
+  | {
+      kind: 'found';
+      head?: PageHead;
+      initial?: PageInitialData;
+      /**
+       * Same-site GETs (`/api/...`) the page's first screen makes at once that depend on what was looked up (a
+       * lesson's comments): the gateway adds `<link rel="preload" as="fetch">` for them (ADR 0024). Public URLs
+       * only: the page's bytes are the same for every visitor.
+       */
+      preload?: readonly string[];
+    }
   /** The page names nothing public: the app says so and crawlers drop the URL (404 + noindex). */
   | { kind: 'missing' }
   /** The owner is down, slow or answered oddly: the plain app is served and loads the page itself. */

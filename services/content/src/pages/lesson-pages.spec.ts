@@ -94,6 +94,8 @@ describe('lesson pages (the plug-in content hands the gateway)', () => {
     const { fetch } = fakeFetch({ '/api/posts/public/los-colores': { status: 200, body: lesson } });
     const found = await pages.lookup('los-colores', fetch);
     expect(found).toMatchObject({ kind: 'found', initial: { data: { page: 'post', slug: 'los-colores', post: lesson } } });
+    // Its comments are preloaded with the page's code, at the path the web app asks for.
+    expect(found).toMatchObject({ preload: [`/api/posts/${lesson.id}/comments`] });
     if (found.kind !== 'found') throw new Error('not found');
     // The gateway escapes the text; here the markup is already gone from it.
     expect(found.initial?.text.heading).toBe(HOSTILE);

@@ -17,6 +17,11 @@ const BLOG_POST_PATH = /^\/blog\/([a-z0-9][a-z0-9-]{0,119})\/?$/;
 export const POST_LOOKUP_PATH = '/api/posts/public/';
 const SETTINGS_PATH = '/api/seo/settings';
 
+/** The GET the lesson page makes for its comments, exactly as the web app spells it. */
+export function lessonCommentsPath(postId: string): string {
+  return `/api/posts/${encodeURIComponent(postId)}/comments`;
+}
+
 export function blogSlugOf(pathname: string): string | undefined {
   return BLOG_POST_PATH.exec(pathname)?.[1];
 }
@@ -162,6 +167,9 @@ export function createLessonPages(options: { settingsTtlMs?: number } = {}): Pag
         kind: 'found',
         head: lessonPageHead(post.body, site),
         initial: { data, text: lessonText(post.body) },
+        // The lesson's comments load with its first screen (web features/blog/api/comments.ts): asked for in parallel
+        // with the app's code (ADR 0024).
+        preload: [lessonCommentsPath(post.body.id)],
       };
     },
   };

@@ -3,6 +3,7 @@ import {
   type Category,
   type CategoryRequest,
 } from '@district/contracts/content';
+import { parseCategoryList } from './category-guard';
 import { contentSchemas } from './content-schemas';
 import { api } from '@/lib/api-client';
 import { announceBlogDataUpdated, listRefreshOptions } from '@/lib/react-query';
@@ -13,7 +14,8 @@ export const categoriesQueryKey = ['categories'] as const;
 const categoryPath = (id: string) => `/api/categories/${encodeURIComponent(id)}`;
 
 export function getCategories(signal?: AbortSignal): Promise<Category[]> {
-  return api.get('/api/categories', { schema: contentSchemas.categoryList, signal });
+  // Checked without zod: `/blog` shows the filter on its first screen, and its request is preloaded (ADR 0024).
+  return api.get('/api/categories', { guard: parseCategoryList, signal });
 }
 
 export function useCategories() {

@@ -3,6 +3,7 @@ import {
   type Comment,
   type CommentStatus,
 } from '@district/contracts/content';
+import { parseCommentList } from './comment-guard';
 import { contentSchemas } from './content-schemas';
 import { api } from '@/lib/api-client';
 import { announceBlogDataUpdated, listRefreshOptions } from '@/lib/react-query';
@@ -16,7 +17,8 @@ const postCommentsPath = (postId: string) => `/api/posts/${encodeURIComponent(po
 const commentPath = (id: string) => `/api/comments/${encodeURIComponent(id)}`;
 
 export function getPostComments(postId: string, signal?: AbortSignal): Promise<Comment[]> {
-  return api.get(postCommentsPath(postId), { schema: contentSchemas.commentList, signal });
+  // Checked without zod: a lesson loads its comments with its first screen, preloaded by the page (ADR 0024).
+  return api.get(postCommentsPath(postId), { guard: parseCommentList, signal });
 }
 
 export function usePostComments(postId: string) {

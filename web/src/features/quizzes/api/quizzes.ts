@@ -10,10 +10,10 @@ import {
 import { api, ApiError } from '@/lib/api-client';
 import { listRefreshOptions } from '@/lib/react-query';
 import { QUIZ_KINDS, SUBMIT_RETRY_DELAY_MS } from '../quizzes.constants';
+import { parseQuizList } from './quiz-guard';
 
 /** The contract's schemas, loaded with the first request that needs one (./assessment-contract.ts, ADR 0023). */
 const contract = () => import('./assessment-contract');
-const quizListSchema = () => contract().then((m) => m.quizListSchema);
 const quizSchema = () => contract().then((m) => m.quizSchema);
 const attemptStartSchema = () => contract().then((m) => m.attemptStartSchema);
 const gradeSchema = () => contract().then((m) => m.gradeSchema);
@@ -35,7 +35,8 @@ export function hasAnswerKey(quiz: ListedQuiz): quiz is Quiz {
 }
 
 export function getQuizzes(kind: QuizKind, signal?: AbortSignal): Promise<ListedQuiz[]> {
-  return api.get(QUIZ_KINDS[kind].quizzesPath, { schema: quizListSchema, signal });
+  // Checked without zod: the list is the quiz screen's first answer, and its request is preloaded (ADR 0024).
+  return api.get(QUIZ_KINDS[kind].quizzesPath, { guard: parseQuizList, signal });
 }
 
 /** `enabled` is false while a quiz is taken or edited, so the list is not refetched under the student's feet. */

@@ -1,0 +1,79 @@
+import type { Quiz, QuizForTaking, QuizKind, QuizQuestion, TakingQuestion } from '@district/contracts/assessment';
+import { isString, isStringArray, isUuid, matchShape, oneOf, type FieldChecks } from '@/lib/shape-guard';
+
+/** As ./quizzes.ts names it (not imported from there, which imports this file). */
+type ListedQuiz = Quiz | QuizForTaking;
+
+/**
+ * The contract's quizListSchema without zod (src/lib/shape-guard.ts): the quiz list is the quiz screen's first
+ * answer, and checking it this way keeps zod and the assessment schemas out of that screen's first paint (ADR
+ * 0024). Like the schema's union, an item is a Quiz (with the answer key) when it passes as one, else a
+ * QuizForTaking; unknown fields are dropped and absent optional ones stay absent, as zod's objects do.
+ */
+
+const KINDS: Record<QuizKind, true> = { audio: true, text: true };
+/** z.number().int(): an integer in the safe range. */
+const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
+const optional = (check: (v: unknown) => boolean) => (v: unknown) => v === undefined || check(v);
+
+const TAKING_QUESTION_FIELDS: FieldChecks<TakingQuestion> = {
+  question: isString,
+  options: isStringArray,
+  audioUrl: optional(isString),
+};
+const QUESTION_FIELDS: FieldChecks<QuizQuestion> = { ...TAKING_QUESTION_FIELDS, correctAnswer: isInt };
+
+/** The fields with a value, in the checks' order (an absent optional field stays absent). */
+function present<T>(value: T, checks: FieldChecks<T>): T {
+  const record = value as Record<string, unknown>;
+  return Object.fromEntries(Object.keys(checks).filter((k) => record[k] !== undefined).map((k) => [k, record[k]])) as T;
+}
+
+function parseQuestions<T>(value: unknown, checks: FieldChecks<T>): T[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  if (!value.every((q) => matchShape(q, checks))) return undefined;
+  return value.map((q: T) => present(q, checks));
+}
+
+const COMMON = {
+  id: isUuid,
+  kind: oneOf(KINDS),
+  title: isString,
+  description: isString,
+  maxAttempts: isInt,
+  audioPlayLimit: (v: unknown) => v === null || isInt(v),
+  createdByName: isString,
+  createdAt: isString,
+  updatedAt: isString,
+  version: isInt,
+};
+const QUIZ_FIELDS: FieldChecks<Quiz> = {
+  ...COMMON,
+  createdById: (v) => v === null || isUuid(v),
+  questions: (v) => parseQuestions(v, QUESTION_FIELDS) !== undefined,
+};
+const TAKING_FIELDS: FieldChecks<QuizForTaking> = {
+  ...COMMON,
+  questions: (v) => parseQuestions(v, TAKING_QUESTION_FIELDS) !== undefined,
+};
+
+function parseAs<T extends { questions: unknown[] }>(
+  value: unknown,
+  fields: FieldChecks<T>,
+  questionFields: FieldChecks<T['questions'][number]>,
+): T | undefined {
+  if (!matchShape(value, fields)) return undefined;
+  return { ...present(value, fields), questions: parseQuestions(value.questions, questionFields) } as T;
+}
+
+/** One listed quiz: a Quiz when it passes as one (teachers, admins), else a QuizForTaking, or undefined. */
+export function parseListedQuiz(value: unknown): ListedQuiz | undefined {
+  return parseAs<Quiz>(value, QUIZ_FIELDS, QUESTION_FIELDS) ?? parseAs<QuizForTaking>(value, TAKING_FIELDS, TAKING_QUESTION_FIELDS);
+}
+
+/** quizListSchema without zod: the list, or undefined when any item is not a quiz. */
+export function parseQuizList(value: unknown): ListedQuiz[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const list = value.map(parseListedQuiz);
+  return list.every((q): q is ListedQuiz => q !== undefined) ? list : undefined;
+}
