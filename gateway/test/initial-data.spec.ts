@@ -7,17 +7,8 @@ import { rawRequest as request } from '@district/nest-common/testing';
 import { INITIAL_DATA_ID, injectInitialData, jsonForScript, renderPlainContent } from '../src/page-meta';
 import { startFakeService, type FakeService } from './support/fake-service';
 import { startGateway, type Harness } from './support/gateway-harness';
+import { BUILT_INDEX as INDEX } from './support/test-pages';
 
-const INDEX = `<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="UTF-8" />
-    <title>District Learning</title>
-    <script type="module" crossorigin src="/assets/index-abc.js"></script>
-  </head>
-  <body><div id="root"></div></body>
-</html>
-`;
 
 /** Every way a value could end the script element, open a comment, or break a JavaScript string. */
 const HOSTILE = `</script><script>alert(1)</script><!-- <script> & "quotes" 'single' \u2028\u2029 </SCRIPT >`;

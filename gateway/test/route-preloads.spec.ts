@@ -12,17 +12,8 @@ import {
   renderPreloadTags,
 } from '../src/route-preloads';
 import { startGateway, type Harness } from './support/gateway-harness';
+import { BUILT_INDEX as INDEX } from './support/test-pages';
 
-const INDEX = `<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="UTF-8" />
-    <title>District Learning</title>
-    <script type="module" crossorigin src="/assets/index-abc.js"></script>
-  </head>
-  <body><div id="root"></div></body>
-</html>
-`;
 
 /** What web/vite.config.ts writes for web/src/app/route-preloads.ts (shortened). */
 const BUILD = {

@@ -1,6 +1,18 @@
 import type { Post, SeoSettings } from '@district/contracts';
 import type { PageFetch, PageLookup, PagePlugin } from '@district/nest-common';
 
+/** index.html as Vite builds it (shortened): the head the gateway writes its tags into, the entry script. */
+export const BUILT_INDEX = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="UTF-8" />
+    <title>District Learning</title>
+    <script type="module" crossorigin src="/assets/index-abc.js"></script>
+  </head>
+  <body><div id="root"></div></body>
+</html>
+`;
+
 /**
  * A test page plug-in: the gateway knows no page, so its tests hand it this one, as the launcher hands it the
  * one content declares (services/content/src/pages/lesson-pages.ts, tested there). Same paths and calls:
