@@ -2,6 +2,7 @@ import { chmod, cp, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
+import { clusterBasePort } from '@district/nest-common';
 import { startAudioStandIn, type AudioStandIn } from './audio-standin';
 import { registerCleanup } from './cleanup';
 import { freePort, runTs, stopServer, waitFor, type ServerProcess } from './processes';
@@ -129,7 +130,7 @@ export async function startCluster(artifacts: string, webDist: string, runId: st
         DATA_DIR: dataDir,
         PORT: String(port),
         PUBLIC_URL: baseUrl,
-        CLUSTER_BASE_PORT: String(20000 + Math.floor(Math.random() * 20000)),
+        CLUSTER_BASE_PORT: String(clusterBasePort()),
         IDENTITY_REPLICAS: '2',
         CONTENT_REPLICAS: '2',
         CHAT_REPLICAS: '2',

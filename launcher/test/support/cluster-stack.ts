@@ -5,6 +5,7 @@ import { connect } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
+import { clusterBasePort } from '@district/nest-common';
 import { freePort, runTs, stopProcess, waitFor } from './processes';
 
 /** The gateway's /readyz: available and total replicas per service. */
@@ -100,7 +101,7 @@ export async function startClusterStack(options: {
       DATA_DIR: dataDir,
       PORT: String(gatewayPort),
       PUBLIC_URL: gateway,
-      CLUSTER_BASE_PORT: String(20000 + Math.floor(Math.random() * 20000)),
+      CLUSTER_BASE_PORT: String(clusterBasePort()),
       ADMIN_EMAIL: options.admin.email,
       ADMIN_PASSWORD: options.admin.password,
       DEMO: '',

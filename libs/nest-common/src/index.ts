@@ -31,3 +31,4 @@ export * from './pubsub';
 export * from './app/platform.module';
 export * from './app/create-service-app';
 export * from './app/in-process';
+export * from './runtime/cluster-ports';
