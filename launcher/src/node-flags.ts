@@ -16,7 +16,6 @@
  * newcomer's single process, where V8's idle memory reduction is worth more than streaming throughput.
  */
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 
 export interface NodeFlagsManifest {
   district?: { nodeFlags?: unknown };
@@ -85,10 +84,8 @@ export function ensureNodeFlags(targets: readonly string[], host: RestartHost, r
   const missing = missingFlags(nodeFlagsFor(targets, read), host.execArgv);
   if (missing.length === 0) return;
   if (!host.execve || host.env[RESTARTED_ENV]) {
-    host.warn(
-      `running without ${missing.join(' ')} (declared by ${targets.join(',')}): start node with ${missing.length > 1 ? 'them' : 'it'} ` +
-        `(node ${missing.join(' ')} ${path.relative(process.cwd(), host.argv[1] ?? 'main.js') || 'main.js'} …) for the throughput it is declared for`,
-    );
+    const them = missing.length > 1 ? 'them' : 'it';
+    host.warn(`running without ${missing.join(' ')} (declared by ${targets.join(',')}): start node with ${them}`);
     return;
   }
   host.execve(host.execPath, [host.execPath, ...host.execArgv, ...missing, ...host.argv.slice(1)], {
