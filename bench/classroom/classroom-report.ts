@@ -64,7 +64,7 @@ export function renderClassroomReport(run: ClassroomRun): string {
     '## In short',
     '',
     `- ${s.listeners} listeners streaming a ${n(s.fileBytes / 1024 ** 2)} MiB audio file in ${n(s.chunkBytes / 1024)} KiB Range requests: ${n(proxied.med((r) => r.mibPerSecond))} MiB/s through the proxy, ${n(direct.med((r) => r.mibPerSecond))} MiB/s from the upstream directly (medians of ${s.rounds} rounds); proxied ÷ direct ${n(v.ratio, 2)}.`,
-    `- The proxy's RSS: ${n(run.rss.baselineMiB, 1)} MiB after the warm-up, at most ${n(run.rss.maxMiB, 1)} MiB during the measured rounds (growth ${n(v.growthMiB, 1)} MiB), ${n(run.rss.endMiB, 1)} MiB at the end: answers are streamed, never buffered whole.`,
+    `- The proxy's RSS: ${n(run.rss.baselineMiB, 1)} MiB after the warm-up, at most ${n(run.rss.maxMiB, 1)} MiB during the measured rounds (growth ${n(v.growthMiB, 1)} MiB), ${n(run.rss.endMiB, 1)} MiB at the end: ${s.noCache ? 'answers are streamed, never buffered whole' : 'relayed answers are streamed, never buffered whole; the one kept copy of the file (its memory of recent files, at most 32 MiB in all) was downloaded during the warm-up'}.`,
     `- CPU per GiB streamed: the upstream ${cpuPerGiB(direct, (r) => r.upstreamCpuSeconds)} s served directly; through the proxy, the proxy ${cpuPerGiB(proxied, (r) => r.proxyCpuSeconds)} s plus the upstream ${cpuPerGiB(proxied, (r) => r.upstreamCpuSeconds)} s.`,
     ...(floor.mine.length > 0
       ? [
@@ -107,6 +107,9 @@ export function renderClassroomReport(run: ClassroomRun): string {
     '## What was measured',
     '',
     `- **Upstream** (the stand-in for a cloud host): a bare Node \`http\` server in its own process answering one ${n(s.fileBytes)} byte file (\`audio/mpeg\`, deterministic bytes) with Range support, 206 with Content-Range (bench/classroom/upstream-server.ts).`,
+    s.noCache
+      ? "- **The proxy's memory of recent files was off** (`--no-cache`): every Range request was relayed from the upstream, as for a file the proxy does not keep (ADR 0025)."
+      : "- **The proxy's memory of recent files was on, as shipped** (ADR 0025): after the warm-up's first answers it had downloaded the file once, whole, and answered the Range requests from memory; `--no-cache` measures the relay itself.",
     ...(s.proxyNodeArgs && s.proxyNodeArgs.length > 0
       ? [`- **The proxy's process ran with node flags**: \`${s.proxyNodeArgs.join(' ')}\` (those the service declares in services/classroom/package.json, which the launcher starts every classroom process with, then any --node-args).`]
       : []),

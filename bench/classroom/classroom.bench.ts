@@ -38,6 +38,8 @@ const USAGE = `Classroom benchmark: the audio proxy streaming a 10 MB file from 
   --node-args "…"  extra node flags for the classroom proxy's process (e.g. "--max-semi-space-size=32"), recorded in
                    the report, after the flags the service declares for its process (services/classroom/package.json
                    "district.nodeFlags", which the launcher starts every classroom process with)
+  --no-cache       start the classroom proxy with its memory of recent files off (CLASSROOM_AUDIO_PROXY_CACHE_BYTES=0,
+                   ADR 0025): every Range request relayed from the upstream, as for a file not kept
   --notes FILE     Markdown shown at the end of the report (what the figures mean; kept in the JSON)
   --report-only    render classroom.md again from the existing classroom.json
 `;
@@ -100,6 +102,8 @@ export interface ClassroomRun {
     floor?: boolean;
     /** Extra node flags of the classroom proxy's process (--node-args). */
     proxyNodeArgs?: string[];
+    /** The proxy ran with its memory of recent files off (--no-cache). */
+    noCache?: boolean;
   };
   rounds: RoundResult[];
   /** The proxy's RSS (MiB) after start, after the warm-up (the baseline) and at the end. */
@@ -275,6 +279,7 @@ async function main(): Promise<void> {
       'cpu-prof': { type: 'string' },
       floor: { type: 'boolean' },
       'node-args': { type: 'string' },
+      'no-cache': { type: 'boolean' },
       notes: { type: 'string' },
       'report-only': { type: 'boolean' },
       help: { type: 'boolean' },
@@ -308,6 +313,7 @@ async function main(): Promise<void> {
     upstreamOn: (values['upstream-on'] ?? 'load') as 'load' | 'server',
     floor: values.floor === true,
     proxyNodeArgs: [...declaredNodeFlags(), ...(values['node-args'] ?? '').split(' ').filter((a) => a !== '')],
+    ...(values['no-cache'] ? { noCache: true } : {}),
   };
   if (settings.upstreamOn !== 'load' && settings.upstreamOn !== 'server')
     throw new Error('--upstream-on must be load or server');
@@ -328,7 +334,7 @@ async function main(): Promise<void> {
   try {
     const upstream = await firstJsonLine<{ url: string; pid: number }>(upstreamChild, 30_000);
     const proxyChild = spawnTypeScript('bench/classroom/proxy-server.ts', [upstream.url], {
-      env: { ...process.env, NODE_ENV: 'production' },
+      env: { ...process.env, NODE_ENV: 'production', ...(settings.noCache ? { CLASSROOM_AUDIO_PROXY_CACHE_BYTES: '0' } : {}) },
       stdio: ['ignore', 'pipe', 'inherit'],
       cpus: pinning.serverCpus,
       nodeArgs: [...settings.proxyNodeArgs, ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [])],

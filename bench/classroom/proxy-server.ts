@@ -59,6 +59,10 @@ async function main(): Promise<void> {
     env: {
       CLASSROOM_AUDIO_PROXY_RATE_LIMIT: '1000000',
       CLASSROOM_AUDIO_PROXY_RATE_WINDOW_MS: '1000',
+      // The memory of recent files (ADR 0025) as shipped, unless the bench turns it off (--no-cache).
+      ...(process.env.CLASSROOM_AUDIO_PROXY_CACHE_BYTES !== undefined
+        ? { CLASSROOM_AUDIO_PROXY_CACHE_BYTES: process.env.CLASSROOM_AUDIO_PROXY_CACHE_BYTES }
+        : {}),
     },
   });
   const definition = defineClassroomService({ schema });

@@ -14,6 +14,8 @@ import {
 /**
  * The audio proxy against a local HTTP server standing in for the cloud hosts: the test app's resolver maps the
  * allow-listed names to 127.0.0.1 and lets loopback through (this app only), plain HTTP on the stand-in's port.
+ * These cases are about relaying each answer from the host — the path of every file not kept in memory — so this
+ * app keeps none (CLASSROOM_AUDIO_PROXY_CACHE_BYTES=0); keeping files is audio-proxy-cache.spec.ts's.
  */
 const MAX_BYTES = 256 * 1024;
 const RATE_LIMIT = 40;
@@ -84,6 +86,7 @@ beforeAll(async () => {
         CLASSROOM_AUDIO_PROXY_TIMEOUT_MS: '800',
         CLASSROOM_AUDIO_PROXY_STREAM_MS: '1500',
         CLASSROOM_AUDIO_PROXY_RATE_LIMIT: String(RATE_LIMIT),
+        CLASSROOM_AUDIO_PROXY_CACHE_BYTES: '0',
       },
     },
   );

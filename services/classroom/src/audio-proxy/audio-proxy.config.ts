@@ -13,6 +13,9 @@ const int = (min: number, max: number, fallback: number) =>
  * - CLASSROOM_AUDIO_PROXY_STREAM_MS: how long one answer may stream before it is cut off.
  * - CLASSROOM_AUDIO_PROXY_RATE_LIMIT per CLASSROOM_AUDIO_PROXY_RATE_WINDOW_MS: requests per signed-in user, in the
  *   shared store (a player seeking sends a few Range requests per play).
+ * - CLASSROOM_AUDIO_PROXY_CACHE_BYTES (0 turns it off), CLASSROOM_AUDIO_PROXY_CACHE_FILE_BYTES,
+ *   CLASSROOM_AUDIO_PROXY_CACHE_TTL_MS: the memory of recently played small files, per process (ADR 0025) — all
+ *   files together, one file, and how long a file is answered from memory after its download.
  */
 const audioProxySchema = z.object({
   CLASSROOM_AUDIO_PROXY_MAX_BYTES: int(1024, 1024 * 1024 * 1024, 50 * 1024 * 1024),
@@ -20,6 +23,9 @@ const audioProxySchema = z.object({
   CLASSROOM_AUDIO_PROXY_STREAM_MS: int(100, 60 * 60_000, 5 * 60_000),
   CLASSROOM_AUDIO_PROXY_RATE_LIMIT: int(1, 1_000_000, 120),
   CLASSROOM_AUDIO_PROXY_RATE_WINDOW_MS: int(1000, 24 * 3_600_000, 60_000),
+  CLASSROOM_AUDIO_PROXY_CACHE_BYTES: int(0, 1024 * 1024 * 1024, 32 * 1024 * 1024),
+  CLASSROOM_AUDIO_PROXY_CACHE_FILE_BYTES: int(0, 1024 * 1024 * 1024, 16 * 1024 * 1024),
+  CLASSROOM_AUDIO_PROXY_CACHE_TTL_MS: int(1000, 24 * 3_600_000, 10 * 60_000),
 });
 
 export type AudioProxyConfig = z.infer<typeof audioProxySchema>;
