@@ -16,8 +16,8 @@ const manifests: Record<string, unknown> = {
 const read = (name: string) => manifests[name] as never;
 
 describe('node flags declared by a service', () => {
-  it('are read from the workspace manifest, and classroom declares --no-memory-reducer', () => {
-    expect(nodeFlagsFor(['classroom'])).toEqual(['--no-memory-reducer']);
+  it('are read from the workspace manifest, and classroom declares its two', () => {
+    expect(nodeFlagsFor(['classroom'])).toEqual(['--no-memory-reducer', '--heap-growing-percent=50']);
     expect(nodeFlagsFor(['identity'])).toEqual([]);
   });
 
