@@ -16,6 +16,11 @@ export interface OutboxRelayOptions {
   /** Rows claimed and published per round. */
   batchSize?: number;
   /**
+   * How long a nudge waits before the round it asks for (default 10 ms), so that the commits of a busy moment go
+   * out in one round — one claim and one mark for all of them — instead of a round each.
+   */
+  nudgeDelayMs?: number;
+  /**
    * How long a claim keeps other replicas' relays off its rows: longer than a round can take (one publish that
    * times out, 5 s, plus the ones before it). Rows of a relay that died mid-round wait this long.
    */
@@ -66,7 +71,10 @@ export class OutboxRelay {
   private readonly retentionMs: number;
   private readonly inboxRetentionMs: number;
   private readonly cleanupIntervalMs: number;
+  private readonly nudgeDelayMs: number;
   private timer: NodeJS.Timeout | undefined;
+  /** When the pending timer fires (ms since the epoch). */
+  private dueAt = 0;
   private running: Promise<void> | undefined;
   private started = false;
   private again = false;
@@ -76,6 +84,7 @@ export class OutboxRelay {
   constructor(private readonly options: OutboxRelayOptions) {
     this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
     this.batchSize = options.batchSize ?? 100;
+    this.nudgeDelayMs = options.nudgeDelayMs ?? 10;
     this.claimSeconds = (options.claimMs ?? 20_000) / 1000;
     this.maxBackoffMs = options.maxBackoffMs ?? 30_000;
     this.retentionMs = options.retentionMs ?? 7 * DAY_MS;
@@ -89,15 +98,20 @@ export class OutboxRelay {
     this.schedule(0);
   }
 
-  /** Relay now. The platform calls it after each commit that enqueued events (`afterOutboxCommit`). */
+  /**
+   * Relay soon (within `nudgeDelayMs`). The platform calls it after each commit that enqueued events
+   * (`afterOutboxCommit`); the nudges of a busy moment share one round.
+   */
   nudge(): void {
     if (!this.started) return;
     if (this.running) {
       this.again = true;
       return;
     }
-    // While the bus is failing, nudges do not shorten the backoff.
-    if (this.failures === 0) this.schedule(0);
+    // While the bus is failing, nudges do not shorten the backoff; a round already due sooner is kept.
+    if (this.failures > 0) return;
+    if (this.timer && this.dueAt <= Date.now() + this.nudgeDelayMs) return;
+    this.schedule(this.nudgeDelayMs);
   }
 
   /** Stops polling and waits for a batch in progress to finish. */
@@ -126,6 +140,7 @@ export class OutboxRelay {
   private schedule(delayMs: number): void {
     if (!this.started) return;
     if (this.timer) clearTimeout(this.timer);
+    this.dueAt = Date.now() + delayMs;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.running = this.run().finally(() => {

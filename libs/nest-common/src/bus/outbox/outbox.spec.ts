@@ -161,6 +161,26 @@ describe('transactional outbox and idempotent inbox (PostgreSQL)', () => {
     expect(row.attempts).toBe(1);
   });
 
+  it('sends the events of nudges that come close together in one round (one claim for all of them)', async () => {
+    const messages = await received('burst.>');
+    const published: number[] = [];
+    const relay = relayFor(dataSource, bus, {
+      pollIntervalMs: 60_000,
+      nudgeDelayMs: 200,
+      metrics: { published: { inc: (n = 1) => void published.push(n) }, publishFailures: { inc: () => undefined } } as never,
+    });
+    relay.start();
+    await sleep(100);
+    for (let n = 0; n < 5; n++) {
+      await dataSource.transaction((manager) => outbox.enqueue(manager, 'burst.happened.v1', { n }));
+      relay.nudge();
+    }
+    await waitFor(() => messages.length === 5, 'the five events', 2_000);
+    expect(messages.map((m) => (m.data as { n: number }).n)).toEqual([0, 1, 2, 3, 4]);
+    // One round published all five (a round per nudge would have counted 1, 1, 1, 1, 1).
+    expect(published).toEqual([5]);
+  });
+
   it('writes a row and its event in one statement, both or neither (enqueueWith)', async () => {
     const messages = await received('effect.>');
     // Polls only every minute, and has just started: its first run (a batch, then the first clean-up) may still be
