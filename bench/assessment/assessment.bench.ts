@@ -25,6 +25,9 @@ database of the run's own), a share of them retried with the same Idempotency-Ke
   --rounds N          rounds (default 2)
   --rate N            the burst's submissions per second (default 300)
   --duration S        the burst's length (default 10)
+  --warmup S          seconds of submissions at 100/s before each set-up's first burst, not recorded (default 20:
+                      replicas that have been serving; 2 measures replicas just started, whose code V8 has not
+                      optimised yet)
   --ladder LIST       further rates tried after a burst that held, until p99 > the target or an error (default 450,600,800,1000)
   --ladder-down LIST  rates tried after a burst that missed, until one holds (default 200,150,100,50)
   --retry-share X     share of submissions sent twice with the same key (default 0.1)
@@ -35,6 +38,7 @@ database of the run's own), a share of them retried with the same Idempotency-Ke
   --out DIR           where assessment.json and assessment.md go (default bench/reports)
   --cpu-prof DIR      write a V8 CPU profile of every assessment replica there (bench/chat/profile-summary.mjs reads it;
                       profiled runs are slower: do not compare their figures with others)
+  --report-only       render assessment.md again from assessment.json in --out (with --notes: replacing the notes)
   --notes FILE        Markdown shown at the end of the report (what the figures mean on this machine; kept in the JSON)
   --no-pin            do not pin the servers to CPU 1 and the load generator to CPU 0
 `;
@@ -45,6 +49,7 @@ const { values: a } = parseArgs({
     rounds: { type: 'string', default: '2' },
     rate: { type: 'string', default: '300' },
     duration: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '20' },
     ladder: { type: 'string', default: '450,600,800,1000' },
     'ladder-down': { type: 'string', default: '200,150,100,50' },
     'retry-share': { type: 'string', default: '0.1' },
@@ -54,6 +59,7 @@ const { values: a } = parseArgs({
     p99: { type: 'string', default: '500' },
     out: { type: 'string', default: path.join(REPO_ROOT, 'bench/reports') },
     notes: { type: 'string' },
+    'report-only': { type: 'boolean', default: false },
     'cpu-prof': { type: 'string' },
     'log-level': { type: 'string', default: 'warn' },
     'no-pin': { type: 'boolean', default: false },
@@ -70,6 +76,7 @@ const REPLICAS = numbers(a.replicas);
 const ROUNDS = Number(a.rounds);
 const RATE = Number(a.rate);
 const DURATION_MS = Number(a.duration) * 1000;
+const WARMUP_MS = Number(a.warmup) * 1000;
 const LADDER = numbers(a.ladder);
 const LADDER_DOWN = numbers(a['ladder-down']);
 const RETRY_SHARE = Number(a['retry-share']);
@@ -294,6 +301,14 @@ async function burst(infra: Infra, quizIds: string[], setup: { publicUrl: string
 }
 
 async function main(): Promise<void> {
+  if (a['report-only']) {
+    // Render assessment.md again from assessment.json (with --notes: those notes instead of the kept ones).
+    const kept = JSON.parse(readFileSync(path.join(OUT, 'assessment.json'), 'utf8')) as AssessmentRun;
+    if (a.notes) kept.notes = readFileSync(path.resolve(process.env.INIT_CWD ?? process.cwd(), a.notes), 'utf8');
+    writeFileSync(path.join(OUT, 'assessment.json'), `${JSON.stringify(kept, null, 2)}\n`);
+    writeFileSync(path.join(OUT, 'assessment.md'), renderAssessmentReport(kept));
+    return;
+  }
   progress(pinning.serverCpus ? `servers on CPU ${pinning.serverCpus}, load generator and this script on CPU ${pinning.loadCpus}` : 'not pinned');
   // Read before this script pins itself to one CPU (it would then see only that one).
   const machine = describeMachine();
@@ -304,7 +319,7 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     machine,
     pinning: pinning.serverCpus ? `servers (replicas, gateway, NATS, Redis) on CPU ${pinning.serverCpus}; load generator on CPU ${pinning.loadCpus}; PostgreSQL (the machine's) unpinned` : 'not pinned',
-    settings: { rate: RATE, durationS: DURATION_MS / 1000, retryShare: RETRY_SHARE, students: STUDENTS, quizzes: QUIZZES, questions: QUESTIONS, connections: CONNECTIONS, p99TargetMs: P99_TARGET, ladder: LADDER },
+    settings: { rate: RATE, durationS: DURATION_MS / 1000, warmupS: WARMUP_MS / 1000, retryShare: RETRY_SHARE, students: STUDENTS, quizzes: QUIZZES, questions: QUESTIONS, connections: CONNECTIONS, p99TargetMs: P99_TARGET, ladder: LADDER },
     rounds: [],
     ...(a.notes ? { notes: readFileSync(path.resolve(process.env.INIT_CWD ?? process.cwd(), a.notes), 'utf8') } : {}),
   };
@@ -318,8 +333,8 @@ async function main(): Promise<void> {
         progress(`round ${round + 1}/${ROUNDS}: ${replicas} replica(s)`);
         const setup = await startSetup(infra, replicas);
         try {
-          // A short warm-up (JIT, pools), not recorded.
-          await runBurst(setup.publicUrl, '/api/text-quiz-grades', planBurst({ rate: 100, durationMs: 2000, retryShare: 0, tokens: infra.studentTokens, quizIds, questions: QUESTIONS, seed: 999 + round }), 100, CONNECTIONS, setup.publicUrl);
+          // A warm-up at 100/s (JIT, pools), not recorded.
+          await runBurst(setup.publicUrl, '/api/text-quiz-grades', planBurst({ rate: 100, durationMs: WARMUP_MS, retryShare: 0, tokens: infra.studentTokens, quizIds, questions: QUESTIONS, seed: 999 + round }), 100, CONNECTIONS, setup.publicUrl);
           const main = await burst(infra, quizIds, setup, RATE, seed++);
           const ladder: BurstRecord[] = [];
           const over = (b: BurstRecord) => b.latency.p99 > P99_TARGET || b.failed > 0 || Object.keys(b.non2xx).length > 0;
