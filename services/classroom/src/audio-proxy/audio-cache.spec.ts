@@ -32,6 +32,18 @@ describe('AudioCache', () => {
     expect(cache.claimFill('empty', 0)).toBe(false);
   });
 
+  it('never has more bytes downloading at once than it may keep', () => {
+    const cache = new AudioCache({ maxBytes: 100, maxFileBytes: 50, ttlMs: 1_000 });
+    expect(cache.claimFill('a', 50)).toBe(true);
+    expect(cache.claimFill('b', 40)).toBe(true);
+    expect(cache.claimFill('c', 20)).toBe(false);
+    cache.settle('a', undefined);
+    expect(cache.claimFill('c', 20)).toBe(true);
+    cache.settle('b', file(40));
+    cache.settle('c', file(20));
+    expect(cache.size).toBe(60);
+  });
+
   it('keeps nothing when turned off (0 bytes)', () => {
     const cache = new AudioCache({ maxBytes: 0, maxFileBytes: 50, ttlMs: 1_000 });
     expect(cache.claimFill('k', 1)).toBe(false);

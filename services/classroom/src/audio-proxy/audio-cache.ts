@@ -30,7 +30,9 @@ export interface AudioCacheLimits {
 
 export class AudioCache {
   private readonly entries = new Map<string, Entry>();
-  private readonly filling = new Set<string>();
+  /** Downloads under way: their links and sizes. */
+  private readonly filling = new Map<string, number>();
+  private fillingBytes = 0;
   private bytes = 0;
 
   constructor(
@@ -53,19 +55,26 @@ export class AudioCache {
 
   /**
    * Whether a download of `key`, `size` bytes in all, should start now: the cache is on, the file fits, it is not
-   * kept already and no download of it is under way. True marks the download as started (`settle` ends it).
+   * kept already, no download of it is under way, and the downloads under way hold less than the cache's bytes
+   * together (each allocates its file's size while it runs: many users starting many files at once must not add up
+   * to more memory than the cache itself). True marks the download as started (`settle` ends it).
    */
   claimFill(key: string, size: number | null): boolean {
     const { maxBytes, maxFileBytes } = this.limits;
     if (size === null || size <= 0 || size > maxFileBytes || size > maxBytes) return false;
-    if (this.filling.has(key) || this.get(key) !== undefined) return false;
-    this.filling.add(key);
+    if (this.filling.has(key) || this.fillingBytes + size > maxBytes || this.get(key) !== undefined) return false;
+    this.filling.set(key, size);
+    this.fillingBytes += size;
     return true;
   }
 
   /** Ends the download `claimFill` started: keeps `file` (when it came whole), dropping the least recent. */
   settle(key: string, file: CachedAudio | undefined): void {
-    this.filling.delete(key);
+    const claimed = this.filling.get(key);
+    if (claimed !== undefined) {
+      this.filling.delete(key);
+      this.fillingBytes -= claimed;
+    }
     if (file === undefined) return;
     const size = file.body.length;
     if (size > this.limits.maxFileBytes || size > this.limits.maxBytes) return;
