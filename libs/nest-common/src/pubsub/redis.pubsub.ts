@@ -83,7 +83,10 @@ export class RedisPubSub implements PubSub {
     const { client, owned } = openRedis(connection);
     this.publisher = client;
     this.ownsPublisher = owned;
-    this.subscriber = client.duplicate();
+    // No ready check on the subscriber: its INFO can race the first SUBSCRIBE of a connection that is still
+    // connecting, and Redis then refuses it ("Connection in subscriber mode, only subscriber commands may be
+    // used" — ioredis#2037, seen in CI); a connection that only subscribes has nothing to wait for.
+    this.subscriber = client.duplicate({ enableReadyCheck: false });
     this.prefix = options.prefix ?? '';
     this.subscriber.on('message', (channel: string, message: string) => this.dispatch(channel, message));
     this.subscriber.on('error', (err: Error) => this.options.logger?.warn({ err }, 'redis subscriber error'));
