@@ -6,7 +6,7 @@
 //
 // Options (environment): LIGHTHOUSE_RUNS (default 3), CHROME_PATH (default /usr/bin/chromium), SKIP_BUILD=1,
 // BENCH_NOTE (a sentence about the machine's conditions, e.g. another job running), DEMO_PASSWORD (default demo1234),
-// LIGHTHOUSE_PAGES (names, comma-separated, to measure only those), REPORT_ONLY=1 (rewrite the .md from the .json).
+// LIGHTHOUSE_PAGES (names, comma-separated, to measure only those), REPORT_ONLY=1 (rewrite the .md from the .json; with BENCH_NOTE, replacing its note).
 import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -194,6 +194,11 @@ function causes(page) {
 async function main() {
   if (process.env.REPORT_ONLY) {
     const saved = JSON.parse(await readFile(path.join(root, 'bench/reports/web-lighthouse.json'), 'utf8'));
+    // BENCH_NOTE given with REPORT_ONLY replaces the kept note (in the .json too).
+    if (process.env.BENCH_NOTE !== undefined) {
+      saved.machine.note = process.env.BENCH_NOTE;
+      await writeFile(path.join(root, 'bench/reports/web-lighthouse.json'), `${JSON.stringify(saved, null, 2)}\n`);
+    }
     await writeMarkdown(saved);
     return;
   }

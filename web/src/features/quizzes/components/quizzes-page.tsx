@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import {
   AssessmentMessages,
   type AttemptStart,
@@ -6,7 +6,7 @@ import {
   type Quiz,
   type QuizKind,
 } from '@district/contracts/assessment';
-import { Alert, Button, buttonClasses, ConfirmDialog, Spinner, useToast } from '@/components/ui';
+import { Alert, Button, buttonClasses, Spinner, useToast } from '@/components/ui';
 import { PageContainer, PageHeader } from '@/components/layout';
 import { THIRD_PARTY_SIGN_IN_URL } from '@/config/constants';
 import { ApiError, errorMessage } from '@/lib/api-client';
@@ -15,10 +15,25 @@ import { useConfirmedAction } from '@/lib/use-confirmed-action';
 import { hasAnswerKey, useDeleteQuiz, useQuizzes, useStartAttempt, type ListedQuiz } from '../api/quizzes';
 import { newIdempotencyKey, shuffledOrder } from '../hooks/attempt';
 import { QUIZ_KINDS, QuizMessages } from '../quizzes.constants';
-import { QuizForm } from './quiz-form';
 import { QuizList } from './quiz-list';
-import { QuizResults } from './quiz-results';
-import { QuizTaking } from './quiz-taking';
+
+// The list is the first screen: the other views' code (and the audio player, URL tester and question review they
+// bring) is fetched when the browser is idle after it, or when one is opened (issue #15: the quiz screen's LCP).
+const loadTaking = () => import('./quiz-taking');
+const loadResults = () => import('./quiz-results');
+const loadForm = () => import('./quiz-form');
+const QuizTaking = lazy(() => loadTaking().then((m) => ({ default: m.QuizTaking })));
+const QuizResults = lazy(() => loadResults().then((m) => ({ default: m.QuizResults })));
+const QuizForm = lazy(() => loadForm().then((m) => ({ default: m.QuizForm })));
+// Only staff delete quizzes: the confirmation's code comes with their first delete (or while the browser is idle).
+const loadConfirm = () => import('@/components/ui/confirm-dialog');
+const ConfirmDialog = lazy(() => loadConfirm().then((m) => ({ default: m.ConfirmDialog })));
+
+/** Runs `onShown` after each commit of a new `id` — inside a Suspense boundary, once its lazy view has arrived. */
+function OnShown({ id, onShown }: { id: string; onShown: (id: string) => void }) {
+  useEffect(() => onShown(id), [id, onShown]);
+  return null;
+}
 
 type View =
   | { name: 'list' }
@@ -47,9 +62,9 @@ function QuizzesPage({ kind, staffPanel }: { kind: QuizKind; staffPanel?: ReactN
   const viewRef = useRef<HTMLDivElement>(null);
   const viewId = view.name === 'taking' ? view.key : view.name;
   const shownView = useRef(viewId);
-  useEffect(() => {
-    if (shownView.current === viewId) return;
-    shownView.current = viewId;
+  const focusView = useCallback((id: string) => {
+    if (shownView.current === id) return;
+    shownView.current = id;
     const active = document.activeElement;
     if (active && active !== document.body && active.isConnected) return;
     const root = viewRef.current;
@@ -57,7 +72,22 @@ function QuizzesPage({ kind, staffPanel }: { kind: QuizKind; staffPanel?: ReactN
       root?.querySelector<HTMLElement>('h2[tabindex="-1"]') ??
       root?.querySelector<HTMLElement>('button, a[href], input, select, textarea')
     )?.focus();
-  }, [viewId]);
+  }, []);
+
+  // Once the list has been shown, the views a click can open next are fetched while the browser is idle.
+  useEffect(() => {
+    const idle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 200));
+    const cancel = window.cancelIdleCallback ?? window.clearTimeout;
+    const handle = idle(() => {
+      void loadTaking();
+      void loadResults();
+      if (staff) {
+        void loadForm();
+        void loadConfirm();
+      }
+    });
+    return () => cancel(handle);
+  }, [staff]);
 
   const toList = () => {
     setView({ name: 'list' });
@@ -106,6 +136,9 @@ function QuizzesPage({ kind, staffPanel }: { kind: QuizKind; staffPanel?: ReactN
   };
 
   const unauthorized = quizzes.error instanceof ApiError && quizzes.error.status === 401;
+  // Mounted from the first delete on, so that closing it (open → false) returns focus as the dialog does.
+  const [confirmWanted, setConfirmWanted] = useState(false);
+  if (remove.target !== null && !confirmWanted) setConfirmWanted(true);
 
   return (
     <PageContainer>
@@ -120,6 +153,14 @@ function QuizzesPage({ kind, staffPanel }: { kind: QuizKind; staffPanel?: ReactN
       />
 
       <div ref={viewRef}>
+        <Suspense
+          fallback={
+            <div className="flex justify-center py-16">
+              <Spinner size="lg" label="Loading…" />
+            </div>
+          }
+        >
+        <OnShown id={viewId} onShown={focusView} />
         {view.name === 'taking' ? (
           <QuizTaking
             key={view.key}
@@ -175,17 +216,22 @@ function QuizzesPage({ kind, staffPanel }: { kind: QuizKind; staffPanel?: ReactN
             {staff && staffPanel ? <div className="pt-4">{staffPanel}</div> : null}
           </div>
         )}
+        </Suspense>
       </div>
 
-      <ConfirmDialog
-        open={remove.target !== null}
-        title="Delete quiz"
-        message={remove.target ? <p>{QuizMessages.deleteConfirm(remove.target.title)}</p> : null}
-        confirmLabel="Delete Quiz"
-        busy={remove.busy}
-        onConfirm={() => void remove.confirm()}
-        onCancel={remove.cancel}
-      />
+      {confirmWanted ? (
+        <Suspense fallback={null}>
+          <ConfirmDialog
+            open={remove.target !== null}
+            title="Delete quiz"
+            message={remove.target ? <p>{QuizMessages.deleteConfirm(remove.target.title)}</p> : null}
+            confirmLabel="Delete Quiz"
+            busy={remove.busy}
+            onConfirm={() => void remove.confirm()}
+            onCancel={remove.cancel}
+          />
+        </Suspense>
+      ) : null}
     </PageContainer>
   );
 }
