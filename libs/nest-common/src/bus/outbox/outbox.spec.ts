@@ -166,7 +166,8 @@ describe('transactional outbox and idempotent inbox (PostgreSQL)', () => {
     const published: number[] = [];
     const relay = relayFor(dataSource, bus, {
       pollIntervalMs: 60_000,
-      nudgeDelayMs: 200,
+      // Long enough for the five commits below on a loaded CI machine: the first nudge's round waits this long.
+      nudgeDelayMs: 1_000,
       metrics: { published: { inc: (n = 1) => void published.push(n) }, publishFailures: { inc: () => undefined } } as never,
     });
     relay.start();
@@ -175,8 +176,10 @@ describe('transactional outbox and idempotent inbox (PostgreSQL)', () => {
       await dataSource.transaction((manager) => outbox.enqueue(manager, 'burst.happened.v1', { n }));
       relay.nudge();
     }
-    await waitFor(() => messages.length === 5, 'the five events', 2_000);
+    await waitFor(() => messages.length === 5, 'the five events', 5_000);
     expect(messages.map((m) => (m.data as { n: number }).n)).toEqual([0, 1, 2, 3, 4]);
+    // The relay counts a round after marking its rows, which a consumer may hear before: wait for the count.
+    await waitFor(() => published.reduce((sum, n) => sum + n, 0) === 5, 'the five counted', 2_000);
     // One round published all five (a round per nudge would have counted 1, 1, 1, 1, 1).
     expect(published).toEqual([5]);
   });
