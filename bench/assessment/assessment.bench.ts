@@ -71,6 +71,8 @@ if (a.help) {
   process.exit(0);
 }
 const OUT = path.resolve(process.env.INIT_CWD ?? process.cwd(), a.out);
+/** --notes, read from the caller's directory (npm -w runs this in bench/). */
+const readNotes = (file: string) => readFileSync(path.resolve(process.env.INIT_CWD ?? process.cwd(), file), 'utf8');
 const numbers = (list: string) => list.split(',').map((s) => Number(s.trim())).filter((n) => Number.isFinite(n) && n > 0);
 const REPLICAS = numbers(a.replicas);
 const ROUNDS = Number(a.rounds);
@@ -304,7 +306,7 @@ async function main(): Promise<void> {
   if (a['report-only']) {
     // Render assessment.md again from assessment.json (with --notes: those notes instead of the kept ones).
     const kept = JSON.parse(readFileSync(path.join(OUT, 'assessment.json'), 'utf8')) as AssessmentRun;
-    if (a.notes) kept.notes = readFileSync(path.resolve(process.env.INIT_CWD ?? process.cwd(), a.notes), 'utf8');
+    if (a.notes) kept.notes = readNotes(a.notes);
     writeFileSync(path.join(OUT, 'assessment.json'), `${JSON.stringify(kept, null, 2)}\n`);
     writeFileSync(path.join(OUT, 'assessment.md'), renderAssessmentReport(kept));
     return;
@@ -321,7 +323,7 @@ async function main(): Promise<void> {
     pinning: pinning.serverCpus ? `servers (replicas, gateway, NATS, Redis) on CPU ${pinning.serverCpus}; load generator on CPU ${pinning.loadCpus}; PostgreSQL (the machine's) unpinned` : 'not pinned',
     settings: { rate: RATE, durationS: DURATION_MS / 1000, warmupS: WARMUP_MS / 1000, retryShare: RETRY_SHARE, students: STUDENTS, quizzes: QUIZZES, questions: QUESTIONS, connections: CONNECTIONS, p99TargetMs: P99_TARGET, ladder: LADDER },
     rounds: [],
-    ...(a.notes ? { notes: readFileSync(path.resolve(process.env.INIT_CWD ?? process.cwd(), a.notes), 'utf8') } : {}),
+    ...(a.notes ? { notes: readNotes(a.notes) } : {}),
   };
   let seed = 1;
   try {

@@ -10,6 +10,7 @@ import { AudioUpstream } from './audio-upstream';
 import { toDirectDownload } from './share-links';
 import { checkTarget, parseAudioLink } from './target-rules';
 import {
+  firstValue,
   headersForBrowser,
   isPlayableType,
   mediaType,
@@ -149,9 +150,8 @@ export class AudioProxyService {
   private async answerKept(kept: CachedAudio, range: string | undefined, listener: AudioListener): Promise<void> {
     const answer = answerFromCache(kept, range);
     if (answer.status === 416) throw new AudioProxyError('rangeNotSatisfiable', M.rangeNotSatisfiable);
-    let out: Writable | undefined;
     try {
-      out = listener(answer.status, answer.headers);
+      const out = listener(answer.status, answer.headers);
       if (out === undefined) return;
       // A view of the kept bytes, not a copy: the response holds it until the socket has taken it.
       out.end(kept.body.subarray(answer.start, answer.end));
@@ -168,13 +168,14 @@ export class AudioProxyService {
    * time per link), so the link's next Range requests are answered from memory (ADR 0025).
    */
   private keepLater(first: URL, status: number, answer: UpstreamHeaders): void {
-    const size =
+    const announced =
       status === 206
-        ? totalFromContentRange(headerValue(answer['content-range']))
-        : Number(headerValue(answer['content-length']) ?? Number.NaN);
+        ? totalFromContentRange(firstValue(answer['content-range']))
+        : Number(firstValue(answer['content-length']) ?? Number.NaN);
+    const size = Number.isSafeInteger(announced) ? (announced as number) : null;
     const key = first.href;
-    if (!this.cache.claimFill(key, Number.isSafeInteger(size) ? size : null)) return;
-    this.download(first, size!).then(
+    if (size === null || !this.cache.claimFill(key, size)) return;
+    this.download(first, size).then(
       (file) => this.cache.settle(key, file),
       (error: unknown) => {
         this.cache.settle(key, undefined);
@@ -191,7 +192,7 @@ export class AudioProxyService {
     await this.follow(first, { ...UPSTREAM_HEADERS }, (status, answer, url) => {
       if (status !== 200) throw new AudioProxyError('upstreamStatus', M.upstreamStatus(status));
       browser = this.accept(status, answer, url);
-      if (Number(headerValue(answer['content-length'])) !== size) throw new Error('the file changed size');
+      if (Number(firstValue(answer['content-length'])) !== size) throw new Error('the file changed size');
       return new Writable({
         write(chunk: Buffer, _encoding, done) {
           if (received + chunk.length > size) return done(new Error('the file ran past its announced size'));
@@ -225,19 +226,15 @@ export class AudioProxyService {
     if (status === 416) refuse(new AudioProxyError('rangeNotSatisfiable', M.rangeNotSatisfiable));
     if (status !== 200 && status !== 206)
       refuse(new AudioProxyError('upstreamStatus', M.upstreamStatus(status)));
-    const type = mediaType(headerValue(headers['content-type']));
+    const type = mediaType(firstValue(headers['content-type']));
     if (!isPlayableType(type)) refuse(new AudioProxyError('notAudio', M.notAudio));
     const max = this.config.CLASSROOM_AUDIO_PROXY_MAX_BYTES;
-    const length = Number(headerValue(headers['content-length']) ?? 0);
-    const total = totalFromContentRange(headerValue(headers['content-range']));
+    const length = Number(firstValue(headers['content-length']) ?? 0);
+    const total = totalFromContentRange(firstValue(headers['content-range']));
     if (length > max || (total !== null && total > max))
       refuse(new AudioProxyError('tooLarge', M.tooLarge(max)));
     return headersForBrowser(headers, type);
   }
-}
-
-function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }
 
 /** What every upstream request sends: no cookies, no credentials, no compression (Range is added per request). */
@@ -249,7 +246,7 @@ const UPSTREAM_HEADERS: Readonly<Record<string, string>> = {
 
 /** The Location of a redirect, resolved against the hop that sent it. */
 function nextHop(from: URL, location: string | string[] | undefined): URL {
-  const target = headerValue(location);
+  const target = firstValue(location);
   if (target === undefined || target === '') throw new AudioProxyError('badRedirect', M.badRedirect);
   try {
     return new URL(target, from);

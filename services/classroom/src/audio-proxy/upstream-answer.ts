@@ -29,10 +29,12 @@ export function totalFromContentRange(contentRange: string | undefined): number 
 
 export type UpstreamHeaders = Record<string, string | string[] | undefined>;
 
-const header = (headers: UpstreamHeaders, name: string): string | undefined => {
-  const value = headers[name];
+/** A header's value as one string: the first of a repeated header. */
+export function firstValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
-};
+}
+
+const header = (headers: UpstreamHeaders, name: string): string | undefined => firstValue(headers[name]);
 
 /**
  * The answer's headers for the browser: only what playback needs (type, length, range, validators), never the
