@@ -16,6 +16,9 @@ export interface BurstRecord {
   latency: LatencyMs;
   elapsedMs: number;
   achievedRate: number;
+  /** Per 250 ms window of due time (absent in runs before 2026-11-27's fourth session). */
+  timeline?: Array<{ atMs: number; n: number; p50: number; max: number }>;
+  generatorMaxLoopDelayMs?: number;
   stored: number;
   duplicates: number;
   lost: number;

@@ -40,6 +40,9 @@ database of the run's own), a share of them retried with the same Idempotency-Ke
                       profiled runs are slower: do not compare their figures with others)
   --report-only       render assessment.md again from assessment.json in --out (with --notes: replacing the notes)
   --notes FILE        Markdown shown at the end of the report (what the figures mean on this machine; kept in the JSON)
+  --replica-node-args=FLAGS  extra Node flags for every assessment replica (e.g. --replica-node-args=--trace-gc, to
+                      place a stall)
+  --logs DIR          keep the replicas' and gateway's logs there (default: the run's scratch directory, removed)
   --no-pin            do not pin the servers to CPU 1 and the load generator to CPU 0
 `;
 
@@ -62,6 +65,8 @@ const { values: a } = parseArgs({
     'report-only': { type: 'boolean', default: false },
     'cpu-prof': { type: 'string' },
     'log-level': { type: 'string', default: 'warn' },
+    'replica-node-args': { type: 'string', default: '' },
+    logs: { type: 'string' },
     'no-pin': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
@@ -71,6 +76,8 @@ if (a.help) {
   process.exit(0);
 }
 const OUT = path.resolve(process.env.INIT_CWD ?? process.cwd(), a.out);
+const LOG_DIR = a.logs ? path.resolve(process.env.INIT_CWD ?? process.cwd(), a.logs) : undefined;
+if (LOG_DIR) mkdirSync(LOG_DIR, { recursive: true });
 /** --notes, read from the caller's directory (npm -w runs this in bench/). */
 const readNotes = (file: string) => readFileSync(path.resolve(process.env.INIT_CWD ?? process.cwd(), file), 'utf8');
 const numbers = (list: string) => list.split(',').map((s) => Number(s.trim())).filter((n) => Number.isFinite(n) && n > 0);
@@ -111,7 +118,7 @@ async function startTarget(infra: Infra, name: string, env: Record<string, strin
   const port = await freePort();
   const dataDir = path.join(infra.scratch, `data-${name}`);
   mkdirSync(dataDir, { recursive: true });
-  const log = path.join(infra.scratch, `${name}.log`);
+  const log = path.join(LOG_DIR ?? infra.scratch, `${name}.log`);
   const fd = openSync(log, 'a');
   const child = tracker.track(
     spawnTypeScript(path.join(REPO_ROOT, 'launcher/src/main.ts'), [], {
@@ -148,8 +155,9 @@ async function startTarget(infra: Infra, name: string, env: Record<string, strin
 }
 
 const PROFILE_DIR = a['cpu-prof'] ? path.resolve(process.env.INIT_CWD ?? process.cwd(), a['cpu-prof']) : undefined;
+const REPLICA_NODE_ARGS = a['replica-node-args'].split(/\s+/).filter(Boolean);
 const startReplica = (infra: Infra, name: string, publicUrl: string) =>
-  startTarget(infra, name, { TARGET: 'assessment', PUBLIC_URL: publicUrl }, PROFILE_DIR && name !== 'prep' ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [], (port, log) =>
+  startTarget(infra, name, { TARGET: 'assessment', PUBLIC_URL: publicUrl }, [...REPLICA_NODE_ARGS, ...(PROFILE_DIR && name !== 'prep' ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [])], (port, log) =>
     waitHttp(`http://127.0.0.1:${port}/readyz`, (s) => s === 200, 120_000, undefined, log),
   );
 
@@ -296,6 +304,10 @@ async function burst(infra: Infra, quizIds: string[], setup: { publicUrl: string
   );
   const { idsByKey: _ids, ...rest } = result;
   const record: BurstRecord = { ...rest, ...db, loadAverageBefore: load[0], cpuMsPerRequest };
+  const slow = result.timeline.filter((w) => w.max > P99_TARGET / 2).map((w) => `${(w.atMs / 1000).toFixed(2)} s: p50 ${w.p50}, max ${w.max}`);
+  progress(
+    `  ${rate}/s: generator loop delay ≤ ${record.generatorMaxLoopDelayMs} ms; windows over ${P99_TARGET / 2} ms: ${slow.length ? slow.join('; ') : 'none'}`,
+  );
   progress(
     `  ${rate}/s: cpu ms/request ${JSON.stringify(cpuMsPerRequest)}, p50 ${record.latency.p50} ms, p99 ${record.latency.p99} ms, ok ${record.ok}/${record.requests}, non-2xx ${JSON.stringify(record.non2xx)}, failed ${record.failed}, stored ${record.stored}/${record.attempts}, dup ${record.duplicates}, lost ${record.lost}, retry mismatches ${record.retryMismatches}`,
   );

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { newHistogram, recordMs, summarise, type LatencyMs } from '../lib/load-client';
 
@@ -81,7 +81,16 @@ export interface BurstResult {
   /** Seconds from the first due time to the last answer. */
   elapsedMs: number;
   achievedRate: number;
+  /**
+   * Where in the burst the time went: per 250 ms window of due time, the requests due in it and their median and
+   * slowest latency (a stall shows as a run of windows whose slowest grows by 250 ms each); and the load generator's
+   * own longest event-loop delay, so a stall of the generator is not blamed on the servers.
+   */
+  timeline: Array<{ atMs: number; n: number; p50: number; max: number }>;
+  generatorMaxLoopDelayMs: number;
 }
+
+const WINDOW_MS = 250;
 
 /**
  * Sends the plan open-loop at `rate` per second through `origin` (POST /api/text-quiz-grades with the
@@ -99,6 +108,9 @@ export async function runBurst(origin: string, path: string, submissions: readon
   let retryMismatches = 0;
   let lastDone = 0;
   const pending = new Set<Promise<void>>();
+  const windows: number[][] = [];
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  let started = 0;
 
   const send = async (s: Submission, due: number): Promise<string | undefined> => {
     requests += 1;
@@ -118,6 +130,7 @@ export async function runBurst(origin: string, path: string, submissions: readon
       const done = performance.now();
       lastDone = Math.max(lastDone, done);
       recordMs(latency, done - due);
+      (windows[Math.floor((due - started) / WINDOW_MS)] ??= []).push(done - due);
       if (statusCode >= 200 && statusCode < 300) {
         ok += 1;
         return (JSON.parse(text) as { id: string }).id;
@@ -149,7 +162,8 @@ export async function runBurst(origin: string, path: string, submissions: readon
   };
 
   const interval = 1000 / rate;
-  const started = performance.now();
+  loopDelay.enable();
+  started = performance.now();
   await new Promise<void>((resolve) => {
     let next = 0;
     const tick = () => {
@@ -164,6 +178,7 @@ export async function runBurst(origin: string, path: string, submissions: readon
     tick();
   });
   await Promise.all(pending);
+  loopDelay.disable();
   await pool.close();
   const elapsedMs = lastDone - started;
   return {
@@ -180,5 +195,11 @@ export async function runBurst(origin: string, path: string, submissions: readon
     latency: summarise(latency),
     elapsedMs: Math.round(elapsedMs),
     achievedRate: Math.round((submissions.length / Math.max(elapsedMs, 1)) * 1000),
+    timeline: Array.from(windows, (w, i) => {
+      const sorted = (w ?? []).sort((x, y) => x - y);
+      const at = (q: number) => (sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]) : 0);
+      return { atMs: i * WINDOW_MS, n: sorted.length, p50: at(0.5), max: at(1) };
+    }),
+    generatorMaxLoopDelayMs: Math.round(loopDelay.max / 1e6),
   };
 }

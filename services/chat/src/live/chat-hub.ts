@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { Writable } from 'node:stream';
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { Counter, Gauge } from 'prom-client';
 import type { WebSocket } from 'ws';
@@ -38,7 +39,7 @@ import { ChatroomsRepository } from '../chatrooms/chatrooms.repository';
 import { checkChatName } from './chat-names';
 import { LiveKeys, parseControl, type LiveControlMessage } from './live-channels';
 import { LIVE_CONFIG, type LiveConfig } from './live.config';
-import { LiveConnection, type LivePerson, type Membership } from './live-connection';
+import { LiveConnection, textFrame, type LivePerson, type Membership, type WireFrame } from './live-connection';
 
 /** What a room's members on this replica share: one subscription to the room's channel. */
 interface LocalRoom {
@@ -164,8 +165,8 @@ export class ChatHub implements OnApplicationBootstrap {
   }
 
   /** A socket whose session was checked at the upgrade. */
-  connect(ws: WebSocket, person: LivePerson): void {
-    const connection = new LiveConnection(ws, person, this.config.CHAT_SEND_BUFFER_MAX_BYTES, (c) =>
+  connect(ws: WebSocket, socket: Writable, person: LivePerson): void {
+    const connection = new LiveConnection(ws, socket, person, this.config.CHAT_SEND_BUFFER_MAX_BYTES, (c) =>
       this.cutOff(c),
     );
     this.connections.add(connection);
@@ -529,7 +530,7 @@ export class ChatHub implements OnApplicationBootstrap {
     if (message.charCodeAt(0) !== 45 /* '-' */) return this.onNumbered(room, message);
     const json = message.slice(2);
     if (json.startsWith('{"type":"_')) return this.onInternal(room, json);
-    let frame: Buffer | undefined;
+    let frame: WireFrame | undefined;
     let slow: ChatSlowModeEvent | undefined;
     if (json.startsWith('{"type":"slow_mode"')) slow = JSON.parse(json) as ChatSlowModeEvent;
     else if (json.startsWith('{"type":"user_joined"') || json.startsWith('{"type":"user_left"')) {
@@ -540,7 +541,7 @@ export class ChatHub implements OnApplicationBootstrap {
     for (const c of room.members) {
       if (!c.membership) continue;
       if (slow) c.membership.slowModeSeconds = slow.seconds;
-      c.sendFrame((frame ??= Buffer.from(json)));
+      c.sendFrame((frame ??= textFrame(json)));
       this.deliveries++;
     }
   }
@@ -802,7 +803,7 @@ function presenceOf(
 interface Numbered {
   seq: number;
   message: string;
-  frame?: Buffer | null;
+  frame?: WireFrame | null;
 }
 
 function numbered(message: string): Numbered {
@@ -810,10 +811,10 @@ function numbered(message: string): Numbered {
 }
 
 /** `"<userId> <json>"` of a kept or published entry → the client's frame with `seq` put in. */
-function numberedFrame(seq: number, entry: string): Buffer | null {
+function numberedFrame(seq: number, entry: string): WireFrame | null {
   const json = entry.slice(entry.indexOf(' ') + 1);
   if (!json.startsWith(MESSAGE_HEAD)) return null;
-  return Buffer.from(`${MESSAGE_HEAD}"seq":${seq},${json.slice(MESSAGE_HEAD.length)}`);
+  return textFrame(`${MESSAGE_HEAD}"seq":${seq},${json.slice(MESSAGE_HEAD.length)}`);
 }
 
 function parseEntry(entry: string): { id: string } | null {

@@ -1,6 +1,9 @@
-import type { WebSocket } from 'ws';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Writable } from 'node:stream';
+import { WebSocket, WebSocketServer } from 'ws';
 import { CHAT_RATE_MESSAGES, CHAT_RATE_WINDOW_MS } from '@district/contracts';
-import { LiveConnection, type LivePerson } from './live-connection';
+import { LiveConnection, textFrame, type LivePerson } from './live-connection';
 
 const person: LivePerson = {
   id: 'u',
@@ -14,31 +17,36 @@ const person: LivePerson = {
 
 function fakeSocket() {
   const sent: Buffer[] = [];
-  const ws = { OPEN: 1, readyState: 1, bufferedAmount: 0, send: (frame: Buffer) => sent.push(frame) };
-  return { ws, sent };
+  const ws = { OPEN: 1, readyState: 1, bufferedAmount: 0 };
+  const socket = { write: (frame: Buffer) => sent.push(frame) };
+  return { ws, socket: socket as unknown as Writable, sent };
 }
+
+const connectionOf = (f: ReturnType<typeof fakeSocket>, limit: number, cut: (c: LiveConnection) => void) =>
+  new LiveConnection(f.ws as unknown as WebSocket, f.socket, person, limit, cut);
 
 describe('LiveConnection', () => {
   it('sends frames until the unsent bytes pass the limit, then cuts the client off instead', () => {
-    const { ws, sent } = fakeSocket();
+    const fake = fakeSocket();
+    const { ws, sent } = fake;
     const cut: LiveConnection[] = [];
-    const c = new LiveConnection(ws as unknown as WebSocket, person, 1000, (x) => cut.push(x));
-    c.sendFrame(Buffer.from('a'));
+    const c = connectionOf(fake, 1000, (x) => cut.push(x));
+    c.sendFrame(textFrame('a'));
     ws.bufferedAmount = 1000;
-    c.sendFrame(Buffer.from('b'));
-    expect(sent.map(String)).toEqual(['a', 'b']);
+    c.sendFrame(textFrame('b'));
+    expect(sent.map((f) => f.subarray(2).toString())).toEqual(['a', 'b']);
     ws.bufferedAmount = 1001;
-    c.sendFrame(Buffer.from('c'));
+    c.sendFrame(textFrame('c'));
     expect(sent).toHaveLength(2);
     expect(cut).toEqual([c]);
     c.closing = true;
     ws.bufferedAmount = 0;
-    c.sendFrame(Buffer.from('d'));
+    c.sendFrame(textFrame('d'));
     expect(sent).toHaveLength(2);
   });
 
   it('allows a burst of 5, then one a second, and says how long to wait', () => {
-    const c = new LiveConnection(fakeSocket().ws as unknown as WebSocket, person, 1000, () => undefined);
+    const c = connectionOf(fakeSocket(), 1000, () => undefined);
     const t0 = 1_000_000;
     for (let i = 0; i < CHAT_RATE_MESSAGES; i++) expect(c.takeRateSlot(t0)).toBe(0);
     const perMessage = CHAT_RATE_WINDOW_MS / CHAT_RATE_MESSAGES;
@@ -46,11 +54,55 @@ describe('LiveConnection', () => {
     expect(c.takeRateSlot(t0 + perMessage - 1)).toBe(1);
     expect(c.takeRateSlot(t0 + perMessage)).toBe(0);
     // A steady sender at the allowed rate is never refused, whatever the jitter of its timer.
-    const steady = new LiveConnection(fakeSocket().ws as unknown as WebSocket, person, 1000, () => undefined);
+    const steady = connectionOf(fakeSocket(), 1000, () => undefined);
     let now = t0;
     for (let i = 0; i < 100; i++) {
       now += perMessage + (i % 2 ? 300 : -300);
       expect(steady.takeRateSlot(now)).toBe(0);
     }
+  });
+});
+
+describe('textFrame on a real socket', () => {
+  let server: Server;
+  let url: string;
+  // The server side of the test's one connection: frames written to the socket as the hub does, beside ws's own.
+  let serverSide: Promise<LiveConnection>;
+
+  beforeAll(async () => {
+    const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, clientTracking: false });
+    server = createServer();
+    serverSide = new Promise((resolve) =>
+      server.on('upgrade', (req, socket, head) =>
+        wss.handleUpgrade(req, socket, head, (ws) => resolve(new LiveConnection(ws, socket, person, 1 << 20, () => undefined))),
+      ),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('is read by a ws client as the text sent, at every length encoding, between ws pings and its close', async () => {
+    const client = new WebSocket(url);
+    const received: string[] = [];
+    let pings = 0;
+    client.on('message', (data, isBinary) => received.push(isBinary ? '(binary)' : data.toString()));
+    client.on('ping', () => (pings += 1));
+    const closed = new Promise<number>((resolve) => client.on('close', (code) => resolve(code)));
+    const c = await serverSide;
+    // 0, 125 (7-bit length), 126 and 65,535 (16-bit), 65,536 and 200,000 (64-bit), and multi-byte text.
+    const texts = [0, 1, 125, 126, 65_535, 65_536, 200_000].map((n) => 'x'.repeat(n));
+    texts.push('¿Qué tal? Ñandú — 日本 🎉');
+    for (const [i, text] of texts.entries()) {
+      c.sendFrame(textFrame(text));
+      if (i % 2 === 0) c.ws.ping();
+    }
+    c.send({ type: 'notice', code: 'reconnect', text: 'última' });
+    c.ws.close(4000, 'done');
+    expect(await closed).toBe(4000);
+    expect(received.slice(0, texts.length)).toEqual(texts);
+    expect(JSON.parse(received[texts.length])).toEqual({ type: 'notice', code: 'reconnect', text: 'última' });
+    expect(received).toHaveLength(texts.length + 1);
+    expect(pings).toBe(4);
   });
 });

@@ -37,6 +37,7 @@ export class LiveGateway implements OnApplicationBootstrap, BeforeApplicationShu
   private readonly wss = new WebSocketServer({
     noServer: true,
     maxPayload: CHAT_FRAME_MAX_BYTES,
+    // Off, and it must stay off: LiveConnection writes whole frames to the socket beside ws's own sender.
     perMessageDeflate: false,
     clientTracking: false,
   });
@@ -99,7 +100,7 @@ export class LiveGateway implements OnApplicationBootstrap, BeforeApplicationShu
       sessionId: claims.sid,
       expiresAt: claims.exp * 1000,
     };
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.hub.connect(ws, person));
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.hub.connect(ws, socket, person));
   }
 }
 
