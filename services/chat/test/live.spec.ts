@@ -437,6 +437,41 @@ describe('closing sockets that may not stay', () => {
   });
 });
 
+describe('pings', () => {
+  it('go to every socket once a period, spread over it, and drop the ones that never answer', async () => {
+    // A 3 s period: three turns a second apart, each socket in one of them (sockets pinged all at once stalled a
+    // replica with thousands of them: bench/reports/chat.md).
+    const chat = await startChat({ ...sharing(), env: { CHAT_PING_MS: '3000' } });
+    try {
+      const openHere = async (autoPong: boolean) => {
+        const st = await person('student');
+        const s = await ChatSocket.open(chat.url, { cookie: st.cookie, autoPong });
+        sockets.push(s);
+        const pings: number[] = [];
+        s.ws.on('ping', () => pings.push(Date.now()));
+        return { s, pings };
+      };
+      const answering = await Promise.all([0, 1, 2].map(() => openHere(true)));
+      const silent = await openHere(false);
+      const started = Date.now();
+      // Pinged within a period, not answered, dropped at its next turn a period later.
+      const closed = await silent.s.closedWith(7_500);
+      expect(closed.code).toBe(1006);
+      expect(silent.pings).toHaveLength(1);
+      expect(Date.now() - started).toBeGreaterThan(2_500);
+      // The answering sockets are still open, each pinged once a period, in different turns.
+      for (const a of answering) expect(a.s.ws.readyState).toBe(a.s.ws.OPEN);
+      for (const a of answering) expect(a.pings.length).toBeGreaterThanOrEqual(1);
+      const first = answering.map((a) => a.pings[0]).sort((x, y) => x - y);
+      expect(first[2] - first[0]).toBeGreaterThan(1_500);
+      for (const a of answering)
+        for (let i = 1; i < a.pings.length; i++) expect(a.pings[i] - a.pings[i - 1]).toBeGreaterThan(2_500);
+    } finally {
+      await chat.close();
+    }
+  });
+});
+
 describe('sessions ending without an event', () => {
   it('closes a socket whose session was signed out elsewhere, and one whose token expired', async () => {
     const chat = await startChat({ ...sharing(), env: { CHAT_SESSION_CHECK_MS: '100' } });

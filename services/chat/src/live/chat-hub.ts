@@ -39,6 +39,7 @@ import { ChatroomsRepository } from '../chatrooms/chatrooms.repository';
 import { checkChatName } from './chat-names';
 import { LiveKeys, parseControl, type LiveControlMessage } from './live-channels';
 import { LIVE_CONFIG, type LiveConfig } from './live.config';
+import { Sweep } from './sweep';
 import { LiveConnection, textFrame, type LivePerson, type Membership, type WireFrame } from './live-connection';
 
 /** What a room's members on this replica share: one subscription to the room's channel. */
@@ -94,6 +95,10 @@ export class ChatHub implements OnApplicationBootstrap {
   private readonly connections = new Set<LiveConnection>();
   private readonly sessions: SessionStateStore;
   private timers: NodeJS.Timeout[] = [];
+  /** Connections are numbered as they come; their number places them in the sweeps below. */
+  private nextSlot = 0;
+  private readonly pingSweep: Sweep;
+  private readonly sessionSweep: Sweep;
   private stopControl?: () => Promise<void>;
   private stopping = false;
   /** Deliveries to sockets (metrics and the benchmark). */
@@ -110,6 +115,8 @@ export class ChatHub implements OnApplicationBootstrap {
     @Inject(ServiceMetrics) metrics: ServiceMetrics,
   ) {
     this.sessions = new SessionStateStore(store);
+    this.pingSweep = new Sweep(config.CHAT_PING_MS);
+    this.sessionSweep = new Sweep(config.CHAT_SESSION_CHECK_MS);
     // Read when scraped: nothing is counted per message beyond a number (the autoscaler scales chat on connections).
     const registers = [metrics.registry];
     const connections: Gauge = new Gauge({
@@ -154,8 +161,8 @@ export class ChatHub implements OnApplicationBootstrap {
         );
     });
     const heartbeat = setInterval(() => void this.beat(), this.config.CHAT_HEARTBEAT_MS);
-    const ping = setInterval(() => this.ping(), this.config.CHAT_PING_MS);
-    const sessions = setInterval(() => void this.recheckSessions(), this.config.CHAT_SESSION_CHECK_MS);
+    const ping = setInterval(() => this.ping(), this.pingSweep.tickMs);
+    const sessions = setInterval(() => void this.recheckSessions(), this.sessionSweep.tickMs);
     for (const t of [heartbeat, ping, sessions]) t.unref();
     this.timers = [heartbeat, ping, sessions];
   }
@@ -169,6 +176,7 @@ export class ChatHub implements OnApplicationBootstrap {
     const connection = new LiveConnection(ws, socket, person, this.config.CHAT_SEND_BUFFER_MAX_BYTES, (c) =>
       this.cutOff(c),
     );
+    connection.slot = this.nextSlot++;
     this.connections.add(connection);
     let mine = this.byUser.get(person.id);
     if (!mine) this.byUser.set(person.id, (mine = new Set()));
@@ -657,8 +665,11 @@ export class ChatHub implements OnApplicationBootstrap {
     }
   }
 
+  /** This turn's slice of the sockets: dropped if they missed the last ping, pinged again otherwise. */
   private ping(): void {
+    const due = this.pingSweep.next();
     for (const c of this.connections) {
+      if (!due(c.slot)) continue;
       if (!c.alive) {
         c.ws.terminate();
         continue;
@@ -668,9 +679,10 @@ export class ChatHub implements OnApplicationBootstrap {
     }
   }
 
-  /** Every socket's session again, a hundred at a time: a sign-out in another tab ends the chat too. */
+  /** This turn's slice of the sockets, their sessions checked again a hundred at a time: a sign-out in another tab ends the chat too. */
   private async recheckSessions(): Promise<void> {
-    const all = [...this.connections];
+    const due = this.sessionSweep.next();
+    const all = [...this.connections].filter((c) => due(c.slot));
     try {
       for (let i = 0; i < all.length; i += 100) {
         const batch = all.slice(i, i + 100);

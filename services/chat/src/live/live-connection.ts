@@ -70,6 +70,8 @@ export function textFrame(payload: string | Buffer): WireFrame {
  */
 export class LiveConnection {
   membership: Membership | null = null;
+  /** Its place in the hub's sweeps (pings, session checks): which slice of the period visits it. */
+  slot = 0;
   alive = true;
   closing = false;
   /** Token bucket: up to CHAT_RATE_MESSAGES at once, refilled at CHAT_RATE_MESSAGES per CHAT_RATE_WINDOW_MS. */

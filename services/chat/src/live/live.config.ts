@@ -14,6 +14,8 @@ const int = (min: number, max: number, fallback: number) =>
  * - CHAT_HEARTBEAT_MS: how often a replica says it is alive; its names count as taken for 3 heartbeats, so a
  *   killed replica's names come free within about 3 × this.
  * - CHAT_PING_MS: WebSocket pings; a client that misses one is dropped (dead network paths free their names).
+ *   Each socket is pinged once a period, the sockets spread over it a slice a second (`Sweep`), as are the
+ *   session checks below.
  * - CHAT_SESSION_CHECK_MS: how often every socket's session is checked again against the shared state, so a
  *   sign-out elsewhere (which no event announces) ends the socket too. Suspensions and deletions close at once.
  * - CHAT_ROSTER_REFRESH_MS: how often a replica reads the seats of each room it has open again, mending its roster

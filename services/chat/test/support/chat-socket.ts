@@ -26,12 +26,13 @@ export class ChatSocket {
   }
 
   /** Resolves once open; rejects with the HTTP status of a refused upgrade (`status` on the error). */
-  static open(baseUrl: string, options: { cookie?: string; origin?: string | null; path?: string } = {}): Promise<ChatSocket> {
+  /** `autoPong: false`: a client whose network path died (it never answers a ping). */
+  static open(baseUrl: string, options: { cookie?: string; origin?: string | null; path?: string; autoPong?: boolean } = {}): Promise<ChatSocket> {
     const url = baseUrl.replace(/^http/, 'ws') + (options.path ?? '/ws');
     const headers: Record<string, string> = {};
     if (options.cookie) headers.cookie = options.cookie;
     const origin = options.origin === undefined ? 'http://localhost:3000' : options.origin;
-    const ws = new WebSocket(url, { headers, ...(origin === null ? {} : { origin }) });
+    const ws = new WebSocket(url, { headers, autoPong: options.autoPong ?? true, ...(origin === null ? {} : { origin }) });
     return new Promise((resolve, reject) => {
       ws.once('open', () => resolve(new ChatSocket(ws)));
       ws.once('unexpected-response', (_req, res) => {
