@@ -31,7 +31,7 @@ export interface AssessmentRun {
   date: string;
   machine: MachineInfo;
   pinning: string;
-  settings: { rate: number; durationS: number; warmupS?: number; retryShare: number; students: number; quizzes: number; questions: number; connections: number; p99TargetMs: number; ladder: number[] };
+  settings: { rate: number; durationS: number; warmupS?: number; retryShare: number; students: number; quizzes: number; questions: number; connections: number; p99TargetMs: number; ladder: number[]; replicaNodeArgs?: string[] };
   rounds: Array<{ round: number; replicas: number; burst: BurstRecord; ladder: BurstRecord[] }>;
   /** Markdown kept with the run: what the figures mean on this machine. */
   notes?: string;
@@ -54,7 +54,7 @@ export function renderAssessmentReport(run: AssessmentRun): string {
   const lines: string[] = [];
   lines.push('# Assessment: the district burst (issue #12)', '');
   lines.push(
-    `Grade submissions (\`POST /api/text-quiz-grades\`, ${run.settings.questions} answers each) through the gateway to the assessment replicas, open loop at a fixed rate for ${run.settings.durationS} s; ${Math.round(run.settings.retryShare * 100)} % of the attempts sent twice with the same \`Idempotency-Key\` (half at once, half after the first answer); ${run.settings.students} signed-in students over ${run.settings.quizzes} quizzes. Afterwards the database is counted: a stored row per attempt, none twice, and every id a client was answered is the stored one. Latency counts from each request's due time.${run.settings.warmupS ? ` Each set-up (replicas and gateway, started fresh) first serves ${run.settings.warmupS} s of submissions at 100/s, not recorded: replicas that have been serving, as a class's burst finds them during the school day.` : ''} Produced by \`npm run bench:assessment -w bench\` (\`bench/assessment/\`).`,
+    `Grade submissions (\`POST /api/text-quiz-grades\`, ${run.settings.questions} answers each) through the gateway to the assessment replicas, open loop at a fixed rate for ${run.settings.durationS} s; ${Math.round(run.settings.retryShare * 100)} % of the attempts sent twice with the same \`Idempotency-Key\` (half at once, half after the first answer); ${run.settings.students} signed-in students over ${run.settings.quizzes} quizzes. Afterwards the database is counted: a stored row per attempt, none twice, and every id a client was answered is the stored one. Latency counts from each request's due time.${run.settings.warmupS ? ` Each set-up (replicas and gateway, started fresh) first serves ${run.settings.warmupS} s of submissions at 100/s, not recorded: replicas that have been serving, as a class's burst finds them during the school day.` : ''}${run.settings.replicaNodeArgs?.length ? ` The replicas ran with \`${run.settings.replicaNodeArgs.join(' ')}\` (those services/assessment/package.json declares, then --replica-node-args).` : ''} Produced by \`npm run bench:assessment -w bench\` (\`bench/assessment/\`).`,
     '',
   );
   lines.push('## Machine', '');

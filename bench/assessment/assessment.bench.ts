@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
-import { REPO_ROOT, freePort, spawnTypeScript, stopChild } from '../lib/child-processes';
+import { REPO_ROOT, declaredNodeFlags, freePort, spawnTypeScript, stopChild } from '../lib/child-processes';
 import { ProcessTracker, createThrowawayDatabase, sessionSigner, startNats, startRedis, waitHttp, writeSessions } from '../lib/cluster-infra';
 import { pinBenchScript, planPinning } from '../lib/cpu-pinning';
 import { serviceUrlsOf } from '../lib/launcher-stack';
@@ -155,7 +155,8 @@ async function startTarget(infra: Infra, name: string, env: Record<string, strin
 }
 
 const PROFILE_DIR = a['cpu-prof'] ? path.resolve(process.env.INIT_CWD ?? process.cwd(), a['cpu-prof']) : undefined;
-const REPLICA_NODE_ARGS = a['replica-node-args'].split(/\s+/).filter(Boolean);
+/** The flags services/assessment/package.json declares (the launcher starts every replica with them), then --replica-node-args. */
+const REPLICA_NODE_ARGS = [...declaredNodeFlags('assessment'), ...a['replica-node-args'].split(/\s+/).filter(Boolean)];
 const startReplica = (infra: Infra, name: string, publicUrl: string) =>
   startTarget(infra, name, { TARGET: 'assessment', PUBLIC_URL: publicUrl }, [...REPLICA_NODE_ARGS, ...(PROFILE_DIR && name !== 'prep' ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [])], (port, log) =>
     waitHttp(`http://127.0.0.1:${port}/readyz`, (s) => s === 200, 120_000, undefined, log),
@@ -333,7 +334,7 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     machine,
     pinning: pinning.serverCpus ? `servers (replicas, gateway, NATS, Redis) on CPU ${pinning.serverCpus}; load generator on CPU ${pinning.loadCpus}; PostgreSQL (the machine's) unpinned` : 'not pinned',
-    settings: { rate: RATE, durationS: DURATION_MS / 1000, warmupS: WARMUP_MS / 1000, retryShare: RETRY_SHARE, students: STUDENTS, quizzes: QUIZZES, questions: QUESTIONS, connections: CONNECTIONS, p99TargetMs: P99_TARGET, ladder: LADDER },
+    settings: { rate: RATE, durationS: DURATION_MS / 1000, warmupS: WARMUP_MS / 1000, retryShare: RETRY_SHARE, students: STUDENTS, quizzes: QUIZZES, questions: QUESTIONS, connections: CONNECTIONS, p99TargetMs: P99_TARGET, ladder: LADDER, replicaNodeArgs: REPLICA_NODE_ARGS },
     rounds: [],
     ...(a.notes ? { notes: readNotes(a.notes) } : {}),
   };

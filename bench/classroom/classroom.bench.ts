@@ -8,7 +8,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Agent } from 'undici';
-import { firstJsonLine, REPO_ROOT, spawnTypeScript, stopChild } from '../lib/child-processes';
+import { declaredNodeFlags, firstJsonLine, REPO_ROOT, spawnTypeScript, stopChild } from '../lib/child-processes';
 import { pinBenchScript, planPinning, type Pinning } from '../lib/cpu-pinning';
 import { clockTicksPerSecond, describeMachine, loadAverage, type MachineInfo } from '../lib/machine-info';
 import { processTicks } from '../lib/process-cpu';
@@ -47,13 +47,6 @@ const USAGE = `Classroom benchmark: the audio proxy streaming a 10 MB file from 
 export type Contender = 'direct' | 'proxied' | 'floor';
 
 /** The flags the classroom service declares for its process (launcher/src/node-flags.ts starts it with them). */
-function declaredNodeFlags(): string[] {
-  const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'services/classroom/package.json'), 'utf8')) as {
-    district?: { nodeFlags?: string[] };
-  };
-  return manifest.district?.nodeFlags ?? [];
-}
-
 export interface RoundResult {
   contender: Contender;
   round: number;
@@ -312,7 +305,7 @@ async function main(): Promise<void> {
     chunkBytes: Math.round(positive('chunk-kb', values['chunk-kb'], 1024) * 1024),
     upstreamOn: (values['upstream-on'] ?? 'load') as 'load' | 'server',
     floor: values.floor === true,
-    proxyNodeArgs: [...declaredNodeFlags(), ...(values['node-args'] ?? '').split(' ').filter((a) => a !== '')],
+    proxyNodeArgs: [...declaredNodeFlags('classroom'), ...(values['node-args'] ?? '').split(' ').filter((a) => a !== '')],
     ...(values['no-cache'] ? { noCache: true } : {}),
   };
   if (settings.upstreamOn !== 'load' && settings.upstreamOn !== 'server')

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -118,3 +119,16 @@ export function serveForBench(server: Server): void {
     server.closeAllConnections();
   });
 }
+
+/**
+ * The Node flags a service declares in its manifest (`services/<name>/package.json` "district.nodeFlags"), which
+ * the launcher starts every process of it with: a bench starts the service's processes with them too, so it
+ * measures the service as shipped (the launcher on Node 20 cannot restart itself with them).
+ */
+export function declaredNodeFlags(service: string): string[] {
+  const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'services', service, 'package.json'), 'utf8')) as {
+    district?: { nodeFlags?: string[] };
+  };
+  return manifest.district?.nodeFlags ?? [];
+}
+
