@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { Client } from 'pg';
-import { REPO_ROOT, freePort, spawnTypeScript, stopChild } from '../lib/child-processes';
+import { REPO_ROOT, declaredNodeFlags, freePort, spawnTypeScript, stopChild } from '../lib/child-processes';
 import { pinBenchScript, planPinning } from '../lib/cpu-pinning';
 import { serviceUrlsOf } from '../lib/launcher-stack';
 import { ProcessTracker, createThrowawayDatabase, pin, startNats, sessionSigner, startRedis as startOwnRedis, waitHttp, writeSessions } from '../lib/cluster-infra';
@@ -42,6 +42,8 @@ A, B, C… for every client count, with the peers' load generator (load.mjs) and
   --chat-patch FILE   the patch ours-fix runs with (needed for ours-fix; bench/reports/chat/fixes-measured.patch is
                       the one behind the report, landed since)
   --cpu-prof DIR      run the chat replicas and the gateway with node --cpu-prof, profiles kept in DIR (skews CPU)
+  --node-args=FLAGS   extra Node flags for the chat replicas and the gateway (e.g. --node-args=--trace-gc)
+  --logs DIR          keep the chat replicas' and gateway's logs there (default: the run's scratch, removed)
   --out FILE          JSON lines, one per run (default bench/reports/chat/runs.jsonl)
   --label TEXT        prefix of every run's label
   --peers DIR         the peers' harness (default ../shared/bench-peers/chat)
@@ -66,6 +68,8 @@ const { values: a } = parseArgs({
     'kill-after': { type: 'string', default: '' },
     senders: { type: 'string', default: '2' },
     'cpu-prof': { type: 'string', default: '' },
+    'node-args': { type: 'string', default: '' },
+    logs: { type: 'string' },
     'chat-patch': { type: 'string' },
     out: { type: 'string', default: path.join(REPO_ROOT, 'bench/reports/chat/runs.jsonl') },
     label: { type: 'string', default: '' },
@@ -84,6 +88,10 @@ const { values: a } = parseArgs({
 // npm runs the script in bench/; a relative --out is meant from where npm was called (INIT_CWD).
 a.out = path.resolve(process.env.INIT_CWD ?? process.cwd(), a.out);
 if (a['cpu-prof']) a['cpu-prof'] = path.resolve(process.env.INIT_CWD ?? process.cwd(), a['cpu-prof']);
+const LOG_DIR = a.logs ? path.resolve(process.env.INIT_CWD ?? process.cwd(), a.logs) : undefined;
+if (LOG_DIR) mkdirSync(LOG_DIR, { recursive: true });
+/** Flags the chat service declares in its manifest (as the launcher starts it), then --node-args. */
+const SERVER_NODE_ARGS = [...declaredNodeFlags('chat'), ...a['node-args'].split(/\s+/).filter(Boolean)];
 if (a.help) {
   process.stdout.write(USAGE);
   process.exit(0);
@@ -217,10 +225,10 @@ function launcherEnv(extra: Record<string, string>, scratch: string, name: strin
 
 /** `launcher/src/main.ts` of `root` (the repository, or ours-fix's patched copy) as npm start runs it, pinned. */
 async function startLauncherProcess(env: NodeJS.ProcessEnv, scratch: string, name: string, port: number, ready: () => Promise<void>, root = REPO_ROOT): Promise<Launched> {
-  const log = path.join(scratch, `${name}.log`);
+  const log = path.join(LOG_DIR ?? scratch, `${name}.log`);
   const fd = openSync(log, 'a');
   const prof = a['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(a['cpu-prof'])] : [];
-  const argv = pin(SERVER_CPUS, [process.execPath, ...prof, '-r', '@swc-node/register', path.join(root, 'launcher/src/main.ts')]);
+  const argv = pin(SERVER_CPUS, [process.execPath, ...SERVER_NODE_ARGS, ...prof, '-r', '@swc-node/register', path.join(root, 'launcher/src/main.ts')]);
   const child = track(spawn(argv[0], argv.slice(1), { cwd: root, env: { ...env, SWC_NODE_PROJECT: path.join(root, 'tsconfig.runtime.json') }, stdio: ['ignore', fd, fd] }));
   const stop = async () => {
     await stopChild(child, 15_000);
@@ -242,7 +250,7 @@ async function startChatReplica(infra: OursInfra, redisUrl: string, scratch: str
     scratch,
     name,
   );
-  const log = path.join(scratch, `${name}.log`);
+  const log = path.join(LOG_DIR ?? scratch, `${name}.log`);
   return startLauncherProcess(env, scratch, name, port, () => waitHttp(`http://127.0.0.1:${port}/readyz`, (s) => s === 200, 120_000, undefined, log), root);
 }
 
@@ -261,7 +269,7 @@ async function startGateway(infra: OursInfra, redisUrl: string, scratch: string,
     scratch,
     `gateway-${port}`,
   );
-  const log = path.join(scratch, `gateway-${port}.log`);
+  const log = path.join(LOG_DIR ?? scratch, `gateway-${port}.log`);
   return startLauncherProcess(env, scratch, `gateway-${port}`, port, () =>
     waitHttp(`http://127.0.0.1:${port}/metrics`, (s, body) => s === 200 && serviceUrlsOf(body, ['chat']) !== undefined && (body.match(/gateway_upstream_up\{service="chat"[^}]*\} 1/g) ?? []).length === replicas.length, 120_000, undefined, log),
   );

@@ -130,6 +130,51 @@ describe('the attempt limit', () => {
     expect(n).toBe(1);
   });
 
+  it('waits for the attempt lock under the key replicas before the attempt_state function took (a rolling deploy)', async () => {
+    const quiz = await textQuiz(1);
+    const { client: student, person } = await app.signIn('student');
+    // Another replica of the previous version holds this person's lock on this quiz, in a transaction of its own.
+    const holder = app.dataSource.createQueryRunner();
+    await holder.connect();
+    await holder.startTransaction();
+    await holder.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
+      `assessment:attempt:${quiz.id}:${person.id}`,
+    ]);
+    let answered = false;
+    const submission = student
+      .post('/api/text-quiz-grades', { quizId: quiz.id, userAnswers: [1, 0, 2] })
+      .finally(() => (answered = true));
+    try {
+      // The submission waits on that very lock (PostgreSQL lists the wait), unanswered, until the holder commits.
+      const key = `assessment:attempt:${quiz.id}:${person.id}`;
+      const waiting = async () =>
+        (
+          await app.dataSource.query(
+            `SELECT count(*)::int AS n FROM pg_locks
+             WHERE locktype = 'advisory' AND NOT granted
+               AND ((classid::bigint << 32) | objid::bigint) = hashtextextended($1, 0)`,
+            [key],
+          )
+        )[0].n as number;
+      for (const until = Date.now() + 10_000; (await waiting()) === 0; ) {
+        if (Date.now() > until) throw new Error('the submission never waited for the lock');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(answered).toBe(false);
+      await holder.query(
+        `INSERT INTO grades (kind, quiz_id, user_id, user_name, quiz_title, score, correct_answers, total_questions, passed,
+           user_answers, questions, quiz_version)
+         VALUES ('text', $1, $2, 'x', 'x', 0, 0, 3, false, '[0,0,0]', '[]', 1)`,
+        [quiz.id, person.id],
+      );
+      await holder.commitTransaction();
+    } finally {
+      await holder.release();
+    }
+    // Its read after the lock saw that result: the one attempt is taken.
+    expect((await submission).status).toBe(409);
+  });
+
   it('gives a student the extra attempts a teacher grants, and deleting a result frees an attempt', async () => {
     const quiz = await textQuiz(1);
     const { client: student, person } = await app.signIn('student');

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { Grade, Quiz, QuizKind, QuizQuestion } from '@district/contracts';
 import { jsonb } from '@district/nest-common';
-import { QUIZ_COLUMNS, toQuiz, type QuizRow } from '../quizzes/quizzes.repository';
+import { toQuiz, type QuizRow } from '../quizzes/quizzes.repository';
 
 interface GradeRow {
   id: string;
@@ -47,7 +47,7 @@ function toGrade(row: GradeRow): Grade {
 
 export type NewGrade = Omit<Grade, 'id' | 'createdAt' | 'completedAt'> & { idempotencyKey: string | null };
 
-/** What a submission must know before marking, read in one statement (GradesRepository.attemptState). */
+/** What a submission must know before marking, read with the attempt lock (GradesRepository.lockAttempt). */
 export interface AttemptState {
   quiz: Quiz | null;
   /** Results this person already has on the quiz. */
@@ -57,10 +57,6 @@ export interface AttemptState {
   /** The id of the result already stored under the submission's Idempotency-Key, if any. */
   storedId: string | null;
 }
-
-const QUIZ_COLUMNS_OF_Q = QUIZ_COLUMNS.split(',')
-  .map((c) => `q.${c.trim()}`)
-  .join(', ');
 
 /** Rows an UPDATE or DELETE changed (TypeORM answers them as [rows, count]). */
 async function affectedBy(tx: EntityManager, sql: string, params: unknown[]): Promise<number> {
@@ -101,18 +97,14 @@ export class GradesRepository {
   }
 
   /**
-   * Everything a submission checks, in one round trip: the quiz, how many results the person has on it, their
-   * extra attempts, and a result already stored under `key`. Run after the attempt lock, in a statement of its own
-   * (a statement's snapshot is taken when it starts: one that waited for the lock would not see the result the
-   * lock's previous holder committed).
+   * Takes the attempt lock of `quizId` and `userId` (transaction-scoped: every submission of this person on this
+   * quiz, on every replica, waits here for the one before it), then reads everything a submission checks: the quiz,
+   * how many results the person has on it, their extra attempts, and a result already stored under `key`. One round
+   * trip: the `attempt_state` function (its migration says why its read sees the previous holder's commit).
    */
-  async attemptState(tx: EntityManager, kind: QuizKind, quizId: string, userId: string, key: string | null): Promise<AttemptState> {
+  async lockAttempt(tx: EntityManager, kind: QuizKind, quizId: string, userId: string, key: string | null): Promise<AttemptState> {
     const rows: (Partial<QuizRow> & { taken: number; extra: number; stored_id: string | null })[] = await tx.query(
-      `SELECT ${QUIZ_COLUMNS_OF_Q},
-         (SELECT count(*)::int FROM grades g WHERE g.quiz_id = $2 AND g.user_id = $3) AS taken,
-         COALESCE((SELECT a.extra_attempts FROM accommodations a WHERE a.quiz_id = $2 AND a.user_id = $3), 0) AS extra,
-         (SELECT g.id FROM grades g WHERE $4::uuid IS NOT NULL AND g.user_id = $3 AND g.idempotency_key = $4) AS stored_id
-       FROM (SELECT 1) AS one LEFT JOIN quizzes q ON q.kind = $1 AND q.id = $2`,
+      `SELECT * FROM attempt_state($1, $2, $3, $4)`,
       [kind, quizId, userId, key],
     );
     const row = rows[0];

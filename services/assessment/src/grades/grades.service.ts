@@ -159,14 +159,11 @@ export class GradesService {
     answers: number[],
     key: string | null,
   ): Promise<Submitted> {
-    // Five round trips in all (begin, lock, state, write with its event, commit): a class submitting at once is
-    // bounded by them (bench/assessment).
+    // Four round trips in all (begin, lock with the state, write with its event, commit): a class submitting at
+    // once is bounded by them (bench/assessment).
     return this.dataSource.transaction(async (tx) => {
       // Every submission of this person on this quiz, on every replica, waits here for the one before it.
-      await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
-        `assessment:attempt:${quizId}:${user.id}`,
-      ]);
-      const state = await this.grades.attemptState(tx, kind, quizId, user.id, key);
+      const state = await this.grades.lockAttempt(tx, kind, quizId, user.id, key);
       if (key !== null && state.storedId !== null) {
         const stored = await this.grades.findByKey(tx, user.id, key);
         if (stored) return { grade: stored, created: false };

@@ -1,4 +1,5 @@
 import { CreateAssessment1733300000000 } from './1733300000000-create-assessment.migration';
+import { AttemptStateFunction1733400000000 } from './1733400000000-attempt-state-function.migration';
 
 /** Every migration of assessment, in order (the platform adds the outbox and inbox tables before them). */
-export const assessmentMigrations = [CreateAssessment1733300000000];
+export const assessmentMigrations = [CreateAssessment1733300000000, AttemptStateFunction1733400000000];
