@@ -18,8 +18,16 @@ const person: LivePerson = {
 function fakeSocket() {
   const sent: Buffer[] = [];
   const ws = { OPEN: 1, readyState: 1, bufferedAmount: 0 };
-  const socket = { write: (frame: Buffer) => sent.push(frame) };
-  return { ws, socket: socket as unknown as Writable, sent };
+  const calls: string[] = [];
+  const socket = {
+    write: (frame: Buffer) => {
+      sent.push(frame);
+      calls.push('write');
+    },
+    cork: () => calls.push('cork'),
+    uncork: () => calls.push('uncork'),
+  };
+  return { ws, socket: socket as unknown as Writable, sent, calls };
 }
 
 const connectionOf = (f: ReturnType<typeof fakeSocket>, limit: number, cut: (c: LiveConnection) => void) =>
@@ -43,6 +51,24 @@ describe('LiveConnection', () => {
     ws.bufferedAmount = 0;
     c.sendFrame(textFrame('d'));
     expect(sent).toHaveLength(2);
+  });
+
+  it('writes a turn’s first frame at once and the rest of the turn’s frames in one go', async () => {
+    const one = fakeSocket();
+    const many = fakeSocket();
+    const a = connectionOf(one, 1000, () => undefined);
+    const b = connectionOf(many, 1000, () => undefined);
+    a.sendFrame(textFrame('1'));
+    for (const t of ['1', '2', '3']) b.sendFrame(textFrame(t));
+    expect(one.calls).toEqual(['write']);
+    expect(many.calls).toEqual(['write', 'cork', 'write', 'write']);
+    await new Promise((r) => process.nextTick(r));
+    expect(one.calls).toEqual(['write']);
+    expect(many.calls).toEqual(['write', 'cork', 'write', 'write', 'uncork']);
+    // A new turn starts afresh.
+    b.sendFrame(textFrame('4'));
+    await new Promise((r) => setImmediate(r));
+    expect(many.calls.slice(5)).toEqual(['write']);
   });
 
   it('allows a burst of 5, then one a second, and says how long to wait', () => {
