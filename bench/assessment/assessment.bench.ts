@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
-import { REPO_ROOT, declaredNodeFlags, freePort, spawnTypeScript, stopChild } from '../lib/child-processes';
+import { REPO_ROOT, callerPath, freePort, serviceNodeArgs, spawnTypeScript, stopChild } from '../lib/child-processes';
 import { ProcessTracker, createThrowawayDatabase, sessionSigner, startNats, startRedis, waitHttp, writeSessions } from '../lib/cluster-infra';
 import { pinBenchScript, planPinning } from '../lib/cpu-pinning';
 import { serviceUrlsOf } from '../lib/launcher-stack';
@@ -75,11 +75,10 @@ if (a.help) {
   process.stdout.write(USAGE);
   process.exit(0);
 }
-const OUT = path.resolve(process.env.INIT_CWD ?? process.cwd(), a.out);
-const LOG_DIR = a.logs ? path.resolve(process.env.INIT_CWD ?? process.cwd(), a.logs) : undefined;
+const OUT = callerPath(a.out);
+const LOG_DIR = a.logs ? callerPath(a.logs) : undefined;
 if (LOG_DIR) mkdirSync(LOG_DIR, { recursive: true });
-/** --notes, read from the caller's directory (npm -w runs this in bench/). */
-const readNotes = (file: string) => readFileSync(path.resolve(process.env.INIT_CWD ?? process.cwd(), file), 'utf8');
+const readNotes = (file: string) => readFileSync(callerPath(file), 'utf8');
 const numbers = (list: string) => list.split(',').map((s) => Number(s.trim())).filter((n) => Number.isFinite(n) && n > 0);
 const REPLICAS = numbers(a.replicas);
 const ROUNDS = Number(a.rounds);
@@ -154,9 +153,8 @@ async function startTarget(infra: Infra, name: string, env: Record<string, strin
   return { port, pid: child.pid as number, stop };
 }
 
-const PROFILE_DIR = a['cpu-prof'] ? path.resolve(process.env.INIT_CWD ?? process.cwd(), a['cpu-prof']) : undefined;
-/** The flags services/assessment/package.json declares (the launcher starts every replica with them), then --replica-node-args. */
-const REPLICA_NODE_ARGS = [...declaredNodeFlags('assessment'), ...a['replica-node-args'].split(/\s+/).filter(Boolean)];
+const PROFILE_DIR = a['cpu-prof'] ? callerPath(a['cpu-prof']) : undefined;
+const REPLICA_NODE_ARGS = serviceNodeArgs('assessment', a['replica-node-args']);
 const startReplica = (infra: Infra, name: string, publicUrl: string) =>
   startTarget(infra, name, { TARGET: 'assessment', PUBLIC_URL: publicUrl }, [...REPLICA_NODE_ARGS, ...(PROFILE_DIR && name !== 'prep' ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [])], (port, log) =>
     waitHttp(`http://127.0.0.1:${port}/readyz`, (s) => s === 200, 120_000, undefined, log),

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { Client } from 'pg';
-import { REPO_ROOT, declaredNodeFlags, freePort, spawnTypeScript, stopChild } from '../lib/child-processes';
+import { REPO_ROOT, callerPath, freePort, serviceNodeArgs, spawnTypeScript, stopChild } from '../lib/child-processes';
 import { pinBenchScript, planPinning } from '../lib/cpu-pinning';
 import { serviceUrlsOf } from '../lib/launcher-stack';
 import { ProcessTracker, createThrowawayDatabase, pin, startNats, sessionSigner, startRedis as startOwnRedis, waitHttp, writeSessions } from '../lib/cluster-infra';
@@ -86,12 +86,11 @@ const { values: a } = parseArgs({
   },
 });
 // npm runs the script in bench/; a relative --out is meant from where npm was called (INIT_CWD).
-a.out = path.resolve(process.env.INIT_CWD ?? process.cwd(), a.out);
-if (a['cpu-prof']) a['cpu-prof'] = path.resolve(process.env.INIT_CWD ?? process.cwd(), a['cpu-prof']);
-const LOG_DIR = a.logs ? path.resolve(process.env.INIT_CWD ?? process.cwd(), a.logs) : undefined;
+a.out = callerPath(a.out);
+if (a['cpu-prof']) a['cpu-prof'] = callerPath(a['cpu-prof']);
+const LOG_DIR = a.logs ? callerPath(a.logs) : undefined;
 if (LOG_DIR) mkdirSync(LOG_DIR, { recursive: true });
-/** Flags the chat service declares in its manifest (as the launcher starts it), then --node-args. */
-const SERVER_NODE_ARGS = [...declaredNodeFlags('chat'), ...a['node-args'].split(/\s+/).filter(Boolean)];
+const SERVER_NODE_ARGS = serviceNodeArgs('chat', a['node-args']);
 if (a.help) {
   process.stdout.write(USAGE);
   process.exit(0);
@@ -227,7 +226,7 @@ function launcherEnv(extra: Record<string, string>, scratch: string, name: strin
 async function startLauncherProcess(env: NodeJS.ProcessEnv, scratch: string, name: string, port: number, ready: () => Promise<void>, root = REPO_ROOT): Promise<Launched> {
   const log = path.join(LOG_DIR ?? scratch, `${name}.log`);
   const fd = openSync(log, 'a');
-  const prof = a['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(a['cpu-prof'])] : [];
+  const prof = a['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', a['cpu-prof']] : [];
   const argv = pin(SERVER_CPUS, [process.execPath, ...SERVER_NODE_ARGS, ...prof, '-r', '@swc-node/register', path.join(root, 'launcher/src/main.ts')]);
   const child = track(spawn(argv[0], argv.slice(1), { cwd: root, env: { ...env, SWC_NODE_PROJECT: path.join(root, 'tsconfig.runtime.json') }, stdio: ['ignore', fd, fd] }));
   const stop = async () => {

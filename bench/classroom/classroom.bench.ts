@@ -8,7 +8,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Agent } from 'undici';
-import { declaredNodeFlags, firstJsonLine, REPO_ROOT, spawnTypeScript, stopChild } from '../lib/child-processes';
+import { callerPath, firstJsonLine, REPO_ROOT, serviceNodeArgs, spawnTypeScript, stopChild } from '../lib/child-processes';
 import { pinBenchScript, planPinning, type Pinning } from '../lib/cpu-pinning';
 import { clockTicksPerSecond, describeMachine, loadAverage, type MachineInfo } from '../lib/machine-info';
 import { processTicks } from '../lib/process-cpu';
@@ -46,7 +46,6 @@ const USAGE = `Classroom benchmark: the audio proxy streaming a 10 MB file from 
 
 export type Contender = 'direct' | 'proxied' | 'floor';
 
-/** The flags the classroom service declares for its process (launcher/src/node-flags.ts starts it with them). */
 export interface RoundResult {
   contender: Contender;
   round: number;
@@ -285,8 +284,6 @@ async function main(): Promise<void> {
   const out = path.resolve(values.out ?? path.join(REPO_ROOT, 'bench', 'reports'));
   const jsonFile = path.join(out, 'classroom.json');
   const mdFile = path.join(out, 'classroom.md');
-  // Paths given on the command line are the caller's (npm -w runs this in bench/).
-  const callerPath = (p: string) => path.resolve(process.env.INIT_CWD ?? process.cwd(), p);
   const notes = values.notes ? await readFile(callerPath(values.notes), 'utf8') : undefined;
   const profileDir = values['cpu-prof'] ? callerPath(values['cpu-prof']) : undefined;
   if (values['report-only']) {
@@ -305,7 +302,7 @@ async function main(): Promise<void> {
     chunkBytes: Math.round(positive('chunk-kb', values['chunk-kb'], 1024) * 1024),
     upstreamOn: (values['upstream-on'] ?? 'load') as 'load' | 'server',
     floor: values.floor === true,
-    proxyNodeArgs: [...declaredNodeFlags('classroom'), ...(values['node-args'] ?? '').split(' ').filter((a) => a !== '')],
+    proxyNodeArgs: serviceNodeArgs('classroom', values['node-args']),
     ...(values['no-cache'] ? { noCache: true } : {}),
   };
   if (settings.upstreamOn !== 'load' && settings.upstreamOn !== 'server')

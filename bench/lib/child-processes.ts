@@ -121,14 +121,19 @@ export function serveForBench(server: Server): void {
 }
 
 /**
- * The Node flags a service declares in its manifest (`services/<name>/package.json` "district.nodeFlags"), which
- * the launcher starts every process of it with: a bench starts the service's processes with them too, so it
- * measures the service as shipped (the launcher on Node 20 cannot restart itself with them).
+ * The Node flags a bench starts a service's processes with: those its manifest declares
+ * (`services/<name>/package.json` "district.nodeFlags"), which the launcher starts every process of it with — so
+ * the bench measures the service as shipped (the launcher on Node 20 cannot restart itself with them) — then the
+ * bench's own `extra` (a space-separated option value such as "--trace-gc").
  */
-export function declaredNodeFlags(service: string): string[] {
+export function serviceNodeArgs(service: string, extra = ''): string[] {
   const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'services', service, 'package.json'), 'utf8')) as {
     district?: { nodeFlags?: string[] };
   };
-  return manifest.district?.nodeFlags ?? [];
+  return [...(manifest.district?.nodeFlags ?? []), ...extra.split(/\s+/).filter(Boolean)];
 }
 
+/** A path given on a bench's command line, from where it was called (`npm -w bench` runs the script in bench/). */
+export function callerPath(p: string): string {
+  return path.resolve(process.env.INIT_CWD ?? process.cwd(), p);
+}

@@ -682,7 +682,8 @@ export class ChatHub implements OnApplicationBootstrap {
   /** This turn's slice of the sockets, their sessions checked again a hundred at a time: a sign-out in another tab ends the chat too. */
   private async recheckSessions(): Promise<void> {
     const due = this.sessionSweep.next();
-    const all = [...this.connections].filter((c) => due(c.slot));
+    const all: LiveConnection[] = [];
+    for (const c of this.connections) if (due(c.slot)) all.push(c);
     try {
       for (let i = 0; i < all.length; i += 100) {
         const batch = all.slice(i, i + 100);

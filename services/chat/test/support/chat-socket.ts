@@ -25,8 +25,10 @@ export class ChatSocket {
     });
   }
 
-  /** Resolves once open; rejects with the HTTP status of a refused upgrade (`status` on the error). */
-  /** `autoPong: false`: a client whose network path died (it never answers a ping). */
+  /**
+   * Resolves once open; rejects with the HTTP status of a refused upgrade (`status` on the error).
+   * `autoPong: false`: a client whose network path died (it never answers a ping).
+   */
   static open(baseUrl: string, options: { cookie?: string; origin?: string | null; path?: string; autoPong?: boolean } = {}): Promise<ChatSocket> {
     const url = baseUrl.replace(/^http/, 'ws') + (options.path ?? '/ws');
     const headers: Record<string, string> = {};
