@@ -1,5 +1,5 @@
 import { createGateway, gatewaySettingsFromEnv } from '@district/gateway';
-import { createLogger, sessionCookieAuthenticator, startService, type RunningService } from '@district/nest-common';
+import { createLogger, sessionCookieAuthenticator, startService, type RunningService, type ServiceDefinition } from '@district/nest-common';
 import type { Logger } from 'pino';
 import { loadLauncherConfig, type LauncherConfig } from './launcher.config';
 import { buildRuntime } from './runtime-factory';
@@ -11,6 +11,19 @@ export interface Launched {
   url?: string;
   services: RunningService[];
   stop(): Promise<void>;
+}
+
+/**
+ * Rounds of a service's warm-up before it listens: WARM_UP_ROUNDS when set; otherwise the service's own in a process
+ * of service replicas, none beside the gateway (`--target=all`: one school's process, where a fast start matters more).
+ */
+export function warmUpRoundsFor(
+  config: Pick<LauncherConfig, 'WARM_UP_ROUNDS'>,
+  definition: Pick<ServiceDefinition, 'warmUp'>,
+  withGateway: boolean,
+): number {
+  if (!definition.warmUp) return 0;
+  return config.WARM_UP_ROUNDS ?? (withGateway ? 0 : definition.warmUp.rounds);
 }
 
 /**
@@ -54,7 +67,8 @@ export async function launch(env: NodeJS.ProcessEnv, logger: Logger = createLogg
     for (const definition of services) {
       const port = single ? config.PORT : gateway ? 0 : Number(env[`${definition.name.toUpperCase()}_PORT`] ?? definition.defaultPort);
       const host = gateway ? '127.0.0.1' : config.HOST;
-      running.push(await startService(definition, built.runtime, { port, host }));
+      const warmUpRounds = warmUpRoundsFor(config, definition, gateway);
+      running.push(await startService(definition, built.runtime, { port, host, warmUpRounds }));
     }
     let url: string | undefined;
     if (gateway) {

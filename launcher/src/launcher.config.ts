@@ -40,6 +40,12 @@ export const launcherConfigSchema = z.object({
    * runs in the same process (standalone): it closes first.
    */
   SHUTDOWN_DRAIN_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(0).max(60_000).default(4000),
+  /**
+   * Rounds of each service's warm-up before it listens (a rehearsal of its busiest path, ADR 0019): unset, a
+   * service's own default in a process that runs services without the gateway (a replica), none in `--target=all`;
+   * 0 turns it off.
+   */
+  WARM_UP_ROUNDS: z.coerce.number({ error: 'must be a whole number of rounds' }).int().min(0).max(100_000).optional(),
 });
 
 export type LauncherConfig = z.infer<typeof launcherConfigSchema> & { demo: boolean; publicUrl: string };

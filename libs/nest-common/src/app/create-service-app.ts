@@ -1,4 +1,5 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import fastifyCookie from '@fastify/cookie';
@@ -11,7 +12,7 @@ import { normaliseRequestId, runWithRequestId } from '../logging/request-context
 import { startBusHandlers } from '../bus/transport/bus.transport';
 import { ServiceMetrics } from '../health/metrics';
 import { METRICS_TOKEN_NEEDED, metricsTokenFrom } from '../health/metrics-access';
-import type { PlatformRuntime, ServiceDefinition } from '../runtime/runtime';
+import type { PlatformRuntime, ServiceDefinition, ServiceWarmUp } from '../runtime/runtime';
 import { adoptGatewayView, inProcessHandler, isHandedOver, type InProcessHandler } from './in-process';
 
 /** Default JSON body limit; routes that take files raise their own. */
@@ -35,6 +36,19 @@ export interface RunningService {
 /** The probes a draining service fails. */
 const PROBES = new Set(['/healthz', '/readyz']);
 
+/** The longest a warm-up may delay a replica's start: past it the replica serves with what is warm. */
+export const WARM_UP_MAX_MS = 10_000;
+
+export interface ListenOptions {
+  port: number;
+  host: string;
+  /**
+   * Rounds of the service's warm-up (`ServiceDefinition.warmUp`) run before it listens: 0 or unset runs none (the
+   * launcher sets it for a replica of its own, not for `--target=all`).
+   */
+  warmUpRounds?: number;
+}
+
 /**
  * Builds and starts one service as its own Nest application on Fastify (Fastify rather than Express:
  * the budget is ≥ 0.6 of a bare Node server). The same function serves `--target=all` (many per process)
@@ -43,7 +57,7 @@ const PROBES = new Set(['/healthz', '/readyz']);
 export async function startService(
   definition: ServiceDefinition,
   runtime: PlatformRuntime,
-  listen: { port: number; host: string },
+  listen: ListenOptions,
 ): Promise<RunningService> {
   const logger = runtime.logger.child({ service: definition.name });
   const metricsToken = metricsTokenFrom(runtime.env, definition.name);
@@ -79,6 +93,8 @@ export async function startService(
   const access = accessLogger(logger);
 
   let draining = false;
+  // Set while the warm-up's own requests are served (before the service listens): not logged, not counted.
+  let warming = false;
   fastify.addHook('onRequest', (request, reply, done) => {
     // Handed over by a gateway in this process: the client, proto and host it decided, as through a hop.
     adoptGatewayView(request);
@@ -94,7 +110,7 @@ export async function startService(
   });
   fastify.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    if (route !== '/metrics' && route !== '/healthz' && route !== '/readyz') {
+    if (!warming && route !== '/metrics' && route !== '/healthz' && route !== '/readyz') {
       const seconds = reply.elapsedTime / 1000;
       metrics.httpDuration.observe([request.method, route, String(reply.statusCode)], seconds);
       // One access-log line per request per process: a gateway in this process that handed the request over
@@ -113,6 +129,14 @@ export async function startService(
   // Bus handlers (@EventPattern/@MessagePattern) run from before the service is reachable; app.close() stops
   // them before the shutdown hooks close the database.
   await startBusHandlers(app);
+  if (definition.warmUp && listen.warmUpRounds) {
+    warming = true;
+    try {
+      await warmUp(definition.warmUp, app, listen.warmUpRounds, logger);
+    } finally {
+      warming = false;
+    }
+  }
   await app.listen(listen.port, listen.host);
   const address = fastify.server.address();
   const port = typeof address === 'object' && address ? address.port : listen.port;
@@ -130,6 +154,37 @@ export async function startService(
     },
     close: () => app.close(),
   };
+}
+
+/**
+ * Runs a service's warm-up against a loopback server of its own request listener (real sockets, the same
+ * Fastify instance and hooks), closed before the service listens. A warm-up that fails is logged and the replica
+ * starts anyway: it is only slower at first.
+ */
+async function warmUp(
+  warm: ServiceWarmUp,
+  app: NestFastifyApplication,
+  rounds: number,
+  logger: Logger,
+): Promise<void> {
+  const fastify = app.getHttpAdapter().getInstance();
+  await fastify.ready();
+  const server = createServer(requestListenerOf(fastify.server));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const started = performance.now();
+  try {
+    const { port } = server.address() as AddressInfo;
+    const done = await warm.run({ app, url: `http://127.0.0.1:${port}`, rounds, deadline: Date.now() + WARM_UP_MAX_MS });
+    logger.info({ rounds: done, asked: rounds, ms: Math.round(performance.now() - started) }, 'warmed up');
+  } catch (err) {
+    logger.warn({ err, ms: Math.round(performance.now() - started) }, 'warm-up failed: the replica starts without it');
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
 }
 
 /** The listener Fastify gave its server: routing, its closing rule (503), hooks; exactly what a socket gets. */

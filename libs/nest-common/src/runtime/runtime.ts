@@ -153,6 +153,33 @@ export interface ServiceDefinition {
   configureApp?(app: import('@nestjs/platform-fastify').NestFastifyApplication, runtime: PlatformRuntime): Promise<void>;
   /** Runs once after the app listens (e.g. demo seeding). Optional. */
   afterStart?(app: import('@nestjs/common').INestApplication, runtime: PlatformRuntime): Promise<void>;
+  /**
+   * A rehearsal of the service's busiest path, run before it listens when it is started as a replica of its own
+   * (`startService`'s `warmUpRounds`), so a replica added during a burst takes its first requests with that code
+   * already compiled by V8 instead of interpreted. It must leave nothing behind. Optional.
+   */
+  warmUp?: ServiceWarmUp;
+}
+
+/** What a service's warm-up is given: its application (initialised, not listening yet) and how much to do. */
+export interface WarmUpContext {
+  app: import('@nestjs/common').INestApplication;
+  /**
+   * A loopback address served by the application's own request handler while the warm-up runs (closed after it),
+   * for requests over real sockets; the service's port is not open yet. Responses to it are neither logged nor
+   * counted in the metrics.
+   */
+  url: string;
+  rounds: number;
+  /** \`Date.now()\` after which the warm-up must stop, however many rounds are left. */
+  deadline: number;
+}
+
+export interface ServiceWarmUp {
+  /** Rounds run by default (the launcher's WARM_UP_ROUNDS overrides it). */
+  rounds: number;
+  /** Answers the rounds done. */
+  run(context: WarmUpContext): Promise<number>;
 }
 
 export const PLATFORM_RUNTIME = Symbol('PLATFORM_RUNTIME');

@@ -17,6 +17,8 @@ export interface TokenServiceTestOptions {
   schema?: string;
   /** Adapters replacing the in-memory ones (e.g. Redis pub/sub and store shared by two replicas). */
   runtime?: Partial<Omit<PlatformRuntime, 'env' | 'demo'>>;
+  /** Rounds of the service's warm-up before it listens, as the launcher runs for a replica (default none). */
+  warmUpRounds?: number;
 }
 
 /** A service that only verifies session tokens (every service but identity), running for a test. */
@@ -50,7 +52,7 @@ export async function startTokenServiceForTest(
 ): Promise<TokenServiceTestApp> {
   const schema = options.schema ?? uniqueSchema(prefix);
   const runtime = createTestRuntime({ ...options.runtime, demo: options.demo ?? false, env: options.env ?? {} });
-  const service = await startService(define({ schema }), runtime, { port: 0, host: '127.0.0.1' });
+  const service = await startService(define({ schema }), runtime, { port: 0, host: '127.0.0.1', warmUpRounds: options.warmUpRounds });
   const sessions = await TestSessions.open(runtime);
   const client = () =>
     new HttpClient(runtime.publicUrl, {}, { [new URL(runtime.publicUrl).origin]: service.url });
