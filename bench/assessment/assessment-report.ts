@@ -5,6 +5,8 @@ import { median, round } from '../lib/stats';
 /** One burst at one rate against one set-up, with the database counted afterwards. */
 export interface BurstRecord {
   rate: number;
+  /** Epoch ms of the burst's start (to place it in a CPU profile: bench/chat/profile-summary.mjs --from/--to). */
+  startedAt?: number;
   durationMs: number;
   attempts: number;
   requests: number;
@@ -31,7 +33,7 @@ export interface AssessmentRun {
   date: string;
   machine: MachineInfo;
   pinning: string;
-  settings: { rate: number; durationS: number; warmupS?: number; retryShare: number; students: number; quizzes: number; questions: number; connections: number; p99TargetMs: number; ladder: number[]; replicaNodeArgs?: string[] };
+  settings: { rate: number; durationS: number; warmupS?: number; retryShare: number; students: number; quizzes: number; questions: number; connections: number; p99TargetMs: number; ladder: number[]; replicaNodeArgs?: string[]; warmUpRounds?: number | 'service default' };
   rounds: Array<{ round: number; replicas: number; burst: BurstRecord; ladder: BurstRecord[] }>;
   /** Markdown kept with the run: what the figures mean on this machine. */
   notes?: string;
@@ -46,6 +48,14 @@ export function highestClean(records: readonly BurstRecord[], p99: number): numb
   return Math.max(0, ...records.filter((b) => clean(b, p99)).map((b) => b.rate));
 }
 
+/** What the replicas rehearsed before they listened (runs before the warm-up existed record nothing). */
+function warmUpSentence(rounds: number | 'service default' | undefined): string {
+  if (rounds === undefined) return '';
+  if (rounds === 'service default') return ' Each replica ran its own warm-up before it listened (ADR 0019).';
+  if (rounds === 0) return ' The replicas ran no warm-up of their own (`--warm-up-rounds 0`: started cold).';
+  return ` Each replica ran ${rounds} rounds of its warm-up before it listened (\`--warm-up-rounds\`).`;
+}
+
 export function renderAssessmentReport(run: AssessmentRun): string {
   const target = run.settings.p99TargetMs;
   const replicaCounts = [...new Set(run.rounds.map((r) => r.replicas))].sort((x, y) => x - y);
@@ -54,7 +64,7 @@ export function renderAssessmentReport(run: AssessmentRun): string {
   const lines: string[] = [];
   lines.push('# Assessment: the district burst (issue #12)', '');
   lines.push(
-    `Grade submissions (\`POST /api/text-quiz-grades\`, ${run.settings.questions} answers each) through the gateway to the assessment replicas, open loop at a fixed rate for ${run.settings.durationS} s; ${Math.round(run.settings.retryShare * 100)} % of the attempts sent twice with the same \`Idempotency-Key\` (half at once, half after the first answer); ${run.settings.students} signed-in students over ${run.settings.quizzes} quizzes. Afterwards the database is counted: a stored row per attempt, none twice, and every id a client was answered is the stored one. Latency counts from each request's due time.${run.settings.warmupS ? ` Each set-up (replicas and gateway, started fresh) first serves ${run.settings.warmupS} s of submissions at 100/s, not recorded: replicas that have been serving, as a class's burst finds them during the school day.` : ''}${run.settings.replicaNodeArgs?.length ? ` The replicas ran with \`${run.settings.replicaNodeArgs.join(' ')}\` (those services/assessment/package.json declares, then --replica-node-args).` : ''} Produced by \`npm run bench:assessment -w bench\` (\`bench/assessment/\`).`,
+    `Grade submissions (\`POST /api/text-quiz-grades\`, ${run.settings.questions} answers each) through the gateway to the assessment replicas, open loop at a fixed rate for ${run.settings.durationS} s; ${Math.round(run.settings.retryShare * 100)} % of the attempts sent twice with the same \`Idempotency-Key\` (half at once, half after the first answer); ${run.settings.students} signed-in students over ${run.settings.quizzes} quizzes. Afterwards the database is counted: a stored row per attempt, none twice, and every id a client was answered is the stored one. Latency counts from each request's due time.${run.settings.warmupS ? ` Each set-up (replicas and gateway, started fresh) first serves ${run.settings.warmupS} s of submissions at 100/s, not recorded: replicas that have been serving, as a class's burst finds them during the school day.` : ''}${warmUpSentence(run.settings.warmUpRounds)}${run.settings.replicaNodeArgs?.length ? ` The replicas ran with \`${run.settings.replicaNodeArgs.join(' ')}\` (those services/assessment/package.json declares, then --replica-node-args).` : ''} Produced by \`npm run bench:assessment -w bench\` (\`bench/assessment/\`).`,
     '',
   );
   lines.push('## Machine', '');

@@ -40,6 +40,8 @@ database of the run's own), a share of them retried with the same Idempotency-Ke
                       profiled runs are slower: do not compare their figures with others)
   --report-only       render assessment.md again from assessment.json in --out (with --notes: replacing the notes)
   --notes FILE        Markdown shown at the end of the report (what the figures mean on this machine; kept in the JSON)
+  --warm-up-rounds N  WARM_UP_ROUNDS of every assessment replica: the rounds of the rehearsal a replica runs before it
+                      listens (default: unset, the service's own, 1000; 0 starts replicas cold)
   --replica-node-args=FLAGS  extra Node flags for every assessment replica (e.g. --replica-node-args=--trace-gc, to
                       place a stall)
   --logs DIR          keep the replicas' and gateway's logs there (default: the run's scratch directory, removed)
@@ -66,6 +68,7 @@ const { values: a } = parseArgs({
     'cpu-prof': { type: 'string' },
     'log-level': { type: 'string', default: 'warn' },
     'replica-node-args': { type: 'string', default: '' },
+    'warm-up-rounds': { type: 'string' },
     logs: { type: 'string' },
     'no-pin': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
@@ -155,8 +158,15 @@ async function startTarget(infra: Infra, name: string, env: Record<string, strin
 
 const PROFILE_DIR = a['cpu-prof'] ? callerPath(a['cpu-prof']) : undefined;
 const REPLICA_NODE_ARGS = serviceNodeArgs('assessment', a['replica-node-args']);
+const WARM_UP_ROUNDS = a['warm-up-rounds'] === undefined ? undefined : Number(a['warm-up-rounds']);
+if (WARM_UP_ROUNDS !== undefined && !(Number.isInteger(WARM_UP_ROUNDS) && WARM_UP_ROUNDS >= 0)) throw new Error('--warm-up-rounds takes a whole number');
 const startReplica = (infra: Infra, name: string, publicUrl: string) =>
-  startTarget(infra, name, { TARGET: 'assessment', PUBLIC_URL: publicUrl }, [...REPLICA_NODE_ARGS, ...(PROFILE_DIR && name !== 'prep' ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [])], (port, log) =>
+  startTarget(infra, name, {
+    TARGET: 'assessment',
+    PUBLIC_URL: publicUrl,
+    // The replica that prepares the run (migrations, quizzes) serves no burst: it needs no warm-up.
+    ...(name === 'prep' ? { WARM_UP_ROUNDS: '0' } : WARM_UP_ROUNDS === undefined ? {} : { WARM_UP_ROUNDS: String(WARM_UP_ROUNDS) }),
+  }, [...REPLICA_NODE_ARGS, ...(PROFILE_DIR && name !== 'prep' ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [])], (port, log) =>
     waitHttp(`http://127.0.0.1:${port}/readyz`, (s) => s === 200, 120_000, undefined, log),
   );
 
@@ -289,6 +299,7 @@ async function burst(infra: Infra, quizIds: string[], setup: { publicUrl: string
     redis: [infra.auxPids.redis],
   };
   const before = readCpu(groups);
+  const startedAt = Date.now();
   const result = await runBurst(url, '/api/text-quiz-grades', plan, rate, CONNECTIONS, url);
   const after = readCpu(groups);
   const msPerTick = 1000 / clockTicksPerSecond();
@@ -302,7 +313,7 @@ async function burst(infra: Infra, quizIds: string[], setup: { publicUrl: string
     result.idsByKey,
   );
   const { idsByKey: _ids, ...rest } = result;
-  const record: BurstRecord = { ...rest, ...db, loadAverageBefore: load[0], cpuMsPerRequest };
+  const record: BurstRecord = { ...rest, ...db, startedAt, loadAverageBefore: load[0], cpuMsPerRequest };
   const slow = result.timeline.filter((w) => w.max > P99_TARGET / 2).map((w) => `${(w.atMs / 1000).toFixed(2)} s: p50 ${w.p50}, max ${w.max}`);
   progress(
     `  ${rate}/s: generator loop delay ≤ ${record.generatorMaxLoopDelayMs} ms; windows over ${P99_TARGET / 2} ms: ${slow.length ? slow.join('; ') : 'none'}`,
@@ -332,7 +343,7 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     machine,
     pinning: pinning.serverCpus ? `servers (replicas, gateway, NATS, Redis) on CPU ${pinning.serverCpus}; load generator on CPU ${pinning.loadCpus}; PostgreSQL (the machine's) unpinned` : 'not pinned',
-    settings: { rate: RATE, durationS: DURATION_MS / 1000, warmupS: WARMUP_MS / 1000, retryShare: RETRY_SHARE, students: STUDENTS, quizzes: QUIZZES, questions: QUESTIONS, connections: CONNECTIONS, p99TargetMs: P99_TARGET, ladder: LADDER, replicaNodeArgs: REPLICA_NODE_ARGS },
+    settings: { rate: RATE, durationS: DURATION_MS / 1000, warmupS: WARMUP_MS / 1000, retryShare: RETRY_SHARE, students: STUDENTS, quizzes: QUIZZES, questions: QUESTIONS, connections: CONNECTIONS, p99TargetMs: P99_TARGET, ladder: LADDER, replicaNodeArgs: REPLICA_NODE_ARGS, warmUpRounds: WARM_UP_ROUNDS ?? 'service default' },
     rounds: [],
     ...(a.notes ? { notes: readNotes(a.notes) } : {}),
   };

@@ -1,4 +1,6 @@
 import { ConfigError } from '@district/nest-common';
+import { assessmentService } from '@district/assessment';
+import { warmUpRoundsFor } from './launch';
 import { loadLauncherConfig } from './launcher.config';
 
 describe('launcher configuration', () => {
@@ -42,5 +44,22 @@ describe('launcher configuration', () => {
     expect(loadLauncherConfig({}).SHUTDOWN_DRAIN_MS).toBe(4000);
     expect(loadLauncherConfig({ SHUTDOWN_DRAIN_MS: '0' }).SHUTDOWN_DRAIN_MS).toBe(0);
     for (const bad of ['soon', '-1', '1.5', '600000']) expect(() => loadLauncherConfig({ SHUTDOWN_DRAIN_MS: bad })).toThrow(/SHUTDOWN_DRAIN_MS/);
+  });
+
+  it('leaves the warm-up to each service unless WARM_UP_ROUNDS is set, and refuses nonsense', () => {
+    expect(loadLauncherConfig({}).WARM_UP_ROUNDS).toBeUndefined();
+    expect(loadLauncherConfig({ WARM_UP_ROUNDS: '' }).WARM_UP_ROUNDS).toBeUndefined();
+    expect(loadLauncherConfig({ WARM_UP_ROUNDS: '0' }).WARM_UP_ROUNDS).toBe(0);
+    expect(loadLauncherConfig({ WARM_UP_ROUNDS: '500' }).WARM_UP_ROUNDS).toBe(500);
+    for (const bad of ['many', '-1', '2.5', '1000000']) expect(() => loadLauncherConfig({ WARM_UP_ROUNDS: bad })).toThrow(/WARM_UP_ROUNDS/);
+    const warming = { warmUp: { rounds: 1000, run: () => Promise.resolve(0) } };
+    // A replica of its own: the service's rounds; beside the gateway (--target=all): none; WARM_UP_ROUNDS decides both.
+    expect(warmUpRoundsFor(loadLauncherConfig({}), warming, false)).toBe(1000);
+    expect(warmUpRoundsFor(loadLauncherConfig({}), warming, true)).toBe(0);
+    expect(warmUpRoundsFor(loadLauncherConfig({ WARM_UP_ROUNDS: '0' }), warming, false)).toBe(0);
+    expect(warmUpRoundsFor(loadLauncherConfig({ WARM_UP_ROUNDS: '50' }), warming, true)).toBe(50);
+    expect(warmUpRoundsFor(loadLauncherConfig({ WARM_UP_ROUNDS: '50' }), {}, false)).toBe(0);
+    // assessment declares one.
+    expect(warmUpRoundsFor(loadLauncherConfig({}), assessmentService, false)).toBe(1000);
   });
 });

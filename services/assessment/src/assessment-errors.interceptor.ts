@@ -5,6 +5,7 @@ import {
   AnswersInvalidError,
   AttemptLimitError,
   GradeNotFoundError,
+  QuizChangingError,
   QuizNotFoundError,
 } from './assessment.errors';
 
@@ -22,6 +23,7 @@ export function toHttpException(error: unknown): unknown {
       },
     });
   if (error instanceof AnswersInvalidError) return new BadRequestException(error.message);
+  if (error instanceof QuizChangingError) return new ConflictException(error.message);
   return error;
 }
 

@@ -30,3 +30,10 @@ export class AttemptLimitError extends AssessmentError {
 
 /** A submission whose answers do not fit the quiz it names. */
 export class AnswersInvalidError extends AssessmentError {}
+
+/** A quiz edited again and again while one submission was being stored (it is retried a few times first). */
+export class QuizChangingError extends AssessmentError {
+  constructor() {
+    super(M.quizChanging);
+  }
+}

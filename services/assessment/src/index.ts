@@ -1,5 +1,6 @@
 import { serviceRoute, type ServiceDefinition } from '@district/nest-common';
 import { ASSESSMENT_SERVICE_NAME, AssessmentModule, type AssessmentModuleOptions } from './assessment.module';
+import { assessmentWarmUp } from './grades/warm-up';
 
 export { AssessmentModule, ASSESSMENT_SERVICE_NAME, type AssessmentModuleOptions } from './assessment.module';
 
@@ -17,6 +18,8 @@ export function defineAssessmentService(options: AssessmentModuleOptions = {}): 
       serviceRoute('/api/text-quiz-grades', 'tree', '/api/text-quiz-grades'),
     ],
     rootModule: (runtime) => AssessmentModule.forRoot(runtime, options),
+    // A replica started during a burst (the autoscaler adding one) takes its share with its submission path warm.
+    warmUp: assessmentWarmUp,
   };
 }
 

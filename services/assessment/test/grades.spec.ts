@@ -1,13 +1,20 @@
 import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
 import {
   AssessmentMessages as M,
+  EXTRA_ATTEMPTS_MAX,
+  MAX_ATTEMPTS_OPTIONS,
   Subjects,
   type AttemptStart,
   type Grade,
+  type GradeRecordedEvent,
   type ItemAnalysis,
   type Quiz,
 } from '@district/contracts';
-import type { HttpClient } from '@district/nest-common/testing';
+import type { BusMessage } from '@district/nest-common';
+import { waitFor, type HttpClient } from '@district/nest-common/testing';
+import { GradesRepository } from '../src/grades/grades.repository';
+import { attemptsAllowed, mayAttempt } from '../src/grades/marking';
 import { startAssessment, type AssessmentTestApp } from './support/assessment-app';
 
 let app: AssessmentTestApp;
@@ -130,7 +137,7 @@ describe('the attempt limit', () => {
     expect(n).toBe(1);
   });
 
-  it('waits for the attempt lock under the key replicas before the attempt_state function took (a rolling deploy)', async () => {
+  it('waits for the attempt lock under the key replicas of earlier versions took (a rolling deploy)', async () => {
     const quiz = await textQuiz(1);
     const { client: student, person } = await app.signIn('student');
     // Another replica of the previous version holds this person's lock on this quiz, in a transaction of its own.
@@ -290,6 +297,139 @@ describe('grade lists', () => {
       M.gradesLoginRequired,
     ]);
     expect((await a.client.delete(`/api/text-quiz-grades/${all.body[0].id}`)).status).toBe(403);
+  });
+});
+
+describe('a replica marking against the quiz it read before (submit_grade)', () => {
+  it('marks against the quiz as it is now after an edit, a change of length or a deletion', async () => {
+    const quiz = await textQuiz(-1);
+    const { client: first } = await app.signIn('student');
+    // This replica reads the quiz and keeps it.
+    expect((await first.post<Grade>('/api/text-quiz-grades', { quizId: quiz.id, userAnswers: [1, 0, 2] })).body).toMatchObject({ score: 100, quizVersion: 1 });
+
+    // A new key: version 2. The next result is marked and stored against it, not the kept version 1.
+    const newKey = [
+      { ...textQuestions[0], correctAnswer: 3 },
+      { ...textQuestions[1], correctAnswer: 3 },
+      { ...textQuestions[2], correctAnswer: 3 },
+    ];
+    expect((await teacher.put(`/api/text-quizzes/${quiz.id}`, { title: quiz.title, maxAttempts: -1, questions: newKey })).status).toBe(200);
+    const { client: second } = await app.signIn('student');
+    const marked = await second.post<Grade>('/api/text-quiz-grades', { quizId: quiz.id, userAnswers: [3, 3, 3] });
+    expect(marked.status).toBe(201);
+    expect(marked.body).toMatchObject({ score: 100, correctAnswers: 3, quizVersion: 2 });
+    expect(marked.body.questions).toEqual(newKey);
+
+    // Two questions now: two answers fit (the kept quiz had three), three do not.
+    await teacher.put(`/api/text-quizzes/${quiz.id}`, { title: quiz.title, maxAttempts: -1, questions: newKey.slice(0, 2) });
+    const { client: third } = await app.signIn('student');
+    expect((await third.post<Grade>('/api/text-quiz-grades', { quizId: quiz.id, userAnswers: [3, 0] })).body).toMatchObject({
+      score: 50,
+      totalQuestions: 2,
+      quizVersion: 3,
+    });
+    const tooMany = await third.post('/api/text-quiz-grades', { quizId: quiz.id, userAnswers: [3, 3, 3] });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body).toMatchObject({ message: M.answersWrongCount(2) });
+
+    // Deleted: no result, whatever this replica kept.
+    expect((await teacher.delete(`/api/text-quizzes/${quiz.id}`)).status).toBe(204);
+    const gone = await third.post('/api/text-quiz-grades', { quizId: quiz.id, userAnswers: [3, 3] });
+    expect(gone.status).toBe(404);
+    expect(gone.body).toMatchObject({ message: M.quizNotFound });
+  });
+
+  it('publishes the stored result’s assessment.grade.recorded, once, without the answers', async () => {
+    const events: BusMessage[] = [];
+    const subscription = await app.runtime.bus.subscribe(Subjects.assessmentGradeRecorded, async (m) => void events.push(m), {
+      durable: `grades-spec-${randomUUID().slice(0, 8)}`,
+    });
+    try {
+      const quiz = await textQuiz(1);
+      const { client: student, person } = await app.signIn('student');
+      const headers = { 'idempotency-key': randomUUID() };
+      const stored = await student.post<Grade>('/api/text-quiz-grades', { quizId: quiz.id, userAnswers: [1, 0, 0] }, { headers });
+      expect((await student.post('/api/text-quiz-grades', { quizId: quiz.id, userAnswers: [1, 0, 0] }, { headers })).status).toBe(200);
+      const mine = () => events.filter((e) => (e.data as GradeRecordedEvent).grade.id === stored.body.id);
+      await waitFor(() => mine().length > 0, 'the result’s event');
+      expect(mine().map((e) => e.data)).toEqual([
+        {
+          grade: {
+            id: stored.body.id,
+            kind: 'text',
+            quizId: quiz.id,
+            userId: person.id,
+            score: 67,
+            passed: false,
+            correctAnswers: 2,
+            totalQuestions: 3,
+            createdAt: stored.body.createdAt,
+          },
+        },
+      ]);
+    } finally {
+      await subscription.unsubscribe();
+    }
+  });
+
+  it('answers a retried attempt with its result even after the quiz changed length', async () => {
+    const quiz = await textQuiz(1);
+    const { client: student } = await app.signIn('student');
+    const headers = { 'idempotency-key': randomUUID() };
+    const first = await student.post<Grade>('/api/text-quiz-grades', { quizId: quiz.id, userAnswers: [1, 0, 2] }, { headers });
+    expect(first.status).toBe(201);
+    await teacher.put(`/api/text-quizzes/${quiz.id}`, { title: quiz.title, maxAttempts: 1, questions: textQuestions.slice(0, 2) });
+    const retried = await student.post<Grade>('/api/text-quiz-grades', { quizId: quiz.id, userAnswers: [1, 0, 2] }, { headers });
+    expect(retried.status).toBe(200);
+    expect(retried.body.id).toBe(first.body.id);
+  });
+
+  it('gives up with a 409 when the quiz changes under every try, storing nothing', async () => {
+    const quiz = await textQuiz(-1);
+    const { client: student, person } = await app.signIn('student');
+    const repository = app.service.app.get(GradesRepository);
+    const real = repository.submit.bind(repository);
+    // The quiz is edited between each marking and its storing: submit_grade answers 'stale' every time.
+    const submit = jest.spyOn(repository, 'submit').mockImplementation((manager, s) => real(manager, { ...s, version: s.version + 100 }));
+    try {
+      const res = await student.post('/api/text-quiz-grades', { quizId: quiz.id, userAnswers: [1, 0, 2] });
+      expect(res.status).toBe(409);
+      expect(res.body).toMatchObject({ message: M.quizChanging });
+      expect(submit).toHaveBeenCalledTimes(4);
+    } finally {
+      submit.mockRestore();
+    }
+    const [{ n }] = await app.dataSource.query(`SELECT count(*)::int AS n FROM grades WHERE user_id = $1`, [person.id]);
+    expect(n).toBe(0);
+  });
+
+  it('holds the limit by the same rule as the start of an attempt (SQL and TypeScript agree)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.record({
+            max: fc.constantFrom(...MAX_ATTEMPTS_OPTIONS),
+            extra: fc.integer({ min: 0, max: EXTRA_ATTEMPTS_MAX }),
+            taken: fc.integer({ min: 0, max: 40 }),
+          }),
+          { minLength: 1, maxLength: 200 },
+        ),
+        async (cases) => {
+          const rows: { allowed: number; may: boolean }[] = await app.dataSource.query(
+            `SELECT attempts_allowed(c.max, c.extra) AS allowed, may_attempt(c.taken, attempts_allowed(c.max, c.extra)) AS may
+             FROM unnest($1::int[], $2::int[], $3::int[]) WITH ORDINALITY AS c(max, extra, taken, i) ORDER BY c.i`,
+            [cases.map((c) => c.max), cases.map((c) => c.extra), cases.map((c) => c.taken)],
+          );
+          expect(rows).toEqual(
+            cases.map((c) => {
+              const allowed = attemptsAllowed(c.max, c.extra);
+              return { allowed, may: mayAttempt(c.taken, allowed) };
+            }),
+          );
+        },
+      ),
+      { numRuns: 25 },
+    );
   });
 });
 

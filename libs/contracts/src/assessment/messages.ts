@@ -51,6 +51,7 @@ export const AssessmentMessages = {
   playLimitInvalid: `The audio play limit must be 1 to ${AUDIO_PLAY_LIMIT_MAX}, or none`,
   answersRequired: 'Answer every question before submitting.',
   answersWrongCount: (n: number) => `Send one answer per question (${n}).`,
+  quizChanging: 'The quiz is being changed right now. Please submit your answers again in a moment.',
   quizIdRequired: 'quizId must be a quiz id',
   idempotencyKeyInvalid: 'The Idempotency-Key header must be a UUID',
   userIdInvalid: 'userId must be a user id',

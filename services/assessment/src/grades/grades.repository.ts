@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { Grade, Quiz, QuizKind, QuizQuestion } from '@district/contracts';
+import type { Grade, QuizKind, QuizQuestion } from '@district/contracts';
 import { jsonb } from '@district/nest-common';
-import { toQuiz, type QuizRow } from '../quizzes/quizzes.repository';
+import type { Marked } from './marking';
 
 interface GradeRow {
   id: string;
@@ -45,17 +45,32 @@ function toGrade(row: GradeRow): Grade {
   };
 }
 
-export type NewGrade = Omit<Grade, 'id' | 'createdAt' | 'completedAt'> & { idempotencyKey: string | null };
+/** What `submit_grade` did: stored the result, answered the one stored under the key, or refused. */
+export type SubmitStatus = 'created' | 'replayed' | 'limit' | 'stale' | 'missing';
 
-/** What a submission must know before marking, read with the attempt lock (GradesRepository.lockAttempt). */
-export interface AttemptState {
-  quiz: Quiz | null;
-  /** Results this person already has on the quiz. */
-  taken: number;
-  /** Their accommodation's extra attempts (0 without one). */
-  extra: number;
-  /** The id of the result already stored under the submission's Idempotency-Key, if any. */
-  storedId: string | null;
+export interface SubmitOutcome {
+  status: SubmitStatus;
+  /** The result stored ('created') or the one under the key ('replayed'). */
+  grade: Grade | null;
+  /** 'limit': the results taken and the attempts allowed. */
+  taken: number | null;
+  allowed: number | null;
+}
+
+/** A submission as `submit_grade` takes it: marked by the replica against `version` of the quiz. */
+export interface MarkedSubmission {
+  id: string;
+  createdAt: Date;
+  kind: QuizKind;
+  quizId: string;
+  version: number;
+  userId: string;
+  userName: string;
+  marked: Marked;
+  userAnswers: number[];
+  idempotencyKey: string | null;
+  /** Its `assessment.grade.recorded` event's outbox values (`OutboxService.eventValues`). */
+  event: readonly [id: string, subject: string, payload: string, headers: string];
 }
 
 /** Rows an UPDATE or DELETE changed (TypeORM answers them as [rows, count]). */
@@ -97,57 +112,36 @@ export class GradesRepository {
   }
 
   /**
-   * Takes the attempt lock of `quizId` and `userId` (transaction-scoped: every submission of this person on this
-   * quiz, on every replica, waits here for the one before it), then reads everything a submission checks: the quiz,
-   * how many results the person has on it, their extra attempts, and a result already stored under `key`. One round
-   * trip: the `attempt_state` function (its migration says why its read sees the previous holder's commit).
+   * A whole submission in one statement, its own transaction unless `manager` is in one (`submit_grade`, its
+   * migration): under the attempt lock of the quiz and person, on every replica, the result under the key, or the
+   * checks (the quiz still at `version`, the attempt limit with the person's extra attempts) and the result with its
+   * event. The quiz's title, questions and version are stored from its row, read under the lock.
    */
-  async lockAttempt(tx: EntityManager, kind: QuizKind, quizId: string, userId: string, key: string | null): Promise<AttemptState> {
-    const rows: (Partial<QuizRow> & { taken: number; extra: number; stored_id: string | null })[] = await tx.query(
-      `SELECT * FROM attempt_state($1, $2, $3, $4)`,
-      [kind, quizId, userId, key],
-    );
+  async submit(manager: EntityManager, s: MarkedSubmission): Promise<SubmitOutcome> {
+    const rows: (Partial<GradeRow> & { status: SubmitStatus; taken: number | null; allowed: number | null })[] =
+      await manager.query(`SELECT * FROM submit_grade($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb, $14, $15, $16, $17)`, [
+        s.kind,
+        s.quizId,
+        s.userId,
+        s.idempotencyKey,
+        s.version,
+        s.id,
+        s.createdAt,
+        s.userName,
+        s.marked.score,
+        s.marked.correctAnswers,
+        s.marked.totalQuestions,
+        s.marked.passed,
+        jsonb(s.userAnswers),
+        ...s.event,
+      ]);
     const row = rows[0];
     return {
-      quiz: row.id ? toQuiz(row as QuizRow) : null,
+      status: row.status,
+      grade: row.id ? toGrade(row as GradeRow) : null,
       taken: row.taken,
-      extra: row.extra,
-      storedId: row.stored_id,
+      allowed: row.allowed,
     };
-  }
-
-  /**
-   * The INSERT of a result (id and time chosen here, so its event can be written in the same statement:
-   * `OutboxService.enqueueWith`); `toGrade` turns the row it returns into the result.
-   */
-  insertStatement(g: NewGrade & { id: string; createdAt: Date }): { sql: string; params: unknown[] } {
-    return {
-      sql: `INSERT INTO grades (id, created_at, kind, quiz_id, user_id, user_name, quiz_title, score, correct_answers,
-              total_questions, passed, user_answers, questions, quiz_version, idempotency_key)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13::jsonb, $14, $15)
-            RETURNING ${COLUMNS}`,
-      params: [
-        g.id,
-        g.createdAt,
-        g.kind,
-        g.quizId,
-        g.userId,
-        g.userName,
-        g.quizTitle,
-        g.score,
-        g.correctAnswers,
-        g.totalQuestions,
-        g.passed,
-        jsonb(g.userAnswers),
-        jsonb(g.questions),
-        g.quizVersion,
-        g.idempotencyKey,
-      ],
-    };
-  }
-
-  toGrade(row: unknown): Grade {
-    return toGrade(row as GradeRow);
   }
 
   async delete(tx: EntityManager, kind: QuizKind, id: string): Promise<boolean> {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { Counter } from 'prom-client';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import {
   AssessmentMessages as M,
   Subjects,
@@ -12,7 +12,10 @@ import {
   type GradeRecordedEvent,
   type GradeSubmission,
   type ItemAnalysis,
+  type Quiz,
+  type QuizInput,
   type QuizKind,
+  QUIZ_OPTIONS_COUNT,
   auditRecord,
   type AuditStamp,
 } from '@district/contracts';
@@ -28,16 +31,35 @@ import {
   AnswersInvalidError,
   AttemptLimitError,
   GradeNotFoundError,
+  QuizChangingError,
   QuizNotFoundError,
 } from '../assessment.errors';
 import { forTaking, isStaff } from '../quizzes/quiz-views';
 import { enqueueAudit, gradeAuditTarget } from '../users/audit';
 import { QuizzesRepository } from '../quizzes/quizzes.repository';
-import { GradesRepository } from './grades.repository';
+import { GradesRepository, type SubmitOutcome } from './grades.repository';
+import { QuizCache } from './quiz-cache';
 import { analyseItems } from './item-analysis';
 import { attemptsAllowed, mark, mayAttempt } from './marking';
 
 export const GRADES_IDEMPOTENCY_INDEX = 'grades_idempotency_idx';
+
+/** The rehearsal's quiz (never committed): ten questions, unlimited attempts, like a class's text quiz. */
+const REHEARSAL_QUIZ: QuizInput = {
+  title: 'Rehearsal',
+  description: '',
+  maxAttempts: -1,
+  audioPlayLimit: null,
+  questions: Array.from({ length: 10 }, (_, i) => ({
+    question: `Question ${i + 1}`,
+    options: ['a', 'b', 'c', 'd'],
+    correctAnswer: i % QUIZ_OPTIONS_COUNT,
+  })),
+};
+const REHEARSAL_AUTHOR = { id: '00000000-0000-4000-8000-000000000000', name: 'Rehearsal' };
+
+/** How many times a submission reads its quiz again when the quiz changed between its marking and its storing. */
+const STALE_RETRIES = 3;
 
 /** Who an attempt is for: the id and the name shown on the result. */
 export type Person = Pick<AuthUser, 'id' | 'name'>;
@@ -69,9 +91,12 @@ export class GradesService {
       labelNames: ['kind', 'outcome'],
       registers: [metrics.registry],
     });
+    this.quizCache = new QuizCache(quizzes);
   }
 
   private readonly submissions: Counter<'kind' | 'outcome'>;
+  /** The quizzes this replica marks against (submit_grade checks their version). */
+  private readonly quizCache: QuizCache;
 
   /** Teachers and admins: every result (filters as asked). Anyone else: their own, whatever `userId` says. */
   list(kind: QuizKind, viewer: AuthUser, query: GradeQuery): Promise<Grade[]> {
@@ -124,7 +149,12 @@ export class GradesService {
       this.submissions.inc({ kind, outcome: submitted.created ? 'stored' : 'replayed' });
       return submitted;
     } catch (error) {
-      if (error instanceof AttemptLimitError || error instanceof AnswersInvalidError || error instanceof QuizNotFoundError)
+      if (
+        error instanceof AttemptLimitError ||
+        error instanceof AnswersInvalidError ||
+        error instanceof QuizNotFoundError ||
+        error instanceof QuizChangingError
+      )
         this.submissions.inc({ kind, outcome: 'refused' });
       throw error;
     }
@@ -143,76 +173,133 @@ export class GradesService {
     } catch (error) {
       // The same key raced on another quiz (another lock): the first one stored wins, and is the answer.
       if (idempotencyKey !== null && violatedUniqueConstraint(error) === GRADES_IDEMPOTENCY_INDEX) {
-        const stored = await this.dataSource.transaction((tx) =>
-          this.grades.findByKey(tx, user.id, idempotencyKey),
-        );
+        const stored = await this.grades.findByKey(this.dataSource.manager, user.id, idempotencyKey);
         if (stored) return { grade: stored, created: false };
       }
       throw error;
     }
   }
 
-  private store(
+  private async store(
     kind: QuizKind,
     user: Person,
     quizId: string,
     answers: number[],
     key: string | null,
   ): Promise<Submitted> {
-    // Four round trips in all (begin, lock with the state, write with its event, commit): a class submitting at
-    // once is bounded by them (bench/assessment).
-    return this.dataSource.transaction(async (tx) => {
-      // Every submission of this person on this quiz, on every replica, waits here for the one before it.
-      const state = await this.grades.lockAttempt(tx, kind, quizId, user.id, key);
-      if (key !== null && state.storedId !== null) {
-        const stored = await this.grades.findByKey(tx, user.id, key);
+    // One round trip when this replica has read the quiz before (submit_grade): a class submitting at once is
+    // bounded by round trips (bench/assessment).
+    let fresh = false;
+    for (let tries = 0; tries <= STALE_RETRIES; tries++) {
+      const quiz = await this.quizCache.get(kind, quizId, fresh);
+      if (quiz && answers.length !== quiz.questions.length) {
+        // The quiz as this replica last read it may be older than the one the pupil answered.
+        if (!fresh) {
+          fresh = true;
+          continue;
+        }
+        // A retry of an attempt stored before the quiz changed is still answered with its result.
+        const stored = key === null ? null : await this.grades.findByKey(this.dataSource.manager, user.id, key);
         if (stored) return { grade: stored, created: false };
-      }
-      const quiz = state.quiz;
-      if (!quiz) throw new QuizNotFoundError();
-      if (answers.length !== quiz.questions.length)
         throw new AnswersInvalidError(M.answersWrongCount(quiz.questions.length));
-      const allowed = attemptsAllowed(quiz.maxAttempts, state.extra);
-      if (!mayAttempt(state.taken, allowed)) throw new AttemptLimitError(state.taken, allowed);
-      const marked = mark(quiz.questions, answers);
-      const id = randomUUID();
-      const createdAt = new Date();
-      const event: GradeRecordedEvent = {
-        grade: {
-          id,
-          kind,
-          quizId,
-          userId: user.id,
-          score: marked.score,
-          passed: marked.passed,
-          correctAnswers: marked.correctAnswers,
-          totalQuestions: marked.totalQuestions,
-          createdAt: createdAt.toISOString(),
-        },
-      };
-      const [row] = await this.outbox.enqueueWith(
-        tx,
-        this.grades.insertStatement({
-          id,
-          createdAt,
-          kind,
-          quizId,
-          userId: user.id,
-          userName: user.name,
-          quizTitle: quiz.title,
-          ...marked,
-          userAnswers: answers,
-          questions: quiz.questions,
-          quizVersion: quiz.version,
-          idempotencyKey: key,
-        }),
-        Subjects.assessmentGradeRecorded,
-        event,
-      );
-      const grade = this.grades.toGrade(row);
-      this.logger.info({ gradeId: grade.id, quizId, kind, score: grade.score }, 'grade recorded');
-      return { grade, created: true };
+      }
+      const outcome = await this.submitMarked(this.dataSource.manager, kind, user, quizId, quiz, answers, key);
+      switch (outcome.status) {
+        case 'created': {
+          const grade = outcome.grade as Grade;
+          this.logger.info({ gradeId: grade.id, quizId, kind, score: grade.score }, 'grade recorded');
+          return { grade, created: true };
+        }
+        case 'replayed':
+          return { grade: outcome.grade as Grade, created: false };
+        case 'limit':
+          throw new AttemptLimitError(outcome.taken as number, outcome.allowed as number);
+        case 'missing':
+          this.quizCache.forget(kind, quizId);
+          throw new QuizNotFoundError();
+        case 'stale':
+          // Edited (or created) since this replica read it: read it again and mark again.
+          fresh = true;
+      }
+    }
+    throw new QuizChangingError();
+  }
+
+  /**
+   * Marks `answers` against `quiz` (null: none known — only a result stored under the key can come back) and
+   * stores the result with its event through `submit_grade`, in `manager`'s transaction if it has one; the relay is
+   * nudged after a commit that stored one.
+   */
+  private async submitMarked(
+    manager: EntityManager,
+    kind: QuizKind,
+    user: Person,
+    quizId: string,
+    quiz: Quiz | null,
+    answers: number[],
+    key: string | null,
+  ): Promise<SubmitOutcome> {
+    const marked = mark(quiz?.questions ?? [], answers);
+    const id = randomUUID();
+    const createdAt = new Date();
+    const event: GradeRecordedEvent = {
+      grade: {
+        id,
+        kind,
+        quizId,
+        userId: user.id,
+        score: marked.score,
+        passed: marked.passed,
+        correctAnswers: marked.correctAnswers,
+        totalQuestions: marked.totalQuestions,
+        createdAt: createdAt.toISOString(),
+      },
+    };
+    const outcome = await this.grades.submit(manager, {
+      id,
+      createdAt,
+      kind,
+      quizId,
+      // No quiz version is below 1: without a quiz, nothing is stored.
+      version: quiz?.version ?? 0,
+      userId: user.id,
+      userName: user.name,
+      marked,
+      userAnswers: answers,
+      idempotencyKey: key,
+      event: this.outbox.eventValues(manager, Subjects.assessmentGradeRecorded, event),
     });
+    if (outcome.status === 'created') this.outbox.written(manager);
+    return outcome;
+  }
+
+  /**
+   * A replica's rehearsal before it takes traffic (the platform's warm-up, ADR 0019): up to `rounds` submissions
+   * on a quiz of its own, each marked, locked, checked and stored by the same code as a real one (every tenth sent
+   * again with its key, as a retry), all in one transaction that is rolled back — no quiz, result or event stays.
+   * Answers the rounds done before `deadline`.
+   */
+  async rehearse(rounds: number, deadline: number): Promise<number> {
+    let done = 0;
+    const rolledBack = new Error('rehearsal: rolled back');
+    try {
+      await this.dataSource.transaction(async (tx) => {
+        const quiz = await this.quizzes.insert(tx, 'text', REHEARSAL_QUIZ, REHEARSAL_AUTHOR);
+        if (!quiz) throw new Error('rehearsal: the quiz was not stored');
+        for (; done < rounds && Date.now() < deadline; done++) {
+          const person = { id: randomUUID(), name: REHEARSAL_AUTHOR.name };
+          const answers = quiz.questions.map((_, i) => (i + done) % QUIZ_OPTIONS_COUNT);
+          const key = randomUUID();
+          const first = await this.submitMarked(tx, 'text', person, quiz.id, quiz, answers, key);
+          if (first.status !== 'created') throw new Error(`rehearsal: a submission was ${first.status}`);
+          if (done % 10 === 0) await this.submitMarked(tx, 'text', person, quiz.id, quiz, answers, key);
+        }
+        throw rolledBack;
+      });
+    } catch (error) {
+      if (error !== rolledBack) throw error;
+    }
+    return done;
   }
 
   /** Deletes a result; `by` (the teacher or admin) goes to the audit log with it (ADR 0021). */

@@ -64,6 +64,26 @@ export class OutboxService {
   }
 
   /**
+   * One event's outbox values — id, subject, payload, headers, checked as `enqueue` checks them — for a SQL function
+   * that inserts them itself when it writes (`INSERT INTO outbox (id, subject, payload, headers) VALUES (…)`, the
+   * service schema's table): a write and its event decided in one statement. Call `written` after a call that
+   * wrote it, so the relay is nudged as after `enqueue`.
+   */
+  eventValues(
+    manager: EntityManager,
+    subject: string,
+    data: unknown,
+    headers?: Record<string, string>,
+  ): [id: string, subject: string, payload: string, headers: string] {
+    return this.outboxRow(manager, subject, data, headers, 1).params;
+  }
+
+  /** An event of `eventValues` was written through `manager`: the relay sends it after the commit. */
+  written(manager: EntityManager): void {
+    enqueued(manager);
+  }
+
+  /**
    * The outbox INSERT of one event, its parameters numbered from `$first`. The subject is checked now, so a bad
    * one fails the caller's transaction instead of blocking the relay later.
    */
