@@ -274,6 +274,72 @@ async function startGateway(infra: OursInfra, redisUrl: string, scratch: string,
   );
 }
 
+// ---------- our servers' own view of the measured window ----------
+const metricsOf = (ports: number[]) => ports.map((p) => `http://127.0.0.1:${p}/metrics`);
+
+/** One scrape's figures: prom-client's event-loop delay since the last scrape (it resets on each), and GC totals. */
+interface Scrape {
+  lagP99Ms: number;
+  lagMaxMs: number;
+  gcSeconds: number;
+  gcCount: number;
+}
+
+/** The sum of a metric's samples (over its labels); NaN when the process does not export it. */
+function metricValue(body: string, name: string): number {
+  let total = Number.NaN;
+  for (const m of body.matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, 'gm'))) total = (Number.isNaN(total) ? 0 : total) + Number(m[1]);
+  return total;
+}
+
+async function scrape(url: string): Promise<Scrape | undefined> {
+  try {
+    const body = await (await fetch(url, { signal: AbortSignal.timeout(5000) })).text();
+    return {
+      lagP99Ms: metricValue(body, 'nodejs_eventloop_lag_p99_seconds') * 1000,
+      lagMaxMs: metricValue(body, 'nodejs_eventloop_lag_max_seconds') * 1000,
+      gcSeconds: metricValue(body, 'nodejs_gc_duration_seconds_sum'),
+      gcCount: metricValue(body, 'nodejs_gc_duration_seconds_count'),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What each of our processes says about the measured window: its longest event-loop delay and p99 (a scrape at the
+ * window's start resets prom-client's histogram, the one at its end reads it; it samples every 10 ms, so about 10
+ * means no delay) and the time its collections took.
+ * Against the clients' p99 this is the servers' own share of the delay, the rest being the load generator's and the
+ * kernel's. The scrapes are a few KB each, twice per run.
+ */
+function windowProbe(urls: string[], startInMs: number, lengthMs: number): Promise<Array<Record<string, number | string>>> {
+  return new Promise((resolve) => {
+    const before = new Map<string, Scrape | undefined>();
+    setTimeout(() => {
+      void Promise.all(urls.map(async (u) => before.set(u, await scrape(u)))).then(() =>
+        setTimeout(() => {
+          void Promise.all(
+            urls.map(async (u) => {
+              const start = before.get(u);
+              const end = await scrape(u);
+              if (!start || !end) return { url: u, error: 'no metrics' };
+              if (Number.isNaN(end.lagMaxMs)) return { url: u, error: 'no event-loop metrics' };
+              return {
+                url: u,
+                loopDelayP99Ms: Math.round(end.lagP99Ms * 10) / 10,
+                loopDelayMaxMs: Math.round(end.lagMaxMs * 10) / 10,
+                gcMs: Math.round((end.gcSeconds - start.gcSeconds) * 10000) / 10,
+                gcCount: end.gcCount - start.gcCount,
+              };
+            }),
+          ).then(resolve);
+        }, lengthMs).unref(),
+      );
+    }, startInMs).unref();
+  });
+}
+
 // ---------- one set-up's servers ----------
 interface Running {
   urls: string[];
@@ -283,6 +349,8 @@ interface Running {
   opts: string[];
   /** The chat replica the kill test stops (ours only). */
   victim?: ChildProcess;
+  /** Our processes' /metrics (chat replicas, then the gateway when it is in the path): their window is read there. */
+  metricsUrls?: string[];
   stop(): Promise<void>;
 }
 
@@ -332,13 +400,13 @@ async function startSetup(setup: SetupName, peersDir: string, scratch: string, i
     const opts = [`setup=${infra.setupFile}`, `senders=${a.senders}`, 'timeoutMs=60000'];
     if (setup === 'ours' || setup === 'ours-fix') {
       if (KILL_AFTER !== undefined) opts.push(`failover=${replicaUrls.join(',')}`);
-      return { urls: replicaUrls, pids: [r1.pid, r2.pid], auxPids: [redis.pid], adapter: path.join(__dirname, 'adapters/ours.mjs'), opts, victim: r2.child, stop };
+      return { urls: replicaUrls, pids: [r1.pid, r2.pid], auxPids: [redis.pid], adapter: path.join(__dirname, 'adapters/ours.mjs'), opts, victim: r2.child, metricsUrls: metricsOf([r1.port, r2.port]), stop };
     }
     const gw = await startGateway(infra, redis.url, scratch, gatewayPort, [r1.port, r2.port]);
     stops.push(() => gw.stop());
     const url = `ws://127.0.0.1:${gatewayPort}/ws`;
     if (KILL_AFTER !== undefined) opts.push(`failover=${url},${url}`);
-    return { urls: [url], pids: [gw.pid, r1.pid, r2.pid], auxPids: [redis.pid], adapter: path.join(__dirname, 'adapters/ours.mjs'), opts, victim: r2.child, stop };
+    return { urls: [url], pids: [gw.pid, r1.pid, r2.pid], auxPids: [redis.pid], adapter: path.join(__dirname, 'adapters/ours.mjs'), opts, victim: r2.child, metricsUrls: metricsOf([r1.port, r2.port, gatewayPort]), stop };
   } catch (error) {
     await stop();
     throw error;
@@ -502,6 +570,7 @@ async function main(): Promise<void> {
             const idle = await waitIdle();
             let r: LoadResult = { code: null, json: null };
             let killedAt: number | undefined;
+            let probe: Promise<Array<Record<string, number | string>>> | undefined;
             try {
               const started = Date.now();
               current = await startSetup(setup, peers.dir, scratch, infra);
@@ -509,6 +578,8 @@ async function main(): Promise<void> {
               await sleep(1000);
               const running = current;
               r = await runLoad(peers.dir, setup, running, clients, () => {
+                // The window starts after the settle (2 s) and the warm-up.
+                if (running.metricsUrls) probe = windowProbe(running.metricsUrls, (2 + Number(a.warmup)) * 1000, Number(a.duration) * 1000);
                 if (KILL_AFTER === undefined || !running.victim) return;
                 const victim = running.victim;
                 // settle (2 s) + warm-up, then KILL_AFTER seconds into the measured window
@@ -531,6 +602,8 @@ async function main(): Promise<void> {
             if (json) {
               json.suite = { target: setup, pair, attempt, idleBefore: idle, noisy };
               if (r.oursStats) json.ours = { ...(r.oursStats as object), senders: Number(a.senders) };
+              const window = probe ? await Promise.race([probe, sleep(10_000).then(() => undefined)]) : undefined;
+              if (window) json.serverWindow = window;
               if (killedAt) json.kill = { afterS: KILL_AFTER, at: new Date(killedAt).toISOString() };
               if (noisy && !last) json.discarded = `other processes used ${(json.machine as { otherCpuPct: number }).otherCpuPct} % CPU during the run`;
               appendFileSync(a.out, `${JSON.stringify(json)}\n`);

@@ -47,6 +47,16 @@ export async function summarize(files) {
     const notes = r.ours ? `${JSON.stringify(r.ours.notices)} / ${JSON.stringify(r.ours.rejected)}` : '';
     out.push(`| ${i + 1} | ${r.label} | ${r.clients} | ${f(r.latencyMs.p99)} | ${f(c.total)} | ${f(c.servers)} | ${isGw ? f(c.gateway) : '–'} | ${r.auxCpuSec ? f(c.redis) : '–'} | ${isGw ? `${f(c.gatewayShare * 100, 0)} %` : '–'} | ${f(r.serverRssIdleKB / 1024)} | ${notes} |`);
   });
+  // Our processes' own view of the window (chat.bench.ts windowProbe): the servers' share of the clients' delay.
+  const probed = kept.filter((r) => Array.isArray(r.serverWindow));
+  if (probed.length) {
+    out.push('', "| # | set-up | clients | clients' p99 ms | clients' max ms | per process (chat replicas, then the gateway): event-loop delay p99 / max ms (sampled every 10 ms: about 10 is none), GC ms (collections) in the window |");
+    out.push('|---|---|---|---|---|---|');
+    for (const r of probed) {
+      const each = r.serverWindow.map((w) => (w.error ? w.error : `${f(w.loopDelayP99Ms)} / ${f(w.loopDelayMaxMs)}, GC ${f(w.gcMs)} (${w.gcCount})`)).join(' · ');
+      out.push(`| ${kept.indexOf(r) + 1} | ${r.label} | ${r.clients} | ${f(r.latencyMs.p99)} | ${f(r.latencyMs.max)} | ${each} |`);
+    }
+  }
   // medians per (clients, set-up)
   const groups = new Map();
   for (const r of kept) {
