@@ -292,7 +292,7 @@ function metricValue(body: string, name: string): number {
   return total;
 }
 
-async function scrape(url: string): Promise<Scrape | undefined> {
+async function scrape(url: string): Promise<Scrape | string> {
   try {
     const body = await (await fetch(url, { signal: AbortSignal.timeout(5000) })).text();
     return {
@@ -301,29 +301,30 @@ async function scrape(url: string): Promise<Scrape | undefined> {
       gcSeconds: metricValue(body, 'nodejs_gc_duration_seconds_sum'),
       gcCount: metricValue(body, 'nodejs_gc_duration_seconds_count'),
     };
-  } catch {
-    return undefined;
+  } catch (error) {
+    return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   }
 }
 
 /**
  * What each of our processes says about the measured window: its longest event-loop delay and p99 (a scrape at the
- * window's start resets prom-client's histogram, the one at its end reads it; it samples every 10 ms, so about 10
- * means no delay) and the time its collections took.
+ * window's start resets prom-client's histogram, the one a second before its end reads it; it samples every 10 ms,
+ * so about 10 means no delay) and the time its collections took.
  * Against the clients' p99 this is the servers' own share of the delay, the rest being the load generator's and the
  * kernel's. The scrapes are a few KB each, twice per run.
  */
 function windowProbe(urls: string[], startInMs: number, lengthMs: number): Promise<Array<Record<string, number | string>>> {
   return new Promise((resolve) => {
-    const before = new Map<string, Scrape | undefined>();
+    const before = new Map<string, Scrape | string>();
     setTimeout(() => {
       void Promise.all(urls.map(async (u) => before.set(u, await scrape(u)))).then(() =>
         setTimeout(() => {
           void Promise.all(
             urls.map(async (u) => {
-              const start = before.get(u);
+              const start = before.get(u) ?? 'not read';
               const end = await scrape(u);
-              if (!start || !end) return { url: u, error: 'no metrics' };
+              if (typeof start === 'string') return { url: u, error: `no metrics at the window's start (${start})` };
+              if (typeof end === 'string') return { url: u, error: `no metrics at the window's end (${end})` };
               if (Number.isNaN(end.lagMaxMs)) return { url: u, error: 'no event-loop metrics' };
               return {
                 url: u,
@@ -334,7 +335,9 @@ function windowProbe(urls: string[], startInMs: number, lengthMs: number): Promi
               };
             }),
           ).then(resolve);
-        }, lengthMs).unref(),
+          // A second before the window ends: at its end the clients leave at once, and a replica telling 950
+          // members of each departure answers nothing else for seconds.
+        }, Math.max(1000, lengthMs - 1000)).unref(),
       );
     }, startInMs).unref();
   });

@@ -271,6 +271,26 @@ describe('idempotent submission', () => {
   });
 });
 
+describe('one key raced on two quizzes', () => {
+  it('stores one result: the other submission is answered with it', async () => {
+    const [first, second] = [await textQuiz(-1), await textQuiz(-1)];
+    const { client: student, person } = await app.signIn('student');
+    for (let round = 0; round < 5; round++) {
+      const headers = { 'idempotency-key': randomUUID() };
+      const answers = await Promise.all(
+        [first, second].map((quiz) => student.post<Grade>('/api/text-quiz-grades', { quizId: quiz.id, userAnswers: [1, 0, 2] }, { headers })),
+      );
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 201]);
+      expect(answers[0].body.id).toBe(answers[1].body.id);
+      const [{ n }] = await app.dataSource.query(
+        `SELECT count(*)::int AS n FROM grades WHERE user_id = $1 AND idempotency_key = $2`,
+        [person.id, headers['idempotency-key']],
+      );
+      expect(n).toBe(1);
+    }
+  });
+});
+
 describe('grade lists', () => {
   it('show teachers every result (with filters) and a student only their own, whatever userId they pass', async () => {
     const quiz = await textQuiz(-1);
