@@ -313,14 +313,23 @@ async function scrape(url: string): Promise<Scrape | string> {
  * Against the clients' p99 this is the servers' own share of the delay, the rest being the load generator's and the
  * kernel's. The scrapes are a few KB each, twice per run.
  */
-function windowProbe(urls: string[], startInMs: number, lengthMs: number): Promise<Array<Record<string, number | string>>> {
+interface WindowFigures {
+  url: string;
+  error?: string;
+  loopDelayP99Ms?: number;
+  loopDelayMaxMs?: number;
+  gcMs?: number;
+  gcCount?: number;
+}
+
+function windowProbe(urls: string[], startInMs: number, lengthMs: number): Promise<WindowFigures[]> {
   return new Promise((resolve) => {
     const before = new Map<string, Scrape | string>();
     setTimeout(() => {
       void Promise.all(urls.map(async (u) => before.set(u, await scrape(u)))).then(() =>
         setTimeout(() => {
           void Promise.all(
-            urls.map(async (u) => {
+            urls.map(async (u): Promise<WindowFigures> => {
               const start = before.get(u) ?? 'not read';
               const end = await scrape(u);
               if (typeof start === 'string') return { url: u, error: `no metrics at the window's start (${start})` };
@@ -573,7 +582,7 @@ async function main(): Promise<void> {
             const idle = await waitIdle();
             let r: LoadResult = { code: null, json: null };
             let killedAt: number | undefined;
-            let probe: Promise<Array<Record<string, number | string>>> | undefined;
+            let probe: Promise<WindowFigures[]> | undefined;
             try {
               const started = Date.now();
               current = await startSetup(setup, peers.dir, scratch, infra);
