@@ -66,10 +66,21 @@ describe('the warm-up of a replica (ADR 0019)', () => {
   it('runs the submission path itself: a locked, checked result per round, every tenth retried with its key', async () => {
     const grades = app.service.app.get(GradesService);
     const repository = app.service.app.get(GradesRepository);
-    const submit = jest.spyOn(repository, 'submit');
+    const real = repository.submit.bind(repository);
+    // The attempt locks its transaction holds as each submission is sent (PostgreSQL's lock table is shared).
+    const locksHeld: number[] = [];
+    const submit = jest.spyOn(repository, 'submit').mockImplementation(async (manager, s) => {
+      const [{ n }] = (await manager.query(
+        `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()`,
+      )) as { n: number }[];
+      locksHeld.push(n);
+      return real(manager, s);
+    });
     try {
       const before = await rowsLeft();
       expect(await grades.rehearse(40, Date.now() + 10_000)).toBe(40);
+      // Ten made-up people take turns: ten locks at most, however many rounds.
+      expect(Math.max(...locksHeld)).toBe(10);
       const outcomes = await Promise.all(submit.mock.results.map((r) => r.value as ReturnType<GradesRepository['submit']>));
       const statuses = outcomes.map((o) => o.status);
       expect(statuses.filter((s) => s === 'created')).toHaveLength(40);

@@ -57,6 +57,12 @@ const REHEARSAL_QUIZ: QuizInput = {
   })),
 };
 const REHEARSAL_AUTHOR = { id: '00000000-0000-4000-8000-000000000000', name: 'Rehearsal' };
+/**
+ * The made-up people of a rehearsal, taking turns. Few, because its one transaction keeps every attempt lock it
+ * took until it rolls back, and PostgreSQL's lock table is shared by the whole server (max_locks_per_transaction ×
+ * max_connections): a thousand people would hold a thousand entries while a replica starts.
+ */
+const REHEARSAL_PEOPLE = 10;
 
 /** How many times a submission reads its quiz again when the quiz changed between its marking and its storing. */
 const STALE_RETRIES = 3;
@@ -275,9 +281,9 @@ export class GradesService {
 
   /**
    * A replica's rehearsal before it takes traffic (the platform's warm-up, ADR 0019): up to `rounds` submissions
-   * on a quiz of its own, each marked, locked, checked and stored by the same code as a real one (every tenth sent
-   * again with its key, as a retry), all in one transaction that is rolled back — no quiz, result or event stays.
-   * Answers the rounds done before `deadline`.
+   * by ten made-up people on a quiz of its own, each marked, locked, checked and stored by the same code as a real
+   * one (every tenth sent again with its key, as a retry), all in one transaction that is rolled back — no quiz,
+   * result or event stays. Answers the rounds done before `deadline`.
    */
   async rehearse(rounds: number, deadline: number): Promise<number> {
     let done = 0;
@@ -286,8 +292,9 @@ export class GradesService {
       await this.dataSource.transaction(async (tx) => {
         const quiz = await this.quizzes.insert(tx, 'text', REHEARSAL_QUIZ, REHEARSAL_AUTHOR);
         if (!quiz) throw new Error('rehearsal: the quiz was not stored');
+        const people = Array.from({ length: REHEARSAL_PEOPLE }, () => ({ id: randomUUID(), name: REHEARSAL_AUTHOR.name }));
         for (; done < rounds && Date.now() < deadline; done++) {
-          const person = { id: randomUUID(), name: REHEARSAL_AUTHOR.name };
+          const person = people[done % REHEARSAL_PEOPLE];
           const answers = quiz.questions.map((_, i) => (i + done) % QUIZ_OPTIONS_COUNT);
           const key = randomUUID();
           const first = await this.submitMarked(tx, 'text', person, quiz.id, quiz, answers, key);
