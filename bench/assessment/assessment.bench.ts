@@ -42,6 +42,9 @@ database of the run's own), a share of them retried with the same Idempotency-Ke
   --notes FILE        Markdown shown at the end of the report (what the figures mean on this machine; kept in the JSON)
   --warm-up-rounds N  WARM_UP_ROUNDS of every assessment replica: the rounds of the rehearsal a replica runs before it
                       listens (default: unset, the service's own, 1000; 0 starts replicas cold)
+  --late-replica      the last replica of a set-up starts only after the warm-up, and the burst follows as soon as
+                      the gateway has it in rotation: a replica added by the autoscaler to a set-up that has been
+                      serving (its own warm-up: --warm-up-rounds)
   --replica-node-args=FLAGS  extra Node flags for every assessment replica (e.g. --replica-node-args=--trace-gc, to
                       place a stall)
   --logs DIR          keep the replicas' and gateway's logs there (default: the run's scratch directory, removed)
@@ -69,6 +72,7 @@ const { values: a } = parseArgs({
     'log-level': { type: 'string', default: 'warn' },
     'replica-node-args': { type: 'string', default: '' },
     'warm-up-rounds': { type: 'string' },
+    'late-replica': { type: 'boolean', default: false },
     logs: { type: 'string' },
     'no-pin': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
@@ -116,8 +120,8 @@ interface Infra {
 }
 
 /** One launcher process (`TARGET` assessment or gateway), pinned to the server CPU, logging into the scratch directory. */
-async function startTarget(infra: Infra, name: string, env: Record<string, string>, nodeArgs: readonly string[], ready: (port: number, log: string) => Promise<void>) {
-  const port = await freePort();
+async function startTarget(infra: Infra, name: string, env: Record<string, string>, nodeArgs: readonly string[], ready: (port: number, log: string) => Promise<void>, chosenPort?: number) {
+  const port = chosenPort ?? (await freePort());
   const dataDir = path.join(infra.scratch, `data-${name}`);
   mkdirSync(dataDir, { recursive: true });
   const log = path.join(LOG_DIR ?? infra.scratch, `${name}.log`);
@@ -158,9 +162,10 @@ async function startTarget(infra: Infra, name: string, env: Record<string, strin
 
 const PROFILE_DIR = a['cpu-prof'] ? callerPath(a['cpu-prof']) : undefined;
 const REPLICA_NODE_ARGS = serviceNodeArgs('assessment', a['replica-node-args']);
+const LATE_REPLICA = a['late-replica'];
 const WARM_UP_ROUNDS = a['warm-up-rounds'] === undefined ? undefined : Number(a['warm-up-rounds']);
 if (WARM_UP_ROUNDS !== undefined && !(Number.isInteger(WARM_UP_ROUNDS) && WARM_UP_ROUNDS >= 0)) throw new Error('--warm-up-rounds takes a whole number');
-const startReplica = (infra: Infra, name: string, publicUrl: string) =>
+const startReplica = (infra: Infra, name: string, publicUrl: string, port?: number) =>
   startTarget(infra, name, {
     TARGET: 'assessment',
     PUBLIC_URL: publicUrl,
@@ -168,31 +173,57 @@ const startReplica = (infra: Infra, name: string, publicUrl: string) =>
     ...(name === 'prep' ? { WARM_UP_ROUNDS: '0' } : WARM_UP_ROUNDS === undefined ? {} : { WARM_UP_ROUNDS: String(WARM_UP_ROUNDS) }),
   }, [...REPLICA_NODE_ARGS, ...(PROFILE_DIR && name !== 'prep' ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [])], (port, log) =>
     waitHttp(`http://127.0.0.1:${port}/readyz`, (s) => s === 200, 120_000, undefined, log),
+    port,
   );
 
-async function startSetup(infra: Infra, replicas: number) {
+/** Waits until the gateway counts `up` assessment replicas in rotation (its active check runs every 2 s). */
+const replicasUp = (publicUrl: string, up: number, log: string) =>
+  waitHttp(
+    `${publicUrl}/metrics`,
+    (s, body) => s === 200 && serviceUrlsOf(body, ['assessment']) !== undefined && (body.match(/gateway_upstream_up\{service="assessment"[^}]*\} 1/g) ?? []).length === up,
+    120_000,
+    undefined,
+    log,
+  );
+
+/**
+ * The replicas and their gateway. With `late` (and two replicas or more) the last replica is not started with the
+ * others: `addLate` starts it after the warm-up, as the autoscaler adds one to a set-up that has been serving, and
+ * resolves once the gateway has it in rotation.
+ */
+async function startSetup(infra: Infra, replicas: number, late = false) {
   const gatewayPort = await freePort();
   const publicUrl = `http://127.0.0.1:${gatewayPort}`;
+  const ports: number[] = [];
+  for (let r = 0; r < replicas; r++) ports.push(await freePort());
+  const early = late && replicas > 1 ? replicas - 1 : replicas;
   const started: Array<{ port: number; pid: number; stop(): Promise<void> }> = [];
-  for (let r = 0; r < replicas; r++) started.push(await startReplica(infra, `assessment-${replicas}x-${r}`, publicUrl));
+  for (let r = 0; r < early; r++) started.push(await startReplica(infra, `assessment-${replicas}x-${r}`, publicUrl, ports[r]));
+  const gatewayLog = { path: '' };
   const gateway = await startTarget(
     infra,
     `gateway-${replicas}x`,
-    { TARGET: 'gateway', PORT: String(gatewayPort), PUBLIC_URL: publicUrl, UPSTREAM_ASSESSMENT: started.map((s) => `http://127.0.0.1:${s.port}`).join(','), WEB_DIST: path.join(infra.scratch, 'no-web-build') },
+    { TARGET: 'gateway', PORT: String(gatewayPort), PUBLIC_URL: publicUrl, UPSTREAM_ASSESSMENT: ports.map((p) => `http://127.0.0.1:${p}`).join(','), WEB_DIST: path.join(infra.scratch, 'no-web-build') },
     [],
-    (_port, log) =>
-      waitHttp(
-        `${publicUrl}/metrics`,
-        (s, body) => s === 200 && serviceUrlsOf(body, ['assessment']) !== undefined && (body.match(/gateway_upstream_up\{service="assessment"[^}]*\} 1/g) ?? []).length === replicas,
-        120_000,
-        undefined,
-        log,
-      ),
+    (_port, log) => {
+      gatewayLog.path = log;
+      return replicasUp(publicUrl, early, log);
+    },
   );
+  const replicaPids = started.map((s) => s.pid);
   return {
     publicUrl,
-    replicaPids: started.map((s) => s.pid),
+    replicaPids,
     gatewayPid: gateway.pid,
+    addLate:
+      early < replicas
+        ? async () => {
+            const added = await startReplica(infra, `assessment-${replicas}x-${early}-late`, publicUrl, ports[early]);
+            started.push(added);
+            replicaPids.push(added.pid);
+            await replicasUp(publicUrl, replicas, gatewayLog.path);
+          }
+        : undefined,
     stop: async () => {
       await gateway.stop();
       for (const s of started) await s.stop();
@@ -343,7 +374,7 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     machine,
     pinning: pinning.serverCpus ? `servers (replicas, gateway, NATS, Redis) on CPU ${pinning.serverCpus}; load generator on CPU ${pinning.loadCpus}; PostgreSQL (the machine's) unpinned` : 'not pinned',
-    settings: { rate: RATE, durationS: DURATION_MS / 1000, warmupS: WARMUP_MS / 1000, retryShare: RETRY_SHARE, students: STUDENTS, quizzes: QUIZZES, questions: QUESTIONS, connections: CONNECTIONS, p99TargetMs: P99_TARGET, ladder: LADDER, replicaNodeArgs: REPLICA_NODE_ARGS, warmUpRounds: WARM_UP_ROUNDS ?? 'service default' },
+    settings: { rate: RATE, durationS: DURATION_MS / 1000, warmupS: WARMUP_MS / 1000, retryShare: RETRY_SHARE, students: STUDENTS, quizzes: QUIZZES, questions: QUESTIONS, connections: CONNECTIONS, p99TargetMs: P99_TARGET, ladder: LADDER, replicaNodeArgs: REPLICA_NODE_ARGS, warmUpRounds: WARM_UP_ROUNDS ?? 'service default', ...(LATE_REPLICA ? { lateReplica: true } : {}) },
     rounds: [],
     ...(a.notes ? { notes: readNotes(a.notes) } : {}),
   };
@@ -355,10 +386,15 @@ async function main(): Promise<void> {
       const order = round % 2 === 0 ? REPLICAS : [...REPLICAS].reverse();
       for (const replicas of order) {
         progress(`round ${round + 1}/${ROUNDS}: ${replicas} replica(s)`);
-        const setup = await startSetup(infra, replicas);
+        const setup = await startSetup(infra, replicas, LATE_REPLICA);
         try {
           // A warm-up at 100/s (JIT, pools), not recorded.
           await runBurst(setup.publicUrl, '/api/text-quiz-grades', planBurst({ rate: 100, durationMs: WARMUP_MS, retryShare: 0, tokens: infra.studentTokens, quizIds, questions: QUESTIONS, seed: 999 + round }), 100, CONNECTIONS, setup.publicUrl);
+          if (setup.addLate) {
+            const t = Date.now();
+            await setup.addLate();
+            progress(`  late replica in rotation ${((Date.now() - t) / 1000).toFixed(1)} s after it was started`);
+          }
           const main = await burst(infra, quizIds, setup, RATE, seed++);
           const ladder: BurstRecord[] = [];
           const over = (b: BurstRecord) => b.latency.p99 > P99_TARGET || b.failed > 0 || Object.keys(b.non2xx).length > 0;
