@@ -33,6 +33,8 @@ describe('ErrorFilter', () => {
       typeormWrapped,
       Object.assign(new Error('Reached the max retries per request limit (which is 3).'), { name: 'MaxRetriesPerRequestError' }),
       new Error('Connection is closed.'),
+      new Error('Client was closed and is not queryable'),
+      Object.assign(new Error('Query runner already released. Cannot run queries anymore.'), { name: 'QueryRunnerAlreadyReleasedError' }),
       Object.assign(new Error('query failed'), { cause: Object.assign(new Error('x'), { code: 'ECONNRESET' }) }),
     ];
     for (const error of cases) {

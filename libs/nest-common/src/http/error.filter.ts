@@ -53,7 +53,10 @@ export const DEPENDENCY_UNAVAILABLE = 'The service is briefly unavailable. Pleas
 
 /** Connection-level failures of PostgreSQL (pg, TypeORM) and Redis (ioredis): the store is away, not the request at fault. */
 const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006']);
-const UNAVAILABLE_MESSAGES = /Connection terminated|Connection is closed|Stream isn't writeable|timeout exceeded when trying to connect|Client has encountered a connection error|Reached the max retries per request/;
+// pg's "Client was closed and is not queryable" and TypeORM's QueryRunnerAlreadyReleasedError: a pooled connection
+// that died during a restart, met by the next query on it.
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|Connection is closed|Stream isn't writeable|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|Query runner already released|Reached the max retries per request/;
 
 /**
  * True for an error that says a datastore could not be reached (a restart, an outage): the service answers 503
