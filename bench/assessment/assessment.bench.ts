@@ -157,7 +157,7 @@ async function startTarget(infra: Infra, name: string, env: Record<string, strin
     await stop();
     throw error;
   }
-  return { port, pid: child.pid as number, stop };
+  return { port, pid: child.pid as number, log, stop };
 }
 
 const PROFILE_DIR = a['cpu-prof'] ? callerPath(a['cpu-prof']) : undefined;
@@ -199,16 +199,12 @@ async function startSetup(infra: Infra, replicas: number, late = false) {
   const early = late && replicas > 1 ? replicas - 1 : replicas;
   const started: Array<{ port: number; pid: number; stop(): Promise<void> }> = [];
   for (let r = 0; r < early; r++) started.push(await startReplica(infra, `assessment-${replicas}x-${r}`, publicUrl, ports[r]));
-  const gatewayLog = { path: '' };
   const gateway = await startTarget(
     infra,
     `gateway-${replicas}x`,
     { TARGET: 'gateway', PORT: String(gatewayPort), PUBLIC_URL: publicUrl, UPSTREAM_ASSESSMENT: ports.map((p) => `http://127.0.0.1:${p}`).join(','), WEB_DIST: path.join(infra.scratch, 'no-web-build') },
     [],
-    (_port, log) => {
-      gatewayLog.path = log;
-      return replicasUp(publicUrl, early, log);
-    },
+    (_port, log) => replicasUp(publicUrl, early, log),
   );
   const replicaPids = started.map((s) => s.pid);
   return {
@@ -221,7 +217,7 @@ async function startSetup(infra: Infra, replicas: number, late = false) {
             const added = await startReplica(infra, `assessment-${replicas}x-${early}-late`, publicUrl, ports[early]);
             started.push(added);
             replicaPids.push(added.pid);
-            await replicasUp(publicUrl, replicas, gatewayLog.path);
+            await replicasUp(publicUrl, replicas, gateway.log);
           }
         : undefined,
     stop: async () => {

@@ -306,13 +306,6 @@ async function scrape(url: string): Promise<Scrape | string> {
   }
 }
 
-/**
- * What each of our processes says about the measured window: its longest event-loop delay and p99 (a scrape at the
- * window's start resets prom-client's histogram, the one a second before its end reads it; it samples every 10 ms,
- * so about 10 means no delay) and the time its collections took.
- * Against the clients' p99 this is the servers' own share of the delay, the rest being the load generator's and the
- * kernel's. The scrapes are a few KB each, twice per run.
- */
 interface WindowFigures {
   url: string;
   error?: string;
@@ -322,34 +315,36 @@ interface WindowFigures {
   gcCount?: number;
 }
 
-function windowProbe(urls: string[], startInMs: number, lengthMs: number): Promise<WindowFigures[]> {
-  return new Promise((resolve) => {
-    const before = new Map<string, Scrape | string>();
-    setTimeout(() => {
-      void Promise.all(urls.map(async (u) => before.set(u, await scrape(u)))).then(() =>
-        setTimeout(() => {
-          void Promise.all(
-            urls.map(async (u): Promise<WindowFigures> => {
-              const start = before.get(u) ?? 'not read';
-              const end = await scrape(u);
-              if (typeof start === 'string') return { url: u, error: `no metrics at the window's start (${start})` };
-              if (typeof end === 'string') return { url: u, error: `no metrics at the window's end (${end})` };
-              if (Number.isNaN(end.lagMaxMs)) return { url: u, error: 'no event-loop metrics' };
-              return {
-                url: u,
-                loopDelayP99Ms: Math.round(end.lagP99Ms * 10) / 10,
-                loopDelayMaxMs: Math.round(end.lagMaxMs * 10) / 10,
-                gcMs: Math.round((end.gcSeconds - start.gcSeconds) * 10000) / 10,
-                gcCount: end.gcCount - start.gcCount,
-              };
-            }),
-          ).then(resolve);
-          // A second before the window ends: at its end the clients leave at once, and a replica telling 950
-          // members of each departure answers nothing else for seconds.
-        }, Math.max(1000, lengthMs - 1000)).unref(),
-      );
-    }, startInMs).unref();
-  });
+/**
+ * What each of our processes says about the measured window: its longest event-loop delay and p99 (a scrape at the
+ * window's start resets prom-client's histogram, the one a second before its end reads it; it samples every 10 ms,
+ * so about 10 means no delay) and the time its collections took.
+ * Against the clients' p99 this is the servers' own share of the delay, the rest being the load generator's and the
+ * kernel's. The scrapes are a few KB each, twice per run.
+ */
+async function windowProbe(urls: string[], startInMs: number, lengthMs: number): Promise<WindowFigures[]> {
+  // Unref'd: a run that ends early leaves nothing here holding the process.
+  await sleep(startInMs, undefined, { ref: false });
+  const before = await Promise.all(urls.map(scrape));
+  // A second before the window ends: at its end the clients leave at once, and a replica telling 950 members of
+  // each departure answers nothing else for seconds.
+  await sleep(Math.max(1000, lengthMs - 1000), undefined, { ref: false });
+  return Promise.all(
+    urls.map(async (url, i): Promise<WindowFigures> => {
+      const start = before[i];
+      const end = await scrape(url);
+      if (typeof start === 'string') return { url, error: `no metrics at the window's start (${start})` };
+      if (typeof end === 'string') return { url, error: `no metrics at the window's end (${end})` };
+      if (Number.isNaN(end.lagMaxMs)) return { url, error: 'no event-loop metrics' };
+      return {
+        url,
+        loopDelayP99Ms: Math.round(end.lagP99Ms * 10) / 10,
+        loopDelayMaxMs: Math.round(end.lagMaxMs * 10) / 10,
+        gcMs: Math.round((end.gcSeconds - start.gcSeconds) * 10000) / 10,
+        gcCount: end.gcCount - start.gcCount,
+      };
+    }),
+  );
 }
 
 // ---------- one set-up's servers ----------

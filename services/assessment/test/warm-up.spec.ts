@@ -1,24 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import type { Grade, Quiz } from '@district/contracts';
 import { ServiceMetrics } from '@district/nest-common';
+import { capturedLogger } from '@district/nest-common/testing';
 import { GradesRepository } from '../src/grades/grades.repository';
 import { GradesService } from '../src/grades/grades.service';
 import { startAssessment, type AssessmentTestApp } from './support/assessment-app';
 
 let app: AssessmentTestApp;
-const logLines: Array<Record<string, unknown>> = [];
+const { logger, lines: logLines } = capturedLogger();
 
 beforeAll(async () => {
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      for (const line of chunk.toString('utf8').split('\n')) if (line.trim() !== '') logLines.push(JSON.parse(line) as Record<string, unknown>);
-      callback();
-    },
-  });
   // Started as the launcher starts a replica of its own: the warm-up runs before it listens.
-  app = await startAssessment({ warmUpRounds: 300, runtime: { logger: pino({ level: 'info' }, sink) } });
+  app = await startAssessment({ warmUpRounds: 300, runtime: { logger } });
 });
 afterAll(async () => {
   await app?.close();

@@ -1,16 +1,11 @@
 import 'reflect-metadata';
-import { Writable } from 'node:stream';
 import { Controller, Get, Module, type DynamicModule } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
 import pino from 'pino';
 import { Public } from '../auth/decorators';
-import { ErrorFilter } from '../http/error.filter';
-import { PLATFORM_LOGGER } from '../http/tokens';
 import { HealthController } from '../health/health.controller';
-import { ServiceMetrics } from '../health/metrics';
-import { Readiness } from '../health/readiness';
 import type { PlatformRuntime, ServiceDefinition, ServiceWarmUp, WarmUpContext } from '../runtime/runtime';
-import { startService, type RunningService } from './create-service-app';
+import { bareServiceProviders, capturedLogger } from '../testing/captured-logger';
+import { WARM_UP_MAX_MS, startService, type RunningService } from './create-service-app';
 
 @Controller('work')
 class WorkController {
@@ -27,16 +22,7 @@ class WorkController {
 @Module({})
 class WorkModule {
   static forRoot(logger: pino.Logger): DynamicModule {
-    return {
-      module: WorkModule,
-      controllers: [HealthController, WorkController],
-      providers: [
-        { provide: Readiness, useValue: new Readiness() },
-        { provide: ServiceMetrics, useValue: new ServiceMetrics('probe', false) },
-        { provide: PLATFORM_LOGGER, useValue: logger },
-        { provide: APP_FILTER, useClass: ErrorFilter },
-      ],
-    };
+    return { module: WorkModule, controllers: [HealthController, WorkController], providers: bareServiceProviders(logger) };
   }
 }
 
@@ -51,14 +37,7 @@ afterEach(async () => {
 });
 
 async function start(warmUp: ServiceWarmUp | undefined, warmUpRounds: number | undefined): Promise<Started> {
-  const logLines: Array<Record<string, unknown>> = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      for (const line of chunk.toString('utf8').split('\n')) if (line.trim() !== '') logLines.push(JSON.parse(line) as Record<string, unknown>);
-      callback();
-    },
-  });
-  const logger = pino({ level: 'info' }, sink);
+  const { logger, lines: logLines } = capturedLogger();
   const definition: ServiceDefinition = {
     name: 'probe',
     dependsOn: [],
@@ -103,8 +82,8 @@ describe('a service warm-up before it listens', () => {
     expect(context.rounds).toBe(4);
     expect(context.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(context.url).not.toBe(service.url);
-    expect(context.deadline).toBeGreaterThanOrEqual(before + 10_000);
-    expect(context.deadline).toBeLessThanOrEqual(Date.now() + 10_000);
+    expect(context.deadline).toBeGreaterThanOrEqual(before + WARM_UP_MAX_MS);
+    expect(context.deadline).toBeLessThanOrEqual(Date.now() + WARM_UP_MAX_MS);
     await expect(fetch(`${context.url}/work`)).rejects.toThrow();
     expect(logLines.find((l) => l.msg === 'warmed up')).toMatchObject({ rounds: 4, asked: 4 });
     expect(requestLines(logLines)).toEqual([]);

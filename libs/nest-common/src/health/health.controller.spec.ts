@@ -1,16 +1,12 @@
 import 'reflect-metadata';
-import { Writable } from 'node:stream';
 import { Module, type DynamicModule } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
 import pino from 'pino';
 import { startService, type RunningService } from '../app/create-service-app';
 import { ConfigError } from '../config/config';
-import { ErrorFilter } from '../http/error.filter';
-import { PLATFORM_LOGGER } from '../http/tokens';
 import type { PlatformRuntime, ServiceDefinition } from '../runtime/runtime';
+import { bareServiceProviders, capturedLogger } from '../testing/captured-logger';
 import { HealthController } from './health.controller';
 import { isLoopbackListenHost } from './metrics-access';
-import { ServiceMetrics } from './metrics';
 import { Readiness } from './readiness';
 
 const TOKEN = 'a-long-service-metrics-token';
@@ -22,16 +18,7 @@ class HealthOnlyModule {
     const readiness = new Readiness();
     readiness.add('database', () => true);
     readiness.add('bus', () => false);
-    return {
-      module: HealthOnlyModule,
-      controllers: [HealthController],
-      providers: [
-        { provide: Readiness, useValue: readiness },
-        { provide: ServiceMetrics, useValue: new ServiceMetrics('probe', false) },
-        { provide: PLATFORM_LOGGER, useValue: logger },
-        { provide: APP_FILTER, useClass: ErrorFilter },
-      ],
-    };
+    return { module: HealthOnlyModule, controllers: [HealthController], providers: bareServiceProviders(logger, readiness) };
   }
 }
 
@@ -41,16 +28,7 @@ interface Started {
 }
 
 async function start(host: string, env: NodeJS.ProcessEnv = {}): Promise<Started> {
-  const logLines: Array<Record<string, unknown>> = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      for (const line of chunk.toString('utf8').split('\n')) {
-        if (line.trim() !== '') logLines.push(JSON.parse(line) as Record<string, unknown>);
-      }
-      callback();
-    },
-  });
-  const logger = pino({ level: 'info' }, sink);
+  const { logger, lines: logLines } = capturedLogger();
   const definition: ServiceDefinition = {
     name: 'probe',
     dependsOn: [],

@@ -61,3 +61,4 @@ export * from './openapi-check';
 export * from './test-sessions';
 export * from './authz-matrix';
 export * from './service-app';
+export * from './captured-logger';

@@ -273,7 +273,7 @@ export class GradesService {
       marked,
       userAnswers: answers,
       idempotencyKey: key,
-      event: this.outbox.eventValues(manager, Subjects.assessmentGradeRecorded, event),
+      event: this.outbox.eventValues(Subjects.assessmentGradeRecorded, event),
     });
     if (outcome.status === 'created') this.outbox.written(manager);
     return outcome;

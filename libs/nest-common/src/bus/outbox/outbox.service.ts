@@ -70,12 +70,12 @@ export class OutboxService {
    * wrote it, so the relay is nudged as after `enqueue`.
    */
   eventValues(
-    manager: EntityManager,
     subject: string,
     data: unknown,
     headers?: Record<string, string>,
   ): [id: string, subject: string, payload: string, headers: string] {
-    return this.outboxRow(manager, subject, data, headers, 1).params;
+    assertPublishSubject(subject);
+    return [randomUUID(), subject, encodeJson(data), JSON.stringify(normalizeHeaders(headers))];
   }
 
   /** An event of `eventValues` was written through `manager`: the relay sends it after the commit. */
@@ -94,12 +94,12 @@ export class OutboxService {
     headers: Record<string, string> | undefined,
     first: number,
   ): { sql: string; params: [id: string, subject: string, payload: string, headers: string] } {
-    assertPublishSubject(subject);
+    const params = this.eventValues(subject, data, headers);
     const table = messagingTable(manager.connection, 'outbox', this.options.schema);
     const [a, b, c, d] = [first, first + 1, first + 2, first + 3];
     return {
       sql: `INSERT INTO ${table} ("id", "subject", "payload", "headers") VALUES ($${a}, $${b}, $${c}::jsonb, $${d}::jsonb)`,
-      params: [randomUUID(), subject, encodeJson(data), JSON.stringify(normalizeHeaders(headers))],
+      params,
     };
   }
 }
