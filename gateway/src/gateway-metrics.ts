@@ -1,5 +1,5 @@
-import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
-import { LabelledCounter, LabelledHistogram } from '@district/nest-common';
+import { Gauge, Registry } from 'prom-client';
+import { LabelledCounter, LabelledHistogram, registerProcessMetrics } from '@district/nest-common';
 
 /**
  * The gateway's Prometheus metrics, in a registry of its own: the launcher may run services in the same
@@ -45,7 +45,7 @@ export class GatewayMetrics {
       },
     });
     if (options.defaultMetrics ?? true) {
-      collectDefaultMetrics({ register: this.registry, prefix: 'gateway_' });
+      registerProcessMetrics(this.registry, 'gateway_');
     }
   }
 

@@ -1,6 +1,7 @@
-import { collectDefaultMetrics, Registry } from 'prom-client';
+import { Registry } from 'prom-client';
 import { LabelledHistogram } from './request-metrics';
 import { MetricsAccess } from './metrics-access';
+import { registerProcessMetrics } from './process-metrics';
 
 /** One registry per service app, so several services in one process do not mix their figures. */
 export class ServiceMetrics {
@@ -12,7 +13,7 @@ export class ServiceMetrics {
 
   constructor(service: string, withDefaults: boolean) {
     this.registry.setDefaultLabels({ service });
-    if (withDefaults) collectDefaultMetrics({ register: this.registry });
+    if (withDefaults) registerProcessMetrics(this.registry);
     this.httpDuration = new LabelledHistogram({
       name: 'http_request_duration_seconds',
       help: 'HTTP request duration by route and status',
