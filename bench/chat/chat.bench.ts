@@ -283,6 +283,8 @@ interface Scrape {
   lagMaxMs: number;
   gcSeconds: number;
   gcCount: number;
+  /** How long the scrape took, request to last byte (ms): its own cost to the replica's loop shows here. */
+  tookMs: number;
 }
 
 /** The sum of a metric's samples (over its labels); NaN when the process does not export it. */
@@ -294,8 +296,11 @@ function metricValue(body: string, name: string): number {
 
 async function scrape(url: string): Promise<Scrape | string> {
   try {
+    const t0 = performance.now();
     const body = await (await fetch(url, { signal: AbortSignal.timeout(5000) })).text();
+    const tookMs = Math.round((performance.now() - t0) * 10) / 10;
     return {
+      tookMs,
       lagP99Ms: metricValue(body, 'nodejs_eventloop_lag_p99_seconds') * 1000,
       lagMaxMs: metricValue(body, 'nodejs_eventloop_lag_max_seconds') * 1000,
       gcSeconds: metricValue(body, 'nodejs_gc_duration_seconds_sum'),
@@ -313,6 +318,8 @@ interface WindowFigures {
   loopDelayMaxMs?: number;
   gcMs?: number;
   gcCount?: number;
+  /** The two scrapes' durations (ms): at the window's start and a second before its end. */
+  scrapeMs?: [number, number];
 }
 
 /**
@@ -342,6 +349,7 @@ async function windowProbe(urls: string[], startInMs: number, lengthMs: number):
         loopDelayMaxMs: Math.round(end.lagMaxMs * 10) / 10,
         gcMs: Math.round((end.gcSeconds - start.gcSeconds) * 10000) / 10,
         gcCount: end.gcCount - start.gcCount,
+        scrapeMs: [start.tookMs, end.tookMs],
       };
     }),
   );
