@@ -540,16 +540,21 @@ export class ChatHub implements OnApplicationBootstrap {
     if (json.startsWith('{"type":"_')) return this.onInternal(room, json);
     let frame: WireFrame | undefined;
     let slow: ChatSlowModeEvent | undefined;
+    let presenceAt = 0;
     if (json.startsWith('{"type":"slow_mode"')) slow = JSON.parse(json) as ChatSlowModeEvent;
     else if (json.startsWith('{"type":"user_joined"') || json.startsWith('{"type":"user_left"')) {
       const event = JSON.parse(json) as ChatPresenceEvent;
       if (room.rosterEvents) room.rosterEvents.push(event);
       else applyPresence(room, event);
+      presenceAt = Date.now();
     }
     for (const c of room.members) {
       if (!c.membership) continue;
       if (slow) c.membership.slowModeSeconds = slow.seconds;
-      c.sendFrame((frame ??= textFrame(json)));
+      frame ??= textFrame(json);
+      // Presence may wait a moment to go with the next ones (a join storm); everything else goes at once.
+      if (presenceAt) c.sendPresence(frame, presenceAt);
+      else c.sendFrame(frame);
       this.deliveries++;
     }
   }

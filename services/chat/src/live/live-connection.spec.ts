@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Writable } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import { CHAT_RATE_MESSAGES, CHAT_RATE_WINDOW_MS } from '@district/contracts';
-import { LiveConnection, textFrame, type LivePerson } from './live-connection';
+import { LiveConnection, PRESENCE_HOLD_MS, textFrame, type LivePerson } from './live-connection';
 
 const person: LivePerson = {
   id: 'u',
@@ -71,6 +71,53 @@ describe('LiveConnection', () => {
     expect(many.calls.slice(5)).toEqual(['write']);
   });
 
+  it('sends a presence frame after a quiet spell at once, and holds the next ones to go out together', async () => {
+    const f = fakeSocket();
+    const c = connectionOf(f, 1000, () => undefined);
+    const t0 = Date.now();
+    c.sendPresence(textFrame('j1'), t0);
+    expect(f.calls).toEqual(['write']);
+    await new Promise((r) => setImmediate(r));
+    c.sendPresence(textFrame('j2'), t0 + 10);
+    c.sendPresence(textFrame('j3'), t0 + 20);
+    expect(f.calls).toEqual(['write', 'cork', 'write', 'write']);
+    await new Promise((r) => setTimeout(r, PRESENCE_HOLD_MS + 50));
+    expect(f.calls).toEqual(['write', 'cork', 'write', 'write', 'uncork']);
+    expect(f.sent.map((x) => x.subarray(2).toString())).toEqual(['j1', 'j2', 'j3']);
+    // A quiet spell since the held ones went: the next goes at once again.
+    c.sendPresence(textFrame('j4'), Date.now() + PRESENCE_HOLD_MS);
+    expect(f.calls.slice(5)).toEqual(['write']);
+  });
+
+  it('lets no other frame wait behind held presence frames, nor overtake them', async () => {
+    const f = fakeSocket();
+    const c = connectionOf(f, 1000, () => undefined);
+    const t0 = Date.now();
+    c.sendPresence(textFrame('j1'), t0);
+    await new Promise((r) => setImmediate(r));
+    c.sendPresence(textFrame('j2'), t0 + 1);
+    c.sendFrame(textFrame('m'));
+    expect(f.calls).toEqual(['write', 'cork', 'write', 'write', 'uncork']);
+    expect(f.sent.map((x) => x.subarray(2).toString())).toEqual(['j1', 'j2', 'm']);
+    // The hold's end finds nothing left to send.
+    await new Promise((r) => setTimeout(r, PRESENCE_HOLD_MS + 50));
+    expect(f.calls).toHaveLength(5);
+  });
+
+  it('cuts off a client whose unsent bytes pass the limit while presence frames are held', () => {
+    const f = fakeSocket();
+    const cut: LiveConnection[] = [];
+    const c = connectionOf(f, 1000, (x) => cut.push(x));
+    const t0 = Date.now();
+    c.sendPresence(textFrame('j1'), t0);
+    c.sendPresence(textFrame('j2'), t0 + 1);
+    f.ws.bufferedAmount = 1001;
+    c.sendPresence(textFrame('j3'), t0 + 2);
+    expect(f.sent).toHaveLength(2);
+    expect(cut).toEqual([c]);
+    c.release(Date.now());
+  });
+
   it('allows a burst of 5, then one a second, and says how long to wait', () => {
     const c = connectionOf(fakeSocket(), 1000, () => undefined);
     const t0 = 1_000_000;
@@ -123,12 +170,16 @@ describe('textFrame on a real socket', () => {
       c.sendFrame(textFrame(text));
       if (i % 2 === 0) c.ws.ping();
     }
+    // Presence frames held (corked) and sent with the notice that follows them.
+    const presence = ['llegó Ana', 'llegó Íñigo', 'se fue Ana'];
+    for (const [i, text] of presence.entries()) c.sendPresence(textFrame(text), Date.now() + i);
     c.send({ type: 'notice', code: 'reconnect', text: 'última' });
     c.ws.close(4000, 'done');
     expect(await closed).toBe(4000);
     expect(received.slice(0, texts.length)).toEqual(texts);
-    expect(JSON.parse(received[texts.length])).toEqual({ type: 'notice', code: 'reconnect', text: 'última' });
-    expect(received).toHaveLength(texts.length + 1);
+    expect(received.slice(texts.length, texts.length + 3)).toEqual(presence);
+    expect(JSON.parse(received[texts.length + 3])).toEqual({ type: 'notice', code: 'reconnect', text: 'última' });
+    expect(received).toHaveLength(texts.length + 4);
     expect(pings).toBe(4);
   });
 });
