@@ -41,6 +41,8 @@ A, B, C… for every client count, with the peers' load generator (load.mjs) and
                       reconnect to the other replica and rejoin with since/resume (ours only; default off)
   --chat-patch FILE   the patch ours-fix runs with (needed for ours-fix; bench/reports/chat/fixes-measured.patch is
                       the one behind the report, landed since)
+  --loadgen-gc        record the load generator's garbage collections (bench/chat/loadgen-gc.cjs, preloaded) and
+                      put those of the measured window in each run's line (loadgenGc): is a client stall its GC?
   --cpu-prof DIR      run the chat replicas and the gateway with node --cpu-prof, profiles kept in DIR (skews CPU)
   --node-args=FLAGS   extra Node flags for the chat replicas and the gateway (e.g. --node-args=--trace-gc)
   --logs DIR          keep the chat replicas' and gateway's logs there (default: the run's scratch, removed)
@@ -71,6 +73,7 @@ const { values: a } = parseArgs({
     'node-args': { type: 'string', default: '' },
     logs: { type: 'string' },
     'chat-patch': { type: 'string' },
+    'loadgen-gc': { type: 'boolean', default: false },
     out: { type: 'string', default: path.join(REPO_ROOT, 'bench/reports/chat/runs.jsonl') },
     label: { type: 'string', default: '' },
     peers: { type: 'string', default: path.resolve(REPO_ROOT, '../shared/bench-peers/chat') },
@@ -355,6 +358,13 @@ async function windowProbe(urls: string[], startInMs: number, lengthMs: number):
   );
 }
 
+/** The load generator's collections during the window: how many, their total and the longest (ms). */
+function gcInWindow(all: Array<[number, number, string]>, from: number, to: number) {
+  const inWindow = all.filter(([at]) => at >= from && at < to);
+  const longest = [...inWindow].sort((x, y) => y[1] - x[1]).slice(0, 5).map(([at, ms, kind]) => ({ atS: Math.round((at - from) / 100) / 10, ms, kind }));
+  return { count: inWindow.length, totalMs: Math.round(inWindow.reduce((sum, [, ms]) => sum + ms, 0)), longest };
+}
+
 // ---------- one set-up's servers ----------
 interface Running {
   urls: string[];
@@ -473,11 +483,13 @@ interface LoadResult {
   code: number | null;
   json: Record<string, unknown> | null;
   oursStats?: unknown;
+  /** The load generator's collections, [epoch ms, ms, kind] (--loadgen-gc). */
+  gc?: Array<[number, number, string]>;
 }
 
 function runLoad(peersDir: string, setup: SetupName, running: Running, clients: number, onConnected: () => void): Promise<LoadResult> {
   const argv = [
-    process.execPath, '--max-old-space-size=8192', 'load.mjs',
+    process.execPath, '--max-old-space-size=8192', ...(a['loadgen-gc'] ? ['-r', path.join(__dirname, 'loadgen-gc.cjs')] : []), 'load.mjs',
     '--adapter', running.adapter,
     '--urls', running.urls.join(','),
     '--pids', running.pids.join(','),
@@ -493,8 +505,13 @@ function runLoad(peersDir: string, setup: SetupName, running: Running, clients: 
     const child = track(spawn(cmd[0], cmd.slice(1), { cwd: peersDir, stdio: ['ignore', 'pipe', 'pipe'] }));
     let out = '';
     let oursStats: unknown;
+    let gc: LoadResult['gc'];
     child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
     createInterface({ input: child.stderr as NodeJS.ReadableStream }).on('line', (line) => {
+      if (line.startsWith('[loadgen-gc] ')) {
+        gc = JSON.parse(line.slice(13)) as LoadResult['gc'];
+        return;
+      }
       process.stderr.write(`  ${line}\n`);
       if (line.startsWith('[load] connected')) onConnected();
       const m = /^\[ours\] (.*)$/.exec(line);
@@ -507,7 +524,7 @@ function runLoad(peersDir: string, setup: SetupName, running: Running, clients: 
       } catch {
         // no result
       }
-      resolve({ code, json, oursStats });
+      resolve({ code, json, oursStats, gc });
     });
   });
 }
@@ -586,6 +603,7 @@ async function main(): Promise<void> {
             let r: LoadResult = { code: null, json: null };
             let killedAt: number | undefined;
             let probe: Promise<WindowFigures[]> | undefined;
+            let windowFrom: number | undefined;
             try {
               const started = Date.now();
               current = await startSetup(setup, peers.dir, scratch, infra);
@@ -594,6 +612,7 @@ async function main(): Promise<void> {
               const running = current;
               r = await runLoad(peers.dir, setup, running, clients, () => {
                 // The window starts after the settle (2 s) and the warm-up.
+                windowFrom = Date.now() + (2 + Number(a.warmup)) * 1000;
                 if (running.metricsUrls) probe = windowProbe(running.metricsUrls, (2 + Number(a.warmup)) * 1000, Number(a.duration) * 1000);
                 if (KILL_AFTER === undefined || !running.victim) return;
                 const victim = running.victim;
@@ -619,6 +638,7 @@ async function main(): Promise<void> {
               if (r.oursStats) json.ours = { ...(r.oursStats as object), senders: Number(a.senders) };
               const window = probe ? await Promise.race([probe, sleep(10_000).then(() => undefined)]) : undefined;
               if (window) json.serverWindow = window;
+              if (r.gc && windowFrom) json.loadgenGc = gcInWindow(r.gc, windowFrom, windowFrom + Number(a.duration) * 1000);
               if (killedAt) json.kill = { afterS: KILL_AFTER, at: new Date(killedAt).toISOString() };
               if (noisy && !last) json.discarded = `other processes used ${(json.machine as { otherCpuPct: number }).otherCpuPct} % CPU during the run`;
               appendFileSync(a.out, `${JSON.stringify(json)}\n`);

@@ -57,6 +57,17 @@ export async function summarize(files) {
       out.push(`| ${kept.indexOf(r) + 1} | ${r.label} | ${r.clients} | ${f(r.latencyMs.p99)} | ${f(r.latencyMs.max)} | ${each} |`);
     }
   }
+  // The load generator's own stalls and collections in the window (chat.bench.ts --loadgen-gc): the client's share.
+  const gcRuns = kept.filter((r) => r.loadgenGc);
+  if (gcRuns.length) {
+    out.push('', "| # | set-up | clients | clients' p99 / max ms | load generator: loop delay p99 / max ms | its GC in the window: count, total ms, longest (s into the window: ms kind) |");
+    out.push('|---|---|---|---|---|---|');
+    for (const r of gcRuns) {
+      const g = r.loadgenGc;
+      const longest = g.longest.map((e) => `${f(e.atS)}: ${f(e.ms)} ${e.kind}`).join(', ');
+      out.push(`| ${kept.indexOf(r) + 1} | ${r.label} | ${r.clients} | ${f(r.latencyMs.p99)} / ${f(r.latencyMs.max)} | ${f(r.loadgen.loopDelayP99Ms)} / ${f(r.loadgen.loopDelayMaxMs)} | ${g.count}, ${f(g.totalMs)}, ${longest} |`);
+    }
+  }
   // medians per (clients, set-up)
   const groups = new Map();
   for (const r of kept) {
