@@ -43,6 +43,7 @@ A, B, C… for every client count, with the peers' load generator (load.mjs) and
                       the one behind the report, landed since)
   --loadgen-gc        record the load generator's garbage collections (bench/chat/loadgen-gc.cjs, preloaded) and
                       put those of the measured window in each run's line (loadgenGc): is a client stall its GC?
+  --loadgen-prof DIR  run the load generator under node --cpu-prof too, its profile kept in DIR
   --cpu-prof DIR      run the chat replicas and the gateway with node --cpu-prof, profiles kept in DIR (skews CPU)
   --node-args=FLAGS   extra Node flags for the chat replicas and the gateway (e.g. --node-args=--trace-gc)
   --logs DIR          keep the chat replicas' and gateway's logs there (default: the run's scratch, removed)
@@ -74,6 +75,7 @@ const { values: a } = parseArgs({
     logs: { type: 'string' },
     'chat-patch': { type: 'string' },
     'loadgen-gc': { type: 'boolean', default: false },
+    'loadgen-prof': { type: 'string' },
     out: { type: 'string', default: path.join(REPO_ROOT, 'bench/reports/chat/runs.jsonl') },
     label: { type: 'string', default: '' },
     peers: { type: 'string', default: path.resolve(REPO_ROOT, '../shared/bench-peers/chat') },
@@ -489,7 +491,9 @@ interface LoadResult {
 
 function runLoad(peersDir: string, setup: SetupName, running: Running, clients: number, onConnected: () => void): Promise<LoadResult> {
   const argv = [
-    process.execPath, '--max-old-space-size=8192', ...(a['loadgen-gc'] ? ['-r', path.join(__dirname, 'loadgen-gc.cjs')] : []), 'load.mjs',
+    process.execPath, '--max-old-space-size=8192', ...(a['loadgen-gc'] ? ['-r', path.join(__dirname, 'loadgen-gc.cjs')] : []),
+    ...(a['loadgen-prof'] ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(a['loadgen-prof'])] : []),
+    'load.mjs',
     '--adapter', running.adapter,
     '--urls', running.urls.join(','),
     '--pids', running.pids.join(','),
