@@ -185,6 +185,36 @@ describe('two chat replicas over Redis', () => {
     }
   });
 
+  it('let a client whose replica died take its name back on another without the room hearing it arrive again', async () => {
+    const third = await startChat({ env: { CHAT_HEARTBEAT_MS: String(HEARTBEAT_MS) }, schema: one.schema, runtime: { ...redisAdapters(), keys: one.runtime.keys } });
+    try {
+      const a = await person('student');
+      const b = await person('student');
+      const r = await room([a.id, b.id]);
+      const watcher = await open(one, b.cookie);
+      await watcher.join(r.id, 'Beto');
+      const doomed = await ChatSocket.open(third.url, { cookie: a.cookie });
+      const joined = await doomed.join(r.id, 'Ana');
+      await watcher.next((e) => e.type === 'user_joined' && e.name === 'Ana', 'Ana joined');
+      // A SIGKILL: the heartbeat stops and nothing is released; Ana's client reconnects to another replica at once.
+      (third.service.app.get(ChatHub) as unknown as { timers: NodeJS.Timeout[] }).timers.forEach(clearInterval);
+      third.runtime.store.releaseSeat = async () => false;
+      doomed.ws.terminate();
+      const back = await open(two, a.cookie);
+      const rejoined = await back.join(r.id, 'Ana', { resume: joined.resume });
+      expect(rejoined).toMatchObject({ type: 'joined', name: 'Ana' });
+      expect((rejoined.participants as { name: string }[]).map((p) => p.name).sort()).toEqual(['Ana', 'Beto']);
+      // Nobody is told Ana arrived (she never left), nor, once the dead replica's heartbeat has run out, that she left.
+      await watcher.quietFor(HEARTBEAT_MS * 6, (e) => e.type === 'user_joined' || e.type === 'user_left');
+      // Her name is hers still, now held by a live replica.
+      expect(await (await open(one, b.cookie)).join(r.id, 'ana')).toMatchObject({ reason: 'name_taken' });
+    } finally {
+      await third.close();
+      await third.runtime.pubsub.close();
+      await third.runtime.store.close();
+    }
+  });
+
   it('close a suspended user’s sockets on every replica within 1 s of the identity event on one', async () => {
     const a = await person('student');
     const r = await room([a.id]);

@@ -1,4 +1,4 @@
-import type { EphemeralStore, SeatHolder } from './pubsub.port';
+import type { EphemeralStore, SeatClaim, SeatHolder } from './pubsub.port';
 import { positiveTtl } from './ttl';
 
 export interface MemoryEphemeralStoreOptions {
@@ -115,7 +115,7 @@ export class MemoryEphemeralStore implements EphemeralStore {
     return [...(this.liveMembers(setKey)?.keys() ?? [])];
   }
 
-  async claimSeat(group: string, seat: string, holder: SeatHolder, takeOverFrom?: string): Promise<SeatHolder | null> {
+  async claimSeat(group: string, seat: string, holder: SeatHolder, takeOverFrom?: string): Promise<SeatClaim> {
     this.assertOpen();
     let seats = this.seatGroups.get(group);
     if (!seats) {
@@ -123,9 +123,10 @@ export class MemoryEphemeralStore implements EphemeralStore {
       this.seatGroups.set(group, seats);
     }
     const current = seats.get(seat);
-    if (current && current.token !== takeOverFrom && this.isAlive(current.process)) return { ...current };
+    if (current && current.token !== takeOverFrom && this.isAlive(current.process)) return { taken: { ...current } };
     seats.set(seat, { ...holder });
-    return null;
+    const resumed = current !== undefined && takeOverFrom !== undefined && current.token === takeOverFrom && current.data === holder.data;
+    return { taken: null, resumed };
   }
 
   async releaseSeat(group: string, seat: string, token: string): Promise<boolean> {

@@ -359,18 +359,23 @@ export function describeEphemeralStoreContract(name: string, factory: PortFactor
       await b.heartbeat('pb', 60_000);
       const ada = { process: 'pa', token: 't1', data: 'Ada' };
       const results = await Promise.all([a.claimSeat('room', 'ada', ada), b.claimSeat('room', 'ada', { process: 'pb', token: 't2', data: 'ADA' })]);
-      expect(results.filter((r) => r === null)).toHaveLength(1);
-      const winner = results[0] === null ? ada : { process: 'pb', token: 't2', data: 'ADA' };
-      expect(results.find((r) => r !== null)).toEqual(winner);
+      expect(results.filter((r) => r.taken === null)).toEqual([{ taken: null, resumed: false }]);
+      const winner = results[0].taken === null ? ada : { process: 'pb', token: 't2', data: 'ADA' };
+      expect(results.find((r) => r.taken !== null)).toEqual({ taken: winner });
       // Only a claim presenting the holder's token takes the seat over, from any process (a reconnect to another
-      // replica); the old token then no longer releases it.
-      expect(await b.claimSeat('room', 'ada', { process: 'pb', token: 't3', data: 'Ada' }, 'wrong')).toEqual(winner);
-      expect(await b.claimSeat('room', 'ada', { process: 'pb', token: 't3', data: 'Ada' }, winner.token)).toBeNull();
+      // replica); the old token then no longer releases it. With other data (here the name as typed) it is not a
+      // resume: the room is told.
+      expect(await b.claimSeat('room', 'ada', { process: 'pb', token: 't3', data: 'Ada' }, 'wrong')).toEqual({ taken: winner });
+      expect(await b.claimSeat('room', 'ada', { process: 'pb', token: 't3', data: 'Ada' }, winner.token)).toEqual({ taken: null, resumed: winner.data === 'Ada' });
       expect((await a.seats('room')).map((s) => s.holder)).toEqual([{ process: 'pb', token: 't3', data: 'Ada' }]);
       expect(await a.releaseSeat('room', 'ada', winner.token)).toBe(false);
-      expect(await a.releaseSeat('room', 'ada', 't3')).toBe(true);
+      // The same holder back with its token and the same data: a resume.
+      expect(await a.claimSeat('room', 'ada', { process: 'pa', token: 't4', data: 'Ada' }, 't3')).toEqual({ taken: null, resumed: true });
+      expect(await a.releaseSeat('room', 'ada', 't3')).toBe(false);
+      expect(await a.releaseSeat('room', 'ada', 't4')).toBe(true);
       expect(await a.seats('room')).toEqual([]);
-      expect(await b.claimSeat('room', 'ada', { process: 'pa', token: 't9', data: 'Ada' })).toBeNull();
+      // A token of a seat already given up resumes nothing.
+      expect(await b.claimSeat('room', 'ada', { process: 'pa', token: 't9', data: 'Ada' }, 't4')).toEqual({ taken: null, resumed: false });
     });
 
     it('frees the seats of a process that stopped heartbeating, reaping each once', async () => {
@@ -385,7 +390,7 @@ export function describeEphemeralStoreContract(name: string, factory: PortFactor
       expect((await b.seats('room')).map((s) => s.seat)).toEqual(['bo']);
       const reaped = await Promise.all([a.reapSeats('room'), b.reapSeats('room')]);
       expect(reaped.flat()).toEqual([{ seat: 'ana', holder: { process: 'dying', token: 'x', data: 'Ana' } }]);
-      expect(await b.claimSeat('room', 'ana', { process: 'living', token: 'z', data: 'ana' })).toBeNull();
+      expect(await b.claimSeat('room', 'ana', { process: 'living', token: 'z', data: 'ana' })).toEqual({ taken: null, resumed: false });
     });
   });
 }

@@ -72,10 +72,11 @@ export interface EphemeralStore {
    * `holder` unless a live process holds it; a seat whose process stopped heartbeating (`heartbeat`) is free, so
    * a killed replica's seats come free without anyone cleaning up. A claim presenting the current holder's
    * token as `takeOverFrom` takes the seat over for the new holder (a client reconnecting, maybe to another
-   * replica, keeps its name; the old holder's token no longer releases it). Returns the holder that kept it, or
-   * null when claimed.
+   * replica, keeps its name; the old holder's token no longer releases it). Says who kept the seat (`taken`), or
+   * that the claimant has it — `resumed` when it took over a seat still held with that token and the same data
+   * (the same holder back after a dropped connection or a dead replica: nobody needs telling it arrived).
    */
-  claimSeat(group: string, seat: string, holder: SeatHolder, takeOverFrom?: string): Promise<SeatHolder | null>;
+  claimSeat(group: string, seat: string, holder: SeatHolder, takeOverFrom?: string): Promise<SeatClaim>;
   /** Frees `seat` if `token` still holds it; true when it did. */
   releaseSeat(group: string, seat: string, token: string): Promise<boolean>;
   /** The seats held by live processes. */
@@ -94,6 +95,9 @@ export interface SeatHolder {
   token: string;
   data: string;
 }
+
+/** What `claimSeat` came to. */
+export type SeatClaim = { taken: SeatHolder } | { taken: null; resumed: boolean };
 
 export const PUBSUB = Symbol('PUBSUB');
 export const EPHEMERAL_STORE = Symbol('EPHEMERAL_STORE');

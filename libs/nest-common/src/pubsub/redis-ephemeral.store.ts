@@ -1,5 +1,5 @@
 import type Redis from 'ioredis';
-import type { EphemeralStore, SeatHolder } from './pubsub.port';
+import type { EphemeralStore, SeatClaim, SeatHolder } from './pubsub.port';
 import { NOW_MS, redisScript as script, runScript, type RedisScript } from './redis-script';
 import { openRedis, quietly, type RedisConnection } from './redis-connection';
 import { positiveTtl } from './ttl';
@@ -39,14 +39,16 @@ return redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. string.format('%.0f', now), '
  */
 const CLAIM_SEAT = script(`
 local current = redis.call('HGET', KEYS[1], ARGV[1])
+local resumed = 0
 if current then
   local holder = cjson.decode(current)
   if holder.token ~= ARGV[3] and redis.call('EXISTS', ARGV[4] .. holder.process) == 1 then return current end
+  if holder.token == ARGV[3] and holder.data == ARGV[5] then resumed = 1 end
 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 -- A group nobody claims in for a day is dropped, so seats of processes that all died do not stay forever.
 redis.call('PEXPIRE', KEYS[1], 86400000)
-return false
+return resumed
 `);
 
 const RELEASE_SEAT = script(`
@@ -136,9 +138,10 @@ export class RedisEphemeralStore implements EphemeralStore {
     return (await this.run(LIVE_MEMBERS, [this.key(setKey)], [])) as string[];
   }
 
-  async claimSeat(group: string, seat: string, holder: SeatHolder, takeOverFrom?: string): Promise<SeatHolder | null> {
-    const kept = await this.run(CLAIM_SEAT, [this.seatKey(group)], [seat, JSON.stringify(holder), takeOverFrom ?? '', this.processKey('')]);
-    return typeof kept === 'string' ? (JSON.parse(kept) as SeatHolder) : null;
+  async claimSeat(group: string, seat: string, holder: SeatHolder, takeOverFrom?: string): Promise<SeatClaim> {
+    const kept = await this.run(CLAIM_SEAT, [this.seatKey(group)], [seat, JSON.stringify(holder), takeOverFrom ?? '', this.processKey(''), holder.data]);
+    if (typeof kept === 'string') return { taken: JSON.parse(kept) as SeatHolder };
+    return { taken: null, resumed: Number(kept) === 1 };
   }
 
   async releaseSeat(group: string, seat: string, token: string): Promise<boolean> {

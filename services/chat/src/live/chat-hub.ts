@@ -303,13 +303,13 @@ export class ChatHub implements OnApplicationBootstrap {
     const token = randomBytes(18).toString('base64url');
     const data: SeatData = { name: name.display, role: c.person.role, userId: c.person.id };
     const resume = join.resume !== undefined && RESUME_TOKEN.test(join.resume) ? join.resume : undefined;
-    const kept = await this.store.claimSeat(
+    const claim = await this.store.claimSeat(
       LiveKeys.names(roomId),
       name.seat,
       { process: this.processId, token, data: JSON.stringify(data) },
       resume,
     );
-    if (kept)
+    if (claim.taken)
       return c.send(rejected(join, 'name_taken', ChatLiveMessages.nameTaken(name.display), name.display));
 
     const membership: Membership = {
@@ -355,7 +355,9 @@ export class ChatHub implements OnApplicationBootstrap {
     const pending = membership.pending ?? [];
     membership.pending = null;
     for (const m of pending) this.deliverNumbered(c, numbered(m));
-    await this.publishEvent(roomId, presence('user_joined', membership, c.person.role));
+    // A seat taken back with its token, unchanged, was never given up: the room saw no user_left, so it hears no
+    // second user_joined (after a replica dies, its clients' rejoins would each tell the whole room again).
+    if (!claim.resumed) await this.publishEvent(roomId, presence('user_joined', membership, c.person.role));
   }
 
   private async message(c: LiveConnection, send: ChatSend): Promise<void> {

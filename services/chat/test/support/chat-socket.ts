@@ -70,11 +70,14 @@ export class ChatSocket {
     return this.next((e) => e.type === type, type, timeoutMs);
   }
 
-  /** Joins and waits for its own `joined` and `user_joined`. */
+  /**
+   * Joins and waits for its own `joined` and `user_joined` — but for a rejoin with `resume`: a seat taken back is
+   * not announced, so there the caller waits for what it expects.
+   */
   async join(chatroom: string, name: string, extra: Record<string, unknown> = {}): Promise<AnyEvent> {
     this.send({ type: 'join', name, role: 'student', chatroom, ...extra });
     const first = await this.next((e) => e.type === 'joined' || e.type === 'join_rejected', `join of ${name}`);
-    if (first.type === 'join_rejected') return first;
+    if (first.type === 'join_rejected' || extra.resume !== undefined) return first;
     await this.next((e) => e.type === 'user_joined' && e.name === first.name, `own user_joined of ${name}`);
     return first;
   }
