@@ -290,6 +290,8 @@ interface Scrape {
   gcCount: number;
   /** How long the scrape took, request to last byte (ms): its own cost to the replica's loop shows here. */
   tookMs: number;
+  /** Memory at the scrape (MB): resident, V8 heap used and reserved, and off-heap (Buffers). */
+  memory: { rssMB: number; heapUsedMB: number; heapTotalMB: number; externalMB: number };
 }
 
 /** The sum of a metric's samples (over its labels); NaN when the process does not export it. */
@@ -299,6 +301,8 @@ function metricValue(body: string, name: string): number {
   return total;
 }
 
+const mb = (bytes: number) => Math.round(bytes / 104_857.6) / 10;
+
 async function scrape(url: string): Promise<Scrape | string> {
   try {
     const t0 = performance.now();
@@ -306,6 +310,12 @@ async function scrape(url: string): Promise<Scrape | string> {
     const tookMs = Math.round((performance.now() - t0) * 10) / 10;
     return {
       tookMs,
+      memory: {
+        rssMB: mb(metricValue(body, 'process_resident_memory_bytes')),
+        heapUsedMB: mb(metricValue(body, 'nodejs_heap_size_used_bytes')),
+        heapTotalMB: mb(metricValue(body, 'nodejs_heap_size_total_bytes')),
+        externalMB: mb(metricValue(body, 'nodejs_external_memory_bytes')),
+      },
       lagP99Ms: metricValue(body, 'nodejs_eventloop_lag_p99_seconds') * 1000,
       lagMaxMs: metricValue(body, 'nodejs_eventloop_lag_max_seconds') * 1000,
       gcSeconds: metricValue(body, 'nodejs_gc_duration_seconds_sum'),
@@ -325,6 +335,8 @@ interface WindowFigures {
   gcCount?: number;
   /** The two scrapes' durations (ms): at the window's start and a second before its end. */
   scrapeMs?: [number, number];
+  /** Memory at the window's start, after the join phase (what the load generator's idle RSS reads). */
+  memoryAtStart?: Scrape['memory'];
 }
 
 /**
@@ -355,6 +367,7 @@ async function windowProbe(urls: string[], startInMs: number, lengthMs: number):
         gcMs: Math.round((end.gcSeconds - start.gcSeconds) * 10000) / 10,
         gcCount: end.gcCount - start.gcCount,
         scrapeMs: [start.tookMs, end.tookMs],
+        memoryAtStart: start.memory,
       };
     }),
   );

@@ -53,7 +53,7 @@ export async function summarize(files) {
     out.push('', "| # | set-up | clients | clients' p99 ms | clients' max ms | per process (chat replicas, then the gateway): event-loop delay p99 / max ms (sampled every 10 ms: about 10 is none), GC ms (collections) in the window |");
     out.push('|---|---|---|---|---|---|');
     for (const r of probed) {
-      const each = r.serverWindow.map((w) => (w.error ? w.error : `${f(w.loopDelayP99Ms)} / ${f(w.loopDelayMaxMs)}, GC ${f(w.gcMs)} (${w.gcCount})${w.scrapeMs ? `, scrapes ${w.scrapeMs.map(f).join(' + ')} ms` : ''}`)).join(' · ');
+      const each = r.serverWindow.map((w) => (w.error ? w.error : `${f(w.loopDelayP99Ms)} / ${f(w.loopDelayMaxMs)}, GC ${f(w.gcMs)} (${w.gcCount})${w.scrapeMs ? `, scrapes ${w.scrapeMs.map(f).join(' + ')} ms` : ''}${w.memoryAtStart ? `, at the start RSS ${f(w.memoryAtStart.rssMB)} MB (heap ${f(w.memoryAtStart.heapUsedMB)} used of ${f(w.memoryAtStart.heapTotalMB)}, external ${f(w.memoryAtStart.externalMB)})` : ''}`)).join(' · ');
       out.push(`| ${kept.indexOf(r) + 1} | ${r.label} | ${r.clients} | ${f(r.latencyMs.p99)} | ${f(r.latencyMs.max)} | ${each} |`);
     }
   }
