@@ -629,8 +629,9 @@ async function main(): Promise<void> {
               const running = current;
               r = await runLoad(peers.dir, setup, running, clients, () => {
                 // The window starts after the settle (2 s) and the warm-up.
-                windowFrom = Date.now() + (2 + Number(a.warmup)) * 1000;
-                if (running.metricsUrls) probe = windowProbe(running.metricsUrls, (2 + Number(a.warmup)) * 1000, Number(a.duration) * 1000);
+                const windowInMs = (2 + Number(a.warmup)) * 1000;
+                windowFrom = Date.now() + windowInMs;
+                if (running.metricsUrls) probe = windowProbe(running.metricsUrls, windowInMs, Number(a.duration) * 1000);
                 if (KILL_AFTER === undefined || !running.victim) return;
                 const victim = running.victim;
                 // settle (2 s) + warm-up, then KILL_AFTER seconds into the measured window

@@ -16,7 +16,7 @@ export * from './http/openapi';
 export * from './http/rate-limit';
 export * from './http/origin-policy';
 export * from './health/metrics';
-export { PER_HANDLE_METRICS, registerProcessMetrics } from './health/process-metrics';
+export { registerProcessMetrics } from './health/process-metrics';
 export * from './health/messaging-metrics';
 export * from './health/request-metrics';
 export { isLoopbackListenHost } from './health/metrics-access';

@@ -141,11 +141,7 @@ export class LiveConnection {
   }
 
   sendFrame(frame: WireFrame): void {
-    if (this.closing || this.ws.readyState !== this.ws.OPEN) return;
-    if (this.ws.bufferedAmount > this.sendBufferMax) {
-      this.onTooSlow(this);
-      return;
-    }
+    if (!this.mayWrite()) return;
     const now = currentTurn();
     if (this.writtenIn === now && this.corkedIn !== now) {
       this.corkedIn = now;
@@ -165,11 +161,7 @@ export class LiveConnection {
       this.sendFrame(frame);
       return;
     }
-    if (this.closing || this.ws.readyState !== this.ws.OPEN) return;
-    if (this.ws.bufferedAmount > this.sendBufferMax) {
-      this.onTooSlow(this);
-      return;
-    }
+    if (!this.mayWrite()) return;
     if (!this.holding) {
       this.holding = true;
       this.socket.cork();
@@ -177,6 +169,14 @@ export class LiveConnection {
       holdTimer ??= setTimeout(endHolds, PRESENCE_HOLD_MS);
     }
     this.socket.write(frame);
+  }
+
+  /** Open and not closing, and not so far behind that it is cut off instead (`onTooSlow`). */
+  private mayWrite(): boolean {
+    if (this.closing || this.ws.readyState !== this.ws.OPEN) return false;
+    if (this.ws.bufferedAmount <= this.sendBufferMax) return true;
+    this.onTooSlow(this);
+    return false;
   }
 
   /** The held frames go out (one write). */
