@@ -62,7 +62,8 @@ return 1
  * Returns seat, holder, seat, holder… of the dead processes' seats, which it removes. Each replica runs it for each
  * of its rooms every heartbeat, and Redis serves nothing else meanwhile: the holder's process is read off the front
  * of its JSON (`claimSeat` writes it first; anything else is decoded) and each process's liveness is asked once —
- * 0.67 ms of Redis for a room of 950 instead of 1.65 (a decode and an EXISTS per seat).
+ * 0.66–0.68 ms of Redis for a room of 950 instead of 1.80–1.82 (a decode and an EXISTS per seat; `npm run
+ * bench:reap -w bench`).
  */
 const REAP_SEATS = script(`
 local all = redis.call('HGETALL', KEYS[1])
