@@ -31,17 +31,19 @@ function group(cf) {
   return m ? `${m[1]}/${m[2]}` : url;
 }
 
-const selfByNode = new Map();
-let t = prof.startTime;
-let total = 0;
-for (let i = 0; i < prof.samples.length; i++) {
-  t += prof.timeDeltas[i];
-  const e = toEpoch(t);
-  if (e < from || e > to) continue;
-  const dt = (prof.timeDeltas[i + 1] ?? 0) / 1000;
-  const id = prof.samples[i];
-  selfByNode.set(id, (selfByNode.get(id) ?? 0) + dt);
+/** The window's samples in order: the node sampled, its epoch time and how long it stands for (ms). */
+function* windowSamples() {
+  let t = prof.startTime;
+  for (let i = 0; i < prof.samples.length; i++) {
+    t += prof.timeDeltas[i];
+    const at = toEpoch(t);
+    if (at >= from && at <= to) yield { id: prof.samples[i], at, dt: (prof.timeDeltas[i + 1] ?? 0) / 1000 };
+  }
 }
+
+const selfByNode = new Map();
+let total = 0;
+for (const { id, dt } of windowSamples()) selfByNode.set(id, (selfByNode.get(id) ?? 0) + dt);
 const groups = new Map();
 const fns = new Map();
 for (const [id, ms] of selfByNode) {
@@ -80,13 +82,7 @@ if (a.stalls) {
   };
   const stalls = [];
   let run = null;
-  let tt = prof.startTime;
-  for (let i = 0; i < prof.samples.length; i++) {
-    tt += prof.timeDeltas[i];
-    const e = toEpoch(tt);
-    if (e < from || e > to) continue;
-    const dt = (prof.timeDeltas[i + 1] ?? 0) / 1000;
-    const id = prof.samples[i];
+  for (const { id, at: e, dt } of windowSamples()) {
     const idle = byId.get(id).callFrame.functionName === '(idle)';
     if (idle) {
       if (run && run.ms >= min) stalls.push(run);

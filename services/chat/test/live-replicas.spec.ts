@@ -63,6 +63,36 @@ async function room(invitedUserIds: string[]): Promise<Chatroom> {
   return res.body;
 }
 
+/**
+ * A third replica that a test kills: Ana (a) joined there, Beto (b) watching from replica one, both invited to r.
+ * What is left of the third replica is closed after.
+ */
+async function onDoomedReplica(
+  test: (t: { third: ChatTestApp; a: Awaited<ReturnType<typeof person>>; b: Awaited<ReturnType<typeof person>>; r: Chatroom; watcher: ChatSocket; doomed: ChatSocket; joined: Record<string, unknown> }) => Promise<void>,
+): Promise<void> {
+  const third = await startChat({ env: { CHAT_HEARTBEAT_MS: String(HEARTBEAT_MS) }, schema: one.schema, runtime: { ...redisAdapters(), keys: one.runtime.keys } });
+  try {
+    const a = await person('student');
+    const b = await person('student');
+    const r = await room([a.id, b.id]);
+    const watcher = await open(one, b.cookie);
+    await watcher.join(r.id, 'Beto');
+    const doomed = await ChatSocket.open(third.url, { cookie: a.cookie });
+    const joined = await doomed.join(r.id, 'Ana');
+    await test({ third, a, b, r, watcher, doomed, joined });
+  } finally {
+    await third.close();
+    await third.runtime.pubsub.close();
+    await third.runtime.store.close();
+  }
+}
+
+/** A SIGKILL as the others see it: the replica's heartbeat stops and it releases nothing. */
+function killQuietly(app: ChatTestApp): void {
+  (app.service.app.get(ChatHub) as unknown as { timers: NodeJS.Timeout[] }).timers.forEach(clearInterval);
+  app.runtime.store.releaseSeat = async () => false;
+}
+
 describe('two chat replicas over Redis', () => {
   it('deliver a message sent on one to the clients on the other, in one numbering', async () => {
     const a = await person('student');
@@ -158,47 +188,22 @@ describe('two chat replicas over Redis', () => {
     expect([(await back.type('message')).text, (await back.type('message')).text]).toEqual(['dos', 'tres']);
   });
 
-  it('free the names of a replica that died (no goodbye), and tell the room', async () => {
-    const third = await startChat({ env: { CHAT_HEARTBEAT_MS: String(HEARTBEAT_MS) }, schema: one.schema, runtime: { ...redisAdapters(), keys: one.runtime.keys } });
-    try {
-      const a = await person('student');
-      const b = await person('student');
-      const r = await room([a.id, b.id]);
-      const watcher = await open(one, b.cookie);
-      await watcher.join(r.id, 'Beto');
-      const doomed = await ChatSocket.open(third.url, { cookie: a.cookie });
-      await doomed.join(r.id, 'Ana');
+  it('free the names of a replica that died (no goodbye), and tell the room', () =>
+    onDoomedReplica(async ({ third, b, r, watcher, doomed }) => {
       expect(await (await open(two, b.cookie)).join(r.id, 'Ana')).toMatchObject({ reason: 'name_taken' });
-      // A SIGKILL: the heartbeat stops and nothing is released.
-      const hub = third.service.app.get(ChatHub);
-      (hub as unknown as { timers: NodeJS.Timeout[] }).timers.forEach(clearInterval);
-      third.runtime.store.releaseSeat = async () => false;
+      killQuietly(third);
       const died = Date.now();
       expect(await watcher.next((e) => e.type === 'user_left' && e.name === 'Ana', 'user_left of Ana', 5000)).toBeDefined();
       expect(Date.now() - died).toBeLessThan(HEARTBEAT_MS * 6);
       expect(await (await open(two, b.cookie)).join(r.id, 'Ana')).toMatchObject({ type: 'joined' });
       doomed.ws.terminate();
-    } finally {
-      await third.close();
-      await third.runtime.pubsub.close();
-      await third.runtime.store.close();
-    }
-  });
+    }));
 
-  it('let a client whose replica died take its name back on another without the room hearing it arrive again', async () => {
-    const third = await startChat({ env: { CHAT_HEARTBEAT_MS: String(HEARTBEAT_MS) }, schema: one.schema, runtime: { ...redisAdapters(), keys: one.runtime.keys } });
-    try {
-      const a = await person('student');
-      const b = await person('student');
-      const r = await room([a.id, b.id]);
-      const watcher = await open(one, b.cookie);
-      await watcher.join(r.id, 'Beto');
-      const doomed = await ChatSocket.open(third.url, { cookie: a.cookie });
-      const joined = await doomed.join(r.id, 'Ana');
+  it('let a client whose replica died take its name back on another without the room hearing it arrive again', () =>
+    onDoomedReplica(async ({ third, a, b, r, watcher, doomed, joined }) => {
       await watcher.next((e) => e.type === 'user_joined' && e.name === 'Ana', 'Ana joined');
-      // A SIGKILL: the heartbeat stops and nothing is released; Ana's client reconnects to another replica at once.
-      (third.service.app.get(ChatHub) as unknown as { timers: NodeJS.Timeout[] }).timers.forEach(clearInterval);
-      third.runtime.store.releaseSeat = async () => false;
+      // Ana's client reconnects to another replica at once.
+      killQuietly(third);
       doomed.ws.terminate();
       const back = await open(two, a.cookie);
       const rejoined = await back.join(r.id, 'Ana', { resume: joined.resume });
@@ -208,12 +213,7 @@ describe('two chat replicas over Redis', () => {
       await watcher.quietFor(HEARTBEAT_MS * 6, (e) => e.type === 'user_joined' || e.type === 'user_left');
       // Her name is hers still, now held by a live replica.
       expect(await (await open(one, b.cookie)).join(r.id, 'ana')).toMatchObject({ reason: 'name_taken' });
-    } finally {
-      await third.close();
-      await third.runtime.pubsub.close();
-      await third.runtime.store.close();
-    }
-  });
+    }));
 
   it('close a suspended user’s sockets on every replica within 1 s of the identity event on one', async () => {
     const a = await person('student');

@@ -33,6 +33,20 @@ function fakeSocket() {
 const connectionOf = (f: ReturnType<typeof fakeSocket>, limit: number, cut: (c: LiveConnection) => void) =>
   new LiveConnection(f.ws as unknown as WebSocket, f.socket, person, limit, cut);
 
+/** The texts of the frames written, in order. */
+const textsOf = (f: ReturnType<typeof fakeSocket>) => f.sent.map((x) => x.subarray(2).toString());
+
+/** A connection that was sent one presence frame (at `t0`, written at once) in a turn that has ended. */
+async function afterOnePresence(): Promise<{ f: ReturnType<typeof fakeSocket>; c: LiveConnection; t0: number }> {
+  const f = fakeSocket();
+  const c = connectionOf(f, 1000, () => undefined);
+  const t0 = Date.now();
+  c.sendPresence(textFrame('j1'), t0);
+  expect(f.calls).toEqual(['write']);
+  await new Promise((r) => setImmediate(r));
+  return { f, c, t0 };
+}
+
 describe('LiveConnection', () => {
   it('sends frames until the unsent bytes pass the limit, then cuts the client off instead', () => {
     const fake = fakeSocket();
@@ -42,7 +56,7 @@ describe('LiveConnection', () => {
     c.sendFrame(textFrame('a'));
     ws.bufferedAmount = 1000;
     c.sendFrame(textFrame('b'));
-    expect(sent.map((f) => f.subarray(2).toString())).toEqual(['a', 'b']);
+    expect(textsOf(fake)).toEqual(['a', 'b']);
     ws.bufferedAmount = 1001;
     c.sendFrame(textFrame('c'));
     expect(sent).toHaveLength(2);
@@ -72,33 +86,24 @@ describe('LiveConnection', () => {
   });
 
   it('sends a presence frame after a quiet spell at once, and holds the next ones to go out together', async () => {
-    const f = fakeSocket();
-    const c = connectionOf(f, 1000, () => undefined);
-    const t0 = Date.now();
-    c.sendPresence(textFrame('j1'), t0);
-    expect(f.calls).toEqual(['write']);
-    await new Promise((r) => setImmediate(r));
+    const { f, c, t0 } = await afterOnePresence();
     c.sendPresence(textFrame('j2'), t0 + 10);
     c.sendPresence(textFrame('j3'), t0 + 20);
     expect(f.calls).toEqual(['write', 'cork', 'write', 'write']);
     await new Promise((r) => setTimeout(r, PRESENCE_HOLD_MS + 50));
     expect(f.calls).toEqual(['write', 'cork', 'write', 'write', 'uncork']);
-    expect(f.sent.map((x) => x.subarray(2).toString())).toEqual(['j1', 'j2', 'j3']);
+    expect(textsOf(f)).toEqual(['j1', 'j2', 'j3']);
     // A quiet spell since the held ones went: the next goes at once again.
     c.sendPresence(textFrame('j4'), Date.now() + PRESENCE_HOLD_MS);
     expect(f.calls.slice(5)).toEqual(['write']);
   });
 
   it('lets no other frame wait behind held presence frames, nor overtake them', async () => {
-    const f = fakeSocket();
-    const c = connectionOf(f, 1000, () => undefined);
-    const t0 = Date.now();
-    c.sendPresence(textFrame('j1'), t0);
-    await new Promise((r) => setImmediate(r));
+    const { f, c, t0 } = await afterOnePresence();
     c.sendPresence(textFrame('j2'), t0 + 1);
     c.sendFrame(textFrame('m'));
     expect(f.calls).toEqual(['write', 'cork', 'write', 'write', 'uncork']);
-    expect(f.sent.map((x) => x.subarray(2).toString())).toEqual(['j1', 'j2', 'm']);
+    expect(textsOf(f)).toEqual(['j1', 'j2', 'm']);
     // The hold's end finds nothing left to send.
     await new Promise((r) => setTimeout(r, PRESENCE_HOLD_MS + 50));
     expect(f.calls).toHaveLength(5);
