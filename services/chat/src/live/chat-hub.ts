@@ -13,6 +13,7 @@ import {
   chatSendSchema,
   chatSlowModeSchema,
   type ChatJoin,
+  type ChatJoinedEvent,
   type ChatJoinRejectedEvent,
   type ChatMute,
   type ChatNoticeEvent,
@@ -41,6 +42,7 @@ import { LiveKeys, parseControl, type LiveControlMessage } from './live-channels
 import { LIVE_CONFIG, type LiveConfig } from './live.config';
 import { Sweep } from './sweep';
 import { LiveConnection, textFrame, type LivePerson, type Membership, type WireFrame } from './live-connection';
+import { Roster } from './roster';
 
 /** What a room's members on this replica share: one subscription to the room's channel. */
 interface LocalRoom {
@@ -58,7 +60,7 @@ interface LocalRoom {
    * pub/sub message is mended within seconds). A join answers its participants from it: O(1) reads per join
    * instead of reading every seat of the room.
    */
-  roster: Map<string, { name: string; role: ChatRole }>;
+  roster: Roster;
   /** Events heard while the roster is being read, applied after it. */
   rosterEvents: ChatPresenceEvent[] | null;
   /** When the roster was last read from the store (ms). */
@@ -333,18 +335,19 @@ export class ChatHub implements OnApplicationBootstrap {
     if (c.membership !== membership || c.closing) return;
     membership.mutedUntil = Number(muted ?? 0);
     membership.slowModeSeconds = Number(slow ?? 0);
-    c.send({
-      type: 'joined',
-      chatroom: roomId,
-      name: name.display,
-      role: c.person.role,
-      resume: token,
-      seq: log.last,
-      participants: participantsOf(local, name.seat, { name: name.display, role: c.person.role }),
-      slowModeSeconds: membership.slowModeSeconds,
-      canModerate: c.person.canModerate,
-      ...(log.truncated || (join.since !== undefined && join.since > log.last) ? { truncated: true } : {}),
-    });
+    c.sendFrame(
+      joinedFrame(local?.roster ?? new Roster(), name.seat, {
+        type: 'joined',
+        chatroom: roomId,
+        name: name.display,
+        role: c.person.role,
+        resume: token,
+        seq: log.last,
+        slowModeSeconds: membership.slowModeSeconds,
+        canModerate: c.person.canModerate,
+        ...(log.truncated || (join.since !== undefined && join.since > log.last) ? { truncated: true } : {}),
+      }),
+    );
     let last = log.last;
     for (const entry of log.entries) {
       const frame = numberedFrame(entry.seq, entry.entry);
@@ -490,7 +493,7 @@ export class ChatHub implements OnApplicationBootstrap {
         ready: Promise.resolve(),
         lastSeq: 0,
         repairing: null,
-        roster: new Map(),
+        roster: new Roster(),
         rosterEvents: null,
         rosterReadAt: 0,
       };
@@ -516,12 +519,12 @@ export class ChatHub implements OnApplicationBootstrap {
     room.rosterReadAt = Date.now();
     try {
       const seats = await this.store.seats(LiveKeys.names(room.id));
-      const roster = new Map<string, { name: string; role: ChatRole }>();
-      for (const s of seats) {
-        const d = seatData(s.holder.data);
-        if (d) roster.set(s.seat, { name: d.name, role: d.role });
-      }
-      room.roster = roster;
+      room.roster.replace(
+        seats.flatMap((s) => {
+          const d = seatData(s.holder.data);
+          return d ? [{ seat: s.seat, name: d.name, role: d.role }] : [];
+        }),
+      );
     } finally {
       const heard = room.rosterEvents ?? [];
       room.rosterEvents = null;
@@ -786,16 +789,16 @@ function rejected(
 function applyPresence(room: LocalRoom, event: ChatPresenceEvent): void {
   const name = checkChatName(event.name);
   if (!name.ok) return;
-  if (event.type === 'user_joined') room.roster.set(name.seat, { name: event.name, role: event.role });
+  if (event.type === 'user_joined') room.roster.set(name.seat, event.name, event.role);
   else room.roster.delete(name.seat);
 }
 
-/** The room's participants for a joining member: the roster, with the member itself (its user_joined is not out yet). */
-function participantsOf(room: LocalRoom | undefined, seat: string, self: { name: string; role: ChatRole }) {
-  const list = [...(room?.roster ?? new Map<string, { name: string; role: ChatRole }>()).entries()]
-    .filter(([s]) => s !== seat)
-    .map(([, p]) => p);
-  return [...list, self];
+/** The `joined` answer: `event` with the room's participants (from its roster, written into the frame). */
+function joinedFrame(roster: Roster, seat: string, event: Omit<ChatJoinedEvent, 'participants'>): WireFrame {
+  const { type, chatroom, name, role, resume, seq, ...rest } = event;
+  const head = JSON.stringify({ type, chatroom, name, role, resume, seq }).slice(0, -1) + ',';
+  const tail = ',' + JSON.stringify(rest).slice(1);
+  return roster.joinedFrame(head, seat, { name, role }, tail);
 }
 
 function presence(type: ChatPresenceEvent['type'], m: Membership, role: ChatRole): ChatPresenceEvent {

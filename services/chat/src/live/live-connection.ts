@@ -43,8 +43,16 @@ export type WireFrame = Buffer & { readonly wireFrame: true };
  * the frame is built once per message and replica, and each delivery is one socket write.
  */
 export function textFrame(payload: string | Buffer): WireFrame {
-  const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
-  const n = body.length;
+  return frameOf([payload]);
+}
+
+/**
+ * One text frame of `parts` put end to end, written straight into the frame's buffer: no string or buffer of the
+ * whole payload is made first (a join's frame with its participants is ~50 KB in a room of 950).
+ */
+export function frameOf(parts: readonly (string | Buffer)[]): WireFrame {
+  let n = 0;
+  for (const part of parts) n += typeof part === 'string' ? Buffer.byteLength(part) : part.length;
   const head = n < 126 ? 2 : n < 65_536 ? 4 : 10;
   const frame = Buffer.allocUnsafe(head + n);
   frame[0] = 0x81;
@@ -56,7 +64,8 @@ export function textFrame(payload: string | Buffer): WireFrame {
     frame[1] = 127;
     frame.writeBigUInt64BE(BigInt(n), 2);
   }
-  body.copy(frame, head);
+  let at = head;
+  for (const part of parts) at += typeof part === 'string' ? frame.write(part, at) : part.copy(frame, at);
   return frame as WireFrame;
 }
 

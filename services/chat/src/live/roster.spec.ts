@@ -1,0 +1,100 @@
+import { frameOf } from './live-connection';
+import { Roster } from './roster';
+
+/** A server text frame's payload (FIN + text, unmasked; 7, 16 or 64-bit length). */
+function payloadOf(frame: Buffer): string {
+  expect(frame[0]).toBe(0x81);
+  const short = frame[1];
+  const [head, n] =
+    short < 126 ? [2, short] : short === 126 ? [4, frame.readUInt16BE(2)] : [10, Number(frame.readBigUInt64BE(2))];
+  expect(frame.length).toBe(head + n);
+  return frame.subarray(head).toString();
+}
+
+const HEAD = '{"type":"joined","name":"x",';
+const TAIL = ',"seq":3}';
+const joined = (r: Roster, seat: string, name: string, role: 'student' | 'teacher' = 'student') =>
+  JSON.parse(payloadOf(r.joinedFrame(HEAD, seat, { name, role }, TAIL))) as {
+    participants: { name: string; role: string }[];
+  };
+
+describe('frameOf', () => {
+  it('puts strings and buffers end to end in one frame, at every length encoding, multi-byte text included', () => {
+    for (const n of [0, 60, 125, 126, 40_000, 65_535, 65_536, 100_000]) {
+      const parts = ['¿Qué', Buffer.from(' tal, Ñandú '), 'x'.repeat(n), Buffer.alloc(0), '🎉'];
+      expect(payloadOf(frameOf(parts))).toBe(`¿Qué tal, Ñandú ${'x'.repeat(n)}🎉`);
+    }
+  });
+});
+
+describe('Roster.joinedFrame', () => {
+  it('answers a join with the room’s participants and the member itself, between the frame’s other fields', () => {
+    const r = new Roster();
+    const first = JSON.parse(payloadOf(r.joinedFrame(HEAD, 'ana maría', { name: 'Ana María', role: 'student' }, TAIL)));
+    expect(first).toEqual({ type: 'joined', name: 'x', participants: [{ name: 'Ana María', role: 'student' }], seq: 3 });
+    r.set('ana maría', 'Ana María', 'student');
+    r.set('ms. ruiz', 'Ms. Ruiz', 'teacher');
+    expect(joined(r, 'íñigo', 'Íñigo').participants).toEqual([
+      { name: 'Ana María', role: 'student' },
+      { name: 'Ms. Ruiz', role: 'teacher' },
+      { name: 'Íñigo', role: 'student' },
+    ]);
+  });
+
+  it('lists a member already seated with the same name and role once (a resumed seat)', () => {
+    const r = new Roster();
+    r.set('ana', 'Ana', 'student');
+    r.set('beto', 'Beto', 'student');
+    expect(joined(r, 'ana', 'Ana').participants).toEqual([
+      { name: 'Ana', role: 'student' },
+      { name: 'Beto', role: 'student' },
+    ]);
+  });
+
+  it('lists the member as it joins now where the roster holds its seat under another spelling or role', () => {
+    const r = new Roster();
+    r.set('ana', 'ANA', 'student');
+    r.set('beto', 'Beto', 'student');
+    expect(joined(r, 'ana', 'Ana', 'teacher').participants).toEqual([
+      { name: 'Beto', role: 'student' },
+      { name: 'Ana', role: 'teacher' },
+    ]);
+    // The roster itself is unchanged by it.
+    expect(joined(r, 'ana', 'ANA').participants).toEqual([
+      { name: 'ANA', role: 'student' },
+      { name: 'Beto', role: 'student' },
+    ]);
+  });
+
+  it('follows every change to the roster, and builds the list once between two changes', () => {
+    const built = jest.spyOn(Buffer, 'allocUnsafeSlow');
+    try {
+      const r = new Roster();
+      r.set('ana', 'Ana', 'student');
+      r.set('beto', 'Beto', 'student');
+      const names = (seat: string, name: string) => joined(r, seat, name).participants.map((p) => p.name);
+      expect(names('ana', 'Ana')).toEqual(['Ana', 'Beto']);
+      expect(names('carla', 'Carla')).toEqual(['Ana', 'Beto', 'Carla']);
+      expect(names('beto', 'Beto')).toEqual(['Ana', 'Beto']);
+      expect(built).toHaveBeenCalledTimes(1);
+      r.set('ana', 'Ana', 'student'); // heard again, unchanged: the list stands
+      expect(names('dani', 'Dani')).toEqual(['Ana', 'Beto', 'Dani']);
+      expect(built).toHaveBeenCalledTimes(1);
+      r.delete('ana');
+      expect(names('dani', 'Dani')).toEqual(['Beto', 'Dani']);
+      r.set('beto', 'Beto', 'teacher');
+      expect(joined(r, 'ana', 'Ana').participants).toEqual([
+        { name: 'Beto', role: 'teacher' },
+        { name: 'Ana', role: 'student' },
+      ]);
+      r.replace([{ seat: 'eva', name: 'Eva', role: 'student' }]);
+      expect(names('ana', 'Ana')).toEqual(['Eva', 'Ana']);
+      r.delete('eva');
+      expect(names('ana', 'Ana')).toEqual(['Ana']);
+      expect(r.size).toBe(0);
+      expect(built).toHaveBeenCalledTimes(5);
+    } finally {
+      built.mockRestore();
+    }
+  });
+});

@@ -1,0 +1,78 @@
+import type { ChatRole } from '@district/contracts';
+import { frameOf, type WireFrame } from './live-connection';
+
+interface Participant {
+  name: string;
+  role: ChatRole;
+  /** `{"name":…,"role":…}`, made once when the seat is heard of. */
+  json: string;
+}
+
+/**
+ * Who is in a room on every replica, by seat, and the participants list each join is answered with. A join storm
+ * is where a replica's memory goes: 950 joins to a room each answered with up to 950 participants (~50 KB). Built
+ * as objects, arrays and a string per join, that was ~100 KB of short-lived heap per join, much of it promoted by
+ * the scavenges it set off while other joins were mid-flight — and a replica's resident memory long after the
+ * last join. Here each participant's JSON is made once; the list's bytes are kept until the roster next changes
+ * (several joins between two presence events, and every rejoin after a replica dies, share them); and a join's
+ * frame is written straight from them: one buffer, no heap garbage.
+ */
+export class Roster {
+  private readonly seats = new Map<string, Participant>();
+  /** The participants' JSON, comma-separated, without brackets; null after a change until next asked for. */
+  private listed: Buffer | null = null;
+
+  get size(): number {
+    return this.seats.size;
+  }
+
+  set(seat: string, name: string, role: ChatRole): void {
+    const had = this.seats.get(seat);
+    if (had && had.name === name && had.role === role) return;
+    this.seats.set(seat, { name, role, json: JSON.stringify({ name, role }) });
+    this.listed = null;
+  }
+
+  delete(seat: string): void {
+    if (this.seats.delete(seat)) this.listed = null;
+  }
+
+  /** Everyone, for a fresh read of the store: replaces what was here. */
+  replace(entries: Iterable<{ seat: string; name: string; role: ChatRole }>): void {
+    this.seats.clear();
+    this.listed = null;
+    for (const e of entries) this.set(e.seat, e.name, e.role);
+  }
+
+  /**
+   * The `joined` frame for a member on `seat`: `head` (a JSON object's members, `{…,`), the participants — the
+   * roster, with the member itself whose user_joined is not out yet — and `tail` (more members, `…}`).
+   */
+  joinedFrame(head: string, seat: string, self: { name: string; role: ChatRole }, tail: string): WireFrame {
+    const held = this.seats.get(seat);
+    if (held && held.name === self.name && held.role === self.role)
+      return frameOf([head, '"participants":[', this.list(), ']', tail]);
+    if (held) {
+      // Held under another spelling or role (a stale roster): this one list is built without the cache.
+      const others = [...this.seats].filter(([s]) => s !== seat).map(([, p]) => p.json);
+      return frameOf([head, '"participants":[', [...others, JSON.stringify(self)].join(','), ']', tail]);
+    }
+    const list = this.list();
+    const comma = list.length > 0 ? ',' : '';
+    return frameOf([head, '"participants":[', list, comma, JSON.stringify(self), ']', tail]);
+  }
+
+  private list(): Buffer {
+    if (this.listed) return this.listed;
+    let bytes = Math.max(0, this.seats.size - 1);
+    for (const p of this.seats.values()) bytes += Buffer.byteLength(p.json);
+    const listed = Buffer.allocUnsafeSlow(bytes);
+    let at = 0;
+    for (const p of this.seats.values()) {
+      if (at > 0) listed[at++] = 0x2c; // ','
+      at += listed.write(p.json, at);
+    }
+    this.listed = listed;
+    return listed;
+  }
+}
