@@ -37,11 +37,17 @@ export class Roster {
     if (this.seats.delete(seat)) this.listed = null;
   }
 
-  /** Everyone, for a fresh read of the store: replaces what was here. */
-  replace(entries: Iterable<{ seat: string; name: string; role: ChatRole }>): void {
-    this.seats.clear();
-    this.listed = null;
-    for (const e of entries) this.set(e.seat, e.name, e.role);
+  /**
+   * Everyone, from a fresh read of the store (every `CHAT_ROSTER_REFRESH_MS`): replaces what was here. What is
+   * unchanged — nearly always all of it — keeps its JSON and the list its bytes.
+   */
+  replace(entries: readonly { seat: string; name: string; role: ChatRole }[]): void {
+    const stale = new Set(this.seats.keys());
+    for (const e of entries) {
+      stale.delete(e.seat);
+      this.set(e.seat, e.name, e.role);
+    }
+    for (const seat of stale) this.delete(seat);
   }
 
   /**
