@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { WebSocket } from 'ws';
 import {
   CHAT_FRAME_MAX_BYTES,
   CHAT_MESSAGE_MAX,
@@ -476,12 +477,17 @@ describe('sessions ending without an event', () => {
   it('closes a socket whose session was signed out elsewhere, and one whose token expired', async () => {
     const chat = await startChat({ ...sharing(), env: { CHAT_SESSION_CHECK_MS: '100' } });
     try {
-      const st = await person('student');
+      // Checked together (one read of the store for the sweep's slice): each socket by its own session.
+      const [st, other] = [await person('student'), await person('student')];
+      const before = await ChatSocket.open(chat.url, { cookie: other.cookie });
       const s = await ChatSocket.open(chat.url, { cookie: st.cookie });
-      sockets.push(s);
+      const after = await ChatSocket.open(chat.url, { cookie: other.cookie });
+      sockets.push(before, s, after);
       const sid = JSON.parse(Buffer.from(st.cookie.split('=')[1].split('.')[1], 'base64url').toString()).sid as string;
       await new SessionStateStore(app.runtime.store).revokeSession(sid, Date.now() + 60_000);
       expect((await s.closedWith(1000)).code).toBe(ChatCloseCodes.sessionChanged);
+      await new Promise((resolve) => setTimeout(resolve, 300)); // three more sweeps
+      expect([before.ws.readyState, after.ws.readyState]).toEqual([WebSocket.OPEN, WebSocket.OPEN]);
     } finally {
       await chat.close();
     }

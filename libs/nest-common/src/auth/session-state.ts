@@ -17,6 +17,13 @@ export const DELETED_USER = 'deleted';
  */
 export type TokenState = 'valid' | 'stale' | 'revoked' | 'unknown';
 
+/** What a session token says of itself: whose, which version of the user it was signed for, which session. */
+export interface SessionToken {
+  userId: string;
+  tokenVersion: number;
+  sid: string;
+}
+
 /**
  * The shared record of which tokens still count: identity writes every user's token version (on every change
  * to approval, role, admin flag, password or existence, and all of them at start) and every signed-out session,
@@ -30,15 +37,27 @@ export class SessionStateStore {
   constructor(private readonly store: EphemeralStore) {}
 
   async check(userId: string, tokenVersion: number, sid: string): Promise<TokenState> {
-    const [marker, version, revoked] = await this.store.mget([
+    const [state] = await this.checkMany([{ userId, tokenVersion, sid }]);
+    return state;
+  }
+
+  /**
+   * `check` for many tokens in one read of the store (a replica's sweep over its sockets: one command for a
+   * slice of them instead of one each), in their order.
+   */
+  async checkMany(tokens: readonly SessionToken[]): Promise<TokenState[]> {
+    if (tokens.length === 0) return [];
+    const [marker, ...values] = await this.store.mget([
       SESSION_STATE_MARKER,
-      versionKey(userId),
-      revokedKey(sid),
+      ...tokens.flatMap((t) => [versionKey(t.userId), revokedKey(t.sid)]),
     ]);
-    if (marker === null) return 'unknown';
-    if (revoked !== null) return 'revoked';
-    if (version === null || version === DELETED_USER) return 'revoked';
-    return Number(version) === tokenVersion ? 'valid' : 'stale';
+    return tokens.map((t, i) => {
+      const [version, revoked] = [values[2 * i], values[2 * i + 1]];
+      if (marker === null) return 'unknown';
+      if (revoked !== null) return 'revoked';
+      if (version === null || version === DELETED_USER) return 'revoked';
+      return Number(version) === t.tokenVersion ? 'valid' : 'stale';
+    });
   }
 
   setVersion(userId: string, version: number): Promise<void> {

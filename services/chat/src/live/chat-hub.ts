@@ -695,10 +695,11 @@ export class ChatHub implements OnApplicationBootstrap {
     const all: LiveConnection[] = [];
     for (const c of this.connections) if (due(c.slot)) all.push(c);
     try {
-      for (let i = 0; i < all.length; i += 100) {
-        const batch = all.slice(i, i + 100);
-        const states = await Promise.all(
-          batch.map((c) => this.sessions.check(c.person.id, c.person.tokenVersion, c.person.sessionId)),
+      // One read of the store per 500 sockets (at 19,000 clients, a command per socket was 158 a second each).
+      for (let i = 0; i < all.length; i += 500) {
+        const batch = all.slice(i, i + 500);
+        const states = await this.sessions.checkMany(
+          batch.map((c) => ({ userId: c.person.id, tokenVersion: c.person.tokenVersion, sid: c.person.sessionId })),
         );
         batch.forEach((c, k) => {
           if (states[k] === 'revoked' || states[k] === 'stale')
