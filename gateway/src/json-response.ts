@@ -55,17 +55,30 @@ export function rejectUpgrade(
   socket.end(`${lines.join('\r\n')}\r\n\r\n${payload}`);
 }
 
+/** How long a socket answered after a parse error keeps reading what its client still sends before it is closed. */
+const CLIENT_ERROR_LINGER_MS = 5_000;
+const lingering = new WeakSet<Duplex>();
+
 /**
  * Answers a request Node could not parse (`clientError`: headers or URL past Node's 16 KiB limit, a malformed
  * request line) in the platform's JSON error shape instead of Node's bare status line, then closes the socket.
  * Nothing is written when the peer is gone or a response has already started on the socket.
  */
 export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, requestId: string): void {
+  // Answered already: Node parses each later chunk of the request (its body, still on its way) again, fails
+  // again and says so again. That chunk has been read; it is dropped.
+  if (lingering.has(socket)) return;
   const started = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
   if (err.code === 'ECONNRESET' || !socket.writable || started) {
     socket.destroy();
     return;
   }
+  // A lingering close: the client may still be writing the request's body. Reset at once, it would see the reset
+  // instead of the answer (the fuzzer's PUT with a 17 KB query and a 500 KB body got EPIPE); the socket keeps reading
+  // what still comes, for a bounded time, while the answer goes out and the client closes its side.
+  lingering.add(socket);
+  const linger = setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS).unref();
+  socket.once('close', () => clearTimeout(linger));
   if (err.code === 'HPE_HEADER_OVERFLOW') return rejectUpgrade(socket, 431, 'Request headers too large', requestId);
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return rejectUpgrade(socket, 408, 'Request timeout', requestId);
   rejectUpgrade(socket, 400, 'Malformed request', requestId);

@@ -42,6 +42,40 @@ describe('requests Node cannot parse', () => {
     }
   });
 
+  it('lets a client still sending its body read the answer instead of a reset (the fuzzer’s PUT with a 17 KB query)', async () => {
+    const svc = await startFakeService('content');
+    const gw = await startGateway({ upstreams: { content: [svc.url] } });
+    try {
+      const { hostname, port } = new URL(gw.base);
+      const body = Buffer.alloc(512 * 1024, 'z');
+      const answer = await new Promise<string>((resolve, reject) => {
+        // Half-open, as an HTTP client is: the answer's end does not stop it writing the rest of its request.
+        const socket = net.connect({ port: Number(port), host: hostname, allowHalfOpen: true });
+        const chunks: Buffer[] = [];
+        socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+        socket.on('error', reject);
+        socket.on('connect', async () => {
+          socket.write(
+            `PUT /api/posts/1?q=${'q'.repeat(17_000)} HTTP/1.1\r\nHost: ${hostname}\r\n` +
+              `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+          );
+          // The answer is out before the body arrives; the body then comes in pieces, as a client writes it.
+          await new Promise((r) => setTimeout(r, 100));
+          for (let at = 0; at < body.length && !socket.destroyed; at += 16 * 1024) {
+            if (!socket.write(body.subarray(at, at + 16 * 1024))) await new Promise((r) => socket.once('drain', r));
+            await new Promise((r) => setTimeout(r, 1));
+          }
+          socket.end(() => resolve(Buffer.concat(chunks).toString('utf8')));
+        });
+      });
+      expect(parse(answer)).toMatchObject({ status: 431, body: { statusCode: 431, message: 'Request headers too large' } });
+      expect(svc.requests).toHaveLength(0);
+    } finally {
+      await gw.close();
+      await svc.kill();
+    }
+  });
+
   it('answers a malformed request line with a JSON 400 with a message', async () => {
     const svc = await startFakeService('content');
     const gw = await startGateway({ upstreams: { content: [svc.url] } });
