@@ -15,7 +15,8 @@ async function openModal(mode: 'Sign In' | 'Sign Up', setup?: RenderAppOptions['
 describe('sign-in modal (spec sections 2, 5 and 8)', () => {
   it('Sign In opens the sign-in form with a toggle and the third-party link', async () => {
     const { dialog, user } = await openModal('Sign In');
-    expect(within(dialog).getByLabelText('Email')).toHaveFocus();
+    // The dialog moves focus in an effect after it renders (it is loaded lazily): wait for it, as for any effect.
+    await waitFor(() => expect(within(dialog).getByLabelText('Email')).toHaveFocus());
     expect(within(dialog).getByRole('link', { name: 'Continue with Google' })).toHaveAttribute('href', '/api/auth/google');
     await user.click(within(dialog).getByRole('button', { name: 'Create one' }));
     const signUp = screen.getByRole('dialog', { name: 'Create Account' });
@@ -121,6 +122,6 @@ describe('sign-in modal (spec sections 2, 5 and 8)', () => {
     }
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(opener).toHaveFocus();
+    await waitFor(() => expect(opener).toHaveFocus());
   });
 });
