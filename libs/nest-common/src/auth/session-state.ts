@@ -51,10 +51,10 @@ export class SessionStateStore {
       SESSION_STATE_MARKER,
       ...tokens.flatMap((t) => [versionKey(t.userId), revokedKey(t.sid)]),
     ]);
+    if (marker === null) return tokens.map(() => 'unknown');
     return tokens.map((t, i) => {
-      const [version, revoked] = [values[2 * i], values[2 * i + 1]];
-      if (marker === null) return 'unknown';
-      if (revoked !== null) return 'revoked';
+      const version = values[2 * i];
+      if (values[2 * i + 1] !== null) return 'revoked';
       if (version === null || version === DELETED_USER) return 'revoked';
       return Number(version) === t.tokenVersion ? 'valid' : 'stale';
     });

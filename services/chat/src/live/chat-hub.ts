@@ -41,7 +41,7 @@ import { checkChatName } from './chat-names';
 import { LiveKeys, parseControl, type LiveControlMessage } from './live-channels';
 import { LIVE_CONFIG, type LiveConfig } from './live.config';
 import { Sweep } from './sweep';
-import { LiveConnection, textFrame, type LivePerson, type Membership, type WireFrame } from './live-connection';
+import { frameOf, LiveConnection, textFrame, type LivePerson, type Membership, type WireFrame } from './live-connection';
 import { Roster } from './roster';
 
 /** What a room's members on this replica share: one subscription to the room's channel. */
@@ -799,7 +799,7 @@ function joinedFrame(roster: Roster, seat: string, event: Omit<ChatJoinedEvent, 
   const { type, chatroom, name, role, resume, seq, ...rest } = event;
   const head = JSON.stringify({ type, chatroom, name, role, resume, seq }).slice(0, -1) + ',';
   const tail = ',' + JSON.stringify(rest).slice(1);
-  return roster.joinedFrame(head, seat, { name, role }, tail);
+  return frameOf([head, '"participants":', ...roster.participantsFor(seat, { name, role }), tail]);
 }
 
 function presence(type: ChatPresenceEvent['type'], m: Membership, role: ChatRole): ChatPresenceEvent {

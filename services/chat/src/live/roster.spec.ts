@@ -13,10 +13,18 @@ function payloadOf(frame: Buffer): string {
 
 const HEAD = '{"type":"joined","name":"x",';
 const TAIL = ',"seq":3}';
+/** The `joined` frame's fields with the participants for a member on `seat`, as the hub writes it. */
 const joined = (r: Roster, seat: string, name: string, role: 'student' | 'teacher' = 'student') =>
-  JSON.parse(payloadOf(r.joinedFrame(HEAD, seat, { name, role }, TAIL))) as {
+  JSON.parse(payloadOf(frameOf([HEAD, '"participants":', ...r.participantsFor(seat, { name, role }), TAIL]))) as {
     participants: { name: string; role: string }[];
   };
+
+/** A roster holding these seats (students unless said). */
+function rosterOf(...seats: Array<[seat: string, name: string, role?: 'student' | 'teacher']>): Roster {
+  const r = new Roster();
+  for (const [seat, name, role = 'student'] of seats) r.set(seat, name, role);
+  return r;
+}
 
 describe('frameOf', () => {
   it('puts strings and buffers end to end in one frame, at every length encoding, multi-byte text included', () => {
@@ -27,10 +35,10 @@ describe('frameOf', () => {
   });
 });
 
-describe('Roster.joinedFrame', () => {
+describe('Roster.participantsFor', () => {
   it('answers a join with the room’s participants and the member itself, between the frame’s other fields', () => {
     const r = new Roster();
-    const first = JSON.parse(payloadOf(r.joinedFrame(HEAD, 'ana maría', { name: 'Ana María', role: 'student' }, TAIL)));
+    const first = joined(r, 'ana maría', 'Ana María');
     expect(first).toEqual({ type: 'joined', name: 'x', participants: [{ name: 'Ana María', role: 'student' }], seq: 3 });
     r.set('ana maría', 'Ana María', 'student');
     r.set('ms. ruiz', 'Ms. Ruiz', 'teacher');
@@ -42,9 +50,7 @@ describe('Roster.joinedFrame', () => {
   });
 
   it('lists a member already seated with the same name and role once (a resumed seat)', () => {
-    const r = new Roster();
-    r.set('ana', 'Ana', 'student');
-    r.set('beto', 'Beto', 'student');
+    const r = rosterOf(['ana', 'Ana'], ['beto', 'Beto']);
     expect(joined(r, 'ana', 'Ana').participants).toEqual([
       { name: 'Ana', role: 'student' },
       { name: 'Beto', role: 'student' },
@@ -52,9 +58,7 @@ describe('Roster.joinedFrame', () => {
   });
 
   it('lists the member as it joins now where the roster holds its seat under another spelling or role', () => {
-    const r = new Roster();
-    r.set('ana', 'ANA', 'student');
-    r.set('beto', 'Beto', 'student');
+    const r = rosterOf(['ana', 'ANA'], ['beto', 'Beto']);
     expect(joined(r, 'ana', 'Ana', 'teacher').participants).toEqual([
       { name: 'Beto', role: 'student' },
       { name: 'Ana', role: 'teacher' },
@@ -69,9 +73,7 @@ describe('Roster.joinedFrame', () => {
   it('follows every change to the roster, and builds the list once between two changes (a refresh that agrees is none)', () => {
     const built = jest.spyOn(Buffer, 'allocUnsafeSlow');
     try {
-      const r = new Roster();
-      r.set('ana', 'Ana', 'student');
-      r.set('beto', 'Beto', 'student');
+      const r = rosterOf(['ana', 'Ana'], ['beto', 'Beto']);
       const names = (seat: string, name: string) => joined(r, seat, name).participants.map((p) => p.name);
       expect(names('ana', 'Ana')).toEqual(['Ana', 'Beto']);
       expect(names('carla', 'Carla')).toEqual(['Ana', 'Beto', 'Carla']);

@@ -1,5 +1,4 @@
 import type { ChatRole } from '@district/contracts';
-import { frameOf, type WireFrame } from './live-connection';
 
 interface Participant {
   name: string;
@@ -15,7 +14,7 @@ interface Participant {
  * the scavenges it set off while other joins were mid-flight — and a replica's resident memory long after the
  * last join. Here each participant's JSON is made once; the list's bytes are kept until the roster next changes
  * (several joins between two presence events, and every rejoin after a replica dies, share them); and a join's
- * frame is written straight from them: one buffer, no heap garbage.
+ * frame is written straight from them (`frameOf`): one buffer, no heap garbage.
  */
 export class Roster {
   private readonly seats = new Map<string, Participant>();
@@ -51,21 +50,19 @@ export class Roster {
   }
 
   /**
-   * The `joined` frame for a member on `seat`: `head` (a JSON object's members, `{…,`), the participants — the
-   * roster, with the member itself whose user_joined is not out yet — and `tail` (more members, `…}`).
+   * The participants a member joining on `seat` is answered with — the roster, with the member itself whose
+   * user_joined is not out yet — as the parts of a JSON array, for `frameOf` to write into the `joined` frame.
    */
-  joinedFrame(head: string, seat: string, self: { name: string; role: ChatRole }, tail: string): WireFrame {
+  participantsFor(seat: string, self: { name: string; role: ChatRole }): (string | Buffer)[] {
     const held = this.seats.get(seat);
-    if (held && held.name === self.name && held.role === self.role)
-      return frameOf([head, '"participants":[', this.list(), ']', tail]);
+    if (held && held.name === self.name && held.role === self.role) return ['[', this.list(), ']'];
     if (held) {
       // Held under another spelling or role (a stale roster): this one list is built without the cache.
       const others = [...this.seats].filter(([s]) => s !== seat).map(([, p]) => p.json);
-      return frameOf([head, '"participants":[', [...others, JSON.stringify(self)].join(','), ']', tail]);
+      return [`[${[...others, JSON.stringify(self)].join(',')}]`];
     }
     const list = this.list();
-    const comma = list.length > 0 ? ',' : '';
-    return frameOf([head, '"participants":[', list, comma, JSON.stringify(self), ']', tail]);
+    return ['[', list, list.length > 0 ? ',' : '', JSON.stringify(self), ']'];
   }
 
   private list(): Buffer {
