@@ -71,6 +71,8 @@ export class MixedLoad {
   /** Role changes acknowledged (200). */
   roleChanges = 0;
   readonly peers: ChatPeer[] = [];
+  /** The last chat message number a scenario's window has checked for gaps (the next window starts after it). */
+  chatCheckedThrough: number | undefined;
   private running = false;
   private loops: Promise<void>[] = [];
 

@@ -57,7 +57,7 @@ function openWindow(load: MixedLoad): Window {
     records: load.records.length,
     comments: load.comments.length,
     gradeKeys: load.grades.size,
-    roomSeq: Math.max(0, ...load.peers.map((p) => p.lastSeq)),
+    roomSeq: load.chatCheckedThrough ?? Math.max(0, ...load.peers.map((p) => p.lastSeq)),
     reconnects: load.peers.map((p) => p.reconnectMs.length),
     sent: load.peers.map((p) => p.sent),
     confirmed: load.peers.map((p) => p.confirmed),
@@ -86,6 +86,12 @@ async function summarise(
 ): Promise<ScenarioResult> {
   const { load } = ctx;
   const end = Date.now();
+  // The chat is still sending: the highest message number seen anywhere now may be one that some clients are
+  // being sent at this very moment. Check the window only up to the number seen now, after giving every client
+  // time to receive it (a number read after the pause could be mid-fan-out and count as a gap); the next
+  // window checks from here on, so no message falls between two windows.
+  const roomSeq = Math.max(0, ...load.peers.map((p) => p.lastSeq));
+  load.chatCheckedThrough = roomSeq;
   // Let chat catch-up and retried submissions finish before counting.
   await sleep(3000);
   const records = load.records.slice(w.records);
@@ -98,7 +104,6 @@ async function summarise(
   const gradeKeys = [...load.grades.keys()].slice(w.gradeKeys);
   const writes = await checkWrites(ctx.stack.postgres.url, load.comments.slice(w.comments), new Map(gradeKeys.map((k) => [k, load.grades.get(k) ?? null])));
   const events = await settleEvents(ctx, new Date(w.start - 1000), ctx.short ? 45_000 : 90_000);
-  const roomSeq = Math.max(0, ...load.peers.map((p) => p.lastSeq));
   const chat = {
     sent: load.peers.reduce((n, p, i) => n + p.sent - w.sent[i], 0),
     confirmed: load.peers.reduce((n, p, i) => n + p.confirmed - w.confirmed[i], 0),
