@@ -20,7 +20,7 @@ export const ChatRoomTexts = {
   noRooms: 'No chatrooms are available to you yet.',
 } as const;
 
-/** Reconnect back-off after an unexpected close: 0.5 s, 1 s, 2 s, … at most 10 s, then give up. */
+/** Reconnect back-off after an unexpected close: up to 0.5 s, 1 s, 2 s, … at most 10 s (with jitter), then give up. */
 export const CHAT_RECONNECT_BASE_MS = 500;
 export const CHAT_RECONNECT_MAX_MS = 10_000;
 /** About 80 s of trying before the screen says the connection is lost. */

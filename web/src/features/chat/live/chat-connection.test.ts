@@ -4,7 +4,8 @@ import { backoffDelay, ChatConnection, chatSocketUrl, type ConnectionStatus } fr
 import { joined, message, ROOM_ID } from './chat-events.testing';
 import { FakeWebSocket } from './fake-websocket.testing';
 
-function connect(refreshSession: () => Promise<boolean> = async () => true) {
+/** `random` draws the reconnect jitter: 1 (the default here) waits the whole back-off, 0 half of it. */
+function connect(refreshSession: () => Promise<boolean> = async () => true, random: () => number = () => 1) {
   const statuses: ConnectionStatus[] = [];
   const events: unknown[] = [];
   const conn = new ChatConnection({
@@ -13,6 +14,7 @@ function connect(refreshSession: () => Promise<boolean> = async () => true) {
     onEvent: (e) => events.push(e),
     onStatus: (s) => statuses.push(s),
     refreshSession,
+    random,
   });
   conn.start();
   return { conn, statuses, events, last: () => statuses.at(-1) };
@@ -107,6 +109,7 @@ describe('ChatConnection', () => {
     const first = joinNewest({ seq: 40 });
     first.receive(message(41, 'antes'));
     first.drop(1012);
+    vi.advanceTimersByTime(500);
     FakeWebSocket.last.open();
     vi.advanceTimersByTime(100);
     FakeWebSocket.last.receive(joined({ seq: 0, truncated: true }));
@@ -124,13 +127,37 @@ describe('ChatConnection', () => {
     expect(FakeWebSocket.last.sentOfType('join')[0]).toMatchObject({ since: 40 });
   });
 
-  it('backs off 0.5 s, 1 s, 2 s … up to 10 s and gives up with lost', () => {
-    expect([0, 1, 2, 3, 4, 5, 6].map(backoffDelay)).toEqual([500, 1000, 2000, 4000, 8000, 10_000, 10_000]);
+  it('backs off up to 0.5 s, 1 s, 2 s … 10 s, each wait drawn from the upper half of that', () => {
+    const attempts = [0, 1, 2, 3, 4, 5, 6];
+    expect(attempts.map((n) => backoffDelay(n, () => 0))).toEqual([250, 500, 1000, 2000, 4000, 5000, 5000]);
+    expect(attempts.map((n) => backoffDelay(n, () => 0.5))).toEqual([375, 750, 1500, 3000, 6000, 7500, 7500]);
+    expect(attempts.map((n) => backoffDelay(n, () => 1))).toEqual([500, 1000, 2000, 4000, 8000, 10_000, 10_000]);
+  });
+
+  it('two clients dropped together come back at different moments', () => {
+    connect(undefined, () => 0);
+    connect(undefined, () => 0.9);
+    const [first, second] = FakeWebSocket.instances;
+    for (const ws of [first, second]) {
+      ws.open();
+      vi.advanceTimersByTime(100);
+      ws.receive(joined());
+      ws.drop(1006);
+    }
+    vi.advanceTimersByTime(250);
+    expect(FakeWebSocket.instances).toHaveLength(3);
+    vi.advanceTimersByTime(224);
+    expect(FakeWebSocket.instances).toHaveLength(3);
+    vi.advanceTimersByTime(1);
+    expect(FakeWebSocket.instances).toHaveLength(4);
+  });
+
+  it('backs off through every attempt and gives up with lost', () => {
     const { last } = connect();
     joinNewest().drop(1006);
     let sockets = 1;
     for (let attempt = 0; attempt < 12; attempt++) {
-      vi.advanceTimersByTime(backoffDelay(attempt) - 1);
+      vi.advanceTimersByTime(backoffDelay(attempt, () => 1) - 1);
       expect(FakeWebSocket.instances).toHaveLength(sockets);
       vi.advanceTimersByTime(1);
       sockets += 1;
@@ -153,11 +180,13 @@ describe('ChatConnection', () => {
     expect(FakeWebSocket.instances.length).toBe(before + 1);
   });
 
-  it('1012 (service restart) and 4408 (too slow) reconnect at once', () => {
-    const { last } = connect();
+  it('1012 (service restart) reconnects within 0.5 s, at a moment of its own; 4408 (too slow) at once', () => {
+    const { last } = connect(undefined, () => 0.5);
     joinNewest().drop(1012);
     expect(last()).toEqual({ kind: 'reconnecting', reason: 'restart', attempt: 1 });
-    vi.advanceTimersByTime(0);
+    vi.advanceTimersByTime(249);
+    expect(FakeWebSocket.instances).toHaveLength(1);
+    vi.advanceTimersByTime(1);
     expect(FakeWebSocket.instances).toHaveLength(2);
     joinNewest().drop(4408);
     expect(last()).toMatchObject({ kind: 'reconnecting', reason: 'slow' });

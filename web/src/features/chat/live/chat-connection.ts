@@ -38,6 +38,8 @@ export interface ChatConnectionOptions {
   refreshSession: () => Promise<boolean>;
   /** ws(s)://<page host>/ws by default. */
   url?: string;
+  /** Draws the reconnect jitter (0 ≤ x < 1); Math.random by default. */
+  random?: () => number;
 }
 
 /** ws: or wss: by the page's protocol, on the page's own host (the gateway serves both). */
@@ -45,9 +47,14 @@ export function chatSocketUrl(location: Pick<Location, 'protocol' | 'host'> = wi
   return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${CHAT_WS_PATH}`;
 }
 
-/** 0.5 s, 1 s, 2 s, 4 s … capped at 10 s, for the n-th consecutive attempt (0-based). */
-export function backoffDelay(attempt: number): number {
-  return Math.min(CHAT_RECONNECT_MAX_MS, CHAT_RECONNECT_BASE_MS * 2 ** attempt);
+/**
+ * The wait before the n-th consecutive attempt (0-based): up to 0.5 s, 1 s, 2 s, 4 s … capped at 10 s, drawn from
+ * the upper half of that ("equal jitter"), so the clients of a replica that died do not all come back to the others
+ * in the same instant, and do not retry in step when the first try fails.
+ */
+export function backoffDelay(attempt: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(CHAT_RECONNECT_MAX_MS, CHAT_RECONNECT_BASE_MS * 2 ** attempt);
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
 
 function parseEvent(data: unknown): ChatServerEvent | null {
@@ -68,9 +75,11 @@ function parseEvent(data: unknown): ChatServerEvent | null {
  * membership alive across dropped connections — reconnecting with `since` (the newest message number it has) and
  * `resume` (the token of its last `joined`) so the server replays what was missed and gives the same name back.
  *
- * Close codes: 1012 → reconnect at once; 4408 → reconnect at once; 4401 → ask GET /api/auth/me once, reconnect if
- * the session holds, else stop; 4404 → stop (room closed); anything else after a join → back off 0.5 s, 1 s, 2 s …
- * ≤ 10 s and give up after CHAT_RECONNECT_MAX_ATTEMPTS. A first connection that never joins stops as 'failed'.
+ * Close codes: 1012 → reconnect within 0.5 s (a random moment: every client of the restarting replica gets 1012 at
+ * once); 4408 → reconnect at once; 4401 → ask GET /api/auth/me once, reconnect if the session holds, else stop;
+ * 4404 → stop (room closed); anything else after a join → back off 0.5 s, 1 s, 2 s … ≤ 10 s with jitter
+ * (`backoffDelay`) and give up after CHAT_RECONNECT_MAX_ATTEMPTS. A first connection that never joins stops as
+ * 'failed'.
  */
 export class ChatConnection {
   private socket: WebSocket | null = null;
@@ -200,9 +209,12 @@ export class ChatConnection {
     // A connection that never got as far as a join is a failed attempt, not a lost room (a restarting replica aside).
     if (!this.everJoined && !restart) return this.stop('failed');
     if (this.attempts >= CHAT_RECONNECT_MAX_ATTEMPTS) return this.stop(this.everJoined ? 'lost' : 'failed');
-    const atOnce = restart || code === ChatCloseCodes.tooSlow;
-    // A restart or a slow-reader close is retried at once; if that retry fails too, the back-off takes over.
-    const delay = atOnce && this.attempts === 0 ? 0 : backoffDelay(this.attempts);
+    const random = this.options.random ?? Math.random;
+    // A restart's first retry comes within 0.5 s (spread: the replica's other clients got the same close), a
+    // slow reader's at once; if that retry fails too, the back-off takes over.
+    let delay = backoffDelay(this.attempts, random);
+    if (this.attempts === 0 && restart) delay = Math.round(random() * CHAT_RECONNECT_BASE_MS);
+    else if (this.attempts === 0 && code === ChatCloseCodes.tooSlow) delay = 0;
     this.attempts += 1;
     this.reconnect(restart ? 'restart' : code === ChatCloseCodes.tooSlow ? 'slow' : 'lost', delay);
   }
