@@ -53,9 +53,8 @@ export class SessionStateStore {
     ]);
     if (marker === null) return tokens.map(() => 'unknown');
     return tokens.map((t, i) => {
-      const version = values[2 * i];
-      if (values[2 * i + 1] !== null) return 'revoked';
-      if (version === null || version === DELETED_USER) return 'revoked';
+      const [version, revoked] = [values[2 * i], values[2 * i + 1]];
+      if (revoked !== null || version === null || version === DELETED_USER) return 'revoked';
       return Number(version) === t.tokenVersion ? 'valid' : 'stale';
     });
   }

@@ -93,9 +93,11 @@ export class ChatConnection {
   private resumeToken: string | undefined;
   private cursor = 0;
   private readonly url: string;
+  private readonly random: () => number;
 
   constructor(private readonly options: ChatConnectionOptions) {
     this.url = options.url ?? chatSocketUrl();
+    this.random = options.random ?? Math.random;
   }
 
   /** The newest message number seen (what a rejoin sends as `since`). */
@@ -209,14 +211,20 @@ export class ChatConnection {
     // A connection that never got as far as a join is a failed attempt, not a lost room (a restarting replica aside).
     if (!this.everJoined && !restart) return this.stop('failed');
     if (this.attempts >= CHAT_RECONNECT_MAX_ATTEMPTS) return this.stop(this.everJoined ? 'lost' : 'failed');
-    const random = this.options.random ?? Math.random;
-    // A restart's first retry comes within 0.5 s (spread: the replica's other clients got the same close), a
-    // slow reader's at once; if that retry fails too, the back-off takes over.
-    let delay = backoffDelay(this.attempts, random);
-    if (this.attempts === 0 && restart) delay = Math.round(random() * CHAT_RECONNECT_BASE_MS);
-    else if (this.attempts === 0 && code === ChatCloseCodes.tooSlow) delay = 0;
+    const slow = code === ChatCloseCodes.tooSlow;
+    const delay = this.retryDelay(restart, slow);
     this.attempts += 1;
-    this.reconnect(restart ? 'restart' : code === ChatCloseCodes.tooSlow ? 'slow' : 'lost', delay);
+    this.reconnect(restart ? 'restart' : slow ? 'slow' : 'lost', delay);
+  }
+
+  /**
+   * A restart's first retry comes within 0.5 s (spread: the replica's other clients got the same close), a slow
+   * reader's at once; any other retry, or one after those failed, waits its back-off.
+   */
+  private retryDelay(restart: boolean, slow: boolean): number {
+    if (this.attempts === 0 && restart) return Math.round(this.random() * CHAT_RECONNECT_BASE_MS);
+    if (this.attempts === 0 && slow) return 0;
+    return backoffDelay(this.attempts, this.random);
   }
 
   private async recheckSession(): Promise<void> {
