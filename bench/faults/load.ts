@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WebSocket } from 'ws';
 
@@ -204,7 +204,9 @@ export class MixedLoad {
 /**
  * A chat client as the web app behaves: joins the room, and when its socket closes, opens a new one and joins
  * again with `since` (the last message number it saw) and `resume` (its seat's token), so the server replays
- * what it missed. Every message number it sees is kept to find gaps and duplicates.
+ * what it missed. Every message number it sees is kept to find gaps and duplicates. Its messages carry a ref and
+ * are held until they come back (or `sent` answers a repeat); a rejoin sends the held ones again, and a notice
+ * naming a ref refuses it — so every message ends confirmed or refused, never silently lost.
  */
 export class ChatPeer {
   ws: WebSocket | undefined;
@@ -218,9 +220,13 @@ export class ChatPeer {
   duplicates = 0;
   truncated = 0;
   sent = 0;
-  /** Texts sent and not yet seen coming back. */
-  readonly pending = new Set<string>();
+  /** Refs of messages sent and not yet heard back (nor refused), with when they were first sent (ms epoch). */
+  readonly pending = new Map<string, { text: string; at: number }>();
   confirmed = 0;
+  /** Messages refused by a notice naming their ref (the web app shows them "Not sent"). */
+  refused = 0;
+  /** Messages sent again after a rejoin. */
+  resent = 0;
   closes = 0;
   /** Each reconnect: ms from the socket closing to the new join being confirmed. */
   readonly reconnectMs: number[] = [];
@@ -229,6 +235,7 @@ export class ChatPeer {
   private resume: string | undefined;
   private stopping = false;
   private counter = 0;
+  private readonly refBase = randomBytes(6).toString('hex');
 
   constructor(
     private readonly gateway: string,
@@ -269,6 +276,10 @@ export class ChatPeer {
       if (this.firstSeq === undefined) this.firstSeq = Number(event.seq) + 1;
       if (this.closedAt !== undefined) this.reconnectMs.push(Date.now() - this.closedAt);
       this.closedAt = undefined;
+      for (const [ref, { text }] of this.pending) {
+        this.ws?.send(JSON.stringify({ type: 'message', text, chatroom: this.room, ref }));
+        this.resent += 1;
+      }
     } else if (event.type === 'message') {
       const seq = Number(event.seq);
       if (this.seqs.has(seq)) this.duplicates += 1;
@@ -277,22 +288,26 @@ export class ChatPeer {
         this.arrivals.set(seq, Date.now());
       }
       this.lastSeq = Math.max(this.lastSeq, seq);
-      if (event.name === this.name && this.pending.delete(String(event.text))) this.confirmed += 1;
+      if (typeof event.ref === 'string' && this.pending.delete(event.ref)) this.confirmed += 1;
+    } else if (event.type === 'sent') {
+      if (this.pending.delete(String(event.ref))) this.confirmed += 1;
     } else if (event.type === 'join_rejected') {
       // The old seat may still be held (a killed replica's, until its liveness expires): try again shortly.
       this.notices.push(`join_rejected:${String(event.reason)}`);
       this.ws?.close();
     } else if (event.type === 'notice') {
       this.notices.push(String(event.code));
+      if (typeof event.ref === 'string' && this.pending.delete(event.ref)) this.refused += 1;
     }
   }
 
   sendNext(): void {
     if (!this.joined || this.ws?.readyState !== WebSocket.OPEN) return;
     const text = `${this.name} #${++this.counter}`;
-    this.pending.add(text);
+    const ref = `${this.refBase}-${this.counter}`;
+    this.pending.set(ref, { text, at: Date.now() });
     this.sent += 1;
-    this.ws.send(JSON.stringify({ type: 'message', text, chatroom: this.room }));
+    this.ws.send(JSON.stringify({ type: 'message', text, chatroom: this.room, ref }));
   }
 
   async waitJoined(timeoutMs: number): Promise<void> {

@@ -42,7 +42,7 @@ export function renderFaultReport(run: FaultRun): string {
       `Writes: ${s.writes.commentsAcknowledged} comments and ${s.writes.gradesAcknowledged} grades acknowledged, ${s.writes.commentsMissing + s.writes.gradesMissing} of them missing, ${s.writes.gradeDuplicates} stored twice, ${s.writes.gradesUnknown} submissions that failed every retry.`,
     );
     lines.push(
-      `Chat: ${s.chat.sent} sent, ${s.chat.confirmed} echoed back to their sender, ${s.chat.received} deliveries, ${s.chat.missing} missing, ${s.chat.duplicates} duplicated; ${s.chat.reconnects} reconnects (slowest ${s.chat.maxReconnectMs} ms to joined).`,
+      `Chat: ${s.chat.sent} sent, ${s.chat.confirmed} echoed back to their sender, ${s.chat.refused} refused with a notice, ${s.chat.unanswered} unanswered, ${s.chat.received} deliveries, ${s.chat.missing} missing, ${s.chat.duplicates} duplicated; ${s.chat.reconnects} reconnects (slowest ${s.chat.maxReconnectMs} ms to joined).`,
     );
     lines.push('', '| event subject | written | published | consumer deliveries / expected |', '|---|---|---|---|');
     for (const [subject, e] of Object.entries(s.events.bySubject).sort()) lines.push(`| \`${subject}\` | ${e.written} | ${e.published} | ${e.expected ? `${e.delivered} / ${e.expected}` : '—'} |`);

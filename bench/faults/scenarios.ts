@@ -28,7 +28,7 @@ export interface ScenarioResult {
   maxLatencyMs: number;
   writes: WriteCheck;
   events: EventCounts;
-  chat: { sent: number; confirmed: number; received: number; missing: number; duplicates: number; reconnects: number; maxReconnectMs: number };
+  chat: { sent: number; confirmed: number; refused: number; unanswered: number; received: number; missing: number; duplicates: number; reconnects: number; maxReconnectMs: number };
   measured: Record<string, number | string>;
   checks: Check[];
 }
@@ -49,6 +49,7 @@ interface Window {
   reconnects: number[];
   sent: number[];
   confirmed: number[];
+  refused: number[];
 }
 
 function openWindow(load: MixedLoad): Window {
@@ -61,6 +62,7 @@ function openWindow(load: MixedLoad): Window {
     reconnects: load.peers.map((p) => p.reconnectMs.length),
     sent: load.peers.map((p) => p.sent),
     confirmed: load.peers.map((p) => p.confirmed),
+    refused: load.peers.map((p) => p.refused),
   };
 }
 
@@ -107,6 +109,9 @@ async function summarise(
   const chat = {
     sent: load.peers.reduce((n, p, i) => n + p.sent - w.sent[i], 0),
     confirmed: load.peers.reduce((n, p, i) => n + p.confirmed - w.confirmed[i], 0),
+    refused: load.peers.reduce((n, p, i) => n + p.refused - w.refused[i], 0),
+    // Sent by the window's end, and 3 s later neither back nor refused: lost without the sender being told.
+    unanswered: load.peers.reduce((n, p) => n + [...p.pending.values()].filter((m) => m.at <= end).length, 0),
     received: load.peers.reduce((n, p) => n + [...p.seqs].filter((s) => s > w.roomSeq && s <= roomSeq).length, 0),
     missing: load.peers.reduce((n, p) => n + missingSeqs(p, w.roomSeq + 1, roomSeq).length, 0),
     duplicates: load.peers.reduce((n, p) => n + p.duplicates, 0),
@@ -138,6 +143,11 @@ async function summarise(
       detail: `${events.published}/${events.written} published, ${events.delivered}/${events.expectedDeliveries} deliveries`,
     },
     { name: 'chat: no gap, no duplicate', ok: chat.missing === 0 && chat.duplicates === 0, detail: `${chat.missing} missing, ${chat.duplicates} duplicated of ${chat.received} received` },
+    {
+      name: 'chat: every message sent came back to its sender or was refused with a notice',
+      ok: chat.unanswered === 0,
+      detail: `${chat.confirmed} came back, ${chat.refused} refused, ${chat.unanswered} unanswered of ${chat.sent} sent`,
+    },
     { name: 'chat: every client joined at the end', ok: load.peers.every((p) => p.joined), detail: `${load.peers.filter((p) => p.joined).length}/${load.peers.length}` },
   ];
   return { ...partial, checks: [...checks(partial), ...common] };

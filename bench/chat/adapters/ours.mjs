@@ -3,8 +3,9 @@
 //
 //   upgrade  GET /ws with `Cookie: district_session=<token>` (no Origin: a non-browser client)
 //   -> {type:'join', name, role, chatroom[, since, resume]}   <- {type:'joined', resume, seq, …} | {type:'join_rejected', …}
-//   -> {type:'message', text, chatroom}
-//   <- {type:'message', seq, id, name, role, text, timestamp, chatroom}   to everyone in the room, sender included
+//   -> {type:'message', text, chatroom, ref}
+//   <- {type:'message', seq, id, name, role, text, timestamp, chatroom, ref}   to everyone in the room, sender included
+//   <- {type:'sent', ref, seq}   to the sender of a ref the service already appended
 //
 // The load generator's {seq, sentAt} travel inside the text ("<seq> <sentAt> <padding>"): the service keeps only
 // the text (trimmed), and numbers messages itself (its `seq`, per room, is used only for catch-up below).
@@ -23,6 +24,10 @@
 //                    a window come a little under 5 s after the 1st, and it is refused (notice rate_limited). With
 //                    2 senders each socket sends 0.5 msg/s and the limit is not in play. The extra sockets' own
 //                    deliveries are not counted (the loader only hears the main socket).
+//   refs=0           send messages without a `ref` (default: with one, as the web client does). With refs, a room's
+//                    sender holds each message until the room brings it back, and after a rejoin sends the ones
+//                    it has not heard back again on the socket that sent them (the service appends a ref once), so
+//                    a message on its way into a replica that dies is not lost
 //   origin=URL       send this Origin header (a browser's); none by default
 //   timeoutMs=N      handshake timeout; the join may take as long again (default 15000)
 //
@@ -32,7 +37,7 @@ import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 
 const now = () => performance.timeOrigin + performance.now();
-const stats = { notices: {}, rejected: {}, seqGaps: 0, seqRepeats: 0, reconnects: 0, reconnectFailures: 0, reconnectMs: [], dropsAt: [], backAt: [] };
+const stats = { notices: {}, rejected: {}, seqGaps: 0, seqRepeats: 0, resent: 0, sentAnswers: 0, reconnects: 0, reconnectFailures: 0, reconnectMs: [], dropsAt: [], backAt: [] };
 let setup;
 
 function loadSetup(options) {
@@ -54,6 +59,8 @@ process.on('exit', () => {
     rejected: stats.rejected,
     seqGaps: stats.seqGaps,
     seqRepeats: stats.seqRepeats,
+    resent: stats.resent,
+    sentAnswers: stats.sentAnswers,
     reconnects: stats.reconnects,
     reconnectFailures: stats.reconnectFailures,
     reconnectMsP50: pick(0.5),
@@ -83,6 +90,29 @@ export default {
     let queue = null; // sends while reconnecting
     let dropAt = 0;
     let urlIndex = Math.max(0, failover.indexOf(url));
+    const refs = options.refs !== '0';
+    // ref -> { frame, via } of this room sender's messages not heard back yet (via: 0 the main socket, j an extra).
+    const outbox = new Map();
+    let nextRef = 0;
+    const frameOf = (msg, via) => {
+      const message = { type: 'message', text: `${msg.seq} ${msg.sentAt} ${msg.text}`, chatroom };
+      if (!refs) return JSON.stringify(message);
+      message.ref = `l${index}-${nextRef++}`.padEnd(8, '0');
+      const frame = JSON.stringify(message);
+      outbox.set(message.ref, { frame, via });
+      return frame;
+    };
+    /**
+     * After socket `via` rejoined: what it sent and the room has not brought back goes again, with its ref (the
+     * replay after the join may still bring some back; the service answers those with `sent`, not a second copy).
+     */
+    const resend = (socket, via, skip = new Set()) => {
+      for (const held of outbox.values()) {
+        if (held.via !== via || skip.has(held.frame)) continue;
+        socket.send(held.frame);
+        stats.resent++;
+      }
+    };
 
     const onFrame = (data) => {
       const m = JSON.parse(data);
@@ -92,6 +122,7 @@ export default {
         if (m.seq > lastSeq + 1) stats.seqGaps += m.seq - lastSeq - 1;
         else if (m.seq <= lastSeq) stats.seqRepeats++;
         if (m.seq > lastSeq) lastSeq = m.seq;
+        if (m.ref !== undefined) outbox.delete(m.ref);
         const text = m.text;
         const a = text.indexOf(' ');
         const b = text.indexOf(' ', a + 1);
@@ -99,6 +130,11 @@ export default {
         return undefined;
       }
       if (m.type === 'notice') stats.notices[m.code] = (stats.notices[m.code] ?? 0) + 1;
+      if (m.type === 'notice' && m.ref !== undefined) outbox.delete(m.ref);
+      if (m.type === 'sent') {
+        stats.sentAnswers++;
+        outbox.delete(m.ref);
+      }
       return m;
     };
 
@@ -155,8 +191,8 @@ export default {
       });
 
     const handle = {
-      send({ text, seq, sentAt }) {
-        const frame = JSON.stringify({ type: 'message', text: `${seq} ${sentAt} ${text}`, chatroom });
+      send(msg) {
+        const frame = frameOf(msg, 0);
         if (queue) queue.push(frame);
         else if (ws && ws.readyState === WebSocket.OPEN) ws.send(frame);
       },
@@ -187,6 +223,8 @@ export default {
           stats.backAt.push(back);
           const pending = queue;
           queue = null;
+          // What was sent before the drop, then what was queued while reconnecting.
+          resend(ws, 0, new Set(pending));
           for (const frame of pending) ws.send(frame);
           return;
         } catch {
@@ -212,7 +250,7 @@ export default {
       const k = turn++ % senders;
       const extra = k === 0 ? null : extras[k - 1];
       if (!extra || extra.readyState !== WebSocket.OPEN || queue) return main(msg);
-      extra.send(JSON.stringify({ type: 'message', text: `${msg.seq} ${msg.sentAt} ${msg.text}`, chatroom }));
+      extra.send(frameOf(msg, k));
     };
     const closeMain = handle.close;
     handle.close = () => {
@@ -230,6 +268,7 @@ export default {
             const { socket: again, resume: token2 } = await openExtraOn(j, failover[at], seat);
             extras[j - 1] = again;
             keepExtra(j, failover[at], again, token2);
+            resend(again, j);
             return;
           } catch {
             await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));

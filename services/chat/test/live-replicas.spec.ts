@@ -188,6 +188,31 @@ describe('two chat replicas over Redis', () => {
     expect([(await back.type('message')).text, (await back.type('message')).text]).toEqual(['dos', 'tres']);
   });
 
+  it('take a message sent again with the same ref on the other replica once, answering the repeat with its number', async () => {
+    const a = await person('student');
+    const t = await person('teacher');
+    const r = await room([a.id]);
+    const sa = await open(one, a.cookie);
+    const st = await open(two, t.cookie);
+    const joined = await sa.join(r.id, 'Ana');
+    await st.join(r.id, 'Profe');
+    // Ana's message is appended, but her connection drops before she hears it back: she cannot tell.
+    sa.send({ type: 'message', text: 'hola', chatroom: r.id, ref: 'ana-ref-0001' });
+    expect(await st.type('message')).toMatchObject({ seq: 1, text: 'hola', ref: 'ana-ref-0001' });
+    sa.ws.terminate();
+    const back = await open(two, a.cookie);
+    await back.join(r.id, 'Ana', { since: 0, resume: joined.resume });
+    // Her client sends what it never heard back, with the same ref: the room does not get it twice.
+    back.send({ type: 'message', text: 'hola', chatroom: r.id, ref: 'ana-ref-0001' });
+    expect(await back.type('sent')).toEqual({ type: 'sent', chatroom: r.id, ref: 'ana-ref-0001', seq: 1 });
+    // A new ref is a new message; another person's same ref is theirs.
+    back.send({ type: 'message', text: 'otra', chatroom: r.id, ref: 'ana-ref-0002' });
+    st.send({ type: 'message', text: 'mía', chatroom: r.id, ref: 'ana-ref-0001' });
+    expect(await st.type('message')).toMatchObject({ seq: 2, text: 'otra' });
+    expect(await st.type('message')).toMatchObject({ seq: 3, text: 'mía', name: 'Profe' });
+    await st.quietFor(200, (e) => e.type === 'message');
+  });
+
   it('free the names of a replica that died (no goodbye), and tell the room', () =>
     onDoomedReplica(async ({ third, b, r, watcher, doomed }) => {
       expect(await (await open(two, b.cookie)).join(r.id, 'Ana')).toMatchObject({ reason: 'name_taken' });

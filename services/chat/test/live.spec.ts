@@ -249,6 +249,47 @@ describe('messages', () => {
   });
 });
 
+describe('message refs', () => {
+  it('come back on the message, answer a repeat with its number, and are named by every refusal', async () => {
+    const a = await person('student');
+    const r = await room([a.id]);
+    const s = await open(a.cookie);
+    s.send({ type: 'message', text: 'early', chatroom: r.id, ref: 'ref-early-1' });
+    expect(await s.type('notice')).toMatchObject({ code: 'not_joined', ref: 'ref-early-1' });
+    await s.join(r.id, 'Ana');
+    s.send({ type: 'message', text: 'uno', chatroom: r.id, ref: 'ref-uno-0001' });
+    expect(await s.type('message')).toMatchObject({ seq: 1, text: 'uno', ref: 'ref-uno-0001' });
+    s.send({ type: 'message', text: 'uno', chatroom: r.id, ref: 'ref-uno-0001' });
+    expect(await s.type('sent')).toEqual({ type: 'sent', chatroom: r.id, ref: 'ref-uno-0001', seq: 1 });
+    s.send({ type: 'message', text: '  ', chatroom: r.id, ref: 'ref-blank-01' });
+    expect(await s.type('notice')).toMatchObject({ code: 'empty', ref: 'ref-blank-01' });
+    s.send({ type: 'message', text: 'x'.repeat(CHAT_MESSAGE_MAX + 1), chatroom: r.id, ref: 'ref-long-001' });
+    expect(await s.type('notice')).toMatchObject({ code: 'too_long', ref: 'ref-long-001' });
+    for (const ref of ['short', 'has space in it', 'x'.repeat(65), 42]) {
+      s.send({ type: 'message', text: 'hi', chatroom: r.id, ref });
+      expect(await s.type('notice')).toMatchObject({ code: 'invalid', text: ChatLiveMessages.invalidMessageRef });
+    }
+    // The store failing the append: the sender is told, with the ref.
+    const pubsub = app.runtime.pubsub;
+    const append = pubsub.appendAndPublish.bind(pubsub);
+    pubsub.appendAndPublish = () => Promise.reject(new Error('store away'));
+    try {
+      s.send({ type: 'message', text: 'lost?', chatroom: r.id, ref: 'ref-away-001' });
+      expect(await s.type('notice')).toMatchObject({ code: 'unavailable', text: ChatLiveMessages.notSent, ref: 'ref-away-001' });
+    } finally {
+      pubsub.appendAndPublish = append;
+    }
+    // The repeat and the refusals took no number and reached nobody as messages.
+    s.send({ type: 'message', text: 'dos', chatroom: r.id });
+    const next = await s.type('message');
+    expect(next).toMatchObject({ seq: 2, text: 'dos' });
+    expect(next.ref).toBeUndefined();
+    // Rate limits name the ref too (a repeat counts against the limit like any message).
+    for (let i = 0; i < 5; i++) s.send({ type: 'message', text: `r${i}`, chatroom: r.id, ref: `ref-rate-${i}000` });
+    expect(await s.next((e) => e.type === 'notice' && e.code === 'rate_limited', 'rate limited')).toMatchObject({ ref: expect.stringMatching(/^ref-rate-/) });
+  });
+});
+
 describe('catching up', () => {
   it('gives a rejoining client exactly the messages it missed, then live ones, and its name back', async () => {
     const a = await person('student');

@@ -84,7 +84,9 @@ export const ChatLiveMessages = {
   moderatorsOnly: 'Only teachers can moderate the chatroom',
   noSuchParticipant: (name: string) => `Nobody called ${name} is in this chatroom`,
   unknownRequest: 'Unknown request',
+  invalidMessageRef: 'A message ref is 8 to 64 letters, digits, _ or -',
   invalidRequest: 'Send JSON objects with a type',
+  notSent: 'Your message could not be sent. Please try again.',
   historyTruncated: 'Some earlier messages are no longer available.',
   reconnecting: 'The chat server is restarting. Reconnecting…',
   sessionChanged: 'Your session changed. Please sign in again to keep chatting.',
@@ -104,10 +106,19 @@ export const chatJoinSchema = z.object({
   since: z.number().int().nonnegative().optional(),
   resume: z.string().max(64).optional(),
 });
+/** A message's `ref`: the sender's own name for it (8–64 of A–Z a–z 0–9 _ -), unique among the sender's messages. */
+export const CHAT_MESSAGE_REF = /^[A-Za-z0-9_-]{8,64}$/;
+/** How long the server remembers a `ref` it appended, so the same message sent again is not appended twice. */
+export const CHAT_MESSAGE_REF_TTL_MS = 10 * 60_000;
+/**
+ * message: `ref` (optional) lets the sender know its message arrived — the broadcast carries it back — and send it
+ * again after a dropped connection without it showing twice (the server appends a ref once, `sent` answers a repeat).
+ */
 export const chatSendSchema = z.object({
   type: z.literal('message'),
   text: z.string(),
   chatroom: z.string(),
+  ref: z.string().regex(CHAT_MESSAGE_REF).optional(),
 });
 export const chatLeaveSchema = z.object({ type: z.literal('leave'), chatroom: z.string().optional() });
 /** Teachers and admins: take a message out of the room (everyone's screen and the kept history). */
@@ -150,6 +161,15 @@ interface ChatEventBase {
 /** A chat message; `seq` increases by one per message in the room (a removed message leaves its number unused). */
 export interface ChatMessageEvent extends ChatEventBase {
   type: 'message';
+  seq: number;
+  /** The sender's `ref`, when it sent one. */
+  ref?: string;
+}
+/** Only to the sender of a `message` whose `ref` was already appended (a resend): it is message number `seq`. */
+export interface ChatSentEvent {
+  type: 'sent';
+  chatroom: string;
+  ref: string;
   seq: number;
 }
 export interface ChatPresenceEvent extends ChatEventBase {
@@ -204,13 +224,16 @@ export interface ChatNoticeEvent {
     | 'not_found'
     | 'room_closed'
     | 'session_changed'
-    | 'reconnect';
+    | 'reconnect'
+    | 'unavailable';
   text: string;
   chatroom?: string;
   /** For mutes: when it ends (ISO). */
   until?: string;
   /** For rate limits and slow mode: milliseconds until a message is accepted again. */
   retryAfterMs?: number;
+  /** When the notice refuses a `message` that carried a `ref`: that ref (the message was not sent). */
+  ref?: string;
 }
 export type ChatServerEvent =
   | ChatMessageEvent
@@ -219,4 +242,5 @@ export type ChatServerEvent =
   | ChatJoinedEvent
   | ChatMessageRemovedEvent
   | ChatSlowModeEvent
+  | ChatSentEvent
   | ChatNoticeEvent;

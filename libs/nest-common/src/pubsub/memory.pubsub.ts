@@ -31,6 +31,8 @@ export interface MemoryPubSubOptions {
 export class MemoryPubSub implements PubSub {
   private readonly channels = new Map<string, Set<(message: string) => void>>();
   private readonly logs = new Map<string, NumberedLog>();
+  /** `once` keys of appends: the number each got, and when it is forgotten (oldest first). */
+  private readonly appended = new Map<string, { seq: number; expiresAt: number }>();
   private closed = false;
 
   constructor(private readonly options: MemoryPubSubOptions = {}) {}
@@ -57,11 +59,23 @@ export class MemoryPubSub implements PubSub {
     if (this.closed) throw new Error('pub/sub is closed');
     const log = this.log(key, true) as NumberedLog;
     if (options.keep < 1) throw new Error('a numbered log keeps at least one entry');
+    const now = Date.now();
+    for (const [k, v] of this.appended) {
+      if (v.expiresAt > now) break;
+      this.appended.delete(k);
+    }
+    const first = options.once && this.appended.get(options.once.key);
+    if (first && first.expiresAt > now) return -first.seq;
     log.last = Math.max(log.last, Math.floor(options.floor ?? 0));
     const seq = ++log.last;
     log.entries.push({ seq, entry });
     if (log.entries.length > options.keep) log.entries.splice(0, log.entries.length - options.keep);
-    log.expiresAt = Date.now() + positiveTtl(options.ttlMs);
+    log.expiresAt = now + positiveTtl(options.ttlMs);
+    if (options.once) {
+      // Re-inserted at the end, so the map stays (nearly) in expiry order for the sweep above.
+      this.appended.delete(options.once.key);
+      this.appended.set(options.once.key, { seq, expiresAt: now + positiveTtl(options.once.ttlMs) });
+    }
     await this.publish(channel, `${seq} ${entry}`);
     return seq;
   }
@@ -122,6 +136,7 @@ export class MemoryPubSub implements PubSub {
     this.closed = true;
     this.channels.clear();
     this.logs.clear();
+    this.appended.clear();
   }
 
   /** The log with expired entries dropped (its numbers stay); created when asked. */

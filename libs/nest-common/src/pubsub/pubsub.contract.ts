@@ -158,6 +158,26 @@ export function describePubSubContract(name: string, factory: PortFactory<PubSub
       expect(await p.readLog('rooms:1', 0)).toEqual({ entries: [], last: 0, truncated: false });
     });
 
+    it('appends an entry made once only once while its key lives, on any replica, and says which number it got', async () => {
+      const a = await open();
+      const b = await open();
+      const got: string[] = [];
+      await b.subscribe('ch', (m) => got.push(m));
+      const options = (key: string, ttlMs = 60_000) => ({ keep: 10, ttlMs: 60_000, once: { key, ttlMs } });
+      expect(await a.appendAndPublish('ch', 'log:5', 'u1 first', options('sent:u1:r1'))).toBe(1);
+      // The same send again, after a dropped connection, through the other replica: nothing appended or published.
+      expect(await b.appendAndPublish('ch', 'log:5', 'u1 first', options('sent:u1:r1'))).toBe(-1);
+      expect(await b.appendAndPublish('ch', 'log:5', 'u1 second', options('sent:u1:r2', 150))).toBe(2);
+      expect(await a.appendAndPublish('ch', 'log:5', 'u1 plain', { keep: 10, ttlMs: 60_000 })).toBe(3);
+      expect(await a.appendAndPublish('ch', 'log:5', 'u1 second', options('sent:u1:r2'))).toBe(-2);
+      await sleep(250);
+      // Its key expired: the same key appends again.
+      expect(await a.appendAndPublish('ch', 'log:5', 'u1 second', options('sent:u1:r2'))).toBe(4);
+      await waitFor(() => got.length === 4, 'published entries');
+      expect(got).toEqual(['1 u1 first', '2 u1 second', '3 u1 plain', '4 u1 second']);
+      expect((await a.readLog('log:5', 0)).entries.map((e) => e.entry)).toEqual(['u1 first', 'u1 second', 'u1 plain', 'u1 second']);
+    });
+
     it('drops a log\'s entries when it expires but never reuses its numbers', async () => {
       const p = await open();
       await p.appendAndPublish('ch', 'log:3', 'a', { keep: 5, ttlMs: 100 });

@@ -12,6 +12,12 @@ export interface NumberedLogOptions {
    * lost its numbers (a Redis restarted without persistence), so numbers never repeat for clients holding them.
    */
   floor?: number;
+  /**
+   * Appends at most once per `key` within `ttlMs` (a client sending a message again after a dropped connection,
+   * not knowing whether the first try was appended): a repeat appends and publishes nothing, and the call answers
+   * minus the first append's number. Checked and recorded in the same step as the append.
+   */
+  once?: { key: string; ttlMs: number };
 }
 
 /** An entry of a numbered log. */
@@ -34,7 +40,8 @@ export interface PubSub {
   /**
    * Numbers `entry` with the next number of the log `key`, keeps it, and publishes `${seq} ${entry}` on
    * `channel` — as one step, so every subscriber receives a log's entries in number order whichever replica
-   * appended them, and a reader of the log never misses an entry it was not sent (chat catch-up).
+   * appended them, and a reader of the log never misses an entry it was not sent (chat catch-up). Answers the
+   * entry's number, or minus the earlier entry's number when `options.once` names an append already made.
    */
   appendAndPublish(channel: string, key: string, entry: string, options: NumberedLogOptions): Promise<number>;
   /** Kept entries numbered after `after`, oldest first. */

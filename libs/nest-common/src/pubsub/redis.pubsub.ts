@@ -9,9 +9,15 @@ import { positiveTtl } from './ttl';
 /*
  * Numbered logs: `<key>:n` holds the last number (no expiry: numbers never repeat while Redis keeps its data),
  * `<key>:e` is a sorted set of `"<seq> <entry>"` scored by seq, expiring with the log. A removed entry stays as
- * the tombstone `"<seq> "` so readers can tell it from one lost to the limit or expiry.
+ * the tombstone `"<seq> "` so readers can tell it from one lost to the limit or expiry. An append made `once` also
+ * sets its own key (the third) to the number it got, for `once.ttlMs`; while that key lives, the same append
+ * answers minus that number and does nothing else.
  */
 const APPEND = redisScript(`
+if KEYS[3] then
+  local first = redis.call('GET', KEYS[3])
+  if first then return -tonumber(first) end
+end
 local floor = tonumber(ARGV[5]) or 0
 if tonumber(redis.call('GET', KEYS[1]) or '0') < floor then redis.call('SET', KEYS[1], floor) end
 local seq = redis.call('INCR', KEYS[1])
@@ -21,6 +27,7 @@ local size = redis.call('ZCARD', KEYS[2])
 if size > keep then redis.call('ZREMRANGEBYRANK', KEYS[2], 0, size - keep - 1) end
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
 redis.call('PUBLISH', ARGV[4], seq .. ' ' .. ARGV[1])
+if KEYS[3] then redis.call('SET', KEYS[3], seq, 'PX', ARGV[6]) end
 return seq
 `);
 
@@ -101,9 +108,13 @@ export class RedisPubSub implements PubSub {
     if (this.closed) throw new Error('pub/sub is closed');
     if (options.keep < 1) throw new Error('a numbered log keeps at least one entry');
     const k = this.prefix + key;
-    return Number(
-      await runScript(this.publisher, APPEND, [`${k}:n`, `${k}:e`], [entry, options.keep, positiveTtl(options.ttlMs), this.prefix + channel, Math.max(0, Math.floor(options.floor ?? 0))]),
-    );
+    const keys = [`${k}:n`, `${k}:e`];
+    const args: (string | number)[] = [entry, options.keep, positiveTtl(options.ttlMs), this.prefix + channel, Math.max(0, Math.floor(options.floor ?? 0))];
+    if (options.once) {
+      keys.push(this.prefix + options.once.key);
+      args.push(positiveTtl(options.once.ttlMs));
+    }
+    return Number(await runScript(this.publisher, APPEND, keys, args));
   }
 
   async readLog(key: string, after: number): Promise<NumberedLogRead> {

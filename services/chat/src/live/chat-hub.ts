@@ -5,6 +5,8 @@ import { Counter, Gauge } from 'prom-client';
 import type { WebSocket } from 'ws';
 import {
   CHAT_MESSAGE_MAX,
+  CHAT_MESSAGE_REF,
+  CHAT_MESSAGE_REF_TTL_MS,
   ChatCloseCodes,
   ChatLiveMessages,
   chatJoinSchema,
@@ -21,6 +23,7 @@ import {
   type ChatRemove,
   type ChatRole,
   type ChatSend,
+  type ChatSentEvent,
   type ChatSlowMode,
   type ChatSlowModeEvent,
   type Chatroom,
@@ -274,8 +277,19 @@ export class ChatHub implements OnApplicationBootstrap {
       }
       case 'message': {
         const send = chatSendSchema.safeParse(value);
-        if (!send.success) return c.send(notice('invalid', ChatLiveMessages.emptyMessage));
-        return this.message(c, send.data);
+        if (send.success)
+          return this.message(c, send.data).catch((err: unknown) => {
+            // Not appended (the store is away): said to the sender with the ref, so its client shows it unsent.
+            this.logger.error({ err, userId: c.person.id }, 'chat message not sent');
+            const ref = send.data.ref === undefined ? {} : { ref: send.data.ref };
+            c.send({ ...notice('unavailable', ChatLiveMessages.notSent), ...ref });
+          });
+        const ref = (value as { ref?: unknown }).ref;
+        return c.send(
+          ref !== undefined && (typeof ref !== 'string' || !CHAT_MESSAGE_REF.test(ref))
+            ? notice('invalid', ChatLiveMessages.invalidMessageRef)
+            : notice('invalid', ChatLiveMessages.emptyMessage),
+        );
       }
       case 'leave':
         return this.leave(c, true);
@@ -365,22 +379,25 @@ export class ChatHub implements OnApplicationBootstrap {
 
   private async message(c: LiveConnection, send: ChatSend): Promise<void> {
     const m = c.membership;
+    // A refusal names the message's ref, so a client holding it to send again knows it was not sent.
+    const ref = send.ref === undefined ? {} : { ref: send.ref };
     if (!m || m.pending || send.chatroom.toLowerCase() !== m.roomId)
-      return c.send(notice('not_joined', ChatLiveMessages.notJoined));
+      return c.send({ ...notice('not_joined', ChatLiveMessages.notJoined), ...ref });
     const text = send.text.trim();
-    if (text === '') return c.send(notice('empty', ChatLiveMessages.emptyMessage, m.roomId));
+    if (text === '') return c.send({ ...notice('empty', ChatLiveMessages.emptyMessage, m.roomId), ...ref });
     if (text.length > CHAT_MESSAGE_MAX && [...text].length > CHAT_MESSAGE_MAX)
-      return c.send(notice('too_long', ChatLiveMessages.messageTooLong, m.roomId));
+      return c.send({ ...notice('too_long', ChatLiveMessages.messageTooLong, m.roomId), ...ref });
     const now = Date.now();
     if (m.mutedUntil > now) {
       const until = new Date(m.mutedUntil).toISOString();
-      return c.send({ ...notice('muted', ChatLiveMessages.muted(until), m.roomId), until });
+      return c.send({ ...notice('muted', ChatLiveMessages.muted(until), m.roomId), until, ...ref });
     }
     const wait = c.takeRateSlot(now);
     if (wait > 0)
       return c.send({
         ...notice('rate_limited', ChatLiveMessages.rateLimited, m.roomId),
         retryAfterMs: wait,
+        ...ref,
       });
     if (m.slowModeSeconds > 0 && !c.person.canModerate) {
       const gate = LiveKeys.slowGate(m.roomId, c.person.id);
@@ -389,6 +406,7 @@ export class ChatHub implements OnApplicationBootstrap {
         return c.send({
           ...notice('slow_mode', ChatLiveMessages.slowMode(m.slowModeSeconds), m.roomId),
           retryAfterMs: Math.max(left, 1),
+          ...ref,
         });
       }
     }
@@ -400,8 +418,9 @@ export class ChatHub implements OnApplicationBootstrap {
       text,
       timestamp: new Date(now).toISOString(),
       chatroom: m.roomId,
+      ...ref,
     });
-    await this.pubsub.appendAndPublish(
+    const seq = await this.pubsub.appendAndPublish(
       LiveKeys.roomChannel(m.roomId),
       LiveKeys.log(m.roomId),
       `${c.person.id} ${json}`,
@@ -410,8 +429,16 @@ export class ChatHub implements OnApplicationBootstrap {
         ttlMs: this.config.CHAT_HISTORY_TTL_MINUTES * 60_000,
         // Numbers go on above what this replica has delivered, even after Redis lost the room's numbering.
         floor: this.rooms.get(m.roomId)?.lastSeq ?? 0,
+        // A ref is appended once: the same message sent again after a dropped connection is answered, not repeated.
+        ...(send.ref === undefined
+          ? {}
+          : { once: { key: LiveKeys.sent(m.roomId, c.person.id, send.ref), ttlMs: CHAT_MESSAGE_REF_TTL_MS } }),
       },
     );
+    if (seq < 0 && send.ref !== undefined) {
+      const sent: ChatSentEvent = { type: 'sent', chatroom: m.roomId, ref: send.ref, seq: -seq };
+      return c.send(sent);
+    }
     this.messages++;
   }
 

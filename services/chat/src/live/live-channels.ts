@@ -22,6 +22,8 @@ export const LiveKeys = {
   slowMode: (roomId: string) => `chat:slow:${roomId}`,
   /** A participant's slow-mode gate (set while they must wait). */
   slowGate: (roomId: string, userId: string) => `chat:slowgate:${roomId}:${userId}`,
+  /** A message a participant appended with its `ref` (its number), so the same message sent again is not appended twice. */
+  sent: (roomId: string, userId: string, ref: string) => `chat:sent:${roomId}:${userId}:${ref}`,
   /** Pub/sub: changes every replica acts on (a person's session, a room's state). */
   control: 'chat:control',
 } as const;

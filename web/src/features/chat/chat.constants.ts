@@ -18,6 +18,9 @@ export const ChatRoomTexts = {
   slowModeOff: 'Slow mode is off.',
   roomsLoadFailed: 'Failed to load chatrooms',
   noRooms: 'No chatrooms are available to you yet.',
+  sending: 'Sending…',
+  notSent: 'Not sent',
+  sendAgain: 'Send again',
 } as const;
 
 /** Reconnect back-off after an unexpected close: up to 0.5 s, 1 s, 2 s, … at most 10 s (with jitter), then give up. */
@@ -25,6 +28,8 @@ export const CHAT_RECONNECT_BASE_MS = 500;
 export const CHAT_RECONNECT_MAX_MS = 10_000;
 /** About 80 s of trying before the screen says the connection is lost. */
 export const CHAT_RECONNECT_MAX_ATTEMPTS = 12;
+/** A message not heard back this long after it was sent on a joined connection is shown as not sent. */
+export const CHAT_SEND_CONFIRM_MS = 10_000;
 /** Messages kept on screen (and exported); the oldest go first. */
 export const CHAT_LOG_MAX_ENTRIES = 1000;
 

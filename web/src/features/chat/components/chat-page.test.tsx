@@ -119,10 +119,38 @@ describe('live chat room (/listen-to-type; tools spec §2, §4, §5, §7, §8)',
     expect(ws.sentOfType('message')).toEqual([]);
     expect(box).toHaveValue('  hola\nmundo');
     await app.user.type(box, '{Enter}');
-    expect(ws.sentOfType('message')).toEqual([{ type: 'message', text: 'hola\nmundo', chatroom: ROOM_ID }]);
+    expect(ws.sentOfType('message')).toEqual([{ type: 'message', text: 'hola\nmundo', chatroom: ROOM_ID, ref: expect.stringMatching(/^[0-9a-f]{32}$/) }]);
     expect(box).toHaveValue('');
     await app.user.type(box, '   {Enter}');
     expect(ws.sentOfType('message')).toHaveLength(1);
+  });
+
+  it('shows a sent message as sending until it comes back, and offers to send again one that never does', async () => {
+    const app = await openChat();
+    const ws = await joinRoom(app);
+    const box = screen.getByLabelText('Message');
+    await app.user.type(box, 'uno{Enter}');
+    const first = ws.sentOfType('message')[0];
+    const pending = within(log()).getByText('uno').closest('li') as HTMLElement;
+    expect(pending).toHaveAttribute('data-outgoing', 'sending');
+    expect(within(pending).getByText('Sending…')).toBeInTheDocument();
+    server.receive(ws, { ...message(1, 'uno', 'Sam Student', 'student'), ref: first.ref });
+    expect(messageTexts()).toEqual(['uno']);
+    expect(log().querySelector('[data-outgoing]')).toBeNull();
+    // The next is refused: the toast says why and the message stays, with a way to send it again.
+    await app.user.type(box, 'dos{Enter}');
+    const second = ws.sentOfType('message')[1];
+    server.receive(ws, { type: 'notice', code: 'rate_limited', text: ChatLiveMessages.rateLimited, chatroom: ROOM_ID, retryAfterMs: 500, ref: second.ref });
+    expect(await screen.findByText(ChatLiveMessages.rateLimited)).toBeInTheDocument();
+    const failed = within(log()).getByText('dos').closest('li') as HTMLElement;
+    expect(failed).toHaveAttribute('data-outgoing', 'failed');
+    expect(within(failed).getByText('Not sent')).toBeInTheDocument();
+    await app.user.click(within(failed).getByRole('button', { name: 'Send again' }));
+    expect(ws.sentOfType('message')[2]).toEqual({ type: 'message', text: 'dos', chatroom: ROOM_ID, ref: second.ref });
+    expect(within(log()).getByText('dos').closest('li')).toHaveAttribute('data-outgoing', 'sending');
+    server.receive(ws, { ...message(2, 'dos', 'Sam Student', 'student'), ref: second.ref });
+    expect(messageTexts()).toEqual(['uno', 'dos']);
+    expect(log().querySelector('[data-outgoing]')).toBeNull();
   });
 
   it('keeps the participants list from joined, user_joined and user_left', async () => {

@@ -223,7 +223,13 @@ export function ChatPage() {
               ) : chat.log.slowModeSeconds > 0 ? (
                 <p className="text-xs text-slate-600">{ChatLiveMessages.slowMode(chat.log.slowModeSeconds)}</p>
               ) : null}
-              <MessageWindow entries={chat.log.entries} canModerate={chat.log.canModerate} onRemove={chat.removeMessage} />
+              <MessageWindow
+                entries={chat.log.entries}
+                canModerate={chat.log.canModerate}
+                selfName={chat.log.self?.name ?? null}
+                onRemove={chat.removeMessage}
+                onSendAgain={chat.sendAgain}
+              />
               <Composer disabled={status.kind !== 'joined'} onSend={chat.send} />
             </Card>
           )}

@@ -7,6 +7,7 @@ import {
   type ChatRole,
 } from '@district/contracts/chat';
 import { Badge, Button, type BadgeTone } from '@/components/ui';
+import { ChatRoomTexts } from '../chat.constants';
 import type { ChatEntry, Participant } from '../live/chat-log';
 
 const ROLE_BADGES: Record<ChatRole, { label: string; tone: BadgeTone }> = {
@@ -33,11 +34,16 @@ function formatTime(timestamp: string): string {
 export function MessageWindow({
   entries,
   canModerate,
+  selfName,
   onRemove,
+  onSendAgain,
 }: {
   entries: ChatEntry[];
   canModerate: boolean;
+  /** Shown on this screen's own messages while they are on their way. */
+  selfName: string | null;
   onRemove: (seq: number) => void;
+  onSendAgain: (ref: string) => void;
 }) {
   const ref = useRef<HTMLDivElement>(null);
   const last = entries.at(-1)?.key;
@@ -88,6 +94,33 @@ export function MessageWindow({
                   ) : null}
                 </div>
                 <p className="mt-1 whitespace-pre-wrap break-words text-sm text-slate-800">{entry.text}</p>
+              </li>
+            );
+          }
+          if (entry.kind === 'outgoing') {
+            const failed = entry.state === 'failed';
+            return (
+              <li
+                key={entry.key}
+                data-outgoing={entry.state}
+                className={`rounded-lg px-3 py-2 ${failed ? 'border border-red-200 bg-red-50' : 'bg-white/70'}`}
+              >
+                <div className="flex flex-wrap items-center gap-2 text-sm">
+                  <span className="font-semibold text-slate-900">{selfName}</span>
+                  <span className={`text-xs ${failed ? 'font-medium text-red-700' : 'text-slate-500'}`}>
+                    {failed ? ChatRoomTexts.notSent : ChatRoomTexts.sending}
+                  </span>
+                  {failed ? (
+                    <button
+                      type="button"
+                      onClick={() => onSendAgain(entry.ref)}
+                      className="ml-auto rounded px-1.5 text-xs font-medium text-brand-700 hover:bg-brand-50"
+                    >
+                      {ChatRoomTexts.sendAgain}
+                    </button>
+                  ) : null}
+                </div>
+                <p className="mt-1 whitespace-pre-wrap break-words text-sm text-slate-600">{entry.text}</p>
               </li>
             );
           }

@@ -8,7 +8,9 @@ import { FakeWebSocket } from './fake-websocket.testing';
 function connect(refreshSession: () => Promise<boolean> = async () => true, random: () => number = () => 1) {
   const statuses: ConnectionStatus[] = [];
   const events: unknown[] = [];
+  const unsent: string[] = [];
   const conn = new ChatConnection({
+    onUnsent: (ref) => unsent.push(ref),
     url: 'ws://school.test/ws',
     target: { chatroom: ROOM_ID, name: 'Sam Student', role: 'student' },
     onEvent: (e) => events.push(e),
@@ -17,7 +19,7 @@ function connect(refreshSession: () => Promise<boolean> = async () => true, rand
     random,
   });
   conn.start();
-  return { conn, statuses, events, last: () => statuses.at(-1) };
+  return { conn, statuses, events, unsent, last: () => statuses.at(-1) };
 }
 
 /** Opens the newest socket, lets the 100 ms join delay pass and answers with `joined`. */
@@ -272,5 +274,63 @@ describe('ChatConnection', () => {
     ws.dispatchEvent(Object.assign(new Event('message'), { data: 'not json' }));
     ws.dispatchEvent(Object.assign(new Event('message'), { data: '[1,2]' }));
     expect(events).toHaveLength(1);
+  });
+
+  describe('messages sent with a ref', () => {
+    it('are held until the broadcast brings their ref back', () => {
+      const { conn, unsent } = connect();
+      const ws = joinNewest();
+      const ref = conn.sendMessage('hola');
+      expect(ref).toMatch(/^[0-9a-f]{32}$/);
+      expect(ws.sentOfType('message')).toEqual([{ type: 'message', text: 'hola', chatroom: ROOM_ID, ref }]);
+      expect(conn.unconfirmed).toEqual([ref]);
+      ws.receive({ ...message(1, 'hola', 'Sam Student', 'student'), ref });
+      expect(conn.unconfirmed).toEqual([]);
+      vi.advanceTimersByTime(60_000);
+      expect(unsent).toEqual([]);
+      expect(conn.sendMessage('again')).not.toBe(ref);
+    });
+
+    it('go again after a drop, with the same ref, and are done when the server answers sent', () => {
+      const { conn, events, unsent } = connect();
+      const ws = joinNewest({ seq: 3 });
+      conn.sendMessage('uno', 'ref-uno-0001');
+      conn.sendMessage('dos', 'ref-dos-0001');
+      ws.drop(1006);
+      // Waiting for the rejoin does not count against the message.
+      vi.advanceTimersByTime(20_000);
+      expect(unsent).toEqual([]);
+      const back = joinNewest({ seq: 4 });
+      expect(back.sentOfType('message')).toEqual([
+        { type: 'message', text: 'uno', chatroom: ROOM_ID, ref: 'ref-uno-0001' },
+        { type: 'message', text: 'dos', chatroom: ROOM_ID, ref: 'ref-dos-0001' },
+      ]);
+      // The first had been appended before the drop: the server says so; the second comes back as a message.
+      back.receive({ type: 'sent', chatroom: ROOM_ID, ref: 'ref-uno-0001', seq: 4 });
+      back.receive({ ...message(5, 'dos', 'Sam Student', 'student'), ref: 'ref-dos-0001' });
+      expect(conn.unconfirmed).toEqual([]);
+      expect(events.at(-2)).toMatchObject({ type: 'sent', ref: 'ref-uno-0001' });
+      vi.advanceTimersByTime(60_000);
+      expect(unsent).toEqual([]);
+    });
+
+    it('are reported unsent when refused, when not heard back in 10 s, or when the connection ends', () => {
+      const { conn, unsent } = connect();
+      const ws = joinNewest();
+      conn.sendMessage('too fast', 'ref-fast-001');
+      ws.receive({ type: 'notice', code: 'rate_limited', text: ChatLiveMessages.rateLimited, ref: 'ref-fast-001' });
+      expect(unsent).toEqual(['ref-fast-001']);
+      conn.sendMessage('lost', 'ref-lost-001');
+      vi.advanceTimersByTime(9_999);
+      expect(unsent).toEqual(['ref-fast-001']);
+      vi.advanceTimersByTime(1);
+      expect(unsent).toEqual(['ref-fast-001', 'ref-lost-001']);
+      // Sending it again (the screen's "Send again") holds it anew under the same ref.
+      expect(conn.sendMessage('lost', 'ref-lost-001')).toBe('ref-lost-001');
+      expect(conn.unconfirmed).toEqual(['ref-lost-001']);
+      conn.leave();
+      expect(unsent).toEqual(['ref-fast-001', 'ref-lost-001', 'ref-lost-001']);
+      expect(conn.sendMessage('after')).toBeNull();
+    });
   });
 });

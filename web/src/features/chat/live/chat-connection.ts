@@ -7,6 +7,7 @@ import {
   type ChatServerEvent,
 } from '@district/contracts/chat';
 import {
+  CHAT_SEND_CONFIRM_MS,
   CHAT_RECONNECT_BASE_MS,
   CHAT_RECONNECT_MAX_ATTEMPTS,
   CHAT_RECONNECT_MAX_MS,
@@ -40,6 +41,22 @@ export interface ChatConnectionOptions {
   url?: string;
   /** Draws the reconnect jitter (0 ≤ x < 1); Math.random by default. */
   random?: () => number;
+  /**
+   * A message from `sendMessage` was not sent: refused (the notice says why), not heard back within
+   * CHAT_SEND_CONFIRM_MS of a joined connection, or the connection ended for good.
+   */
+  onUnsent?: (ref: string) => void;
+}
+
+/** A message sent with its ref and not yet heard back (the broadcast, or `sent` for a repeat). */
+interface Outgoing {
+  text: string;
+  timer: ReturnType<typeof setTimeout> | null;
+}
+
+/** A fresh message ref: 32 hex digits (the protocol takes 8–64 of A–Z a–z 0–9 _ -). */
+export function newMessageRef(): string {
+  return crypto.randomUUID().replace(/-/g, '');
 }
 
 /** ws: or wss: by the page's protocol, on the page's own host (the gateway serves both). */
@@ -80,6 +97,10 @@ function parseEvent(data: unknown): ChatServerEvent | null {
  * 4404 → stop (room closed); anything else after a join → back off 0.5 s, 1 s, 2 s … ≤ 10 s with jitter
  * (`backoffDelay`) and give up after CHAT_RECONNECT_MAX_ATTEMPTS. A first connection that never joins stops as
  * 'failed'.
+ *
+ * Messages (`sendMessage`) carry a ref and are held until they come back: a connection that drops between the send
+ * and the broadcast loses nothing, because the rejoin sends the held ones again with their refs and the server
+ * appends a ref once (a repeat is answered with `sent`). One not heard back is reported through `onUnsent`.
  */
 export class ChatConnection {
   private socket: WebSocket | null = null;
@@ -92,6 +113,7 @@ export class ChatConnection {
   private sessionChecked = false;
   private resumeToken: string | undefined;
   private cursor = 0;
+  private readonly outbox = new Map<string, Outgoing>();
   private readonly url: string;
   private readonly random: () => number;
 
@@ -120,6 +142,24 @@ export class ChatConnection {
     if (!this.joined || !socket || socket.readyState !== WebSocket.OPEN) return false;
     socket.send(JSON.stringify(frame));
     return true;
+  }
+
+  /**
+   * Sends a chat message with `ref` (a new one by default) and holds it until it comes back: sent again after a
+   * rejoin, reported through `onUnsent` if it never does. Returns the ref, or null when not joined.
+   */
+  sendMessage(text: string, ref: string = newMessageRef()): string | null {
+    if (!this.joined) return null;
+    const before = this.outbox.get(ref);
+    if (before?.timer) clearTimeout(before.timer);
+    this.outbox.set(ref, { text, timer: null });
+    this.transmit(ref);
+    return ref;
+  }
+
+  /** Refs sent and not yet heard back, oldest first. */
+  get unconfirmed(): string[] {
+    return [...this.outbox.keys()];
   }
 
   /** Leave: tell the server (when connected), close the socket, stop every timer. */
@@ -171,6 +211,26 @@ export class ChatConnection {
     socket.send(JSON.stringify(join));
   }
 
+  /** Sends an outbox message on the joined socket and gives it CHAT_SEND_CONFIRM_MS to come back. */
+  private transmit(ref: string): void {
+    const held = this.outbox.get(ref);
+    if (!held || !this.send({ type: 'message', text: held.text, chatroom: this.options.target.chatroom, ref })) return;
+    held.timer = setTimeout(() => this.unsent(ref), CHAT_SEND_CONFIRM_MS);
+  }
+
+  private confirmed(ref: string | undefined): void {
+    const held = ref === undefined ? undefined : this.outbox.get(ref);
+    if (!held || ref === undefined) return;
+    if (held.timer) clearTimeout(held.timer);
+    this.outbox.delete(ref);
+  }
+
+  private unsent(ref: string): void {
+    if (!this.outbox.has(ref)) return;
+    this.confirmed(ref);
+    this.options.onUnsent?.(ref);
+  }
+
   private handleEvent(event: ChatServerEvent): void {
     switch (event.type) {
       case 'joined': {
@@ -186,11 +246,24 @@ export class ChatConnection {
         this.resumeToken = event.resume;
         this.options.onStatus({ kind: 'joined' });
         this.options.onEvent(event);
+        // What was sent and not heard back goes again (the replay that follows may hold it: the server answers a
+        // repeated ref with `sent` instead of a second message).
+        for (const ref of this.outbox.keys()) this.transmit(ref);
         return;
       }
       case 'message':
         if (Number.isInteger(event.seq)) this.cursor = Math.max(this.cursor, event.seq);
+        this.confirmed(event.ref);
         this.options.onEvent(event);
+        return;
+      case 'sent':
+        this.confirmed(event.ref);
+        this.options.onEvent(event);
+        return;
+      case 'notice':
+        this.options.onEvent(event);
+        // A refused message was not sent (the notice says why).
+        if (event.ref !== undefined) this.unsent(event.ref);
         return;
       case 'join_rejected':
         this.options.onEvent(event);
@@ -203,6 +276,11 @@ export class ChatConnection {
 
   private handleClose(code: number): void {
     this.clearTimers();
+    // Held messages wait for the rejoin, which sends them again.
+    for (const held of this.outbox.values()) {
+      if (held.timer) clearTimeout(held.timer);
+      held.timer = null;
+    }
     this.socket = null;
     this.joinedNow = false;
     if (code === ChatCloseCodes.roomClosed) return this.stop('room_closed');
@@ -265,6 +343,7 @@ export class ChatConnection {
         // Already closing.
       }
     }
+    for (const ref of [...this.outbox.keys()]) this.unsent(ref);
     this.options.onStatus({ kind: 'stopped', reason });
   }
 

@@ -108,4 +108,30 @@ describe('chatLogReducer', () => {
     expect(state.entries[0]).toMatchObject({ kind: 'notice', text: ChatLiveMessages.historyTruncated });
     expect(chatLogReducer(state, { type: 'reset' })).toBe(emptyChatLog);
   });
+
+  it('keeps its own unconfirmed messages at the bottom until their broadcast or sent replaces them', () => {
+    const mine = (seq: number, text: string, ref: string) => ({ ...message(seq, text, 'Sam Student', 'student'), ref });
+    let state = apply(
+      emptyChatLog,
+      ev(joined()),
+      ev(message(1, 'uno')),
+      { type: 'outgoing', ref: 'ref-a', text: 'mía' },
+      { type: 'outgoing', ref: 'ref-b', text: 'otra' },
+      ev(message(2, 'dos')),
+      ev(presence('user_joined', 'Zoe')),
+    );
+    const shape = (s: ChatLogState) => s.entries.map((e) => (e.kind === 'outgoing' ? `${e.state}:${e.text}` : e.kind === 'message' ? e.text : e.kind));
+    expect(shape(state)).toEqual(['uno', 'dos', 'presence', 'sending:mía', 'sending:otra']);
+    state = apply(state, ev(mine(3, 'mía', 'ref-a')), { type: 'unsent', ref: 'ref-b' });
+    expect(shape(state)).toEqual(['uno', 'dos', 'presence', 'mía', 'failed:otra']);
+    // The PDF export prints the room's messages only.
+    expect(chatMessages(state).map((m) => m.text)).toEqual(['uno', 'dos', 'mía']);
+    // Sent again, then the server says the room already had it (the replay shows it by its number).
+    state = apply(state, { type: 'outgoing', ref: 'ref-b', text: 'otra' });
+    expect(shape(state).at(-1)).toBe('sending:otra');
+    state = apply(state, ev({ type: 'sent', chatroom: 'r', ref: 'ref-b', seq: 4 }), ev(mine(4, 'otra', 'ref-b')));
+    expect(shape(state)).toEqual(['uno', 'dos', 'presence', 'mía', 'otra']);
+    // Unsent for a ref no longer shown changes nothing.
+    expect(apply(state, { type: 'unsent', ref: 'ref-b' })).toBe(state);
+  });
 });

@@ -23,13 +23,24 @@ export interface ChatPresenceEntry {
   text: string;
   timestamp: string;
 }
+/**
+ * One of this screen's own messages not yet heard back from the room (`sending`), or given up on (`failed`: the
+ * screen offers to send it again). It stays below the room's lines until its broadcast replaces it.
+ */
+export interface ChatOutgoingEntry {
+  kind: 'outgoing';
+  key: string;
+  ref: string;
+  text: string;
+  state: 'sending' | 'failed';
+}
 /** A line from the screen itself (history gaps, slow mode changes). */
 export interface ChatNoticeEntry {
   kind: 'notice';
   key: string;
   text: string;
 }
-export type ChatEntry = ChatMessageEntry | ChatPresenceEntry | ChatNoticeEntry;
+export type ChatEntry = ChatMessageEntry | ChatPresenceEntry | ChatNoticeEntry | ChatOutgoingEntry;
 
 /** What the message window, the participants list and the moderation controls show. */
 export interface ChatLogState {
@@ -54,7 +65,13 @@ export const emptyChatLog: ChatLogState = {
   nextKey: 1,
 };
 
-export type ChatLogAction = { type: 'event'; event: ChatServerEvent } | { type: 'reset' };
+export type ChatLogAction =
+  | { type: 'event'; event: ChatServerEvent }
+  | { type: 'reset' }
+  /** This screen sent (or sent again) a message with `ref`. */
+  | { type: 'outgoing'; ref: string; text: string }
+  /** The message with `ref` was not sent (refused, never heard back, or the connection ended). */
+  | { type: 'unsent'; ref: string };
 
 const byName = (a: Participant, b: Participant) => a.name.localeCompare(b.name);
 const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
@@ -66,9 +83,36 @@ function withEntry(
   const key = `${entry.kind}-${state.nextKey}`;
   return {
     ...state,
-    entries: cap([...state.entries, { ...entry, key } as ChatEntry]),
+    entries: cap(insertAt(state.entries, firstOutgoing(state.entries), { ...entry, key } as ChatEntry)),
     nextKey: state.nextKey + 1,
   };
+}
+
+/** Where the room's lines end and this screen's unconfirmed messages begin (they stay at the bottom). */
+function firstOutgoing(entries: readonly ChatEntry[]): number {
+  const at = entries.findIndex((e) => e.kind === 'outgoing');
+  return at < 0 ? entries.length : at;
+}
+
+function insertAt(entries: readonly ChatEntry[], at: number, entry: ChatEntry): ChatEntry[] {
+  return [...entries.slice(0, at), entry, ...entries.slice(at)];
+}
+
+function withoutOutgoing(state: ChatLogState, ref: string | undefined): ChatLogState {
+  if (ref === undefined || !state.entries.some((e) => e.kind === 'outgoing' && e.ref === ref)) return state;
+  return { ...state, entries: state.entries.filter((e) => !(e.kind === 'outgoing' && e.ref === ref)) };
+}
+
+function outgoing(state: ChatLogState, ref: string, text: string, sent: 'sending' | 'failed'): ChatLogState {
+  const held = state.entries.findIndex((e) => e.kind === 'outgoing' && e.ref === ref);
+  if (held < 0) {
+    if (sent === 'failed') return state;
+    const entry: ChatOutgoingEntry = { kind: 'outgoing', key: `o-${ref}`, ref, text, state: sent };
+    return { ...state, entries: cap([...state.entries, entry]) };
+  }
+  const entries = [...state.entries];
+  entries[held] = { ...(entries[held] as ChatOutgoingEntry), state: sent };
+  return { ...state, entries };
 }
 
 function cap(entries: ChatEntry[]): ChatEntry[] {
@@ -85,8 +129,7 @@ function mergeMessage(state: ChatLogState, entry: ChatMessageEntry): ChatLogStat
   const { entries } = state;
   if (entries.some((e) => e.kind === 'message' && e.seq === entry.seq)) return state;
   const later = entries.findIndex((e) => e.kind === 'message' && e.seq > entry.seq);
-  const next = later < 0 ? [...entries, entry] : [...entries.slice(0, later), entry, ...entries.slice(later)];
-  return { ...state, entries: cap(next) };
+  return { ...state, entries: cap(insertAt(entries, later < 0 ? firstOutgoing(entries) : later, entry)) };
 }
 
 /**
@@ -106,6 +149,8 @@ function archiveMessages(state: ChatLogState, newest: number): ChatLogState {
 /** The chat screen's state as a pure function of the server's events (tested without a socket). */
 export function chatLogReducer(state: ChatLogState, action: ChatLogAction): ChatLogState {
   if (action.type === 'reset') return emptyChatLog;
+  if (action.type === 'outgoing') return outgoing(state, action.ref, action.text, 'sending');
+  if (action.type === 'unsent') return outgoing(state, action.ref, '', 'failed');
   const event = action.event;
   switch (event.type) {
     case 'joined': {
@@ -123,7 +168,8 @@ export function chatLogReducer(state: ChatLogState, action: ChatLogAction): Chat
     }
     case 'message':
       if (!Number.isInteger(event.seq)) return state;
-      return mergeMessage(state, {
+      // One of this screen's own, back from the room: it takes its place among the numbered messages.
+      return mergeMessage(withoutOutgoing(state, event.ref), {
         kind: 'message',
         key: `m-${event.seq}`,
         seq: event.seq,
@@ -168,6 +214,9 @@ export function chatLogReducer(state: ChatLogState, action: ChatLogAction): Chat
           (e) => !(e.kind === 'message' && (e.seq === event.seq || e.id === event.id)),
         ),
       };
+    case 'sent':
+      // A message sent again that the room already had: it is shown by its number (the replay, or already).
+      return withoutOutgoing(state, event.ref);
     case 'slow_mode':
       if (event.seconds === state.slowModeSeconds) return state;
       return withEntry(

@@ -85,6 +85,8 @@ export interface LiveChat {
   leave: () => void;
   /** False when nothing was sent (empty text, or not joined). */
   send: (text: string) => boolean;
+  /** Sends again one of this screen's messages shown as not sent (`ref` of its entry). */
+  sendAgain: (ref: string) => void;
   removeMessage: (seq: number) => void;
   mute: (name: string, minutes: number) => void;
   setSlowMode: (seconds: number) => void;
@@ -136,6 +138,9 @@ export function useLiveChat(): LiveChat {
           }
           dispatch({ type: 'event', event });
         },
+        onUnsent: (ref) => {
+          if (connection.current === conn) dispatch({ type: 'unsent', ref });
+        },
         onStatus: (next) => {
           if (connection.current !== conn) return;
           if (next.kind !== 'stopped') {
@@ -176,9 +181,26 @@ export function useLiveChat(): LiveChat {
         toast({ type: 'warning', message: ChatLiveMessages.notJoined });
         return false;
       }
-      return conn.send({ type: 'message', text: trimmed, chatroom: room.id });
+      const ref = conn.sendMessage(trimmed);
+      if (ref === null) return false;
+      dispatch({ type: 'outgoing', ref, text: trimmed });
+      return true;
     },
     [room, toast],
+  );
+
+  const sendAgain = useCallback(
+    (ref: string) => {
+      const entry = log.entries.find((e) => e.kind === 'outgoing' && e.ref === ref);
+      const conn = connection.current;
+      if (!entry || entry.kind !== 'outgoing') return;
+      if (!conn?.joined || conn.sendMessage(entry.text, ref) === null) {
+        toast({ type: 'warning', message: ChatLiveMessages.notJoined });
+        return;
+      }
+      dispatch({ type: 'outgoing', ref, text: entry.text });
+    },
+    [log.entries, toast],
   );
 
   const moderate = useCallback(
@@ -197,6 +219,7 @@ export function useLiveChat(): LiveChat {
     join,
     leave,
     send,
+    sendAgain,
     removeMessage: useCallback((seq: number) => moderate({ type: 'remove', seq }), [moderate]),
     mute: useCallback(
       (name: string, minutes: number) => moderate({ type: 'mute', name, minutes }),
