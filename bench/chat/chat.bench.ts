@@ -37,6 +37,8 @@ A, B, C… for every client count, with the peers' load generator (load.mjs) and
   --senders N         ours: sockets the room's sender spreads its messages over (default 2, as in the report's runs:
                       the service's limit was then 5 in any 5 s, which a steady 1 msg/s socket sat on; it is now a
                       token bucket and one socket is enough)
+  --no-refs           ours: send messages without a ref (the adapter's refs=0), so nothing is sent again after a
+                      rejoin — the protocol before refs, as a control for the kill test
   --kill-after S      kill test: SIGKILL the second chat replica S seconds into the measured window; clients
                       reconnect to the other replica and rejoin with since/resume (ours only; default off)
   --chat-patch FILE   the patch ours-fix runs with (needed for ours-fix; bench/reports/chat/fixes-measured.patch is
@@ -70,6 +72,7 @@ const { values: a } = parseArgs({
     rate: { type: 'string', default: '1' },
     'kill-after': { type: 'string', default: '' },
     senders: { type: 'string', default: '2' },
+    'no-refs': { type: 'boolean', default: false },
     'cpu-prof': { type: 'string', default: '' },
     'node-args': { type: 'string', default: '' },
     logs: { type: 'string' },
@@ -438,6 +441,7 @@ async function startSetup(setup: SetupName, peersDir: string, scratch: string, i
     stops.push(() => r2.stop());
     const replicaUrls = [r1.port, r2.port].map((p) => `ws://127.0.0.1:${p}/ws`);
     const opts = [`setup=${infra.setupFile}`, `senders=${a.senders}`, 'timeoutMs=60000'];
+    if (a['no-refs']) opts.push('refs=0');
     if (setup === 'ours' || setup === 'ours-fix') {
       if (KILL_AFTER !== undefined) opts.push(`failover=${replicaUrls.join(',')}`);
       return { urls: replicaUrls, pids: [r1.pid, r2.pid], auxPids: [redis.pid], adapter: path.join(__dirname, 'adapters/ours.mjs'), opts, victim: r2.child, metricsUrls: metricsOf([r1.port, r2.port]), stop };
@@ -653,7 +657,7 @@ async function main(): Promise<void> {
             const last = attempt === Number(a.retries) + 1;
             if (json) {
               json.suite = { target: setup, pair, attempt, idleBefore: idle, noisy };
-              if (r.oursStats) json.ours = { ...(r.oursStats as object), senders: Number(a.senders) };
+              if (r.oursStats) json.ours = { ...(r.oursStats as object), senders: Number(a.senders), refs: !a['no-refs'] };
               const window = probe ? await Promise.race([probe, sleep(10_000).then(() => undefined)]) : undefined;
               if (window) json.serverWindow = window;
               if (r.gc && windowFrom) json.loadgenGc = gcInWindow(r.gc, windowFrom, windowFrom + Number(a.duration) * 1000);

@@ -97,7 +97,7 @@ export default {
     const frameOf = (msg, via) => {
       const message = { type: 'message', text: `${msg.seq} ${msg.sentAt} ${msg.text}`, chatroom };
       if (!refs) return JSON.stringify(message);
-      message.ref = `l${index}-${nextRef++}`.padEnd(8, '0');
+      message.ref = `load-${index}-${nextRef++}`; // at least 8 characters, unique per client
       const frame = JSON.stringify(message);
       outbox.set(message.ref, { frame, via });
       return frame;
