@@ -39,6 +39,8 @@ A, B, C… for every client count, with the peers' load generator (load.mjs) and
                       token bucket and one socket is enough)
   --no-refs           ours: send messages without a ref (the adapter's refs=0), so nothing is sent again after a
                       rejoin — the protocol before refs, as a control for the kill test
+  --no-roster-digest  ours: rejoin without the roster digest (the adapter's roster=0), so every rejoin gets the whole
+                      participants list — the protocol before the digest, as a control for the kill test
   --kill-after S      kill test: SIGKILL the second chat replica S seconds into the measured window; clients
                       reconnect to the other replica and rejoin with since/resume (ours only; default off)
   --chat-patch FILE   the patch ours-fix runs with (needed for ours-fix; bench/reports/chat/fixes-measured.patch is
@@ -73,6 +75,7 @@ const { values: a } = parseArgs({
     'kill-after': { type: 'string', default: '' },
     senders: { type: 'string', default: '2' },
     'no-refs': { type: 'boolean', default: false },
+    'no-roster-digest': { type: 'boolean', default: false },
     'cpu-prof': { type: 'string', default: '' },
     'node-args': { type: 'string', default: '' },
     logs: { type: 'string' },
@@ -442,6 +445,7 @@ async function startSetup(setup: SetupName, peersDir: string, scratch: string, i
     const replicaUrls = [r1.port, r2.port].map((p) => `ws://127.0.0.1:${p}/ws`);
     const opts = [`setup=${infra.setupFile}`, `senders=${a.senders}`, 'timeoutMs=60000'];
     if (a['no-refs']) opts.push('refs=0');
+    if (a['no-roster-digest']) opts.push('roster=0');
     if (setup === 'ours' || setup === 'ours-fix') {
       if (KILL_AFTER !== undefined) opts.push(`failover=${replicaUrls.join(',')}`);
       return { urls: replicaUrls, pids: [r1.pid, r2.pid], auxPids: [redis.pid], adapter: path.join(__dirname, 'adapters/ours.mjs'), opts, victim: r2.child, metricsUrls: metricsOf([r1.port, r2.port]), stop };
@@ -657,7 +661,7 @@ async function main(): Promise<void> {
             const last = attempt === Number(a.retries) + 1;
             if (json) {
               json.suite = { target: setup, pair, attempt, idleBefore: idle, noisy };
-              if (r.oursStats) json.ours = { ...(r.oursStats as object), senders: Number(a.senders), refs: !a['no-refs'] };
+              if (r.oursStats) json.ours = { ...(r.oursStats as object), senders: Number(a.senders), refs: !a['no-refs'], rosterDigest: !a['no-roster-digest'] };
               const window = probe ? await Promise.race([probe, sleep(10_000).then(() => undefined)]) : undefined;
               if (window) json.serverWindow = window;
               if (r.gc && windowFrom) json.loadgenGc = gcInWindow(r.gc, windowFrom, windowFrom + Number(a.duration) * 1000);

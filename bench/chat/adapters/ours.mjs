@@ -2,7 +2,7 @@
 // peers' load generator (../shared/bench-peers/chat/load.mjs, `--adapter bench/chat/adapters/ours.mjs`).
 //
 //   upgrade  GET /ws with `Cookie: district_session=<token>` (no Origin: a non-browser client)
-//   -> {type:'join', name, role, chatroom[, since, resume]}   <- {type:'joined', resume, seq, …} | {type:'join_rejected', …}
+//   -> {type:'join', name, role, chatroom[, since, resume, roster]}   <- {type:'joined', resume, seq, roster, participants?, …} | {type:'join_rejected', …}
 //   -> {type:'message', text, chatroom, ref}
 //   <- {type:'message', seq, id, name, role, text, timestamp, chatroom, ref}   to everyone in the room, sender included
 //   <- {type:'sent', ref, seq}   to the sender of a ref the service already appended
@@ -28,8 +28,18 @@
 //                    sender holds each message until the room brings it back, and after a rejoin sends the ones
 //                    it has not heard back again on the socket that sent them (the service appends a ref once), so
 //                    a message on its way into a replica that dies is not lost
+//   roster=0         rejoin without the roster digest (the protocol before it, as a control): every rejoin is
+//                    answered with the whole participants list
 //   origin=URL       send this Origin header (a browser's); none by default
 //   timeoutMs=N      handshake timeout; the join may take as long again (default 15000)
+//
+// Every client keeps its room's roster digest as the web client would (from `joined.roster`, then ± each
+// user_joined / user_left), and a rejoin sends it, so a rejoin into an unchanged room is answered without the
+// participants list (`rosterSkipped` counts those). Like the web client, it must not count someone twice: a join
+// answered from seats read from the store may list people whose user_joined is still on its way, so for
+// ROSTER_DEDUPE_MS after a `joined` the names it listed are kept and their user_joined is not added again (the web
+// client keeps its whole list by name; 19,000 clients here cannot). The hash is `chatParticipantHash` of libs/contracts/src/chat/
+// live.ts, repeated here because this file runs in plain Node; a difference would show as rosterSkipped 0.
 //
 // At exit it prints one line on stderr: `[ours] {"notices":{…},"rejected":{…},"reconnects":…,"reconnectMsMax":…}`.
 import { readFileSync } from 'node:fs';
@@ -37,7 +47,7 @@ import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 
 const now = () => performance.timeOrigin + performance.now();
-const stats = { notices: {}, rejected: {}, seqGaps: 0, seqRepeats: 0, resent: 0, sentAnswers: 0, reconnects: 0, reconnectFailures: 0, reconnectMs: [], dropsAt: [], backAt: [] };
+const stats = { notices: {}, rejected: {}, seqGaps: 0, seqRepeats: 0, resent: 0, sentAnswers: 0, rosterSkipped: 0, rosterSent: 0, reconnects: 0, reconnectFailures: 0, reconnectMs: [], dropsAt: [], backAt: [] };
 let setup;
 
 function loadSetup(options) {
@@ -61,6 +71,8 @@ process.on('exit', () => {
     seqRepeats: stats.seqRepeats,
     resent: stats.resent,
     sentAnswers: stats.sentAnswers,
+    rosterSkipped: stats.rosterSkipped,
+    rosterSent: stats.rosterSent,
     reconnects: stats.reconnects,
     reconnectFailures: stats.reconnectFailures,
     reconnectMsP50: pick(0.5),
@@ -70,6 +82,24 @@ process.on('exit', () => {
   };
   process.stderr.write(`[ours] ${JSON.stringify(summary)}\n`);
 });
+
+/** FNV-1a over UTF-16 code units (libs/contracts/src/chat/live.ts). */
+function fnv1a(text, basis) {
+  let h = basis;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+/** `sums` ± one participant's share of the roster digest (`chatParticipantHash`, `chatRosterAdd`). */
+function rosterAdd(sums, name, role, sign) {
+  const key = `${role}\u0000${name}`;
+  sums[0] = (sums[0] + sign * fnv1a(key, 0x811c9dc5)) >>> 0;
+  sums[1] = (sums[1] + sign * fnv1a(key, 0x050c5d1f)) >>> 0;
+}
+
+const ROSTER_DEDUPE_MS = 10_000;
 
 export default {
   name: 'ours',
@@ -86,6 +116,9 @@ export default {
     let ws = null;
     let resume; // seat token of the last join
     let lastSeq = 0; // the service's per-room number of the last message this client saw
+    let roster = null; // [sum, sum] of the room's roster digest, as this client has heard it
+    let listed = null; // names of the last joined's participants, until listedUntil (ms)
+    let listedUntil = 0;
     let closedByUs = false;
     let queue = null; // sends while reconnecting
     let dropAt = 0;
@@ -129,6 +162,11 @@ export default {
         onMessage({ room: roomOf.get(m.chatroom), seq: Number(text.slice(0, a)), sentAt: Number(text.slice(a + 1, b)) });
         return undefined;
       }
+      if (roster && (m.type === 'user_joined' || m.type === 'user_left') && m.name !== name) {
+        if (listed && now() > listedUntil) listed = null;
+        if (m.type === 'user_left') listed?.delete(m.name);
+        if (m.type === 'user_left' || !listed?.has(m.name)) rosterAdd(roster, m.name, m.role, m.type === 'user_joined' ? 1 : -1);
+      }
       if (m.type === 'notice') stats.notices[m.code] = (stats.notices[m.code] ?? 0) + 1;
       if (m.type === 'notice' && m.ref !== undefined) outbox.delete(m.ref);
       if (m.type === 'sent') {
@@ -153,7 +191,7 @@ export default {
         }, 2 * timeout);
         socket.on('open', () => {
           const join = { type: 'join', name, role: 'teacher', chatroom };
-          if (rejoin) Object.assign(join, { since: lastSeq, resume });
+          if (rejoin) Object.assign(join, { since: lastSeq, resume, ...(roster && options.roster !== '0' ? { roster: `${roster[0].toString(36)}.${roster[1].toString(36)}` } : {}) });
           socket.send(JSON.stringify(join));
         });
         socket.on('message', (data) => {
@@ -163,6 +201,15 @@ export default {
             joined = true;
             clearTimeout(timer);
             resume = m.resume;
+            if (typeof m.roster === 'string') roster = m.roster.split('.').map((x) => parseInt(x, 36));
+            if (m.participants) {
+              listed = new Set(m.participants.map((p) => p.name));
+              listedUntil = now() + ROSTER_DEDUPE_MS;
+            }
+            if (rejoin) {
+              if (m.participants) stats.rosterSent++;
+              else stats.rosterSkipped++;
+            }
             if (!rejoin && m.seq > lastSeq) lastSeq = m.seq;
             resolve(socket);
           } else if (m.type === 'join_rejected') {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
-import { ChatCloseCodes, Subjects, type Chatroom } from '@district/contracts';
+import { ChatCloseCodes, Subjects, chatRosterDigestOf, type Chatroom } from '@district/contracts';
 import { RedisEphemeralStore, RedisPubSub, SessionStateStore } from '@district/nest-common';
 import { REDIS_URL, uniqueToken, waitFor, type HttpClient, type Persona } from '@district/nest-common/testing';
 import { ChatHub } from '../src/live/chat-hub';
@@ -159,6 +159,36 @@ describe('two chat replicas over Redis', () => {
     } finally {
       seats.mockRestore();
     }
+  });
+
+  it('answer a rejoin without the participants when its roster digest says the client shows them already', async () => {
+    const people = await Promise.all(['student', 'teacher'].map((p) => person(p as Persona)));
+    const r = await room([people[0].id]);
+    const sa = await open(one, people[0].cookie);
+    const st = await open(two, people[1].cookie);
+    const first = await sa.join(r.id, 'Ana');
+    const joinedT = await st.join(r.id, 'Profe');
+    // Both replicas compute the same digest of the same people, from rosters kept apart.
+    expect(joinedT.roster).toBe(chatRosterDigestOf(joinedT.participants as { name: string; role: string }[]));
+    await sa.next((e) => e.type === 'user_joined' && e.name === 'Profe', 'Profe joined');
+    const shown = [...(first.participants as { name: string; role: string }[]), { name: 'Profe', role: 'teacher' }];
+    expect(chatRosterDigestOf(shown)).toBe(joinedT.roster);
+
+    // Ana's connection drops; she rejoins on the other replica with the digest of what her screen shows.
+    sa.ws.terminate();
+    const back = await open(two, people[0].cookie);
+    const rejoined = await back.join(r.id, 'Ana', { since: 0, resume: first.resume, roster: chatRosterDigestOf(shown) });
+    expect(rejoined).toMatchObject({ type: 'joined', name: 'Ana', roster: joinedT.roster });
+    expect(rejoined.participants).toBeUndefined();
+
+    // Someone left while she was away: her digest is stale, and the list comes.
+    back.ws.terminate();
+    st.send({ type: 'leave', chatroom: r.id });
+    await waitFor(async () => (await one.runtime.store.seats(LiveKeys.names(r.id))).every((x) => x.seat !== 'profe'), 'Profe gone');
+    const again = await open(one, people[0].cookie);
+    const fresh = await again.join(r.id, 'Ana', { since: 0, resume: rejoined.resume, roster: chatRosterDigestOf(shown) });
+    expect(fresh.participants).toEqual([{ name: 'Ana', role: 'student' }]);
+    expect(fresh.roster).toBe(chatRosterDigestOf([{ name: 'Ana', role: 'student' }]));
   });
 
   it('refuse on one replica a name taken on the other', async () => {

@@ -349,18 +349,28 @@ export class ChatHub implements OnApplicationBootstrap {
     if (c.membership !== membership || c.closing) return;
     membership.mutedUntil = Number(muted ?? 0);
     membership.slowModeSeconds = Number(slow ?? 0);
+    const roster = local?.roster ?? new Roster();
+    const self = { name: name.display, role: c.person.role };
+    const digest = roster.digestFor(name.seat, self);
     c.sendFrame(
-      joinedFrame(local?.roster ?? new Roster(), name.seat, {
-        type: 'joined',
-        chatroom: roomId,
-        name: name.display,
-        role: c.person.role,
-        resume: token,
-        seq: log.last,
-        slowModeSeconds: membership.slowModeSeconds,
-        canModerate: c.person.canModerate,
-        ...(log.truncated || (join.since !== undefined && join.since > log.last) ? { truncated: true } : {}),
-      }),
+      joinedFrame(
+        roster,
+        name.seat,
+        {
+          type: 'joined',
+          chatroom: roomId,
+          name: name.display,
+          role: c.person.role,
+          resume: token,
+          seq: log.last,
+          roster: digest,
+          slowModeSeconds: membership.slowModeSeconds,
+          canModerate: c.person.canModerate,
+          ...(log.truncated || (join.since !== undefined && join.since > log.last) ? { truncated: true } : {}),
+        },
+        // The client shows this list already (a rejoin): it is not sent again.
+        join.roster === digest,
+      ),
     );
     let last = log.last;
     for (const entry of log.entries) {
@@ -821,8 +831,17 @@ function applyPresence(room: LocalRoom, event: ChatPresenceEvent): void {
   else room.roster.delete(name.seat);
 }
 
-/** The `joined` answer: `event` with the room's participants (from its roster, written into the frame). */
-function joinedFrame(roster: Roster, seat: string, event: Omit<ChatJoinedEvent, 'participants'>): WireFrame {
+/**
+ * The `joined` answer: `event` with the room's participants (from its roster, written into the frame), or without
+ * them when the client `holdsList` already.
+ */
+function joinedFrame(
+  roster: Roster,
+  seat: string,
+  event: Omit<ChatJoinedEvent, 'participants'>,
+  holdsList: boolean,
+): WireFrame {
+  if (holdsList) return textFrame(JSON.stringify(event));
   const { type, chatroom, name, role, resume, seq, ...rest } = event;
   const head = JSON.stringify({ type, chatroom, name, role, resume, seq }).slice(0, -1) + ',';
   const tail = ',' + JSON.stringify(rest).slice(1);

@@ -1,3 +1,4 @@
+import { chatRosterDigestOf } from '@district/contracts';
 import { frameOf } from './live-connection';
 import { Roster } from './roster';
 
@@ -101,5 +102,29 @@ describe('Roster.participantsFor', () => {
     } finally {
       built.mockRestore();
     }
+  });
+});
+
+describe('Roster.digestFor', () => {
+  it('is the digest of the very list participantsFor answers, whether the member’s seat is held, held otherwise or free', () => {
+    const r = rosterOf(['ana', 'Ana'], ['beto', 'Beto'], ['profe', 'Profe', 'teacher']);
+    const check = (seat: string, name: string, role: 'student' | 'teacher' = 'student') =>
+      expect(r.digestFor(seat, { name, role })).toBe(chatRosterDigestOf(joined(r, seat, name, role).participants));
+    check('ana', 'Ana');
+    check('ana', 'ANA');
+    check('ana', 'Ana', 'teacher');
+    check('zoe', 'Zoe');
+    // It follows the roster as seats come, change and go (and a repeated set or delete changes nothing).
+    r.set('zoe', 'Zoe', 'student');
+    r.set('zoe', 'Zoe', 'student');
+    check('zoe', 'Zoe');
+    r.set('beto', 'BETO', 'teacher');
+    check('ana', 'Ana');
+    r.delete('profe');
+    r.delete('profe');
+    check('ana', 'Ana');
+    r.replace([{ seat: 'ana', name: 'Ana', role: 'student' }]);
+    check('ana', 'Ana');
+    expect(r.digestFor('ana', { name: 'Ana', role: 'student' })).toBe(chatRosterDigestOf([{ name: 'Ana', role: 'student' }]));
   });
 });

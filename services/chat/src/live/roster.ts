@@ -1,10 +1,12 @@
-import type { ChatRole } from '@district/contracts';
+import { chatParticipantHash, chatRosterAdd, chatRosterDigest, type ChatRole } from '@district/contracts';
 
 interface Participant {
   name: string;
   role: ChatRole;
   /** `{"name":…,"role":…}`, made once when the seat is heard of. */
   json: string;
+  /** Its share of the roster digest (`chatParticipantHash`). */
+  hash: [number, number];
 }
 
 /**
@@ -14,12 +16,15 @@ interface Participant {
  * the scavenges it set off while other joins were mid-flight — and a replica's resident memory long after the
  * last join. Here each participant's JSON is made once; the list's bytes are kept until the roster next changes
  * (several joins between two presence events, and every rejoin after a replica dies, share them); and a join's
- * frame is written straight from them (`frameOf`): one buffer, no heap garbage.
+ * frame is written straight from them (`frameOf`): one buffer, no heap garbage. The roster's digest is kept as
+ * seats come and go, so a rejoin whose client already shows this list is answered without it (`digestFor`).
  */
 export class Roster {
   private readonly seats = new Map<string, Participant>();
   /** The participants' JSON, comma-separated, without brackets; null after a change until next asked for. */
   private listed: Buffer | null = null;
+  /** The digest's two sums over every seat (`chatRosterAdd`). */
+  private readonly sums: [number, number] = [0, 0];
 
   get size(): number {
     return this.seats.size;
@@ -28,12 +33,29 @@ export class Roster {
   set(seat: string, name: string, role: ChatRole): void {
     const had = this.seats.get(seat);
     if (had && had.name === name && had.role === role) return;
-    this.seats.set(seat, { name, role, json: JSON.stringify({ name, role }) });
+    if (had) chatRosterAdd(this.sums, had.hash, -1);
+    const hash = chatParticipantHash({ name, role });
+    chatRosterAdd(this.sums, hash);
+    this.seats.set(seat, { name, role, json: JSON.stringify({ name, role }), hash });
     this.listed = null;
   }
 
   delete(seat: string): void {
-    if (this.seats.delete(seat)) this.listed = null;
+    const had = this.seats.get(seat);
+    if (!had) return;
+    this.seats.delete(seat);
+    chatRosterAdd(this.sums, had.hash, -1);
+    this.listed = null;
+  }
+
+  /** The digest (`chatRosterDigestOf`) of the list `participantsFor(seat, self)` answers. */
+  digestFor(seat: string, self: { name: string; role: ChatRole }): string {
+    const held = this.seats.get(seat);
+    if (held && held.name === self.name && held.role === self.role) return chatRosterDigest(this.sums);
+    const sums: [number, number] = [this.sums[0], this.sums[1]];
+    if (held) chatRosterAdd(sums, held.hash, -1);
+    chatRosterAdd(sums, chatParticipantHash(self));
+    return chatRosterDigest(sums);
   }
 
   /**

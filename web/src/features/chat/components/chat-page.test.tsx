@@ -1,6 +1,6 @@
 import { act, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { ChatLiveMessages, type ChatJoinedEvent } from '@district/contracts/chat';
+import { ChatLiveMessages, chatRosterDigestOf, type ChatJoinedEvent } from '@district/contracts/chat';
 import type { User } from '@district/contracts/identity';
 import { personas } from '@/testing/fixtures';
 import { renderApp } from '@/testing/render-app';
@@ -219,7 +219,8 @@ describe('live chat room (/listen-to-type; tools spec §2, §4, §5, §7, §8)',
 
   it('reconnects after a drop with since and resume, shows Reconnecting…, and merges the replay without duplicates', async () => {
     const app = await openChat();
-    const first = await joinRoom(app, { seq: 0, resume: 'tok-1' });
+    const shown = [{ name: 'Sam Student', role: 'student' as const }, { name: 'Tia Teacher', role: 'teacher' as const }];
+    const first = await joinRoom(app, { seq: 0, resume: 'tok-1', participants: shown });
     server.receive(first, message(1, 'uno'), message(2, 'dos'));
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     server.drop(first, 1006);
@@ -231,8 +232,11 @@ describe('live chat room (/listen-to-type; tools spec §2, §4, §5, §7, §8)',
     expect(second).not.toBe(first);
     server.open(second);
     act(() => vi.advanceTimersByTime(100));
-    expect(second.sentOfType('join')).toEqual([{ type: 'join', name: 'Sam Student', role: 'student', chatroom: ROOM_ID, since: 2, resume: 'tok-1' }]);
-    server.receive(second, joined({ seq: 3, resume: 'tok-2' }), message(2, 'dos'), message(3, 'tres'), presence('user_joined', 'Sam Student'));
+    expect(second.sentOfType('join')).toEqual([{ type: 'join', name: 'Sam Student', role: 'student', chatroom: ROOM_ID, since: 2, resume: 'tok-1', roster: chatRosterDigestOf(shown) }]);
+    // The digest matched: joined comes without the list, and the one shown stays.
+    const { participants: _same, ...withoutList } = joined({ seq: 3, resume: 'tok-2' });
+    server.receive(second, withoutList, message(2, 'dos'), message(3, 'tres'), presence('user_joined', 'Sam Student'));
+    expect(within(screen.getByRole('list', { name: 'Participants' })).getByText('Tia Teacher')).toBeInTheDocument();
     expect(screen.queryByText('Reconnecting…')).not.toBeInTheDocument();
     expect(screen.getByText('Connected')).toBeInTheDocument();
     expect(messageTexts()).toEqual(['uno', 'dos', 'tres']);

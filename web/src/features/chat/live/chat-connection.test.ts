@@ -106,6 +106,26 @@ describe('ChatConnection', () => {
     expect(FakeWebSocket.last.sentOfType('join')[0]).toMatchObject({ since: 8, resume: 'tok-B' });
   });
 
+  it('rejoins with the roster digest the screen gives, and sends none on the first join', () => {
+    const digests = ['d1.a', 'd2.b'];
+    const conn = new ChatConnection({
+      url: 'ws://school.test/ws',
+      target: { chatroom: ROOM_ID, name: 'Sam Student', role: 'student' },
+      onEvent: () => undefined,
+      onStatus: () => undefined,
+      refreshSession: async () => true,
+      rosterDigest: () => digests.shift(),
+      random: () => 1,
+    });
+    conn.start();
+    const first = joinNewest({ seq: 2, resume: 'tok-A' });
+    expect(first.sentOfType('join')[0]).not.toHaveProperty('roster');
+    first.drop(1006);
+    vi.advanceTimersByTime(500);
+    const second = joinNewest({ seq: 2, resume: 'tok-B' });
+    expect(second.sentOfType('join')[0]).toMatchObject({ since: 2, resume: 'tok-A', roster: 'd1.a' });
+  });
+
   it('follows the room number down when the server lost its numbering (a rejoin answered with a lower seq)', () => {
     const { conn } = connect();
     const first = joinNewest({ seq: 40 });

@@ -46,6 +46,11 @@ export interface ChatConnectionOptions {
    * CHAT_SEND_CONFIRM_MS of a joined connection, or the connection ended for good.
    */
   onUnsent?: (ref: string) => void;
+  /**
+   * The digest (`chatRosterDigestOf`) of the participants the screen shows, sent with a rejoin: when it is the
+   * room's, `joined` comes without the list (the screen's is current).
+   */
+  rosterDigest?: () => string | undefined;
 }
 
 /** A message sent with its ref and not yet heard back (the broadcast, or `sent` for a repeat). */
@@ -207,6 +212,8 @@ export class ChatConnection {
     if (this.everJoined) {
       join.since = this.cursor;
       if (this.resumeToken) join.resume = this.resumeToken;
+      const roster = this.options.rosterDigest?.();
+      if (roster !== undefined) join.roster = roster;
     }
     socket.send(JSON.stringify(join));
   }

@@ -18,6 +18,7 @@ export function joined(overrides: Partial<ChatJoinedEvent> = {}): ChatJoinedEven
     role: 'student',
     resume: 'resume-token-1',
     seq: 0,
+    roster: '0.0',
     participants: [{ name: 'Sam Student', role: 'student' }],
     slowModeSeconds: 0,
     canModerate: false,

@@ -134,4 +134,12 @@ describe('chatLogReducer', () => {
     // Unsent for a ref no longer shown changes nothing.
     expect(apply(state, { type: 'unsent', ref: 'ref-b' })).toBe(state);
   });
+
+  it('keeps the participants it shows when a rejoin’s joined comes without them', () => {
+    const first = apply(emptyChatLog, ev(joined({ participants: [{ name: 'Ana', role: 'student' }, { name: 'Sam Student', role: 'student' }] })));
+    const { participants: _left, ...withoutList } = joined({ seq: 3, canModerate: true });
+    const state = apply(first, ev(withoutList as ChatServerEvent));
+    expect(state.participants.map((p) => p.name)).toEqual(['Ana', 'Sam Student']);
+    expect(state.canModerate).toBe(true);
+  });
 });

@@ -158,7 +158,8 @@ export function chatLogReducer(state: ChatLogState, action: ChatLogAction): Chat
       let next: ChatLogState = {
         ...(newest > event.seq ? archiveMessages(state, newest) : state),
         self: { name: event.name, role: event.role },
-        participants: [...event.participants].sort(byName),
+        // Without a list the server found this screen's current (the rejoin's roster digest matched).
+        participants: event.participants ? [...event.participants].sort(byName) : state.participants,
         canModerate: event.canModerate,
         slowModeSeconds: event.slowModeSeconds,
       };

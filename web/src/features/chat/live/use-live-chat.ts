@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import {
   CHAT_NAME_CLASH_TOAST_MS,
   ChatLiveMessages,
+  chatRosterDigestOf,
   type ChatJoinRejectedEvent,
   type ChatNoticeEvent,
   type ChatRole,
@@ -101,6 +102,11 @@ export function useLiveChat(): LiveChat {
   const [room, setRoom] = useState<ChatroomSummary | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const connection = useRef<ChatConnection | null>(null);
+  // The participants shown, for the rejoin's roster digest (read when the connection rejoins, not at render).
+  const participants = useRef(log.participants);
+  useEffect(() => {
+    participants.current = log.participants;
+  }, [log.participants]);
 
   // Leaving the page leaves the room.
   useEffect(
@@ -129,6 +135,7 @@ export function useLiveChat(): LiveChat {
       const conn: ChatConnection = new ChatConnection({
         target: { chatroom: target.id, name, role },
         refreshSession,
+        rosterDigest: () => chatRosterDigestOf(participants.current),
         onEvent: (event) => {
           if (connection.current !== conn) return;
           if (event.type === 'join_rejected') toast(rejectionToast(event, name));
