@@ -297,7 +297,8 @@ export class ChatPeer {
       this.ws?.close();
     } else if (event.type === 'notice') {
       this.notices.push(String(event.code));
-      if (typeof event.ref === 'string' && this.pending.delete(event.ref)) this.refused += 1;
+      // not_joined: the socket was out of the room (its replica stopping); the message goes again with the rejoin.
+      if (typeof event.ref === 'string' && event.code !== 'not_joined' && this.pending.delete(event.ref)) this.refused += 1;
     }
   }
 

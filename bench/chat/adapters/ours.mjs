@@ -27,7 +27,9 @@
 //   refs=0           send messages without a `ref` (default: with one, as the web client does). With refs, a room's
 //                    sender holds each message until the room brings it back, and after a rejoin sends the ones
 //                    it has not heard back again on the socket that sent them (the service appends a ref once), so
-//                    a message on its way into a replica that dies is not lost
+//                    a message on its way into a replica that dies is not lost; one refused by the rate limit
+//                    (the backlog a sender queued while reconnecting, sent in a burst) goes again once the notice's
+//                    retryAfterMs has passed
 //   roster=0         rejoin without the roster digest (the protocol before it, as a control): every rejoin is
 //                    answered with the whole participants list
 //   origin=URL       send this Origin header (a browser's); none by default
@@ -47,7 +49,7 @@ import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 
 const now = () => performance.timeOrigin + performance.now();
-const stats = { notices: {}, rejected: {}, seqGaps: 0, seqRepeats: 0, resent: 0, sentAnswers: 0, rosterSkipped: 0, rosterSent: 0, reconnects: 0, reconnectFailures: 0, reconnectMs: [], dropsAt: [], backAt: [] };
+const stats = { notices: {}, rejected: {}, seqGaps: 0, seqRepeats: 0, resent: 0, sentAnswers: 0, rosterSkipped: 0, rosterSent: 0, retriedAfterLimit: 0, rejoinUpgradeMs: [], rejoinJoinMs: [], reconnects: 0, reconnectFailures: 0, reconnectMs: [], dropsAt: [], backAt: [] };
 let setup;
 
 function loadSetup(options) {
@@ -58,6 +60,8 @@ function loadSetup(options) {
   }
   return setup;
 }
+
+const median = (xs) => (xs.length ? Math.round([...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]) : null);
 
 process.on('exit', () => {
   const ms = stats.reconnectMs.sort((a, b) => a - b);
@@ -71,12 +75,16 @@ process.on('exit', () => {
     seqRepeats: stats.seqRepeats,
     resent: stats.resent,
     sentAnswers: stats.sentAnswers,
+    retriedAfterLimit: stats.retriedAfterLimit,
     rosterSkipped: stats.rosterSkipped,
     rosterSent: stats.rosterSent,
     reconnects: stats.reconnects,
     reconnectFailures: stats.reconnectFailures,
     reconnectMsP50: pick(0.5),
     reconnectMsMax: pick(1),
+    // A rejoin's two halves: from the drop to the upgraded socket, and from there to `joined`.
+    rejoinUpgradeMsP50: median(stats.rejoinUpgradeMs),
+    rejoinJoinMsP50: median(stats.rejoinJoinMs),
     // From the first drop to the last client back (all clients rejoined and caught up).
     allBackMs: stats.dropsAt.length && stats.backAt.length ? Math.round(last(stats.backAt) - first(stats.dropsAt)) : null,
   };
@@ -136,6 +144,29 @@ export default {
       return frame;
     };
     /**
+     * A notice naming one of this sender's refs. A rate limit (the backlog queued while reconnecting goes out in a
+     * burst) is answered as a person would press "Send again": once `retryAfterMs` has passed, on the socket that
+     * sent it (or with the rejoin, if that socket is down meanwhile). Any other refusal drops the message.
+     */
+    const refused = (m) => {
+      const held = outbox.get(m.ref);
+      if (!held) return;
+      if (m.code !== 'rate_limited' && m.code !== 'not_joined') {
+        outbox.delete(m.ref);
+        return;
+      }
+      if (m.code === 'not_joined') return; // goes again with the rejoin
+      setTimeout(() => {
+        if (!outbox.has(m.ref) || closedByUs) return;
+        const socket = held.via === 0 ? (queue ? null : ws) : extras[held.via - 1];
+        if (socket && socket.readyState === WebSocket.OPEN) {
+          socket.send(held.frame);
+          stats.retriedAfterLimit++;
+        }
+      }, Math.max(1, Number(m.retryAfterMs) || 1000));
+    };
+    const extras = [];
+    /**
      * After socket `via` rejoined: what it sent and the room has not brought back goes again, with its ref (the
      * replay after the join may still bring some back; the service answers those with `sent`, not a second copy).
      */
@@ -168,7 +199,7 @@ export default {
         if (m.type === 'user_left' || !listed?.has(m.name)) rosterAdd(roster, m.name, m.role, m.type === 'user_joined' ? 1 : -1);
       }
       if (m.type === 'notice') stats.notices[m.code] = (stats.notices[m.code] ?? 0) + 1;
-      if (m.type === 'notice' && m.ref !== undefined) outbox.delete(m.ref);
+      if (m.type === 'notice' && m.ref !== undefined) refused(m);
       if (m.type === 'sent') {
         stats.sentAnswers++;
         outbox.delete(m.ref);
@@ -189,7 +220,10 @@ export default {
           socket.terminate();
           reject(new Error('no joined within the timeout'));
         }, 2 * timeout);
+        let openedAt = 0;
         socket.on('open', () => {
+          openedAt = now();
+          if (rejoin) stats.rejoinUpgradeMs.push(openedAt - dropAt);
           const join = { type: 'join', name, role: 'teacher', chatroom };
           if (rejoin) Object.assign(join, { since: lastSeq, resume, ...(roster && options.roster !== '0' ? { roster: `${roster[0].toString(36)}.${roster[1].toString(36)}` } : {}) });
           socket.send(JSON.stringify(join));
@@ -207,6 +241,7 @@ export default {
               listedUntil = now() + ROSTER_DEDUPE_MS;
             }
             if (rejoin) {
+              stats.rejoinJoinMs.push(now() - openedAt);
               if (m.participants) stats.rosterSent++;
               else stats.rosterSkipped++;
             }
@@ -289,8 +324,7 @@ export default {
         return handle;
       });
     }
-    // Extra sender sockets: frames only go out on them (whatever they receive is dropped unread).
-    const extras = [];
+    // Extra sender sockets: frames only go out on them (what they receive is read only for their own refusals).
     let turn = 0;
     const main = handle.send;
     handle.send = (msg) => {
@@ -336,6 +370,7 @@ export default {
         const onJoin = (data) => {
           const m = JSON.parse(data);
           if (m.type === 'notice') stats.notices[m.code] = (stats.notices[m.code] ?? 0) + 1;
+          if (m.type === 'notice' && m.ref !== undefined) refused(m);
           if (m.type === 'joined') resolve({ socket, resume: m.resume });
           else if (m.type === 'join_rejected') reject(new Error(`join_rejected ${m.reason}`));
         };

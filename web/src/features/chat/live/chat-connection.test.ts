@@ -334,6 +334,19 @@ describe('ChatConnection', () => {
       expect(unsent).toEqual([]);
     });
 
+    it('stay held when the server had the socket out of the room (a replica stopping), and go with the rejoin', () => {
+      const { conn, unsent } = connect();
+      const ws = joinNewest();
+      conn.sendMessage('justo ahora', 'ref-stop-001');
+      ws.receive({ type: 'notice', code: 'not_joined', text: ChatLiveMessages.notJoined, ref: 'ref-stop-001' });
+      ws.drop(1012);
+      expect(unsent).toEqual([]);
+      vi.advanceTimersByTime(500);
+      const back = joinNewest();
+      expect(back.sentOfType('message')).toEqual([{ type: 'message', text: 'justo ahora', chatroom: ROOM_ID, ref: 'ref-stop-001' }]);
+      expect(conn.unconfirmed).toEqual(['ref-stop-001']);
+    });
+
     it('are reported unsent when refused, when not heard back in 10 s, or when the connection ends', () => {
       const { conn, unsent } = connect();
       const ws = joinNewest();

@@ -59,9 +59,12 @@ interface Outgoing {
   timer: ReturnType<typeof setTimeout> | null;
 }
 
-/** A fresh message ref: 32 hex digits (the protocol takes 8–64 of A–Z a–z 0–9 _ -). */
+/**
+ * A fresh message ref: 32 hex digits (the protocol takes 8–64 of A–Z a–z 0–9 _ -). From getRandomValues, which
+ * pages served over plain http have too (randomUUID is only there in secure contexts).
+ */
 export function newMessageRef(): string {
-  return crypto.randomUUID().replace(/-/g, '');
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 /** ws: or wss: by the page's protocol, on the page's own host (the gateway serves both). */
@@ -225,7 +228,8 @@ export class ChatConnection {
     held.timer = setTimeout(() => this.unsent(ref), CHAT_SEND_CONFIRM_MS);
   }
 
-  private confirmed(ref: string | undefined): void {
+  /** The message is settled (back, answered `sent`, or given up on): no longer held. */
+  private forget(ref: string | undefined): void {
     const held = ref === undefined ? undefined : this.outbox.get(ref);
     if (!held || ref === undefined) return;
     if (held.timer) clearTimeout(held.timer);
@@ -234,7 +238,7 @@ export class ChatConnection {
 
   private unsent(ref: string): void {
     if (!this.outbox.has(ref)) return;
-    this.confirmed(ref);
+    this.forget(ref);
     this.options.onUnsent?.(ref);
   }
 
@@ -260,17 +264,18 @@ export class ChatConnection {
       }
       case 'message':
         if (Number.isInteger(event.seq)) this.cursor = Math.max(this.cursor, event.seq);
-        this.confirmed(event.ref);
+        this.forget(event.ref);
         this.options.onEvent(event);
         return;
       case 'sent':
-        this.confirmed(event.ref);
+        this.forget(event.ref);
         this.options.onEvent(event);
         return;
       case 'notice':
         this.options.onEvent(event);
-        // A refused message was not sent (the notice says why).
-        if (event.ref !== undefined) this.unsent(event.ref);
+        // A refused message was not sent (the notice says why) — unless it came while the server had this socket
+        // out of the room (a replica stopping): it stays held and goes again with the rejoin.
+        if (event.ref !== undefined && event.code !== 'not_joined') this.unsent(event.ref);
         return;
       case 'join_rejected':
         this.options.onEvent(event);

@@ -53,6 +53,8 @@ const SILENT_NOTICES = new Set<ChatNoticeEvent['code']>(['reconnect', 'room_clos
 
 function noticeToast(event: ChatNoticeEvent): ToastOptions | null {
   if (SILENT_NOTICES.has(event.code) || !event.text) return null;
+  // One of this screen's messages, held: it goes again when the connection rejoins.
+  if (event.code === 'not_joined' && event.ref !== undefined) return null;
   switch (event.code) {
     case 'unmuted':
       return { type: 'info', message: event.text };
