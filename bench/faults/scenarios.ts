@@ -110,8 +110,9 @@ async function summarise(
     sent: load.peers.reduce((n, p, i) => n + p.sent - w.sent[i], 0),
     confirmed: load.peers.reduce((n, p, i) => n + p.confirmed - w.confirmed[i], 0),
     refused: load.peers.reduce((n, p, i) => n + p.refused - w.refused[i], 0),
-    // Sent by the window's end, and 3 s later neither back nor refused: lost without the sender being told.
-    unanswered: load.peers.reduce((n, p) => n + [...p.pending.values()].filter((m) => m.at <= end).length, 0),
+    // Sent in the window, and 3 s after its end neither back nor refused: lost without the sender being told (a
+    // message of an earlier window still held counts in its own window only).
+    unanswered: load.peers.reduce((n, p) => n + [...p.pending.values()].filter((m) => m.at >= w.start && m.at <= end).length, 0),
     received: load.peers.reduce((n, p) => n + [...p.seqs].filter((s) => s > w.roomSeq && s <= roomSeq).length, 0),
     missing: load.peers.reduce((n, p) => n + missingSeqs(p, w.roomSeq + 1, roomSeq).length, 0),
     duplicates: load.peers.reduce((n, p) => n + p.duplicates, 0),
