@@ -9,13 +9,17 @@ interface NumberedLog {
 }
 
 /**
- * What a reader after `after` gets from a log's kept entries (tombstones included, numbered in order): the live
- * entries, and `truncated` when a number after `after` is neither kept nor a tombstone (lost to the limit or
- * expiry). Shared by both adapters' semantics; the Redis one does the same in Lua.
+ * What a reader after `after` gets from a log's kept entries (tombstones included, numbered in order; those after
+ * `after` at least, with `oldest` the lowest number kept at all): the live entries, and `truncated` when a number
+ * after `after` is neither kept nor a tombstone (lost to the limit or expiry). Shared by both adapters.
  */
-export function readNumbered(kept: readonly NumberedEntry[], last: number, after: number): NumberedLogRead {
+export function readNumbered(
+  kept: readonly NumberedEntry[],
+  last: number,
+  after: number,
+  oldest: number = kept.length > 0 ? kept[0].seq : last + 1,
+): NumberedLogRead {
   const entries = kept.filter((e) => e.seq > after && e.entry !== '').map((e) => ({ ...e }));
-  const oldest = kept.length > 0 ? kept[0].seq : last + 1;
   return { entries, last, truncated: after < last && oldest > after + 1 };
 }
 

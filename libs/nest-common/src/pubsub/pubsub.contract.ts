@@ -136,6 +136,8 @@ export function describePubSubContract(name: string, factory: PortFactory<PubSub
       expect(behind.entries.map((e) => e.seq)).toEqual([3, 4, 5]);
       expect(behind.truncated).toBe(true);
       expect(await p.readLog('log:2', 5)).toEqual({ entries: [], last: 5, truncated: false });
+      // A reader that wants nothing kept (a first join) gets nothing, and no truncation.
+      expect(await p.readLog('log:2', Number.MAX_SAFE_INTEGER)).toEqual({ entries: [], last: 5, truncated: false });
       expect(await p.readLog('log:none', 0)).toEqual({ entries: [], last: 0, truncated: false });
     });
 

@@ -31,10 +31,14 @@ if KEYS[3] then redis.call('SET', KEYS[3], seq, 'PX', ARGV[6]) end
 return seq
 `);
 
-/** { last, every kept member in order } in one atomic read. */
+/**
+ * { last, the oldest kept number ('' when none), the kept members numbered after ARGV[1] in order } in one atomic
+ * read: a join (nothing wanted) or a rejoin (a few) does not get the whole kept log (200 entries, ~60 KB) to drop.
+ */
 const READ = redisScript(`
 local last = redis.call('GET', KEYS[1]) or '0'
-return { last, redis.call('ZRANGE', KEYS[2], 0, -1) }
+local oldest = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
+return { last, oldest[2] or '', redis.call('ZRANGEBYSCORE', KEYS[2], '(' .. ARGV[1], '+inf') }
 `);
 
 const REMOVE = redisScript(`
@@ -119,8 +123,8 @@ export class RedisPubSub implements PubSub {
 
   async readLog(key: string, after: number): Promise<NumberedLogRead> {
     const k = this.prefix + key;
-    const [last, members] = (await runScript(this.publisher, READ, [`${k}:n`, `${k}:e`], [])) as [string, string[]];
-    return readNumbered(members.map(parseMember), Number(last), after);
+    const [last, oldest, members] = (await runScript(this.publisher, READ, [`${k}:n`, `${k}:e`], [Math.max(0, Math.floor(after))])) as [string, string, string[]];
+    return readNumbered(members.map(parseMember), Number(last), after, oldest === '' ? undefined : Number(oldest));
   }
 
   async removeFromLog(key: string, seq: number): Promise<boolean> {
