@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import Redis from 'ioredis';
 import { RedisPubSub } from '@district/nest-common';
+import { timePerCall } from './redis-timing';
 
 const { values: a } = parseArgs({
   options: {
@@ -27,12 +28,6 @@ const BEFORE = `
 local last = redis.call('GET', KEYS[1]) or '0'
 return { last, redis.call('ZRANGE', KEYS[2], 0, -1) }`;
 
-async function redisCpuSeconds(client: Redis): Promise<number> {
-  const info = await client.info('cpu');
-  const field = (name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(info)?.[1] ?? Number.NaN);
-  return field('used_cpu_sys') + field('used_cpu_user');
-}
-
 async function main(): Promise<void> {
   const client = new Redis(a.redis);
   const prefix = `bench-read-log-${randomUUID()}:`;
@@ -45,12 +40,8 @@ async function main(): Promise<void> {
   }
   const calls = Number(a.calls);
   const measure = async (run: () => Promise<unknown>) => {
-    const cpu0 = await redisCpuSeconds(client);
-    const t0 = performance.now();
-    for (let i = 0; i < calls; i++) await run();
-    const wallUs = ((performance.now() - t0) / calls) * 1000;
-    const cpuUs = (((await redisCpuSeconds(client)) - cpu0) * 1e6) / calls;
-    return { wallUs: Math.round(wallUs), redisCpuUs: Math.round(cpuUs) };
+    const { wallMs, redisCpuMs } = await timePerCall(client, calls, run);
+    return { wallUs: Math.round(wallMs * 1000), redisCpuUs: Math.round(redisCpuMs * 1000) };
   };
   const k = `${prefix}log`;
   const before = async (after: number) => {

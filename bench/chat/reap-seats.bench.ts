@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import Redis from 'ioredis';
 import { RedisEphemeralStore } from '@district/nest-common';
+import { timePerCall } from './redis-timing';
 
 const { values: a } = parseArgs({
   options: {
@@ -35,12 +36,6 @@ for i = 1, #all, 2 do
 end
 return reaped`;
 
-async function redisCpuSeconds(client: Redis): Promise<number> {
-  const info = await client.info('cpu');
-  const field = (name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(info)?.[1] ?? Number.NaN);
-  return field('used_cpu_sys') + field('used_cpu_user');
-}
-
 async function main(): Promise<void> {
   const client = new Redis(a.redis);
   const prefix = `bench-reap-${randomUUID()}:`;
@@ -54,11 +49,7 @@ async function main(): Promise<void> {
   }
   const calls = Number(a.calls);
   const measure = async (run: () => Promise<unknown>) => {
-    const cpu0 = await redisCpuSeconds(client);
-    const t0 = performance.now();
-    for (let i = 0; i < calls; i++) await run();
-    const wallMs = (performance.now() - t0) / calls;
-    const cpuMs = ((await redisCpuSeconds(client)) - cpu0) * 1000 / calls;
+    const { wallMs, redisCpuMs: cpuMs } = await timePerCall(client, calls, run);
     return { wallMs: Math.round(wallMs * 1000) / 1000, redisCpuMs: Math.round(cpuMs * 1000) / 1000 };
   };
   const seatKey = `${prefix}seats:room`;

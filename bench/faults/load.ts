@@ -225,8 +225,6 @@ export class ChatPeer {
   confirmed = 0;
   /** Messages refused by a notice naming their ref (the web app shows them "Not sent"). */
   refused = 0;
-  /** Messages sent again after a rejoin. */
-  resent = 0;
   closes = 0;
   /** Each reconnect: ms from the socket closing to the new join being confirmed. */
   readonly reconnectMs: number[] = [];
@@ -278,7 +276,6 @@ export class ChatPeer {
       this.closedAt = undefined;
       for (const [ref, { text }] of this.pending) {
         this.ws?.send(JSON.stringify({ type: 'message', text, chatroom: this.room, ref }));
-        this.resent += 1;
       }
     } else if (event.type === 'message') {
       const seq = Number(event.seq);

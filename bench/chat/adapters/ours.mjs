@@ -150,12 +150,11 @@ export default {
      */
     const refused = (m) => {
       const held = outbox.get(m.ref);
-      if (!held) return;
-      if (m.code !== 'rate_limited' && m.code !== 'not_joined') {
+      if (!held || m.code === 'not_joined') return; // not_joined: it goes again with the rejoin
+      if (m.code !== 'rate_limited') {
         outbox.delete(m.ref);
         return;
       }
-      if (m.code === 'not_joined') return; // goes again with the rejoin
       setTimeout(() => {
         if (!outbox.has(m.ref) || closedByUs) return;
         const socket = held.via === 0 ? (queue ? null : ws) : extras[held.via - 1];

@@ -63,6 +63,18 @@ async function room(invitedUserIds: string[]): Promise<Chatroom> {
   return res.body;
 }
 
+/** Ana (a student) on replica one and Profe (a teacher) on replica two, both joined to a room Ana is invited to. */
+async function anaOnOneProfeOnTwo() {
+  const a = await person('student');
+  const t = await person('teacher');
+  const r = await room([a.id]);
+  const sa = await open(one, a.cookie);
+  const st = await open(two, t.cookie);
+  const joined = await sa.join(r.id, 'Ana');
+  const joinedT = await st.join(r.id, 'Profe');
+  return { a, r, sa, st, joined, joinedT };
+}
+
 /**
  * A third replica that a test kills: Ana (a) joined there, Beto (b) watching from replica one, both invited to r.
  * What is left of the third replica is closed after.
@@ -162,12 +174,7 @@ describe('two chat replicas over Redis', () => {
   });
 
   it('answer a rejoin without the participants when its roster digest says the client shows them already', async () => {
-    const people = await Promise.all(['student', 'teacher'].map((p) => person(p as Persona)));
-    const r = await room([people[0].id]);
-    const sa = await open(one, people[0].cookie);
-    const st = await open(two, people[1].cookie);
-    const first = await sa.join(r.id, 'Ana');
-    const joinedT = await st.join(r.id, 'Profe');
+    const { a, r, sa, st, joined: first, joinedT } = await anaOnOneProfeOnTwo();
     // Both replicas compute the same digest of the same people, from rosters kept apart.
     expect(joinedT.roster).toBe(chatRosterDigestOf(joinedT.participants as { name: string; role: string }[]));
     await sa.next((e) => e.type === 'user_joined' && e.name === 'Profe', 'Profe joined');
@@ -176,7 +183,7 @@ describe('two chat replicas over Redis', () => {
 
     // Ana's connection drops; she rejoins on the other replica with the digest of what her screen shows.
     sa.ws.terminate();
-    const back = await open(two, people[0].cookie);
+    const back = await open(two, a.cookie);
     const rejoined = await back.join(r.id, 'Ana', { since: 0, resume: first.resume, roster: chatRosterDigestOf(shown) });
     expect(rejoined).toMatchObject({ type: 'joined', name: 'Ana', roster: joinedT.roster });
     expect(rejoined.participants).toBeUndefined();
@@ -185,7 +192,7 @@ describe('two chat replicas over Redis', () => {
     back.ws.terminate();
     st.send({ type: 'leave', chatroom: r.id });
     await waitFor(async () => (await one.runtime.store.seats(LiveKeys.names(r.id))).every((x) => x.seat !== 'profe'), 'Profe gone');
-    const again = await open(one, people[0].cookie);
+    const again = await open(one, a.cookie);
     const fresh = await again.join(r.id, 'Ana', { since: 0, resume: rejoined.resume, roster: chatRosterDigestOf(shown) });
     expect(fresh.participants).toEqual([{ name: 'Ana', role: 'student' }]);
     expect(fresh.roster).toBe(chatRosterDigestOf([{ name: 'Ana', role: 'student' }]));
@@ -200,13 +207,7 @@ describe('two chat replicas over Redis', () => {
   });
 
   it('let a client that lost one replica rejoin on the other, catch up without a gap and keep its name', async () => {
-    const a = await person('student');
-    const t = await person('teacher');
-    const r = await room([a.id]);
-    const sa = await open(one, a.cookie);
-    const st = await open(two, t.cookie);
-    const joined = await sa.join(r.id, 'Ana');
-    await st.join(r.id, 'Profe');
+    const { a, r, sa, st, joined } = await anaOnOneProfeOnTwo();
     st.send({ type: 'message', text: 'uno', chatroom: r.id });
     expect(await sa.type('message')).toMatchObject({ seq: 1 });
     sa.ws.terminate();
@@ -219,13 +220,7 @@ describe('two chat replicas over Redis', () => {
   });
 
   it('take a message sent again with the same ref on the other replica once, answering the repeat with its number', async () => {
-    const a = await person('student');
-    const t = await person('teacher');
-    const r = await room([a.id]);
-    const sa = await open(one, a.cookie);
-    const st = await open(two, t.cookie);
-    const joined = await sa.join(r.id, 'Ana');
-    await st.join(r.id, 'Profe');
+    const { a, r, sa, st, joined } = await anaOnOneProfeOnTwo();
     // Ana's message is appended, but her connection drops before she hears it back: she cannot tell.
     sa.send({ type: 'message', text: 'hola', chatroom: r.id, ref: 'ana-ref-0001' });
     expect(await st.type('message')).toMatchObject({ seq: 1, text: 'hola', ref: 'ana-ref-0001' });

@@ -185,25 +185,23 @@ export function useLiveChat(): LiveChat {
     (text: string) => {
       const trimmed = text.trim();
       if (!trimmed) return false;
-      const conn = connection.current;
-      if (!conn?.joined || !room) {
+      // Null when there is no joined connection to send it on.
+      const ref = connection.current?.sendMessage(trimmed) ?? null;
+      if (ref === null) {
         toast({ type: 'warning', message: ChatLiveMessages.notJoined });
         return false;
       }
-      const ref = conn.sendMessage(trimmed);
-      if (ref === null) return false;
       dispatch({ type: 'outgoing', ref, text: trimmed });
       return true;
     },
-    [room, toast],
+    [toast],
   );
 
   const sendAgain = useCallback(
     (ref: string) => {
       const entry = log.entries.find((e) => e.kind === 'outgoing' && e.ref === ref);
-      const conn = connection.current;
       if (!entry || entry.kind !== 'outgoing') return;
-      if (!conn?.joined || conn.sendMessage(entry.text, ref) === null) {
+      if ((connection.current?.sendMessage(entry.text, ref) ?? null) === null) {
         toast({ type: 'warning', message: ChatLiveMessages.notJoined });
         return;
       }
