@@ -94,7 +94,8 @@ export interface GatewayOptions {
 export interface Gateway {
   readonly server: http.Server;
   readonly metrics: GatewayMetrics;
-  listen(port: number, host?: string): Promise<AddressInfo>;
+  /** `backlog`: the accept queue (the launcher's LISTEN_BACKLOG; Node's 511 when unset), capped by the kernel's somaxconn. */
+  listen(port: number, host?: string, backlog?: number): Promise<AddressInfo>;
   close(): Promise<void>;
   isReady(): boolean;
   upstreamStatus(): Record<string, ReplicaStatus[]>;
@@ -278,11 +279,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     return server.listening && !closing;
   }
 
-  function listen(port: number, host?: string): Promise<AddressInfo> {
+  function listen(port: number, host?: string, backlog?: number): Promise<AddressInfo> {
     return new Promise((resolve, reject) => {
       const onError = (err: Error) => reject(err);
       server.once('error', onError);
-      server.listen(port, host, () => {
+      server.listen({ port, host, backlog }, () => {
         server.off('error', onError);
         const address = server.address() as AddressInfo;
         logger.info({ port: address.port, host: address.address }, 'gateway listening');

@@ -68,7 +68,7 @@ export async function launch(env: NodeJS.ProcessEnv, logger: Logger = createLogg
       const port = single ? config.PORT : gateway ? 0 : Number(env[`${definition.name.toUpperCase()}_PORT`] ?? definition.defaultPort);
       const host = gateway ? '127.0.0.1' : config.HOST;
       const warmUpRounds = warmUpRoundsFor(config, definition, gateway);
-      running.push(await startService(definition, built.runtime, { port, host, warmUpRounds }));
+      running.push(await startService(definition, built.runtime, { port, host, warmUpRounds, backlog: config.LISTEN_BACKLOG }));
     }
     let url: string | undefined;
     if (gateway) {
@@ -91,7 +91,7 @@ export async function launch(env: NodeJS.ProcessEnv, logger: Logger = createLogg
         // …and the session check of /ws upgrades, on the same token keys and shared session state as every guard.
         authenticate: sessionCookieAuthenticator(built.runtime.keys, built.runtime.store),
       });
-      await gatewayHandle.listen(config.PORT, config.HOST);
+      await gatewayHandle.listen(config.PORT, config.HOST, config.LISTEN_BACKLOG);
       url = config.publicUrl;
     }
     return { config, url, services: running, stop };

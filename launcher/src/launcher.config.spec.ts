@@ -46,6 +46,13 @@ describe('launcher configuration', () => {
     for (const bad of ['soon', '-1', '1.5', '600000']) expect(() => loadLauncherConfig({ SHUTDOWN_DRAIN_MS: bad })).toThrow(/SHUTDOWN_DRAIN_MS/);
   });
 
+  it('queues 4096 connections on each listening socket by default, and refuses nonsense', () => {
+    expect(loadLauncherConfig({}).LISTEN_BACKLOG).toBe(4096);
+    expect(loadLauncherConfig({ LISTEN_BACKLOG: '' }).LISTEN_BACKLOG).toBe(4096);
+    expect(loadLauncherConfig({ LISTEN_BACKLOG: '511' }).LISTEN_BACKLOG).toBe(511);
+    for (const bad of ['lots', '0', '-1', '10.5', '70000']) expect(() => loadLauncherConfig({ LISTEN_BACKLOG: bad })).toThrow(/LISTEN_BACKLOG/);
+  });
+
   it('leaves the warm-up to each service unless WARM_UP_ROUNDS is set, and refuses nonsense', () => {
     expect(loadLauncherConfig({}).WARM_UP_ROUNDS).toBeUndefined();
     expect(loadLauncherConfig({ WARM_UP_ROUNDS: '' }).WARM_UP_ROUNDS).toBeUndefined();

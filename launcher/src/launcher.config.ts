@@ -46,6 +46,13 @@ export const launcherConfigSchema = z.object({
    * 0 turns it off.
    */
   WARM_UP_ROUNDS: z.coerce.number({ error: 'must be a whole number of rounds' }).int().min(0).max(100_000).optional(),
+  /**
+   * The accept queue of every listening socket this process opens (the gateway's, each service's). When a chat
+   * replica dies, its clients all reconnect to the others at once: with Node's default of 511, the queue of a busy
+   * survivor overflowed and the kernel dropped the handshakes, which the clients' TCP retried only after 1, 3 and 7 s
+   * (ADR 0026). The kernel caps it at `net.core.somaxconn` (4096 on Linux since 5.4).
+   */
+  LISTEN_BACKLOG: z.coerce.number({ error: 'must be a whole number of connections' }).int().min(1).max(65_535).default(4096),
 });
 
 export type LauncherConfig = z.infer<typeof launcherConfigSchema> & { demo: boolean; publicUrl: string };

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { GatewayChatClient } from './support/chat-client';
 import { startClusterStack, type ClusterStack, type ReadyBody } from './support/cluster-stack';
-import { cookieOf, freePort, jsonRequest, runTs, stopProcess, waitFor } from './support/processes';
+import { cookieOf, freePort, jsonRequest, listenBacklogOf, runTs, stopProcess, waitFor } from './support/processes';
 
 /**
  * `npm run start:cluster` for real: identity with two replicas, each its own OS process, the gateway in
@@ -69,6 +69,17 @@ describe('cluster topology', () => {
       (await fetch(`${gateway}/api/auth/quick-login`, jsonRequest(gateway, 'POST', { type: 'teacher' })))
         .status,
     ).toBe(404);
+  });
+
+  it('queues a surge of connections on the gateway and on every replica (LISTEN_BACKLOG, 4096 by default)', async () => {
+    // A chat replica dies and its clients all reconnect at once: with Node's 511 the survivors' queues overflowed.
+    const metrics = await (await fetch(`${gateway}/metrics`)).text();
+    const replicas = [...metrics.matchAll(/^gateway_upstream_up\{service="[a-z0-9]+",replica="([^"]+)"\} 1$/gm)].map((m) => Number(new URL(m[1]).port));
+    expect(replicas.length).toBeGreaterThanOrEqual(8);
+    for (const port of [Number(new URL(gateway).port), ...replicas]) {
+      const { backlog, somaxconn } = listenBacklogOf(port);
+      expect({ port, backlog }).toEqual({ port, backlog: Math.min(4096, somaxconn) });
+    }
   });
 
   it('signs the bootstrap admin in and refuses a suspended user in another service on the very next request', async () => {

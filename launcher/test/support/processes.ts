@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 
@@ -58,3 +59,15 @@ export const jsonRequest = (origin: string, method: string, body: unknown, cooki
 });
 
 export const cookieOf = (res: Response): string => res.headers.get('set-cookie')?.split(';')[0] ?? '';
+
+/**
+ * The accept queue the kernel gives the socket listening on `port` (on Linux, `ss`'s Send-Q column of a listening
+ * socket), and the largest it would give any (`net.core.somaxconn`).
+ */
+export function listenBacklogOf(port: number): { backlog: number; somaxconn: number } {
+  const ss = spawnSync('ss', ['-ltnH', `sport = :${port}`], { encoding: 'utf8' });
+  if (ss.status !== 0) throw new Error(`ss failed: ${ss.error?.message ?? ss.stderr}`);
+  const line = ss.stdout.split('\n').find((l) => l.startsWith('LISTEN'));
+  if (!line) throw new Error(`nothing listens on port ${port}:\n${ss.stdout}`);
+  return { backlog: Number(line.trim().split(/\s+/)[2]), somaxconn: Number(readFileSync('/proc/sys/net/core/somaxconn', 'utf8')) };
+}

@@ -47,6 +47,12 @@ export interface ListenOptions {
    * launcher sets it for a replica of its own, not for `--target=all`).
    */
   warmUpRounds?: number;
+  /**
+   * The listening socket's accept queue (the launcher's LISTEN_BACKLOG; Node's own default, 511, when unset): what
+   * the kernel holds for a replica whose event loop is busy while a surge of clients connects. The kernel caps it at
+   * `net.core.somaxconn`.
+   */
+  backlog?: number;
 }
 
 /**
@@ -137,7 +143,7 @@ export async function startService(
       warming = false;
     }
   }
-  await app.listen(listen.port, listen.host);
+  await app.listen({ port: listen.port, host: listen.host, backlog: listen.backlog });
   const address = fastify.server.address();
   const port = typeof address === 'object' && address ? address.port : listen.port;
   const url = `http://${listen.host === '0.0.0.0' ? '127.0.0.1' : listen.host}:${port}`;
