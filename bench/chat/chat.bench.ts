@@ -14,6 +14,7 @@ import { pinBenchScript, planPinning } from '../lib/cpu-pinning';
 import { serviceUrlsOf } from '../lib/launcher-stack';
 import { ProcessTracker, createThrowawayDatabase, pin, startNats, sessionSigner, startRedis as startOwnRedis, waitHttp, writeSessions } from '../lib/cluster-infra';
 import { describeMachine, loadAverage } from '../lib/machine-info';
+import { describePortRange, widenPortRange, WIDE_PORT_RANGE } from '../lib/port-range';
 
 const USAGE = `Chat fan-out benchmark (issue 11 "Performance"): our chat service beside the peers' reference servers
 (../shared/bench-peers/chat), one set-up at a time, fresh server processes for every run, set-ups alternated
@@ -41,6 +42,9 @@ A, B, C… for every client count, with the peers' load generator (load.mjs) and
                       rejoin — the protocol before refs, as a control for the kill test
   --no-roster-digest  ours: rejoin without the roster digest (the adapter's roster=0), so every rejoin gets the whole
                       participants list — the protocol before the digest, as a control for the kill test
+  --listen-backlog N  ours: the chat replicas' and gateway's LISTEN_BACKLOG (default: the launcher's, 4096); 511,
+                      Node's own default, is the control for the kill test's reconnect surge. Every run records the
+                      kernel's listen-queue overflows and SYN retransmissions during it (the line's tcp)
   --kill-after S      kill test: SIGKILL the second chat replica S seconds into the measured window; clients
                       reconnect to the other replica and rejoin with since/resume (ours only; default off)
   --chat-patch FILE   the patch ours-fix runs with (needed for ours-fix; bench/reports/chat/fixes-measured.patch is
@@ -60,6 +64,10 @@ A, B, C… for every client count, with the peers' load generator (load.mjs) and
   --wait-idle S       …but at most S seconds (default 180)
   --noisy-pct P       repeat a run during which other processes used more than P % of a CPU (default 20)…
   --retries N         …at most N times (default 2); the last attempt is kept, marked disturbed
+  --port-range R      the load generator's local port range during the suite (default 10000-65535, put back after;
+                      keep: the machine's). With Linux's 32768-60999 and 19,000 connections held, each new connect
+                      searches long for a free port: 9,500 reconnects cost the load generator 4.9-6.8 s of its core
+                      instead of 0.9-1.4 s (npm run bench:reconnect-ports -w bench)
   --no-pin            do not pin (servers on CPU 1, load generator on CPU 0 by default)
 `;
 
@@ -76,6 +84,7 @@ const { values: a } = parseArgs({
     senders: { type: 'string', default: '2' },
     'no-refs': { type: 'boolean', default: false },
     'no-roster-digest': { type: 'boolean', default: false },
+    'listen-backlog': { type: 'string', default: '' },
     'cpu-prof': { type: 'string', default: '' },
     'node-args': { type: 'string', default: '' },
     logs: { type: 'string' },
@@ -93,6 +102,7 @@ const { values: a } = parseArgs({
     'run-timeout': { type: 'string', default: '420' },
     'connect-timeout': { type: 'string', default: '300' },
     'no-pin': { type: 'boolean', default: false },
+    'port-range': { type: 'string', default: WIDE_PORT_RANGE },
     help: { type: 'boolean', default: false },
   },
 });
@@ -230,7 +240,8 @@ interface Launched {
 function launcherEnv(extra: Record<string, string>, scratch: string, name: string): NodeJS.ProcessEnv {
   const dataDir = path.join(scratch, `data-${name}`);
   mkdirSync(dataDir, { recursive: true });
-  return { PATH: process.env.PATH, HOME: process.env.HOME, LANG: process.env.LANG, HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO: 'false', LOG_LEVEL: a['log-level'], ...extra };
+  const backlog = a['listen-backlog'] ? { LISTEN_BACKLOG: a['listen-backlog'] } : {};
+  return { PATH: process.env.PATH, HOME: process.env.HOME, LANG: process.env.LANG, HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO: 'false', LOG_LEVEL: a['log-level'], ...backlog, ...extra };
 }
 
 /** `launcher/src/main.ts` of `root` (the repository, or ours-fix's patched copy) as npm start runs it, pinned. */
@@ -571,12 +582,39 @@ function preparePeers(scratch: string): { dir: string; files: Record<string, str
   return { dir, files };
 }
 
+/** The kernel's TCP counters that show connections queued past a listening socket's backlog (/proc/net/netstat). */
+const TCP_COUNTERS = { ListenOverflows: 'listenOverflows', ListenDrops: 'listenDrops', TCPSynRetrans: 'synRetrans' } as const;
+type TcpCounters = Record<(typeof TCP_COUNTERS)[keyof typeof TCP_COUNTERS], number>;
+
+function tcpCounters(): TcpCounters | undefined {
+  try {
+    const lines = readFileSync('/proc/net/netstat', 'utf8').split('\n').filter((l) => l.startsWith('TcpExt:'));
+    const [names, values] = lines.map((l) => l.split(/\s+/).slice(1));
+    const out: Partial<TcpCounters> = {};
+    for (const [name, key] of Object.entries(TCP_COUNTERS)) out[key] = Number(values[names.indexOf(name)]);
+    return out as TcpCounters;
+  } catch {
+    return undefined; // not Linux
+  }
+}
+
+/** Machine-wide, over the whole run (connects included); nothing else on the machine makes connections meanwhile. */
+function tcpDelta(before: TcpCounters | undefined, after: TcpCounters | undefined): TcpCounters | undefined {
+  if (!before || !after) return undefined;
+  return Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - before[k as keyof TcpCounters]])) as TcpCounters;
+}
+
 async function main(): Promise<void> {
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'district-bench-chat-'));
   await import('node:fs/promises').then((fs) => fs.chmod(scratch, 0o755));
   const machine = describeMachine();
   progress(pinBenchScript(pinning));
   const peers = preparePeers(scratch);
+  const ports = widenPortRange(a['port-range']);
+  // Put back however the script ends (restore() is synchronous and runs once).
+  process.once('exit', () => ports.restore());
+  const portRange = { before: ports.before && describePortRange(ports.before), used: ports.used && describePortRange(ports.used), note: ports.note };
+  progress(`local port range ${portRange.used ?? 'unknown'}${ports.note ? `: ${ports.note}` : ''}`);
   mkdirSync(path.dirname(path.resolve(a.out)), { recursive: true });
   const header = {
     kind: 'header',
@@ -590,6 +628,7 @@ async function main(): Promise<void> {
     commit: spawnSync('git', ['rev-parse', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).stdout.trim(),
     dirty: spawnSync('git', ['status', '--porcelain', '--', 'services', 'libs', 'gateway', 'launcher'], { cwd: REPO_ROOT, encoding: 'utf8' }).stdout.trim(),
     senders: Number(a.senders),
+    portRange,
   };
   appendFileSync(a.out, `${JSON.stringify(header)}\n`);
   progress(`set-ups ${setups.join(', ')}; clients ${clientCounts.join(', ')}; ${PAIRS} pair(s); out ${a.out}; scratch ${scratch}`);
@@ -610,6 +649,7 @@ async function main(): Promise<void> {
       for (const f of readdirSync(scratch)) if (f.endsWith('.log')) copyFileSync(path.join(scratch, f), path.join(process.env.CHAT_BENCH_LOGS, f));
     }
     await rm(scratch, { recursive: true, force: true });
+    ports.restore();
   };
   const onSignal = () => {
     progress('interrupted: stopping every process this run started');
@@ -629,6 +669,7 @@ async function main(): Promise<void> {
             let killedAt: number | undefined;
             let probe: Promise<WindowFigures[]> | undefined;
             let windowFrom: number | undefined;
+            const tcpBefore = tcpCounters();
             try {
               const started = Date.now();
               current = await startSetup(setup, peers.dir, scratch, infra);
@@ -666,6 +707,8 @@ async function main(): Promise<void> {
               if (window) json.serverWindow = window;
               if (r.gc && windowFrom) json.loadgenGc = gcInWindow(r.gc, windowFrom, windowFrom + Number(a.duration) * 1000);
               if (killedAt) json.kill = { afterS: KILL_AFTER, at: new Date(killedAt).toISOString() };
+              json.tcp = tcpDelta(tcpBefore, tcpCounters());
+              if (setup.startsWith('ours')) json.listenBacklog = a['listen-backlog'] ? Number(a['listen-backlog']) : 'launcher default';
               if (noisy && !last) json.discarded = `other processes used ${(json.machine as { otherCpuPct: number }).otherCpuPct} % CPU during the run`;
               appendFileSync(a.out, `${JSON.stringify(json)}\n`);
             } else progress(`load exited ${r.code} for ${setup}: no result`);

@@ -98,11 +98,11 @@ export async function summarize(files) {
   if (fits.length) out.push('', `Server CPU (incl. Redis) against deliveries per second, slope and intercept: ${fits.join('; ')}.`);
   const killed = kept.filter((r) => r.kill);
   if (killed.length) {
-    out.push('', '| # | set-up | clients | killed after (s into window) | reconnects | reconnect ms p50 / max | all back (ms from first drop) | failures | lost (loader) | gaps in the service\'s numbering | dup | reordered | p99 ms | max ms |');
-    out.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+    out.push('', '| # | set-up | clients | killed after (s into window) | reconnects | reconnect ms p50 / max | all back (ms from first drop) | failures | lost (loader) | gaps in the service\'s numbering | dup | reordered | p99 ms | max ms | listen backlog | listen overflows / SYN retransmits |');
+    out.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
     killed.forEach((r, i) => {
       const o = r.ours ?? {};
-      out.push(`| ${i + 1} | ${r.label} | ${r.clients} | ${r.kill.afterS} | ${o.reconnects ?? '–'} | ${o.reconnectMsP50 ?? '–'} / ${o.reconnectMsMax ?? '–'} | ${o.allBackMs ?? '–'} | ${o.reconnectFailures ?? '–'} | ${r.lost} | ${o.seqGaps ?? '–'} | ${r.duplicates} | ${r.reordered} | ${f(r.latencyMs.p99)} | ${f(r.latencyMs.max)} |`);
+      out.push(`| ${i + 1} | ${r.label} | ${r.clients} | ${r.kill.afterS} | ${o.reconnects ?? '–'} | ${o.reconnectMsP50 ?? '–'} / ${o.reconnectMsMax ?? '–'} | ${o.allBackMs ?? '–'} | ${o.reconnectFailures ?? '–'} | ${r.lost} | ${o.seqGaps ?? '–'} | ${r.duplicates} | ${r.reordered} | ${f(r.latencyMs.p99)} | ${f(r.latencyMs.max)} | ${r.listenBacklog ?? '–'} | ${r.tcp ? `${r.tcp.listenOverflows} / ${r.tcp.synRetrans}` : '–'} |`);
     });
   }
   return out.join('\n');
