@@ -40,6 +40,7 @@ import {
   type PubSub,
 } from '@district/nest-common';
 import { ChatroomsRepository } from '../chatrooms/chatrooms.repository';
+import { FreshReads } from '../chatrooms/fresh-reads';
 import { checkChatName } from './chat-names';
 import { LiveKeys, parseControl, type LiveControlMessage } from './live-channels';
 import { LIVE_CONFIG, type LiveConfig } from './live.config';
@@ -106,6 +107,8 @@ export class ChatHub implements OnApplicationBootstrap {
   private readonly sessionSweep: Sweep;
   private stopControl?: () => Promise<void>;
   private stopping = false;
+  /** Joins' reads of their room's row, shared by the joins waiting at once (a failover's rejoins). */
+  private readonly roomReads: FreshReads<string, Chatroom | null>;
   /** Deliveries to sockets (metrics and the benchmark). */
   deliveries = 0;
   /** Messages accepted from this replica's sockets (numbered and published). */
@@ -120,6 +123,7 @@ export class ChatHub implements OnApplicationBootstrap {
     @Inject(ServiceMetrics) metrics: ServiceMetrics,
   ) {
     this.sessions = new SessionStateStore(store);
+    this.roomReads = new FreshReads((id) => chatrooms.findById(id));
     this.pingSweep = new Sweep(config.CHAT_PING_MS);
     this.sessionSweep = new Sweep(config.CHAT_SESSION_CHECK_MS);
     // Read when scraped: nothing is counted per message beyond a number (the autoscaler scales chat on connections).
@@ -310,7 +314,7 @@ export class ChatHub implements OnApplicationBootstrap {
     if (!name.ok) return c.send(rejected(join, 'invalid_name', name.text));
     const roomId = canonicalUuid(join.chatroom);
     if (!roomId) return c.send(rejected(join, 'no_room', ChatLiveMessages.roomUnavailable));
-    const room = await this.chatrooms.findById(roomId);
+    const room = await this.roomReads.read(roomId);
     if (!room || !room.isActive) return c.send(rejected(join, 'no_room', ChatLiveMessages.roomUnavailable));
     if (!this.mayJoin(c.person, room))
       return c.send(rejected(join, 'not_invited', ChatLiveMessages.notInvited));
