@@ -66,8 +66,8 @@ A, B, C… for every client count, with the peers' load generator (load.mjs) and
   --retries N         …at most N times (default 2); the last attempt is kept, marked disturbed
   --port-range R      the load generator's local port range during the suite (default 10000-65535, put back after;
                       keep: the machine's). With Linux's 32768-60999 and 19,000 connections held, each new connect
-                      searches long for a free port: 9,500 reconnects cost the load generator 4.9-6.8 s of its core
-                      instead of 0.9-1.4 s (npm run bench:reconnect-ports -w bench)
+                      searches long for a free port: 9,500 reconnects cost the load generator 4.8-6.7 s of its core
+                      instead of 0.9-1.3 s (npm run bench:reconnect-ports -w bench)
   --no-pin            do not pin (servers on CPU 1, load generator on CPU 0 by default)
 `;
 

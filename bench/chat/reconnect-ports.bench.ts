@@ -7,12 +7,12 @@
  *   npm run bench:reconnect-ports -w bench -- [--clients 19000] [--rounds 3] [--wide 10000-65535]
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { parseArgs } from 'node:util';
 import { pinBenchScript, pinProcess, planPinning } from '../lib/cpu-pinning';
 import { describeMachine } from '../lib/machine-info';
 import { describePortRange, PORT_RANGE_FILE, parsePortRange, widenPortRange, WIDE_PORT_RANGE } from '../lib/port-range';
-import { readFileSync } from 'node:fs';
 
 const { values: a } = parseArgs({
   options: {
