@@ -611,7 +611,7 @@ async function main(): Promise<void> {
   progress(pinBenchScript(pinning));
   const peers = preparePeers(scratch);
   const ports = widenPortRange(a['port-range']);
-  // Put back however the script ends (restore() is synchronous and runs once).
+  // Put back however the script ends, success, failure or signal (restore() is synchronous).
   process.once('exit', () => ports.restore());
   const portRange = { before: ports.before && describePortRange(ports.before), used: ports.used && describePortRange(ports.used), note: ports.note };
   progress(`local port range ${portRange.used ?? 'unknown'}${ports.note ? `: ${ports.note}` : ''}`);
@@ -649,7 +649,6 @@ async function main(): Promise<void> {
       for (const f of readdirSync(scratch)) if (f.endsWith('.log')) copyFileSync(path.join(scratch, f), path.join(process.env.CHAT_BENCH_LOGS, f));
     }
     await rm(scratch, { recursive: true, force: true });
-    ports.restore();
   };
   const onSignal = () => {
     progress('interrupted: stopping every process this run started');

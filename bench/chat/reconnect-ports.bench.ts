@@ -7,12 +7,11 @@
  *   npm run bench:reconnect-ports -w bench -- [--clients 19000] [--rounds 3] [--wide 10000-65535]
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { parseArgs } from 'node:util';
 import { pinBenchScript, pinProcess, planPinning } from '../lib/cpu-pinning';
 import { describeMachine } from '../lib/machine-info';
-import { describePortRange, PORT_RANGE_FILE, parsePortRange, widenPortRange, WIDE_PORT_RANGE } from '../lib/port-range';
+import { describePortRange, PORT_RANGE_FILE, widenPortRange, WIDE_PORT_RANGE } from '../lib/port-range';
 
 const { values: a } = parseArgs({
   options: {
@@ -108,7 +107,7 @@ async function main(): Promise<void> {
   const clients = Number(a.clients);
   const pinning = planPinning(true);
   process.stderr.write(`${pinBenchScript(pinning)}\n`);
-  const machine = parsePortRange(readFileSync(PORT_RANGE_FILE, 'utf8'));
+  const machine = widenPortRange('keep').before;
   if (!machine) throw new Error(`cannot read ${PORT_RANGE_FILE}`);
   const setups = [`${machine.low}-${machine.high}`, a.wide];
   const rounds: Round[] = [];
