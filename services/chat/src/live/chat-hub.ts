@@ -109,6 +109,11 @@ export class ChatHub implements OnApplicationBootstrap {
   private stopping = false;
   /** Joins' reads of their room's row, shared by the joins waiting at once (a failover's rejoins). */
   private readonly roomReads: FreshReads<string, Chatroom | null>;
+  /**
+   * Room changes heard on the control channel, counted. A change closes the room's members when it is heard; a
+   * join that read its room before a change and entered it after was not among them, so it reads the room again.
+   */
+  private roomChanges = 0;
   /** Deliveries to sockets (metrics and the benchmark). */
   deliveries = 0;
   /** Messages accepted from this replica's sockets (numbered and published). */
@@ -314,6 +319,7 @@ export class ChatHub implements OnApplicationBootstrap {
     if (!name.ok) return c.send(rejected(join, 'invalid_name', name.text));
     const roomId = canonicalUuid(join.chatroom);
     if (!roomId) return c.send(rejected(join, 'no_room', ChatLiveMessages.roomUnavailable));
+    const changesBefore = this.roomChanges;
     const room = await this.roomReads.read(roomId);
     if (!room || !room.isActive) return c.send(rejected(join, 'no_room', ChatLiveMessages.roomUnavailable));
     if (!this.mayJoin(c.person, room))
@@ -344,6 +350,12 @@ export class ChatHub implements OnApplicationBootstrap {
     };
     c.membership = membership;
     await this.enterRoom(roomId, c);
+    if (this.roomChanges !== changesBefore && !(await this.mayStay(c, membership))) {
+      // Deactivated, deleted or uninvited while this join was on its way in: closed as the members were. A seat
+      // taken back with its token was announced before, so the room hears it go; a new one was never announced.
+      await this.leave(c, claim.resumed);
+      return this.closeWith(c, ChatCloseCodes.roomClosed, notice('room_closed', ChatLiveMessages.roomClosed, roomId));
+    }
     const [[muted, slow], log] = await Promise.all([
       this.store.mget([LiveKeys.mute(roomId, c.person.id), LiveKeys.slowMode(roomId)]),
       this.pubsub.readLog(LiveKeys.log(roomId), join.since ?? Number.MAX_SAFE_INTEGER),
@@ -521,6 +533,14 @@ export class ChatHub implements OnApplicationBootstrap {
 
   private mayJoin(person: LivePerson, room: Chatroom): boolean {
     return person.canModerate || room.invitedUserIds.includes(person.id);
+  }
+
+  /** Whether a member may stay, by a read of its room made now (after the change that asked). */
+  private async mayStay(c: LiveConnection, membership: Membership): Promise<boolean> {
+    const room = await this.roomReads.read(membership.roomId);
+    // Gone meanwhile (closed, or joined elsewhere): its own leave has run or will.
+    if (c.membership !== membership || c.closing) return true;
+    return !!room && room.isActive && this.mayJoin(c.person, room);
   }
 
   // ---- fan-out -------------------------------------------------------------------------------------------
@@ -780,6 +800,7 @@ export class ChatHub implements OnApplicationBootstrap {
       }
       return;
     }
+    this.roomChanges += 1;
     const local = this.rooms.get(control.roomId);
     if (!local) return;
     const room = await this.chatrooms.findById(control.roomId);
