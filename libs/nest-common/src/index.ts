@@ -2,6 +2,7 @@ export * from './config/config';
 export * from './logging/logger';
 export * from './logging/request-context';
 export * from './auth/token.service';
+export { es256PublicKey, verifyEs256Jwt } from './auth/es256-jwt';
 export * from './auth/session-state';
 export * from './auth/decorators';
 export * from './auth/auth.guard';

@@ -15,7 +15,7 @@ const SIGNATURE_BYTES = 64;
 /**
  * The claims of a compact JWS signed with ES256 by `key`, or null: what jose's `jwtVerify(token, key, { issuer,
  * algorithms: ['ES256'] })` accepts, with the signature checked by `node:crypto` (jose 6 checks it through
- * WebCrypto, at twice the CPU: 279–319 µs a token against 144–157 µs, bench/reports/chat.md). A chat replica that
+ * WebCrypto, at almost twice the CPU: 315–320 µs a token against 172–184 µs, `npm run bench:hot-path -w bench`). A chat replica that
  * takes back thousands of sockets after a failover verifies each one's token once.
  *
  * Exactly three base64url segments; a protected header that is a JSON object with `alg` ES256 and no `crit` or `b64`

@@ -28,7 +28,7 @@ export class TokenService {
   private privateKey?: CryptoKey | KeyObject;
   /**
    * Tokens whose signature was already checked. The same bytes stay well-signed until they expire, and an
-   * ES256 verify costs ~0.15 ms (0.3 through jose's WebCrypto, `es256-jwt.ts`) — the largest share of a guarded
+   * ES256 verify costs ~0.18 ms (0.32 through jose's WebCrypto, `es256-jwt.ts`) — the largest share of a guarded
    * request (bench/reports/gateway.md). Revocation does not depend on this: the guard still checks the session
    * state on every request.
    */
