@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { ChatCloseCodes, ChatLiveMessages, type Chatroom } from '@district/contracts';
 import { MemoryEphemeralStore, type SeatClaim, type SeatHolder } from '@district/nest-common';
 import type { HttpClient, Persona } from '@district/nest-common/testing';
 import { LiveKeys } from '../src/live/live-channels';
-import { startChat, type ChatTestApp } from './support/chat-app';
+import { createRoom, startChat, type ChatTestApp } from './support/chat-app';
 import { ChatSocket } from './support/chat-socket';
 
 /**
@@ -63,10 +62,8 @@ async function open(cookie: string): Promise<ChatSocket> {
   return s;
 }
 
-async function room(invitedUserIds: string[]): Promise<Chatroom> {
-  const res = await admin.post<Chatroom>('/api/admin/chatrooms', { name: `Room ${randomUUID().slice(0, 8)}`, invitedUserIds });
-  if (res.status !== 201) throw new Error(`room: ${res.status} ${res.text}`);
-  return res.body;
+function room(invitedUserIds: string[]): Promise<Chatroom> {
+  return createRoom(admin, invitedUserIds);
 }
 
 /** Makes `change` while `s`'s join of `r` is held at its seat claim, and lets the join go on once the replica heard it. */

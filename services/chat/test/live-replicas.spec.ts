@@ -5,7 +5,7 @@ import { RedisEphemeralStore, RedisPubSub, SessionStateStore } from '@district/n
 import { REDIS_URL, uniqueToken, waitFor, type HttpClient, type Persona } from '@district/nest-common/testing';
 import { ChatHub } from '../src/live/chat-hub';
 import { LiveKeys } from '../src/live/live-channels';
-import { startChat, type ChatTestApp } from './support/chat-app';
+import { createRoom, startChat, type ChatTestApp } from './support/chat-app';
 import { ChatSocket } from './support/chat-socket';
 
 /**
@@ -57,10 +57,8 @@ async function open(app: ChatTestApp, cookie: string): Promise<ChatSocket> {
   return s;
 }
 
-async function room(invitedUserIds: string[]): Promise<Chatroom> {
-  const res = await admin.post<Chatroom>('/api/admin/chatrooms', { name: `Replicas ${randomUUID().slice(0, 8)}`, invitedUserIds });
-  if (res.status !== 201) throw new Error(`room: ${res.status} ${res.text}`);
-  return res.body;
+function room(invitedUserIds: string[]): Promise<Chatroom> {
+  return createRoom(admin, invitedUserIds, `Replicas ${randomUUID().slice(0, 8)}`);
 }
 
 /** Ana (a student) on replica one and Profe (a teacher) on replica two, both joined to a room Ana is invited to. */

@@ -11,7 +11,7 @@ import {
 import { MAX_SESSION_AGE_SECONDS, SessionStateStore, TokenService } from '@district/nest-common';
 import type { HttpClient, Persona, TokenOverrides } from '@district/nest-common/testing';
 import { LiveKeys } from '../src/live/live-channels';
-import { startChat, type ChatTestApp } from './support/chat-app';
+import { createRoom, startChat, type ChatTestApp } from './support/chat-app';
 import { ChatSocket } from './support/chat-socket';
 
 let app: ChatTestApp;
@@ -41,10 +41,8 @@ async function open(cookie: string): Promise<ChatSocket> {
   return s;
 }
 
-async function room(invitedUserIds: string[] = [], name = `Room ${randomUUID().slice(0, 8)}`): Promise<Chatroom> {
-  const res = await admin.post<Chatroom>('/api/admin/chatrooms', { name, invitedUserIds });
-  if (res.status !== 201) throw new Error(`room: ${res.status} ${res.text}`);
-  return res.body;
+function room(invitedUserIds: string[] = [], name?: string): Promise<Chatroom> {
+  return createRoom(admin, invitedUserIds, name);
 }
 
 describe('the /ws upgrade', () => {

@@ -1,5 +1,8 @@
+import { randomUUID } from 'node:crypto';
+import type { Chatroom } from '@district/contracts';
 import {
   startTokenServiceForTest,
+  type HttpClient,
   type TokenServiceTestApp,
   type TokenServiceTestOptions,
 } from '@district/nest-common/testing';
@@ -14,4 +17,11 @@ export type ChatTestApp = TokenServiceTestApp;
  */
 export function startChat(options: ChatTestOptions = {}): Promise<ChatTestApp> {
   return startTokenServiceForTest('chat', defineChatService, options);
+}
+
+/** A chatroom made by `admin` through the admin API (a random name unless given); throws unless it was created. */
+export async function createRoom(admin: HttpClient, invitedUserIds: string[] = [], name = `Room ${randomUUID().slice(0, 8)}`): Promise<Chatroom> {
+  const res = await admin.post<Chatroom>('/api/admin/chatrooms', { name, invitedUserIds });
+  if (res.status !== 201) throw new Error(`room: ${res.status} ${res.text}`);
+  return res.body;
 }
