@@ -47,8 +47,11 @@ A, B, C… for every client count, with the peers' load generator (load.mjs) and
                       kernel's listen-queue overflows and SYN retransmissions during it (the line's tcp)
   --kill-after S      kill test: SIGKILL the second chat replica S seconds into the measured window; clients
                       reconnect to the other replica and rejoin with since/resume (ours only; default off)
-  --chat-patch FILE   the patch ours-fix runs with (needed for ours-fix; bench/reports/chat/fixes-measured.patch is
-                      the one behind the report, landed since)
+  --chat-patch FILE   the patch ours-fix runs with (needed for ours-fix unless --fix-opt is given;
+                      bench/reports/chat/fixes-measured.patch is the one behind the report, landed since)
+  --fix-opt K=V       an adapter option (--opt K=V of chat/adapters/ours.mjs) for ours-fix's runs only, repeatable:
+                      e.g. --fix-opt reconnect=now alternates the adapter's reconnect modes over the same service.
+                      Without --chat-patch, ours-fix runs the repository's own sources
   --loadgen-gc        record the load generator's garbage collections (bench/chat/loadgen-gc.cjs, preloaded) and
                       put those of the measured window in each run's line (loadgenGc): is a client stall its GC?
   --loadgen-prof DIR  run the load generator under node --cpu-prof too, its profile kept in DIR
@@ -89,6 +92,7 @@ const { values: a } = parseArgs({
     'node-args': { type: 'string', default: '' },
     logs: { type: 'string' },
     'chat-patch': { type: 'string' },
+    'fix-opt': { type: 'string', multiple: true, default: [] },
     'loadgen-gc': { type: 'boolean', default: false },
     'loadgen-prof': { type: 'string' },
     out: { type: 'string', default: path.join(REPO_ROOT, 'bench/reports/chat/runs.jsonl') },
@@ -457,6 +461,7 @@ async function startSetup(setup: SetupName, peersDir: string, scratch: string, i
     const opts = [`setup=${infra.setupFile}`, `senders=${a.senders}`, 'timeoutMs=60000'];
     if (a['no-refs']) opts.push('refs=0');
     if (a['no-roster-digest']) opts.push('roster=0');
+    if (setup === 'ours-fix') opts.push(...a['fix-opt']);
     if (setup === 'ours' || setup === 'ours-fix') {
       if (KILL_AFTER !== undefined) opts.push(`failover=${replicaUrls.join(',')}`);
       return { urls: replicaUrls, pids: [r1.pid, r2.pid], auxPids: [redis.pid], adapter: path.join(__dirname, 'adapters/ours.mjs'), opts, victim: r2.child, metricsUrls: metricsOf([r1.port, r2.port]), stop };
@@ -479,6 +484,7 @@ async function startSetup(setup: SetupName, peersDir: string, scratch: string, i
 let patchedRoot: string | undefined;
 function patchedCopy(scratch: string): string {
   if (patchedRoot) return patchedRoot;
+  if (!a['chat-patch'] && a['fix-opt'].length > 0) return REPO_ROOT; // only the adapter's options differ
   const root = path.join(scratch, 'patched');
   mkdirSync(root, { recursive: true });
   for (const part of ['launcher', 'libs', 'services', 'gateway', 'package.json', 'tsconfig.base.json', 'tsconfig.runtime.json']) {
@@ -666,6 +672,7 @@ async function main(): Promise<void> {
             const idle = await waitIdle();
             let r: LoadResult = { code: null, json: null };
             let killedAt: number | undefined;
+            let runOpts: string[] = [];
             let probe: Promise<WindowFigures[]> | undefined;
             let windowFrom: number | undefined;
             const tcpBefore = tcpCounters();
@@ -675,6 +682,7 @@ async function main(): Promise<void> {
               progress(`${setup} up in ${((Date.now() - started) / 1000).toFixed(1)} s: ${current.urls.join(' ')} (pids ${current.pids.join(',')}${current.auxPids.length ? `, redis ${current.auxPids.join(',')}` : ''})`);
               await sleep(1000);
               const running = current;
+              runOpts = running.opts;
               r = await runLoad(peers.dir, setup, running, clients, () => {
                 // The window starts after the settle (2 s) and the warm-up.
                 const windowInMs = (2 + Number(a.warmup)) * 1000;
@@ -701,7 +709,7 @@ async function main(): Promise<void> {
             const last = attempt === Number(a.retries) + 1;
             if (json) {
               json.suite = { target: setup, pair, attempt, idleBefore: idle, noisy };
-              if (r.oursStats) json.ours = { ...(r.oursStats as object), senders: Number(a.senders), refs: !a['no-refs'], rosterDigest: !a['no-roster-digest'] };
+              if (r.oursStats) json.ours = { ...(r.oursStats as object), senders: Number(a.senders), refs: !a['no-refs'], rosterDigest: !a['no-roster-digest'], adapterOpts: runOpts.filter((o) => !o.startsWith('setup=') && !o.startsWith('failover=')) };
               const window = probe ? await Promise.race([probe, sleep(10_000).then(() => undefined)]) : undefined;
               if (window) json.serverWindow = window;
               if (r.gc && windowFrom) json.loadgenGc = gcInWindow(r.gc, windowFrom, windowFrom + Number(a.duration) * 1000);

@@ -34,6 +34,13 @@
 //                    answered with the whole participants list
 //   origin=URL       send this Origin header (a browser's); none by default
 //   timeoutMs=N      handshake timeout; the join may take as long again (default 15000)
+//   reconnect=web    after a drop, reconnect as the web client does (web/src/features/chat/live/chat-connection.ts):
+//                    the n-th attempt waits `backoffDelay(n)` (half to all of 0.5 s · 2^n, ≤ 10 s: 250–500 ms before
+//                    the first), at most CHAT_RECONNECT_MAX_ATTEMPTS (12) attempts, and the join goes 100 ms
+//                    (CHAT_JOIN_DELAY_MS) after the socket opens. The default. reconnect=now: the first attempt at
+//                    once, the next ones after 100–300 ms, up to 20, and the join at once (the adapter before
+//                    2026-11-28, kept as a control: one process opening 9,500 sockets in one turn holds its core
+//                    for ~2 s, and the server waits for it)
 //
 // Every client keeps its room's roster digest as the web client would (from `joined.roster`, then ± each
 // user_joined / user_left), and a rejoin sends it, so a rejoin into an unchanged room is answered without the
@@ -109,6 +116,18 @@ function rosterAdd(sums, name, role, sign) {
 
 const ROSTER_DEDUPE_MS = 10_000;
 
+// The web client's reconnect constants (web/src/features/chat/chat.constants.ts, libs/contracts CHAT_JOIN_DELAY_MS).
+const CHAT_RECONNECT_BASE_MS = 500;
+const CHAT_RECONNECT_MAX_MS = 10_000;
+const CHAT_RECONNECT_MAX_ATTEMPTS = 12;
+const CHAT_JOIN_DELAY_MS = 100;
+/** The web client's `backoffDelay`: the wait before the n-th consecutive attempt (0-based), "equal jitter". */
+const backoffDelay = (attempt) => {
+  const ceiling = Math.min(CHAT_RECONNECT_MAX_MS, CHAT_RECONNECT_BASE_MS * 2 ** attempt);
+  return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
+};
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
 export default {
   name: 'ours',
   defaultUrl: 'ws://127.0.0.1:4105/ws',
@@ -120,6 +139,8 @@ export default {
     const name = `load-${index}`;
     const failover = (options.failover ?? '').split(',').filter(Boolean);
     const timeout = Number(options.timeoutMs ?? 15000);
+    const asWeb = (options.reconnect ?? 'web') === 'web';
+    if (!asWeb && options.reconnect !== 'now') throw new Error(`ours adapter: reconnect=${options.reconnect} is neither web nor now`);
 
     let ws = null;
     let resume; // seat token of the last join
@@ -220,12 +241,19 @@ export default {
           reject(new Error('no joined within the timeout'));
         }, 2 * timeout);
         let openedAt = 0;
-        socket.on('open', () => {
-          openedAt = now();
-          if (rejoin) stats.rejoinUpgradeMs.push(openedAt - dropAt);
+        const sendJoin = () => {
+          if (socket.readyState !== WebSocket.OPEN) return;
           const join = { type: 'join', name, role: 'teacher', chatroom };
           if (rejoin) Object.assign(join, { since: lastSeq, resume, ...(roster && options.roster !== '0' ? { roster: `${roster[0].toString(36)}.${roster[1].toString(36)}` } : {}) });
           socket.send(JSON.stringify(join));
+        };
+        socket.on('open', () => {
+          openedAt = now();
+          if (rejoin) stats.rejoinUpgradeMs.push(openedAt - dropAt);
+          // A rejoin goes as the web client's does, 100 ms after the open (the first joins of the connect phase at
+          // once, so the ramp-up is as before).
+          if (rejoin && asWeb) setTimeout(sendJoin, CHAT_JOIN_DELAY_MS);
+          else sendJoin();
         });
         socket.on('message', (data) => {
           const m = onFrame(data);
@@ -294,8 +322,11 @@ export default {
       stats.dropsAt.push(dropAt);
       queue = [];
       ws = null;
-      for (let attempt = 0; attempt < 20 && !closedByUs; attempt++) {
+      const attempts = asWeb ? CHAT_RECONNECT_MAX_ATTEMPTS : 20;
+      for (let attempt = 0; attempt < attempts && !closedByUs; attempt++) {
         urlIndex = (urlIndex + 1) % failover.length;
+        if (asWeb) await sleep(backoffDelay(attempt));
+        if (closedByUs) break;
         try {
           ws = await open(failover[urlIndex], true);
           const back = now();
@@ -309,7 +340,7 @@ export default {
           for (const frame of pending) ws.send(frame);
           return;
         } catch {
-          await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
+          if (!asWeb) await sleep(100 + Math.random() * 200);
         }
       }
       stats.reconnectFailures++;
