@@ -55,6 +55,10 @@ A, B, C… for every client count, with the peers' load generator (load.mjs) and
   --loadgen-gc        record the load generator's garbage collections (bench/chat/loadgen-gc.cjs, preloaded) and
                       put those of the measured window in each run's line (loadgenGc): is a client stall its GC?
   --loadgen-prof DIR  run the load generator under node --cpu-prof too, its profile kept in DIR
+  --loadgen-node-args=FLAGS  extra Node flags for the load generator, every set-up alike, kept in each line
+                      (loadgenNodeArgs). --loadgen-node-args=--max-semi-space-size=64: at 19,000 clients its
+                      default young generation promotes ~7 MB/s and a full collection every ~10 s holds its core
+                      for 200–400 ms (reports/chat.md, "The load generator's collections")
   --cpu-prof DIR      run the chat replicas and the gateway with node --cpu-prof, profiles kept in DIR (skews CPU)
   --node-args=FLAGS   extra Node flags for the chat replicas and the gateway (e.g. --node-args=--trace-gc)
   --logs DIR          keep the chat replicas' and gateway's logs there (default: the run's scratch, removed)
@@ -95,6 +99,7 @@ const { values: a } = parseArgs({
     'fix-opt': { type: 'string', multiple: true, default: [] },
     'loadgen-gc': { type: 'boolean', default: false },
     'loadgen-prof': { type: 'string' },
+    'loadgen-node-args': { type: 'string', default: '' },
     out: { type: 'string', default: path.join(REPO_ROOT, 'bench/reports/chat/runs.jsonl') },
     label: { type: 'string', default: '' },
     peers: { type: 'string', default: path.resolve(REPO_ROOT, '../shared/bench-peers/chat') },
@@ -116,6 +121,7 @@ if (a['cpu-prof']) a['cpu-prof'] = callerPath(a['cpu-prof']);
 const LOG_DIR = a.logs ? callerPath(a.logs) : undefined;
 if (LOG_DIR) mkdirSync(LOG_DIR, { recursive: true });
 const SERVER_NODE_ARGS = serviceNodeArgs('chat', a['node-args']);
+const LOADGEN_NODE_ARGS = a['loadgen-node-args'].split(/\s+/).filter(Boolean);
 if (a.help) {
   process.stdout.write(USAGE);
   process.exit(0);
@@ -529,7 +535,8 @@ interface LoadResult {
 
 function runLoad(peersDir: string, setup: SetupName, running: Running, clients: number, onConnected: () => void): Promise<LoadResult> {
   const argv = [
-    process.execPath, '--max-old-space-size=8192', ...(a['loadgen-gc'] ? ['-r', path.join(__dirname, 'loadgen-gc.cjs')] : []),
+    process.execPath, '--max-old-space-size=8192', ...LOADGEN_NODE_ARGS,
+    ...(a['loadgen-gc'] ? ['-r', path.join(__dirname, 'loadgen-gc.cjs')] : []),
     ...(a['loadgen-prof'] ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(a['loadgen-prof'])] : []),
     'load.mjs',
     '--adapter', running.adapter,
@@ -713,6 +720,7 @@ async function main(): Promise<void> {
               const window = probe ? await Promise.race([probe, sleep(10_000).then(() => undefined)]) : undefined;
               if (window) json.serverWindow = window;
               if (r.gc && windowFrom) json.loadgenGc = gcInWindow(r.gc, windowFrom, windowFrom + Number(a.duration) * 1000);
+              if (LOADGEN_NODE_ARGS.length) json.loadgenNodeArgs = LOADGEN_NODE_ARGS;
               if (killedAt) json.kill = { afterS: KILL_AFTER, at: new Date(killedAt).toISOString() };
               json.tcp = tcpDelta(tcpBefore, tcpCounters());
               if (setup.startsWith('ours')) json.listenBacklog = a['listen-backlog'] ? Number(a['listen-backlog']) : 'launcher default';
