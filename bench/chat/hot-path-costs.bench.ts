@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 import Redis from 'ioredis';
 import { importSPKI, jwtVerify, SignJWT } from 'jose';
 import { coalesceWrites, es256PublicKey, verifyEs256Jwt } from '@district/nest-common';
+import { pinnedCommand } from '../lib/cpu-pinning';
 
 const { values: a } = parseArgs({
   options: {
@@ -95,7 +96,8 @@ async function main(): Promise<void> {
     return;
   }
   const run = (child: string): Record<string, number> => {
-    const r = spawnSync('taskset', ['-c', a.cpu, process.execPath, ...process.execArgv, __filename, '--child', child, '--redis', a.redis], { encoding: 'utf8' });
+    const { command, args } = pinnedCommand(process.execPath, [...process.execArgv, __filename, '--child', child, '--redis', a.redis], a.cpu);
+    const r = spawnSync(command, args, { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`${child} failed: ${r.stderr}`);
     return JSON.parse(r.stdout) as Record<string, number>;
   };

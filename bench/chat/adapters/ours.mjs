@@ -369,6 +369,8 @@ export default {
       closeMain();
     };
     // In failover mode an extra that drops is opened again on the next URL (its seat comes back with `resume`).
+    // Extras are the bench's own (a web client has one socket), so they keep the at-once pace in both reconnect
+    // modes: one per room, too few to matter, and the runs of 2026-11-28 measured them so.
     const keepExtra = (j, target, socket, seat) => {
       socket.once('close', async () => {
         if (closedByUs || failover.length < 2) return;

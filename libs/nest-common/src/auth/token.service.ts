@@ -72,11 +72,11 @@ export class TokenService {
     }
     try {
       this.publicKey ??= es256PublicKey(this.keys.publicKeyPem);
-      const payload = verifyEs256Jwt(token, this.publicKey, TOKEN_ISSUER, Math.floor(Date.now() / 1000));
+      const now = Date.now() / 1000;
+      const payload = verifyEs256Jwt(token, this.publicKey, TOKEN_ISSUER, Math.floor(now));
       if (!payload) return null;
       const claims = sessionClaimsSchema.safeParse(payload);
       if (!claims.success || typeof payload.iat !== 'number' || typeof payload.exp !== 'number') return null;
-      const now = Date.now() / 1000;
       // A session's start cannot be in the future, nor its end in the past, whatever `exp` says.
       if (claims.data.sst > now + CLOCK_SKEW_SECONDS || sessionEnd(claims.data.sst) <= now) return null;
       const verified = { ...claims.data, iat: payload.iat, exp: payload.exp };
