@@ -74,7 +74,9 @@ describe('cluster topology', () => {
   it('queues a surge of connections on the gateway and on every replica (LISTEN_BACKLOG, 4096 by default)', async () => {
     // A chat replica dies and its clients all reconnect at once: with Node's 511 the survivors' queues overflowed.
     const metrics = await (await fetch(`${gateway}/metrics`)).text();
-    const replicas = [...metrics.matchAll(/^gateway_upstream_up\{service="[a-z0-9]+",replica="([^"]+)"\} 1$/gm)].map((m) => Number(new URL(m[1]).port));
+    // Every replica the gateway knows, up or not: on a loaded machine a replica can miss a health check for a
+    // moment, and its listening socket is what is checked here, not its health.
+    const replicas = [...metrics.matchAll(/^gateway_upstream_up\{service="[a-z0-9]+",replica="([^"]+)"\} [01]$/gm)].map((m) => Number(new URL(m[1]).port));
     expect(replicas.length).toBeGreaterThanOrEqual(8);
     for (const port of [Number(new URL(gateway).port), ...replicas]) {
       const { backlog, somaxconn } = listenBacklogOf(port);
