@@ -5,7 +5,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
-import { clusterBasePort } from '@district/nest-common';
 import { REPO_ROOT, freePort, spawnTypeScript, stopChild } from '../lib/child-processes';
 import { ProcessTracker, startNats, startRedis, tailOf, waitHttp, type Nats, type Redis } from '../lib/cluster-infra';
 
@@ -113,7 +112,7 @@ export class FaultStack {
         PUBLIC_URL: gateway,
         DATA_DIR: scratch,
         WEB_DIST: path.join(scratch, 'no-web-build'),
-        CLUSTER_BASE_PORT: String(clusterBasePort()),
+        CLUSTER_BASE_PORT: 'auto',
         DATABASE_URL: postgres.url,
         REDIS_URL: redis.url,
         NATS_URL: nats.url,

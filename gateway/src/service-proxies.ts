@@ -116,12 +116,10 @@ export class ServiceProxies {
         passiveDownMs: options.passiveDownMs,
         healthCheckIntervalMs: options.healthCheckIntervalMs,
         requestTimeoutMs: options.upstreamTimeoutMs,
-        onStatusChange: (replica, up) => {
+        onStatusChange: (replica, up, reason) => {
           // `target`, not `service`: the gateway's logger already says `service: gateway`.
-          this.logger.warn(
-            { target: service, replica: replica.url, up },
-            up ? 'upstream replica is back' : 'upstream replica is down',
-          );
+          if (reason) this.logger.error({ target: service, replica: replica.url, up, reason }, 'upstream replica is another service: not routed to');
+          else this.logger.warn({ target: service, replica: replica.url, up }, up ? 'upstream replica is back' : 'upstream replica is down');
         },
       });
       this.pools.set(service, pool);

@@ -21,6 +21,24 @@ export function isResetError(err: unknown): boolean {
   return code === 'ECONNRESET' || code === 'EPIPE';
 }
 
+/** The most of a /healthz answer read: `{"status":"ok","service":"<name>"}` is far under it. */
+const HEALTH_BODY_LIMIT = 1024;
+
+/**
+ * The service a /healthz answer names, or why it names none. A replica is routed to only when it names the pool's
+ * own service: another service, or any other program, listening at the upstream's address (a mistyped
+ * UPSTREAM_<NAME>, a port another process took) is kept out instead of answering that service's traffic.
+ */
+export function healthAnswerService(body: string): string | undefined {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    const service = (parsed as { service?: unknown } | null)?.service;
+    return typeof service === 'string' ? service : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export interface ReplicaStatus {
   url: string;
   up: boolean;
@@ -38,6 +56,8 @@ export class Replica {
   slowChecks = 0;
   /** The availability last announced through `onStatusChange`, so each change is announced once. */
   reportedUp = true;
+  /** Set while the replica's /healthz answers but names another service (or none): why it is kept out. */
+  mismatch: string | undefined;
 
   constructor(
     readonly url: string,
@@ -66,7 +86,8 @@ export interface UpstreamPoolOptions {
   maxSocketsPerReplica?: number;
   /** How long a replica may stay silent (no answer yet, or no more of it) before the request fails. */
   requestTimeoutMs?: number;
-  onStatusChange?: (replica: Replica, up: boolean) => void;
+  /** A change of a replica's availability; `reason` says why a replica that answers is kept out. */
+  onStatusChange?: (replica: Replica, up: boolean, reason?: string) => void;
 }
 
 /**
@@ -82,7 +103,7 @@ export class UpstreamPool {
   private readonly healthCheckTimeoutMs: number;
   private readonly healthCheckTimeoutsToDown: number;
   private readonly healthCheckPath: string;
-  private readonly onStatusChange?: (replica: Replica, up: boolean) => void;
+  private readonly onStatusChange?: (replica: Replica, up: boolean, reason?: string) => void;
   private timer: NodeJS.Timeout | undefined;
   private readonly inFlightChecks = new Set<http.ClientRequest>();
   private stopped = false;
@@ -158,7 +179,7 @@ export class UpstreamPool {
     const up = replica.isAvailable(Date.now());
     if (up === replica.reportedUp) return;
     replica.reportedUp = up;
-    this.onStatusChange?.(replica, up);
+    this.onStatusChange?.(replica, up, up ? undefined : replica.mismatch);
   }
 
   status(): ReplicaStatus[] {
@@ -196,9 +217,32 @@ export class UpstreamPool {
         new URL(this.healthCheckPath, replica.target),
         { method: 'GET', agent: this.agent, timeout: this.healthCheckTimeoutMs },
         (res) => {
-          res.resume();
-          // 5xx (e.g. 503 while draining on shutdown) means "do not send traffic"; any other answer means alive.
-          settle((res.statusCode ?? 500) < 500);
+          // 5xx (e.g. 503 while draining on shutdown) means "do not send traffic"; any other answer means alive,
+          // once it names this pool's service.
+          if ((res.statusCode ?? 500) >= 500) {
+            res.resume();
+            return settle(false);
+          }
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            body += chunk;
+            if (body.length <= HEALTH_BODY_LIMIT) return;
+            replica.mismatch = `its /healthz answer is over ${HEALTH_BODY_LIMIT} bytes: not a service of ours`;
+            res.destroy();
+            settle(false);
+          });
+          res.on('error', () => settle(false));
+          // Cut off before its end (by us above, or by the other side): not an answer.
+          res.on('close', () => settle(false));
+          res.on('end', () => {
+            const named = healthAnswerService(body);
+            replica.mismatch =
+              named === this.service
+                ? undefined
+                : `its /healthz names ${named === undefined ? 'no service' : `"${named}"`}, not "${this.service}"`;
+            settle(replica.mismatch === undefined);
+          });
         },
       );
       this.inFlightChecks.add(req);

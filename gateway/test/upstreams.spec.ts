@@ -140,6 +140,51 @@ describe('balancing across replicas', () => {
     expect(up()).toBe(false);
   });
 
+  it('routes to no replica whose /healthz names another service or none, and says why once', async () => {
+    const a = await track(startFakeService('content'));
+    const b = await track(startFakeService('content'));
+    const changes: Array<[string, boolean, string | undefined]> = [];
+    const pool = new UpstreamPool('content', [a.url, b.url], {
+      healthCheckIntervalMs: 0,
+      onStatusChange: (replica, up, reason) => changes.push([replica.url, up, reason]),
+    });
+    running.push({ close: async () => pool.close() });
+    const picks = () => new Set(Array.from({ length: 4 }, () => pool.pick()?.url));
+
+    // Another stack's identity service on the port content was given: alive, but not content.
+    a.healthName = 'identity';
+    await pool.checkAll();
+    expect(pool.status()).toEqual([
+      { url: a.url, up: false },
+      { url: b.url, up: true },
+    ]);
+    expect(picks()).toEqual(new Set([b.url]));
+    await pool.checkAll();
+    expect(changes).toEqual([[a.url, false, 'its /healthz names "identity", not "content"']]);
+
+    // Any other program (an answer without a service's name) is kept out as well; with no replica left, none.
+    b.healthName = undefined;
+    await pool.checkAll();
+    expect(pool.pick()).toBeUndefined();
+    expect(changes[1]).toEqual([b.url, false, 'its /healthz names no service, not "content"']);
+
+    // Content answering there again is routed to at once.
+    a.healthName = 'content';
+    b.healthName = 'content';
+    await pool.checkAll();
+    expect(picks()).toEqual(new Set([a.url, b.url]));
+    expect(changes.slice(2)).toEqual([
+      [a.url, true, undefined],
+      [b.url, true, undefined],
+    ]);
+
+    // An answer too long to be ours is cut off, not read to its end.
+    a.healthName = 'x'.repeat(5000);
+    await pool.checkAll();
+    expect(pool.status()[0].up).toBe(false);
+    expect(changes[4]).toEqual([a.url, false, 'its /healthz answer is over 1024 bytes: not a service of ours']);
+  });
+
   it('uses a restarted replica on the same address again', async () => {
     const a = await track(startFakeService('classroom'));
     const port = a.port;

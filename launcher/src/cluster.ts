@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { createLogger } from '@district/nest-common';
+import { PORT_TAKEN_EXIT_CODE, createLogger, freeClusterBase } from '@district/nest-common';
 import { loadOrCreateKeys } from './keys';
 import { nodeFlagsFor } from './node-flags';
 import { SERVICES } from './targets';
@@ -14,7 +14,6 @@ import { SERVICES } from './targets';
  */
 const logger = createLogger('cluster', process.env.LOG_LEVEL);
 const root = path.resolve(__dirname, '../..');
-const BASE_PORT = Number(process.env.CLUSTER_BASE_PORT ?? 4100);
 
 interface Member {
   name: string;
@@ -39,9 +38,17 @@ async function main(): Promise<void> {
   };
   const members: Member[] = [];
   const upstreams: Record<string, string[]> = {};
-  let port = BASE_PORT;
+  const replicasOf = (name: string) => Math.max(1, Number(process.env[`${name.toUpperCase()}_REPLICAS`] ?? 1));
+  // Members listen on base+1, base+2, … (CLUSTER_BASE_PORT: 4100 when unset, or auto), checked free first.
+  let port: number;
+  try {
+    port = await freeClusterBase(process.env.CLUSTER_BASE_PORT, SERVICES.reduce((n, s) => n + replicasOf(s.name), 0));
+  } catch (error) {
+    logger.fatal({ err: error }, error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  }
   for (const service of SERVICES) {
-    const replicas = Math.max(1, Number(process.env[`${service.name.toUpperCase()}_REPLICAS`] ?? 1));
+    const replicas = replicasOf(service.name);
     for (let i = 0; i < replicas; i++) {
       port += 1;
       const env: NodeJS.ProcessEnv = { ...shared, TARGET: service.name, PORT: String(port), HOST: '127.0.0.1' };
@@ -64,6 +71,12 @@ async function main(): Promise<void> {
     member.child = child;
     child.on('exit', (code, signal) => {
       if (stopping) return;
+      if (code === PORT_TAKEN_EXIT_CODE) {
+        // Restarting it would not free the port, and the gateway would go on sending its traffic to whoever holds it.
+        logger.fatal({ member: member.name, port: member.env.PORT }, 'port taken by another program: stopping the cluster (set CLUSTER_BASE_PORT to another base, or to auto)');
+        void shutdown(1);
+        return;
+      }
       logger.warn({ member: member.name, code, signal }, 'process exited; restarting');
       member.restarts += 1;
       setTimeout(() => start(member), Math.min(10000, 500 * 2 ** Math.min(member.restarts, 5)));
@@ -72,7 +85,7 @@ async function main(): Promise<void> {
   };
   for (const member of members) start(member);
 
-  const shutdown = async () => {
+  const shutdown = async (exitCode = 0) => {
     if (stopping) return;
     stopping = true;
     const stopMember = (member: Member) =>
@@ -90,7 +103,7 @@ async function main(): Promise<void> {
     const gateway = members.filter((m) => m.name === 'gateway');
     await Promise.all(gateway.map(stopMember));
     await Promise.all(members.filter((m) => m.name !== 'gateway').map(stopMember));
-    process.exit(0);
+    process.exit(exitCode);
   };
   process.on('SIGTERM', () => void shutdown());
   process.on('SIGINT', () => void shutdown());

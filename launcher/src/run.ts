@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { ConfigError, createLogger } from '@district/nest-common';
+import { ConfigError, PORT_TAKEN_EXIT_CODE, createLogger } from '@district/nest-common';
 import { GatewayConfigError } from '@district/gateway';
 import { launch } from './launch';
 
@@ -12,6 +12,10 @@ export async function run(env: NodeJS.ProcessEnv): Promise<void> {
   } catch (error) {
     if (error instanceof ConfigError || error instanceof GatewayConfigError) {
       console.error(error.message);
+    } else if ((error as NodeJS.ErrnoException | undefined)?.code === 'EADDRINUSE') {
+      // Its own exit code: the cluster launcher stops instead of restarting a process that cannot get its port.
+      logger.fatal({ err: error, port: env.PORT }, `port ${env.PORT ?? ''} is taken by another program`);
+      process.exit(PORT_TAKEN_EXIT_CODE);
     } else {
       logger.fatal({ err: error }, 'start failed');
     }

@@ -118,14 +118,14 @@ describe('deleting a user reaches every service', () => {
 
     // content: a comment (and a reply to it by the admin, which goes with it) on the admin's published lesson.
     const post = await call('POST', '/api/posts', adminCookie, { title: 'Saludos', status: 'published' });
-    expect(post.status).toBe(201);
+    expect(post).toMatchObject({ status: 201 }); // the whole answer, so a failure shows its body
     const comment = await call('POST', `/api/posts/${post.body.id}/comments`, teacher, { content: '¡Muy bien!' });
-    expect(comment.status).toBe(201);
+    expect(comment).toMatchObject({ status: 201 });
     const reply = await call('POST', `/api/posts/${post.body.id}/comments`, adminCookie, {
       content: 'Gracias',
       parentId: comment.body.id,
     });
-    expect(reply.status).toBe(201);
+    expect(reply).toMatchObject({ status: 201 });
 
     // assessment: a result (an attempt) and an accommodation.
     const quiz = await call('POST', '/api/text-quizzes', adminCookie, {
@@ -133,7 +133,7 @@ describe('deleting a user reaches every service', () => {
       maxAttempts: 1,
       questions: [{ question: 'rojo', options: ['red', 'blue', 'green', 'black'], correctAnswer: 0 }],
     });
-    expect(quiz.status).toBe(201);
+    expect(quiz).toMatchObject({ status: 201 });
     expect(
       (await call('PUT', `/api/text-quizzes/${quiz.body.id}/accommodations/${userId}`, adminCookie, { extraAttempts: 2 }))
         .status,
@@ -143,7 +143,7 @@ describe('deleting a user reaches every service', () => {
     ).toBe(201);
     // An administrative grade deletion (of the admin's own try), for the audit log.
     const adminTry = await call('POST', '/api/text-quiz-grades', adminCookie, { quizId: quiz.body.id, userAnswers: [1] });
-    expect(adminTry.status).toBe(201);
+    expect(adminTry).toMatchObject({ status: 201 });
     expect((await call('DELETE', `/api/text-quiz-grades/${adminTry.body.id}`, adminCookie)).status).toBe(204);
     // Comment moderation, for the audit log.
     expect((await call('PATCH', `/api/comments/${comment.body.id}/status`, adminCookie, { status: 'approved' })).status).toBe(
@@ -155,7 +155,7 @@ describe('deleting a user reaches every service', () => {
       title: 'Canciones',
       audioFiles: [{ name: 'Hola', url: '/sounds/quiz/hola.mp3' }],
     });
-    expect(list.status).toBe(201);
+    expect(list).toMatchObject({ status: 201 });
     const phase = { timeAllotted: '10 mins', teacherWill: 'Model', studentsWill: 'Repeat', instructionTypes: [] };
     const plan = await call('POST', '/api/lesson-plans', teacher, {
       title: 'Greetings',
@@ -166,16 +166,16 @@ describe('deleting a user reaches every service', () => {
       elaborate: phase,
       evaluate: { timeAllotted: '5 mins', teacherWill: 'Quiz', studentsWill: 'Exit ticket' },
     });
-    expect(plan.status).toBe(201);
+    expect(plan).toMatchObject({ status: 201 });
     const slide = await call('POST', '/api/google-slides', teacher, {
       title: 'Los números',
       googleSlidesUrl: 'https://docs.google.com/presentation/d/1AbC-d_9xYz/edit?usp=sharing',
     });
-    expect(slide.status).toBe(201);
+    expect(slide).toMatchObject({ status: 201 });
 
     // chat: invited to a room, seated under a name, a message in the room's log.
     const room = await call('POST', '/api/admin/chatrooms', adminCookie, { name: 'Sala', invitedUserIds: [userId] });
-    expect(room.status).toBe(201);
+    expect(room).toMatchObject({ status: 201 });
     const roomId = room.body.id as string;
     const socket = await GatewayChatClient.open(gateway, teacher);
     try {

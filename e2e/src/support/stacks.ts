@@ -2,7 +2,6 @@ import { chmod, cp, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { clusterBasePort } from '@district/nest-common';
 import { startAudioStandIn, type AudioStandIn } from './audio-standin';
 import { registerCleanup } from './cleanup';
 import { freePort, runTs, stopServer, waitFor, type ServerProcess } from './processes';
@@ -130,7 +129,7 @@ export async function startCluster(artifacts: string, webDist: string, runId: st
         DATA_DIR: dataDir,
         PORT: String(port),
         PUBLIC_URL: baseUrl,
-        CLUSTER_BASE_PORT: String(clusterBasePort()),
+        CLUSTER_BASE_PORT: 'auto',
         IDENTITY_REPLICAS: '2',
         CONTENT_REPLICAS: '2',
         CHAT_REPLICAS: '2',

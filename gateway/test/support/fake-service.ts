@@ -25,6 +25,8 @@ export interface FakeService {
   healthStatus: number;
   /** How long /healthz waits before answering (a replica busy with a burst). */
   healthDelayMs: number;
+  /** The service /healthz names (the gateway routes only to replicas naming theirs): the fake's name by default. */
+  healthName: string | undefined;
   /** Handles a request instead of the default echo when it returns true. */
   override?: (req: IncomingMessage, res: ServerResponse) => boolean;
   /** Stops listening and drops every open connection, as a crashed process would. */
@@ -55,6 +57,7 @@ export async function startFakeService(name: string, options: FakeServiceOptions
     connections: 0,
     healthStatus: 200,
     healthDelayMs: 0,
+    healthName: name,
     kill: async () => {
       for (const socket of sockets) socket.destroy();
       wss?.clients.forEach((client) => client.terminate());
@@ -70,7 +73,8 @@ export async function startFakeService(name: string, options: FakeServiceOptions
     if (req.url === '/healthz') {
       const answer = () => {
         res.statusCode = service.healthStatus;
-        res.end();
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ status: 'ok', service: service.healthName }));
       };
       if (service.healthDelayMs > 0) setTimeout(answer, service.healthDelayMs);
       else answer();

@@ -5,7 +5,6 @@ import { connect } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { clusterBasePort } from '@district/nest-common';
 import { freePort, runTs, stopProcess, waitFor } from './processes';
 
 /** The gateway's /readyz: available and total replicas per service. */
@@ -101,7 +100,7 @@ export async function startClusterStack(options: {
       DATA_DIR: dataDir,
       PORT: String(gatewayPort),
       PUBLIC_URL: gateway,
-      CLUSTER_BASE_PORT: String(clusterBasePort()),
+      CLUSTER_BASE_PORT: 'auto',
       ADMIN_EMAIL: options.admin.email,
       ADMIN_PASSWORD: options.admin.password,
       DEMO: '',

@@ -105,6 +105,15 @@ describe('service /metrics', () => {
   });
 });
 
+describe('service /healthz', () => {
+  it('says it is alive and which service it is (the gateway routes only to an address that names its service)', async () => {
+    const { service } = await started('127.0.0.1');
+    const res = await fetch(`${service.url}/healthz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok', service: 'probe' });
+  });
+});
+
 describe('service /readyz', () => {
   it('names its checks and their results, nothing about where they connect', async () => {
     const { service } = await started('0.0.0.0');

@@ -3,6 +3,7 @@ import { Public } from '../auth/decorators';
 import { Readiness } from './readiness';
 import { ServiceMetrics } from './metrics';
 import { METRICS_TOKEN_NEEDED } from './metrics-access';
+import { SERVICE_NAME } from '../http/tokens';
 
 interface Reply {
   status(code: number): Reply;
@@ -15,13 +16,18 @@ export class HealthController {
   constructor(
     @Inject(Readiness) private readonly readiness: Readiness,
     @Inject(ServiceMetrics) private readonly metrics: ServiceMetrics,
+    @Inject(SERVICE_NAME) private readonly service: string,
   ) {}
 
+  /**
+   * Alive, and which service this is: the gateway sends a service's traffic only to an address that answers with
+   * that service's name, so a misconfigured upstream, or a port another program took, is never routed to.
+   */
   @Public()
   @Get('healthz')
   @HttpCode(200)
   live() {
-    return { status: 'ok' };
+    return { status: 'ok', service: this.service };
   }
 
   /** Check names and results only: whoever can reach the service learns nothing about where it connects. */

@@ -5,7 +5,7 @@ import pino from 'pino';
 import { ServiceMetrics } from '../health/metrics';
 import { Readiness } from '../health/readiness';
 import { ErrorFilter } from '../http/error.filter';
-import { PLATFORM_LOGGER } from '../http/tokens';
+import { PLATFORM_LOGGER, SERVICE_NAME } from '../http/tokens';
 
 /** A pino logger whose lines a test reads back, parsed, in the order written. */
 export function capturedLogger(level = 'info'): { logger: pino.Logger; lines: Array<Record<string, unknown>> } {
@@ -27,6 +27,7 @@ export function bareServiceProviders(logger: pino.Logger, readiness = new Readin
   return [
     { provide: Readiness, useValue: readiness },
     { provide: ServiceMetrics, useValue: new ServiceMetrics('probe', false) },
+    { provide: SERVICE_NAME, useValue: 'probe' },
     { provide: PLATFORM_LOGGER, useValue: logger },
     { provide: APP_FILTER, useClass: ErrorFilter },
   ];
