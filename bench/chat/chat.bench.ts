@@ -45,6 +45,11 @@ A, B, C… for every client count, with the peers' load generator (load.mjs) and
   --listen-backlog N  ours: the chat replicas' and gateway's LISTEN_BACKLOG (default: the launcher's, 4096); 511,
                       Node's own default, is the control for the kill test's reconnect surge. Every run records the
                       kernel's listen-queue overflows and SYN retransmissions during it (the line's tcp)
+  --gateways N        ours-gw: gateway processes in front of the two replicas (default 1), clients dealt out over them
+                      and a dropped client reconnecting through the next; each holds two descriptors per client, so
+                      at 19,000 clients under a 20,000-file limit it takes two
+  --redis-cpus LIST   pin every set-up's Redis there instead of beside the servers (e.g. 0, the load generator's CPU):
+                      a diagnosis of what sharing one core with Redis costs, recorded in each line (redisCpus)
   --kill-after S      kill test: SIGKILL the second chat replica S seconds into the measured window; clients
                       reconnect to the other replica and rejoin with since/resume (ours only; default off)
   --chat-patch FILE   the patch ours-fix runs with (needed for ours-fix unless --fix-opt is given;
@@ -92,6 +97,8 @@ const { values: a } = parseArgs({
     'no-refs': { type: 'boolean', default: false },
     'no-roster-digest': { type: 'boolean', default: false },
     'listen-backlog': { type: 'string', default: '' },
+    gateways: { type: 'string', default: '1' },
+    'redis-cpus': { type: 'string', default: '' },
     'cpu-prof': { type: 'string', default: '' },
     'node-args': { type: 'string', default: '' },
     logs: { type: 'string' },
@@ -134,6 +141,8 @@ for (const s of setups) if (!KNOWN.includes(s)) throw new Error(`unknown set-up 
 const clientCounts = a.clients.split(',').map(Number);
 const PAIRS = Number(a.pairs);
 const KILL_AFTER = a['kill-after'] === '' ? undefined : Number(a['kill-after']);
+const GATEWAYS = Number(a.gateways);
+if (!Number.isInteger(GATEWAYS) || GATEWAYS < 1) throw new Error(`--gateways takes a whole number of at least 1, not ${a.gateways}`);
 const needsOurs = setups.some((s) => s.startsWith('ours'));
 const progress = (m: string) => process.stderr.write(`[bench:chat] ${m}\n`);
 
@@ -144,7 +153,9 @@ const LOAD_CPUS = pinning.loadCpus;
 // ---------- processes we start (every one is stopped by pid at the end) ----------
 const tracker = new ProcessTracker();
 const track = (child: ChildProcess) => tracker.track(child);
-const startRedis = (scratch: string) => startOwnRedis(tracker, scratch, SERVER_CPUS);
+// --redis-cpus: a diagnosis, not a set-up to compare with the references (they keep Redis beside their replicas).
+const REDIS_CPUS = a['redis-cpus'] || SERVER_CPUS;
+const startRedis = (scratch: string) => startOwnRedis(tracker, scratch, REDIS_CPUS);
 
 /** A peers' .mjs server (prints READY {"pid"}), pinned to the server CPU. */
 async function startPeerServer(peersDir: string, script: string, args: string[]): Promise<{ child: ChildProcess; pid: number }> {
@@ -285,6 +296,10 @@ async function startChatReplica(infra: OursInfra, redisUrl: string, scratch: str
   return startLauncherProcess(env, scratch, name, port, () => waitHttp(`http://127.0.0.1:${port}/readyz`, (s) => s === 200, 120_000, undefined, log), root);
 }
 
+/**
+ * A gateway process on `port` in front of the chat replicas. Its public address is its own: a gateway answers only
+ * requests for its PUBLIC_URL's host (421 otherwise), and the load generator reaches each gateway at its port.
+ */
 async function startGateway(infra: OursInfra, redisUrl: string, scratch: string, port: number, replicas: number[]): Promise<Launched> {
   const env = launcherEnv(
     {
@@ -472,11 +487,26 @@ async function startSetup(setup: SetupName, peersDir: string, scratch: string, i
       if (KILL_AFTER !== undefined) opts.push(`failover=${replicaUrls.join(',')}`);
       return { urls: replicaUrls, pids: [r1.pid, r2.pid], auxPids: [redis.pid], adapter: path.join(__dirname, 'adapters/ours.mjs'), opts, victim: r2.child, metricsUrls: metricsOf([r1.port, r2.port]), stop };
     }
-    const gw = await startGateway(infra, redis.url, scratch, gatewayPort, [r1.port, r2.port]);
-    stops.push(() => gw.stop());
-    const url = `ws://127.0.0.1:${gatewayPort}/ws`;
-    if (KILL_AFTER !== undefined) opts.push(`failover=${url},${url}`);
-    return { urls: [url], pids: [gw.pid, r1.pid, r2.pid], auxPids: [redis.pid], adapter: path.join(__dirname, 'adapters/ours.mjs'), opts, victim: r2.child, metricsUrls: metricsOf([r1.port, r2.port, gatewayPort]), stop };
+    // Several gateways, as a load balancer spreads clients over the gateway pods: the load generator deals its
+    // clients out over them, and a dropped client reconnects through the next one.
+    const gateways: Launched[] = [];
+    for (let i = 0; i < GATEWAYS; i++) {
+      const gw = await startGateway(infra, redis.url, scratch, i === 0 ? gatewayPort : await freePort(), [r1.port, r2.port]);
+      stops.push(() => gw.stop());
+      gateways.push(gw);
+    }
+    const urls = gateways.map((gw) => `ws://127.0.0.1:${gw.port}/ws`);
+    if (KILL_AFTER !== undefined) opts.push(`failover=${(urls.length > 1 ? urls : [urls[0], urls[0]]).join(',')}`);
+    return {
+      urls,
+      pids: [...gateways.map((gw) => gw.pid), r1.pid, r2.pid],
+      auxPids: [redis.pid],
+      adapter: path.join(__dirname, 'adapters/ours.mjs'),
+      opts,
+      victim: r2.child,
+      metricsUrls: metricsOf([r1.port, r2.port, ...gateways.map((gw) => gw.port)]),
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;
@@ -721,8 +751,11 @@ async function main(): Promise<void> {
               if (window) json.serverWindow = window;
               if (r.gc && windowFrom) json.loadgenGc = gcInWindow(r.gc, windowFrom, windowFrom + Number(a.duration) * 1000);
               if (LOADGEN_NODE_ARGS.length) json.loadgenNodeArgs = LOADGEN_NODE_ARGS;
+              if (a['redis-cpus']) json.redisCpus = a['redis-cpus'];
               if (killedAt) json.kill = { afterS: KILL_AFTER, at: new Date(killedAt).toISOString() };
               json.tcp = tcpDelta(tcpBefore, tcpCounters());
+              // The first `gateways` of the line's servers are the gateways (report-tables.mjs splits the CPU so).
+              if (setup === 'ours-gw') json.gateways = GATEWAYS;
               if (setup.startsWith('ours')) json.listenBacklog = a['listen-backlog'] ? Number(a['listen-backlog']) : 'launcher default';
               if (noisy && !last) json.discarded = `other processes used ${(json.machine as { otherCpuPct: number }).otherCpuPct} % CPU during the run`;
               appendFileSync(a.out, `${JSON.stringify(json)}\n`);

@@ -24,11 +24,15 @@ export function readRuns(files) {
   return { headers: lines.filter((l) => l.kind === 'header'), runs: lines.filter((l) => l.kind !== 'header') };
 }
 
-/** µs of CPU per delivery: every server process, Redis, and apart the gateway (first pid of ours-gw). */
+/**
+ * µs of CPU per delivery: every server process, Redis, and apart the gateways (ours-gw's first pids: as many as
+ * the line's `gateways`, one in lines from before --gateways).
+ */
 function cpuSplit(r) {
   const d = Math.max(1, r.deliveries);
   const us = (s) => (s * 1e6) / d;
-  const gw = r.label.endsWith('ours-gw') ? r.servers[0]?.cpuSec ?? 0 : 0;
+  const gateways = r.label.endsWith('ours-gw') ? r.gateways ?? 1 : 0;
+  const gw = r.servers.slice(0, gateways).reduce((sum, s) => sum + (s.cpuSec ?? 0), 0);
   const total = r.serverCpuSec + (r.auxCpuSec || 0);
   return { total: us(total), servers: us(r.serverCpuSec - gw), gateway: us(gw), redis: us(r.auxCpuSec || 0), gatewayShare: total > 0 ? gw / total : 0 };
 }
