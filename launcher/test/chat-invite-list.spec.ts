@@ -117,12 +117,16 @@ function startedService(service: RunningService, dispose: () => Promise<void>, s
 
 let identity: Started;
 let chat: Started;
+/** The two NATS connections: a runtime closes only the adapters it made itself, so these are closed here. */
+const buses: EventBus[] = [];
 let chatClient: () => HttpClient;
 let sessions: TestSessions;
 
 beforeAll(async () => {
   const identitySchema = uniqueSchema('identity');
-  const identityRuntime = createTestRuntime({ demo: true, bus: await natsBus('identity') });
+  const identityBus = await natsBus('identity');
+  buses.push(identityBus);
+  const identityRuntime = createTestRuntime({ demo: true, bus: identityBus });
   const identityService = await startService(
     defineIdentityService({ schema: identitySchema }),
     identityRuntime,
@@ -134,7 +138,9 @@ beforeAll(async () => {
   identity = startedService(identityService, () => identityRuntime.dispose(), identitySchema);
 
   const chatSchema = uniqueSchema('chat');
-  const chatRuntime = createTestRuntime({ bus: await natsBus('chat') });
+  const chatBus = await natsBus('chat');
+  buses.push(chatBus);
+  const chatRuntime = createTestRuntime({ bus: chatBus });
   const chatService = await startService(defineChatService({ schema: chatSchema }), chatRuntime, {
     port: 0,
     host: '127.0.0.1',
@@ -148,6 +154,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await chat?.close();
   await identity?.close();
+  // Left open, they keep jest's worker alive after the file ("failed to exit gracefully").
+  for (const bus of buses) await bus.close();
   const nc = await connect({ servers: NATS_URL });
   await (await nc.jetstreamManager()).streams.delete(streamName).catch(() => undefined);
   await nc.close();

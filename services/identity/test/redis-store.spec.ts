@@ -13,12 +13,21 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `identity-test-${randomBytes(4).toString('hex')}:`;
 
 let app: IdentityTestApp;
+/** A runtime closes only the adapters it made itself: these Redis connections are this file's to close. */
+const stores: RedisEphemeralStore[] = [];
+const store = () => {
+  const made = new RedisEphemeralStore(REDIS_URL, { prefix });
+  stores.push(made);
+  return made;
+};
 
 beforeAll(async () => {
-  app = await startIdentity({ env: ADMIN_ENV, store: new RedisEphemeralStore(REDIS_URL, { prefix }) });
+  app = await startIdentity({ env: ADMIN_ENV, store: store() });
 });
 afterAll(async () => {
   await app?.close();
+  // Left open, they keep jest's worker alive after the file ("failed to exit gracefully").
+  for (const made of stores) await made.close();
   const redis = new Redis(REDIS_URL);
   const keys = await redis.keys(`${prefix}*`);
   if (keys.length) await redis.del(...keys);
@@ -65,7 +74,7 @@ it('answers /me on a second replica with what the first changed, at once, though
     env: ADMIN_ENV,
     schema: app.schema,
     keepSchema: true,
-    store: new RedisEphemeralStore(REDIS_URL, { prefix }),
+    store: store(),
   });
   try {
     const admin = await signInAdmin(app);
