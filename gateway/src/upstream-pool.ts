@@ -29,7 +29,7 @@ const HEALTH_BODY_LIMIT = 1024;
  * own service: another service, or any other program, listening at the upstream's address (a mistyped
  * UPSTREAM_<NAME>, a port another process took) is kept out instead of answering that service's traffic.
  */
-export function healthAnswerService(body: string): string | undefined {
+function healthAnswerService(body: string): string | undefined {
   try {
     const parsed: unknown = JSON.parse(body);
     const service = (parsed as { service?: unknown } | null)?.service;
@@ -201,10 +201,12 @@ export class UpstreamPool {
     if (this.stopped) return Promise.resolve();
     return new Promise((resolve) => {
       let settled = false;
-      const settle = (up: boolean, timedOut = false) => {
+      /** `mismatch`: why an answer that came is not this service's (the reason reported when it goes down). */
+      const settle = (up: boolean, timedOut = false, mismatch?: string) => {
         if (settled) return;
         settled = true;
         this.inFlightChecks.delete(req);
+        replica.mismatch = mismatch;
         replica.slowChecks = timedOut ? replica.slowChecks + 1 : 0;
         replica.healthy = timedOut ? replica.slowChecks < this.healthCheckTimeoutsToDown && replica.healthy : up;
         // A passing active check clears a passive mark: the replica answers again.
@@ -228,20 +230,16 @@ export class UpstreamPool {
           res.on('data', (chunk: string) => {
             body += chunk;
             if (body.length <= HEALTH_BODY_LIMIT) return;
-            replica.mismatch = `its /healthz answer is over ${HEALTH_BODY_LIMIT} bytes: not a service of ours`;
+            settle(false, false, `its /healthz answer is over ${HEALTH_BODY_LIMIT} bytes: not a service of ours`);
             res.destroy();
-            settle(false);
           });
           res.on('error', () => settle(false));
           // Cut off before its end (by us above, or by the other side): not an answer.
           res.on('close', () => settle(false));
           res.on('end', () => {
             const named = healthAnswerService(body);
-            replica.mismatch =
-              named === this.service
-                ? undefined
-                : `its /healthz names ${named === undefined ? 'no service' : `"${named}"`}, not "${this.service}"`;
-            settle(replica.mismatch === undefined);
+            if (named === this.service) return settle(true);
+            settle(false, false, `its /healthz names ${named === undefined ? 'no service' : `"${named}"`}, not "${this.service}"`);
           });
         },
       );

@@ -73,7 +73,7 @@ export async function freeClusterBase(
   count: number,
   options: { fallback?: number; attempts?: number; isFree?: (port: number) => Promise<boolean>; pick?: () => number } = {},
 ): Promise<number> {
-  const isFree = options.isFree ?? ((port: number) => portIsFree(port));
+  const isFree = options.isFree ?? portIsFree;
   const value = (setting ?? '').trim();
   if (value.toLowerCase() === 'auto') {
     const pick = options.pick ?? (() => clusterBasePort(count));
