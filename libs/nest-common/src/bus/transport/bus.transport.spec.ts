@@ -261,6 +261,8 @@ describe.each(adapters)('BusTransport on %s', (_name, openBus) => {
     (await dataSource.query(`SELECT copies FROM "${schema}"."effects" WHERE text = $1`, [text])) as {
       copies: number;
     }[];
+  /** Deliveries the inbox durable committed: counted after its transaction, unlike `seen`, pushed inside it. */
+  const processed = () => count('bus_events_handled_total', { durable: 'svc-note-added', outcome: 'processed' });
   const seen = (via: string) => probe.seen.filter((s) => s.via === via && s.note.text.startsWith(test));
 
   beforeEach(() => {
@@ -274,6 +276,8 @@ describe.each(adapters)('BusTransport on %s', (_name, openBus) => {
     await runWithRequestId(`rid-${test}`, () => bus.publish(NOTE_ADDED, { text: test }, { id: `${test}-1` }));
 
     await waitFor(() => seen('inbox').length === 1 && seen('audit').length === 1, 'both durables');
+    // The handler runs inside the inbox's transaction: its effects are visible once that commits.
+    await waitFor(async () => (await processed()) === 1, 'the inbox transaction to commit');
     // Parsed by the subject's schema: its default is filled in; the request id came along in the headers.
     expect(seen('inbox')[0]).toEqual({
       via: 'inbox',
@@ -311,10 +315,10 @@ describe.each(adapters)('BusTransport on %s', (_name, openBus) => {
     await bus.publish(NOTE_ADDED, { text: test });
 
     await waitFor(() => seen('inbox').length === 1, 'the retry');
+    await waitFor(async () => (await processed()) === 1, 'the retry’s transaction to commit');
     expect(seen('inbox')[0].delivery).toBe(2);
     expect(await effects(test)).toEqual([{ copies: 1 }]);
     expect(await count('bus_events_handled_total', { durable: 'svc-note-added', outcome: 'failed' })).toBe(1);
-    expect(await count('bus_events_handled_total', { durable: 'svc-note-added', outcome: 'processed' })).toBe(1);
     // The audit durable is independent: it handled the event once, without waiting for the retry.
     expect(seen('audit')).toHaveLength(1);
   });
