@@ -21,7 +21,7 @@ const PLANNED: string[] = [];
 /** Of those, the ones whose planned entry autoscales (the services that take bursts). */
 const PLANNED_AUTOSCALED: string[] = [];
 /** The registered services that autoscale as shipped. */
-const AUTOSCALED = ['chat', 'assessment'];
+const AUTOSCALED = ['chat', 'assessment', 'gateway'];
 
 const templatesDir = path.join(CHART_DIR, 'templates');
 const templateFiles = fs.readdirSync(templatesDir).sort();
@@ -347,13 +347,13 @@ describe(`helm lint + helm template (${helm})`, () => {
     },
   );
 
-  it('renders HPAs for chat and assessment, and only them, with the planned services', () => {
+  it('renders HPAs for the gateway, chat and assessment, and only them, with the planned services', () => {
     const hpas = render('-f', plannedFile, '-f', secretsFile).filter(
       (o) => o.kind === 'HorizontalPodAutoscaler',
     );
     expect(hpas.map((o) => o.metadata.name).sort()).toEqual([...AUTOSCALED, ...PLANNED_AUTOSCALED].sort());
     for (const hpa of hpas) {
-      const entry = planned.services[hpa.metadata.name]?.hpa;
+      const entry = (hpa.metadata.name === 'gateway' ? planned.gateway : planned.services[hpa.metadata.name])?.hpa;
       expect(hpa.spec).toMatchObject({
         scaleTargetRef: { kind: 'Deployment', name: hpa.metadata.name },
         minReplicas: entry?.minReplicas,

@@ -123,6 +123,49 @@ describe.each(SETS)('the chart rendered by helm %s', (_, extra) => {
   });
 });
 
+describe('ingress.webSocketToChat (ADR 0030)', () => {
+  type Path = { path: string; pathType: string; backend: { service: { name: string; port: { name: string } } } };
+  const pathsOf = (objects: K8sObject[]) =>
+    (objects.find((o) => o.kind === 'Ingress')?.spec.rules as Array<{ host: string; http: { paths: Path[] } }>).map((r) => r.http.paths);
+  const sourcesOf = (objects: K8sObject[], name: string) =>
+    (objects.find((o) => o.kind === 'NetworkPolicy' && o.metadata.name === name)?.spec as { ingress: Rule[] }).ingress.flatMap((r) => r.from ?? []);
+  const controller = (peer: Peer) => peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'ingress-nginx';
+
+  it('sends /ws (exactly) straight to chat ahead of the gateway’s catch-all, on every host, and lets only chat be reached from the ingress controller besides the gateway', () => {
+    const { text, objects } = render(['-f', PRODUCTION, '--set', 'ingress.webSocketToChat=true', '--set', 'ingress.hosts={a.example,b.example}']);
+    const file = path.join(scratch, 'rendered-websocket-to-chat.yaml');
+    fs.writeFileSync(file, text);
+    const run = spawnSync(process.execPath, [VALIDATOR, file], { encoding: 'utf8', cwd: REPO_ROOT });
+    expect((JSON.parse(run.stdout) as { errors: string[] }).errors).toEqual([]);
+
+    const rules = pathsOf(objects);
+    expect(rules).toHaveLength(2);
+    for (const paths of rules)
+      expect(paths.map((p) => [p.path, p.pathType, p.backend.service.name, p.backend.service.port.name])).toEqual([
+        ['/ws', 'Exact', 'chat', 'http'],
+        ['/', 'Prefix', 'gateway', 'http'],
+      ]);
+    const chat = sourcesOf(objects, 'chat');
+    expect(chat.some(controller)).toBe(true);
+    expect(chat.filter((s) => s.podSelector && !s.namespaceSelector).map(component)).toEqual(['gateway']);
+    for (const name of ['identity', 'content', 'assessment', 'classroom']) expect(sourcesOf(objects, name).some(controller)).toBe(false);
+  });
+
+  it('is off as shipped: /ws goes through the gateway and chat is reached only from it', () => {
+    for (const extra of [['-f', secretsFile], ['-f', PRODUCTION]]) {
+      const { objects } = render(extra);
+      for (const paths of pathsOf(objects)) expect(paths.map((p) => p.backend.service.name)).toEqual(['gateway']);
+      expect(sourcesOf(objects, 'chat').some(controller)).toBe(false);
+    }
+  });
+
+  it('refuses to render without the chat service', () => {
+    expect(() => render(['-f', PRODUCTION, '--set', 'ingress.webSocketToChat=true', '--set', 'services.chat=null'])).toThrow(
+      /ingress.webSocketToChat needs the chat service/,
+    );
+  });
+});
+
 describe('values-production.yaml', () => {
   it('autoscales chat on CPU and open connections per pod, and scales in one pod a minute', () => {
     const chat = render(['-f', PRODUCTION]).objects.find((o) => o.kind === 'HorizontalPodAutoscaler' && o.metadata.name === 'chat') as K8sObject;
