@@ -353,7 +353,7 @@ describe(`helm lint + helm template (${helm})`, () => {
     );
     expect(hpas.map((o) => o.metadata.name).sort()).toEqual([...AUTOSCALED, ...PLANNED_AUTOSCALED].sort());
     for (const hpa of hpas) {
-      const entry = (hpa.metadata.name === 'gateway' ? planned.gateway : planned.services[hpa.metadata.name])?.hpa;
+      const entry = resolveWorkloads(planned).find((w) => w.name === hpa.metadata.name)?.spec.hpa;
       expect(hpa.spec).toMatchObject({
         scaleTargetRef: { kind: 'Deployment', name: hpa.metadata.name },
         minReplicas: entry?.minReplicas,

@@ -53,7 +53,21 @@ function render(extra: string[]): { text: string; objects: K8sObject[] } {
   return { text: result.stdout, objects };
 }
 
+/** The rendered objects checked against the Kubernetes API schemas offline (validate-k8s.mjs, a child process). */
+function validate(text: string, name: string): { status: number | null; report: { objects: number; kinds: Record<string, number>; errors: string[] } } {
+  const file = path.join(scratch, `rendered-${name.replace(/\W+/g, '_')}.yaml`);
+  fs.writeFileSync(file, text);
+  const run = spawnSync(process.execPath, [VALIDATOR, file], { encoding: 'utf8', cwd: REPO_ROOT });
+  return { status: run.status, report: JSON.parse(run.stdout) as { objects: number; kinds: Record<string, number>; errors: string[] } };
+}
+
 const component = (peer: Peer) => peer.podSelector?.matchLabels?.['app.kubernetes.io/component'];
+type IngressPath = { path: string; pathType: string; backend: { service: { name: string; port: { name: string } } } };
+const ingressPaths = (objects: K8sObject[]) =>
+  (objects.find((o) => o.kind === 'Ingress')?.spec.rules as Array<{ http: { paths: IngressPath[] } }>).map((r) => r.http.paths);
+const sourcesOf = (objects: K8sObject[], name: string) =>
+  (objects.find((o) => o.kind === 'NetworkPolicy' && o.metadata.name === name)?.spec as { ingress: Rule[] }).ingress.flatMap((r) => r.from ?? []);
+const ingressController = (peer: Peer) => peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'ingress-nginx';
 
 describe.each(SETS)('the chart rendered by helm %s', (_, extra) => {
   const { text, objects } = render(extra);
@@ -66,14 +80,11 @@ describe.each(SETS)('the chart rendered by helm %s', (_, extra) => {
   });
 
   it('renders only objects valid against the Kubernetes API schemas', () => {
-    const file = path.join(scratch, `rendered-${extra.join('-').replace(/\W+/g, '_')}.yaml`);
-    fs.writeFileSync(file, text);
-    const run = spawnSync(process.execPath, [VALIDATOR, file], { encoding: 'utf8', cwd: REPO_ROOT });
-    const report = JSON.parse(run.stdout) as { objects: number; kinds: Record<string, number>; errors: string[] };
+    const { status, report } = validate(text, extra.join('-'));
     expect(report.errors).toEqual([]);
     expect(report.objects).toBe(objects.length);
     expect(report.kinds.Deployment).toBe(workloads.length);
-    expect(run.status).toBe(0);
+    expect(status).toBe(0);
   });
 
   it('gives every workload a NetworkPolicy for both directions', () => {
@@ -110,6 +121,11 @@ describe.each(SETS)('the chart rendered by helm %s', (_, extra) => {
     }
   });
 
+  it('keeps ingress.webSocketToChat off: /ws goes through the gateway and chat is reached only from it (ADR 0030)', () => {
+    for (const paths of ingressPaths(objects)) expect(paths.map((p) => p.backend.service.name)).toEqual(['gateway']);
+    expect(sourcesOf(objects, 'chat').some(ingressController)).toBe(false);
+  });
+
   it('carries /ws through the Ingress to the gateway with long proxy timeouts, and runs every pod hardened', () => {
     const ingress = objects.find((o) => o.kind === 'Ingress') as K8sObject & { metadata: { annotations: Record<string, string> } };
     expect(Number(ingress.metadata.annotations['nginx.ingress.kubernetes.io/proxy-read-timeout'])).toBeGreaterThanOrEqual(3600);
@@ -124,21 +140,11 @@ describe.each(SETS)('the chart rendered by helm %s', (_, extra) => {
 });
 
 describe('ingress.webSocketToChat (ADR 0030)', () => {
-  type Path = { path: string; pathType: string; backend: { service: { name: string; port: { name: string } } } };
-  const pathsOf = (objects: K8sObject[]) =>
-    (objects.find((o) => o.kind === 'Ingress')?.spec.rules as Array<{ host: string; http: { paths: Path[] } }>).map((r) => r.http.paths);
-  const sourcesOf = (objects: K8sObject[], name: string) =>
-    (objects.find((o) => o.kind === 'NetworkPolicy' && o.metadata.name === name)?.spec as { ingress: Rule[] }).ingress.flatMap((r) => r.from ?? []);
-  const controller = (peer: Peer) => peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'ingress-nginx';
-
   it('sends /ws (exactly) straight to chat ahead of the gateway’s catch-all, on every host, and lets only chat be reached from the ingress controller besides the gateway', () => {
     const { text, objects } = render(['-f', PRODUCTION, '--set', 'ingress.webSocketToChat=true', '--set', 'ingress.hosts={a.example,b.example}']);
-    const file = path.join(scratch, 'rendered-websocket-to-chat.yaml');
-    fs.writeFileSync(file, text);
-    const run = spawnSync(process.execPath, [VALIDATOR, file], { encoding: 'utf8', cwd: REPO_ROOT });
-    expect((JSON.parse(run.stdout) as { errors: string[] }).errors).toEqual([]);
+    expect(validate(text, 'websocket-to-chat').report.errors).toEqual([]);
 
-    const rules = pathsOf(objects);
+    const rules = ingressPaths(objects);
     expect(rules).toHaveLength(2);
     for (const paths of rules)
       expect(paths.map((p) => [p.path, p.pathType, p.backend.service.name, p.backend.service.port.name])).toEqual([
@@ -146,17 +152,9 @@ describe('ingress.webSocketToChat (ADR 0030)', () => {
         ['/', 'Prefix', 'gateway', 'http'],
       ]);
     const chat = sourcesOf(objects, 'chat');
-    expect(chat.some(controller)).toBe(true);
+    expect(chat.some(ingressController)).toBe(true);
     expect(chat.filter((s) => s.podSelector && !s.namespaceSelector).map(component)).toEqual(['gateway']);
-    for (const name of ['identity', 'content', 'assessment', 'classroom']) expect(sourcesOf(objects, name).some(controller)).toBe(false);
-  });
-
-  it('is off as shipped: /ws goes through the gateway and chat is reached only from it', () => {
-    for (const extra of [['-f', secretsFile], ['-f', PRODUCTION]]) {
-      const { objects } = render(extra);
-      for (const paths of pathsOf(objects)) expect(paths.map((p) => p.backend.service.name)).toEqual(['gateway']);
-      expect(sourcesOf(objects, 'chat').some(controller)).toBe(false);
-    }
+    for (const name of ['identity', 'content', 'assessment', 'classroom']) expect(sourcesOf(objects, name).some(ingressController)).toBe(false);
   });
 
   it('refuses to render without the chat service', () => {

@@ -118,7 +118,7 @@ export class ServiceProxies {
         requestTimeoutMs: options.upstreamTimeoutMs,
         onStatusChange: (replica, up, reason) => {
           // `target`, not `service`: the gateway's logger already says `service: gateway`.
-          if (reason) this.logger.error({ target: service, replica: replica.url, up, reason }, 'upstream replica is another service: not routed to');
+          if (reason) this.logger.error({ target: service, replica: replica.url, up, reason }, 'upstream replica does not name its service: not routed to');
           else this.logger.warn({ target: service, replica: replica.url, up }, up ? 'upstream replica is back' : 'upstream replica is down');
         },
       });

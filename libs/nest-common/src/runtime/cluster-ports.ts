@@ -84,8 +84,8 @@ export async function freeClusterBase(
     }
     throw new Error(`CLUSTER_BASE_PORT=auto found no ${count} free ports in a row in ${attempts} tries`);
   }
-  const base = value === '' ? options.fallback ?? 4100 : Number(value);
-  if (!/^\d+$/.test(String(base)) || base < 1 || base + count > 65_535)
+  const base = value === '' ? options.fallback ?? 4100 : /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!(base >= 1 && base + count <= 65_535))
     throw new Error(`CLUSTER_BASE_PORT must be a port number (with ${count} ports above it) or auto, not "${value}"`);
   const taken = await firstTakenPort(base, count, isFree);
   if (taken !== undefined)
