@@ -3,6 +3,7 @@ import { gradeListSchema, type Grade, type GradeQuery, type QuizKind } from '@di
 import { api, ApiError, errorMessage } from '@/lib/api-client';
 import { listRefreshOptions } from '@/lib/react-query';
 import { GRADE_KINDS, GradeMessages } from '../grades.constants';
+import { itemAnalysisKindKey } from './quiz-insights';
 
 /**
  * Results of one kind (classroom-tools §7; services/assessment/README.md): GET /api/quiz-grades or
@@ -50,6 +51,8 @@ export function useDeleteGrade(kind: QuizKind) {
       // Spec §4: a successful delete removes the row (from every list of this kind held in the cache).
       client.setQueriesData<Grade[]>({ queryKey: ['grades', kind] }, (list) => list?.filter((g) => g.id !== id));
       void client.invalidateQueries({ queryKey: ['grades', kind] });
+      // The item analysis counts the same results: it is stale as soon as one goes.
+      void client.invalidateQueries({ queryKey: itemAnalysisKindKey(kind) });
     },
   });
 }

@@ -1,6 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { itemAnalysisSchema, type AccommodationInput, type ItemAnalysis, type QuizKind } from '@district/contracts/assessment';
 import { api, ApiError, errorMessage } from '@/lib/api-client';
+import { listRefreshOptions } from '@/lib/react-query';
 import { GRADE_KINDS, GradeMessages } from '../grades.constants';
 
 /**
@@ -9,13 +10,17 @@ import { GRADE_KINDS, GradeMessages } from '../grades.constants';
  */
 const quizPath = (kind: QuizKind, id: string) => `${GRADE_KINDS[kind].quizzesPath}/${encodeURIComponent(id)}`;
 
-export const itemAnalysisQueryKey = (kind: QuizKind, quizId: string) => ['item-analysis', kind, quizId] as const;
+/** Every item analysis of a kind (what a result deletion makes stale). */
+export const itemAnalysisKindKey = (kind: QuizKind) => ['item-analysis', kind] as const;
+export const itemAnalysisQueryKey = (kind: QuizKind, quizId: string) => [...itemAnalysisKindKey(kind), quizId] as const;
 
 export const getItemAnalysis = (kind: QuizKind, quizId: string, signal?: AbortSignal): Promise<ItemAnalysis> =>
   api.get(`${quizPath(kind, quizId)}/analysis`, { schema: itemAnalysisSchema, signal });
 
 export function useItemAnalysis(kind: QuizKind, quizId: string) {
   return useQuery({
+    // It refreshes with the dashboard's results list (every 30 s, on focus), so its counts never lag the table.
+    ...listRefreshOptions,
     queryKey: itemAnalysisQueryKey(kind, quizId),
     queryFn: ({ signal }) => getItemAnalysis(kind, quizId, signal),
     retry: (count, err) => !(err instanceof ApiError && err.status >= 400 && err.status < 500) && count < 1,

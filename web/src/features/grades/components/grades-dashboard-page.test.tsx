@@ -227,6 +227,32 @@ describe('quiz grade dashboards (classroom-tools §2, §6, §8, §9)', { timeout
     expect(card('Total Attempts')).toHaveTextContent('2');
   });
 
+  it('refreshes the item analysis when a result of the chosen quiz is deleted, without a reload', async () => {
+    const grades = sample();
+    const view = await open(AUDIO, (f) => {
+      f.on('GET', '/api/quiz-grades', () => ({ json: grades }));
+      // The server's count follows the stored results of the quiz.
+      f.on('GET', `/api/audio-quizzes/${colores}/analysis`, () => ({
+        json: makeAnalysis({ quizId: colores, results: grades.filter((g) => g.quizId === colores).length, olderResults: 0 }),
+      }));
+      f.on('DELETE', `/api/quiz-grades/${grades[2]!.id}`, () => {
+        grades.splice(2, 1);
+        return { status: 204 };
+      });
+    });
+    await screen.findByRole('table', { name: /results/ });
+    await view.user.selectOptions(screen.getByLabelText('Filter by Quiz'), 'Colores');
+    await waitFor(() => expect(screen.getByTestId('analysis-summary')).toHaveTextContent(/^2 results on the current version/));
+    const asked = view.fetch.calls('GET', `/api/audio-quizzes/${colores}/analysis`).length;
+
+    await view.user.click(within(rowOf('Beto Bravo', 'Colores')).getByRole('button', { name: /Delete/ }));
+    await view.user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Success: Quiz result deleted successfully.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('analysis-summary')).toHaveTextContent(/^1 result on the current version/));
+    expect(view.fetch.calls('GET', `/api/audio-quizzes/${colores}/analysis`).length).toBeGreaterThan(asked);
+    expect(rows()).toHaveLength(1);
+  });
+
   it('shows the delete failure toasts: the server message, and the network error', async () => {
     const grades = sample();
     const view = await open(AUDIO, (f) => {
