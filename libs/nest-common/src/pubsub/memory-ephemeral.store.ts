@@ -80,6 +80,19 @@ export class MemoryEphemeralStore implements EphemeralStore {
     return next;
   }
 
+  async takeToken(key: string, burst: number, intervalMs: number): Promise<number> {
+    this.assertOpen();
+    // GCRA, as the Redis store's script: the entry holds when the bucket is full again.
+    const now = this.now();
+    const interval = positiveTtl(intervalMs);
+    const full = Math.max(Number(this.live(key)?.value ?? 0) || 0, now);
+    const next = full + interval;
+    const wait = next - now - burst * interval;
+    if (wait > 0) return wait;
+    this.values.set(key, { value: String(next), expiresAt: next });
+    return 0;
+  }
+
   async pttl(key: string): Promise<number> {
     this.assertOpen();
     const entry = this.live(key);

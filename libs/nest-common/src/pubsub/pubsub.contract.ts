@@ -321,6 +321,27 @@ export function describeEphemeralStoreContract(name: string, factory: PortFactor
       expect(await s.incr('window', 300)).toBe(1);
     });
 
+    it('shares a token bucket across replicas: a burst, then one token per interval, refusals taking nothing', async () => {
+      const a = await open();
+      const b = await open();
+      const waits = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? a : b).takeToken('bucket', 3, 400)));
+      expect(waits.filter((w) => w === 0)).toHaveLength(3);
+      for (const w of waits.filter((x) => x > 0)) {
+        expect(w).toBeGreaterThan(300);
+        expect(w).toBeLessThanOrEqual(400);
+      }
+      // Another key is another bucket.
+      expect(await a.takeToken('other', 3, 400)).toBe(0);
+      // One token comes back per interval, not the burst; the refusals above did not push it further away.
+      await sleep(450);
+      expect(await b.takeToken('bucket', 3, 400)).toBe(0);
+      expect(await a.takeToken('bucket', 3, 400)).toBeGreaterThan(0);
+      // Left alone, the bucket fills up to its burst again, and its key goes.
+      await sleep(1300);
+      expect(await a.pttl('bucket')).toBe(-2);
+      expect(await Promise.all([0, 1, 2, 3].map(() => a.takeToken('bucket', 3, 400)))).toEqual([0, 0, 0, expect.any(Number)]);
+    });
+
     it('refuses to increment a value that is not an integer', async () => {
       const s = await open();
       await s.set('word', 'abc');

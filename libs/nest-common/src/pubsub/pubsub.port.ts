@@ -68,6 +68,13 @@ export interface EphemeralStore {
   del(key: string): Promise<void>;
   /** Atomically increment; the TTL is set when the key is created and not extended. Returns the new value. */
   incr(key: string, ttlMs: number): Promise<number>;
+  /**
+   * A token bucket every replica shares (a rate limit per person, not per connection): up to `burst` tokens,
+   * one more every `intervalMs`. Takes one and answers 0, or answers the ms until one is there and takes nothing
+   * (a refusal costs the caller no budget). One atomic step on the store's clock (GCRA: the key holds the moment
+   * the bucket is full again, and expires then).
+   */
+  takeToken(key: string, burst: number, intervalMs: number): Promise<number>;
   /** Remaining lifetime in ms; -1 when the key has no TTL, -2 when it does not exist. */
   pttl(key: string): Promise<number>;
   /** Set members with per-member liveness: a member disappears when not refreshed within ttlMs. */

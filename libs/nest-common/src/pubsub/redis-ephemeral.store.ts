@@ -18,6 +18,22 @@ return value
 `);
 
 /**
+ * A token bucket as GCRA: the key holds the theoretical arrival time (TAT, ms on Redis's clock) of the next
+ * token; a take moves it on by one interval unless that puts it more than `burst` intervals ahead of now.
+ */
+const TAKE_TOKEN = script(`${NOW_MS}
+local burst = tonumber(ARGV[1])
+local interval = tonumber(ARGV[2])
+local tat = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
+if tat < now then tat = now end
+local nextTat = tat + interval
+local wait = nextTat - now - burst * interval
+if wait > 0 then return wait end
+redis.call('SET', KEYS[1], string.format('%.0f', nextTat), 'PX', string.format('%.0f', math.max(1, nextTat - now)))
+return 0
+`);
+
+/**
  * Liveness set: a sorted set scored by each member's expiry time. Expired members are pruned first, so a member
  * that lapsed counts as absent (returns 1). The key itself expires with its longest-lived member.
  */
@@ -133,6 +149,10 @@ export class RedisEphemeralStore implements EphemeralStore {
 
   async incr(key: string, ttlMs: number): Promise<number> {
     return Number(await this.run(INCR_WITH_TTL, [this.key(key)], [positiveTtl(ttlMs)]));
+  }
+
+  async takeToken(key: string, burst: number, intervalMs: number): Promise<number> {
+    return Number(await this.run(TAKE_TOKEN, [this.key(key)], [burst, positiveTtl(intervalMs)]));
   }
 
   async pttl(key: string): Promise<number> {
