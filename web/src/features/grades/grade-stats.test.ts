@@ -26,15 +26,19 @@ describe('summary cards (spec §2, §9)', () => {
 });
 
 describe('grades CSV', () => {
-  it('has a header, one record per result, split correct/total and ISO dates; names are formula-safe', () => {
+  it('has a header, one record per result, split correct/total and ISO dates; every text cell quoted and formula-safe', () => {
     const csv = gradesCsv([
       makeGrade({ userName: '=cmd|calc', quizTitle: 'Colores, parte "1"', score: 67, correctAnswers: 2, totalQuestions: 3, passed: false }),
-      makeGrade({ userName: 'Ana', score: 100, correctAnswers: 3, totalQuestions: 3, passed: true, createdAt: '2025-03-07T09:00:00.000Z' }),
+      makeGrade({ userName: 'Kim;=1+1', quizTitle: 'a,=b', score: 100, correctAnswers: 3, totalQuestions: 3, passed: true, createdAt: '2025-03-07T09:00:00.000Z' }),
+      makeGrade({ userName: '\tTab', quizTitle: '\r\n-Lines', score: 0, correctAnswers: 0, totalQuestions: 3, passed: false }),
+      makeGrade({ userName: '@Ana', quizTitle: '+Uno', score: 33, correctAnswers: 1, totalQuestions: 3, passed: false }),
     ]);
     expect(csv).toBe(
-      '\uFEFFStudent Name,Quiz Title,Score (%),Correct Answers,Total Questions,Passed,Date Completed\r\n' +
-        `'=cmd|calc,"Colores, parte ""1""",67,2,3,No,2025-03-06T12:30:00.000Z\r\n` +
-        'Ana,Colores,100,3,3,Yes,2025-03-07T09:00:00.000Z\r\n',
+      '\uFEFF"Student Name","Quiz Title","Score (%)","Correct Answers","Total Questions","Passed","Date Completed"\r\n' +
+        `"'=cmd|calc","Colores, parte ""1""",67,2,3,"No","2025-03-06T12:30:00.000Z"\r\n` +
+        `"Kim;'=1+1","a,'=b",100,3,3,"Yes","2025-03-07T09:00:00.000Z"\r\n` +
+        `"'\tTab","'\r\n'-Lines",0,0,3,"No","2025-03-06T12:30:00.000Z"\r\n` +
+        `"'@Ana","'+Uno",33,1,3,"No","2025-03-06T12:30:00.000Z"\r\n`,
     );
   });
 

@@ -290,10 +290,10 @@ describe('quiz grade dashboards (classroom-tools §2, §6, §8, §9)', { timeout
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const text = new TextDecoder().decode(bytes.slice(3));
     expect(text.split('\r\n')).toEqual([
-      'Student Name,Quiz Title,Score (%),Correct Answers,Total Questions,Passed,Date Completed',
-      'Ana Alumna,Colores,100,3,3,Yes,2025-03-07T15:45:00.000Z',
-      'Beto Bravo,Colores,33,1,3,No,2025-03-06T12:30:00.000Z',
-      `"'=HYPERLINK(""x"")",Colores,0,0,3,No,2025-03-06T12:30:00.000Z`,
+      '"Student Name","Quiz Title","Score (%)","Correct Answers","Total Questions","Passed","Date Completed"',
+      '"Ana Alumna","Colores",100,3,3,"Yes","2025-03-07T15:45:00.000Z"',
+      '"Beto Bravo","Colores",33,1,3,"No","2025-03-06T12:30:00.000Z"',
+      `"'=HYPERLINK(""x"")","Colores",0,0,3,"No","2025-03-06T12:30:00.000Z"`,
       '',
     ]);
   });

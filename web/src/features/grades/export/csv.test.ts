@@ -45,59 +45,95 @@ function parseCsv(text: string): string[][] {
   return rows;
 }
 
-const guard = (s: string) => (/^[=+\-@\t\r]/.test(s) ? `'${s}` : s);
+/** Where a spreadsheet may start a new cell or record: the separators Excel, LibreOffice and Sheets use by locale. */
+const SPLIT = /[,;\t\r\n]/;
+/** A piece of a cell a spreadsheet would run: a formula trigger first, after any blanks. */
+const runnable = (piece: string) => /^[\s]*[=+\-@]/.test(piece);
+const dropApostrophes = (s: string) => s.replace(/'/g, '');
 
 describe('toCsv (RFC 4180, UTF-8 BOM, formula-safe)', () => {
-  it('starts with the BOM, ends records with CRLF and quotes only what needs it', () => {
+  it('starts with the BOM, ends records with CRLF and quotes every text cell', () => {
     const csv = toCsv([
       ['Name', 'Note'],
       ['Ana', 'said "hola", then left'],
       ['Beto', 'line 1\nline 2'],
     ]);
     expect(csv.startsWith('\uFEFF')).toBe(true);
-    expect(csv.slice(1)).toBe('Name,Note\r\nAna,"said ""hola"", then left"\r\nBeto,"line 1\nline 2"\r\n');
-    expect(toCsv([['a']], { bom: false })).toBe('a\r\n');
+    expect(csv.slice(1)).toBe(
+      '"Name","Note"\r\n"Ana","said ""hola"", then left"\r\n"Beto","line 1\nline 2"\r\n',
+    );
+    expect(toCsv([['a', 3]], { bom: false })).toBe('"a",3\r\n');
     expect(toCsv([], { bom: false })).toBe('');
   });
 
   it.each([
-    ['=SUM(A1:A9)', "'=SUM(A1:A9)"],
-    ['+1', "'+1"],
-    ['-2+3', "'-2+3"],
-    ['@cmd', "'@cmd"],
-    ['\tx', "'\tx"],
+    // Issue #34: Excel with a ';' list separator split `Kim;=1+1` and ran `=1+1`.
+    ['Kim;=1+1', `"Kim;'=1+1"`],
+    ['a,=b', `"a,'=b"`],
+    ['a; =b', `"a; '=b"`],
+    ['x\t@SUM(1)', `"x\t'@SUM(1)"`],
+    ['x\r+1', `"x\r'+1"`],
+    ['x\n-1', `"x\n'-1"`],
+    ['=SUM(A1:A9)', `"'=SUM(A1:A9)"`],
+    ['+1', `"'+1"`],
+    ['-2+3', `"'-2+3"`],
+    ['@cmd', `"'@cmd"`],
+    ['\tx', `"'\tx"`],
     ['\rx', `"'\rx"`],
+    ['\nx', `"'\nx"`],
+    ['\t=x', `"'\t'=x"`],
+    [' =x', `" '=x"`],
     ['=HYPERLINK("http://x")', `"'=HYPERLINK(""http://x"")"`],
-    ['plain', 'plain'],
-    ["'already", "'already"],
-  ])('guards a text cell starting like a formula: %j', (input, out) => {
+    ['Mary-Jane O+Neil @home', '"Mary-Jane O+Neil @home"'],
+    ['plain', '"plain"'],
+    ["'already", `"'already"`],
+  ])('guards a text cell that could start a formula in any cell it splits into: %j', (input, out) => {
     expect(csvCell(input)).toBe(out);
   });
 
   it('writes numbers and booleans as they are (a negative number is not text) and empty for null', () => {
-    expect([csvCell(-3), csvCell(70), csvCell(true), csvCell(null), csvCell(undefined)]).toEqual(['-3', '70', 'true', '', '']);
+    expect([csvCell(-3), csvCell(70), csvCell(true), csvCell(null), csvCell(undefined)]).toEqual([
+      '-3',
+      '70',
+      'true',
+      '',
+      '',
+    ]);
   });
 
-  it('reads back, cell for cell, as the guarded text (property)', () => {
+  it('reads back, cell for cell, as the text with only apostrophes added (property)', () => {
     fc.assert(
-      fc.property(fc.array(fc.array(fc.string({ unit: 'binary' }), { minLength: 1, maxLength: 6 }), { maxLength: 8 }), (rows) => {
-        const csv = toCsv(rows);
-        expect(csv.charCodeAt(0)).toBe(0xfeff);
-        const parsed = parseCsv(csv.slice(1));
-        // A record of one empty field is written as an empty line: the reader sees [''] as well.
-        expect(parsed).toEqual(rows.map((r) => r.map(guard)));
-      }),
+      fc.property(
+        fc.array(fc.array(fc.string({ unit: 'binary' }), { minLength: 1, maxLength: 6 }), { maxLength: 8 }),
+        (rows) => {
+          const csv = toCsv(rows);
+          expect(csv.charCodeAt(0)).toBe(0xfeff);
+          const parsed = parseCsv(csv.slice(1));
+          expect(parsed.map((r) => r.map(dropApostrophes))).toEqual(rows.map((r) => r.map(dropApostrophes)));
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
-  it('never leaves a cell that a spreadsheet would run as a formula (property)', () => {
+  it('never leaves a piece that a spreadsheet would run as a formula, whichever separator it splits on (property)', () => {
+    const tricky = fc.string({
+      unit: fc.constantFrom('=', '+', '-', '@', ',', ';', '\t', '\r', '\n', ' ', '"', "'", 'a'),
+    });
     fc.assert(
-      fc.property(fc.string({ unit: 'binary' }), (s) => {
-        const [[cell]] = parseCsv(toCsv([[s]], { bom: false })) as [[string]];
-        expect(/^[=+\-@\t\r]/.test(cell)).toBe(false);
+      fc.property(fc.oneof(tricky, fc.string({ unit: 'binary' })), (s) => {
+        const written = csvCell(s);
+        const [[cell]] = parseCsv(`${written}\r\n`) as [[string]];
+        expect(cell.split(SPLIT).filter(runnable)).toEqual([]);
+        // A reader that ignores quoting (splitting the written text itself) sees no runnable piece either.
+        expect(
+          written
+            .split(SPLIT)
+            .map((piece) => piece.replace(/^"/, ''))
+            .filter(runnable),
+        ).toEqual([]);
       }),
-      { numRuns: 500 },
+      { numRuns: 1000 },
     );
   });
 });
