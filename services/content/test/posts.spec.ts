@@ -35,6 +35,23 @@ describe('writing posts', () => {
     expect(again.slug).toBe('hola-mundo-leccion-uno-2');
   });
 
+  it('keeps words of neighbouring blocks apart in the excerpt and the search text (issue #34 item 12)', async () => {
+    const content =
+      '<p>¿Qué más? in Colombia.</p><p>In Spain, two kisses.</p>' +
+      '<table><tr><th>Los colores</th><th>English</th></tr><tr><td>Rojo</td><td>red</td></tr></table>';
+    const post = await createPost({ title: 'Saludos y colores', content, status: 'published' });
+    expect(post.excerpt).toBe('¿Qué más? in Colombia. In Spain, two kisses. Los colores English Rojo red');
+    expect(post.readTime).toBe(1);
+    // A cell's word is a word of the search text, not glued to its neighbour ("coloresrojo").
+    const found = await app.client().get<Post[]>('/api/posts/public?q=rojo');
+    expect(found.body.map((p) => p.id)).toEqual([post.id]);
+    // An excerpt the author writes in HTML is kept as text, its blocks apart.
+    const own = await admin.put<Post>(`/api/posts/${post.id}`, {
+      excerpt: '<p>Colombia.</p><p>In Spain</p>',
+    });
+    expect(own.body.excerpt).toBe('Colombia. In Spain');
+  });
+
   it('requires a title, in the spec words', async () => {
     for (const body of [{}, { title: '   ' }]) {
       const res = await admin.post('/api/posts', body);

@@ -1,4 +1,5 @@
 import { READ_TIME_CHARS_PER_MINUTE } from '@/config/constants';
+import { htmlToText } from './html-text';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -40,12 +41,8 @@ export function formatRelativeDate(value: string | number | Date | null | undefi
   return fullDate.format(d);
 }
 
-/** Text of an HTML fragment, without running it (a detached document never loads or executes anything). */
-export function htmlToText(html: string): string {
-  if (!html) return '';
-  const doc = new DOMParser().parseFromString(html, 'text/html');
-  return (doc.body.textContent ?? '').replace(/\s+/g, ' ').trim();
-}
+/** Text of an HTML fragment with block boundaries as spaces (see html-text.ts). */
+export { htmlToText };
 
 /** Spec section 9: text length divided by 200 characters per minute, rounded up (at least one minute). */
 export function readTimeMinutes(html: string): number {

@@ -3,3 +3,4 @@ export * from './rules';
 export * from './schemas';
 export * from './events';
 export * from './html-policy';
+export * from './html-text';

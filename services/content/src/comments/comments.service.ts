@@ -18,7 +18,8 @@ import {
   type Logger,
 } from '@district/nest-common';
 import { CommentNotFoundError, InvalidInputError, PostNotFoundError } from '../content.errors';
-import { htmlToText, sanitizeCommentHtml } from '../html/html-sanitizer';
+import { sanitizeCommentHtml } from '../html/html-sanitizer';
+import { htmlToText } from '../html/html-text';
 import { PostsRepository } from '../posts/posts.repository';
 import { SiteSettingsService } from '../settings/site-settings.service';
 import { CommentRateLimit } from './comment-rate-limit';

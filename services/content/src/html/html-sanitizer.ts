@@ -74,8 +74,6 @@ const COMMENT_OPTIONS: sanitizeHtml.IOptions = {
   transformTags: { a: sanitizeHtml.simpleTransform('a', { rel: COMMENT_REL }) },
 };
 
-const TEXT_OPTIONS: sanitizeHtml.IOptions = { allowedTags: [], allowedAttributes: {} };
-
 /** Post content: rich formatting, images, and frames from the allow-list only. */
 export function sanitizePostHtml(html: string): string {
   return sanitizeHtml(html, POST_OPTIONS).trim();
@@ -84,31 +82,4 @@ export function sanitizePostHtml(html: string): string {
 /** Comments: basic formatting and links marked as user content. */
 export function sanitizeCommentHtml(html: string): string {
   return sanitizeHtml(html, COMMENT_OPTIONS).trim();
-}
-
-const NAMED: Record<string, string> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: ' ',
-  '#39': "'",
-};
-
-/** The readable text of an HTML fragment, whitespace collapsed (read time, search, excerpts). */
-export function htmlToText(html: string): string {
-  return sanitizeHtml(html, TEXT_OPTIONS)
-    .replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (entity, code: string) => {
-      const lower = code.toLowerCase();
-      if (lower.startsWith('#x')) return safeCodePoint(parseInt(lower.slice(2), 16)) ?? entity;
-      if (lower.startsWith('#')) return safeCodePoint(parseInt(lower.slice(1), 10)) ?? entity;
-      return NAMED[lower] ?? entity;
-    })
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
-function safeCodePoint(code: number): string | undefined {
-  return Number.isInteger(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : undefined;
 }

@@ -103,6 +103,13 @@ describe('lesson pages (the plug-in content hands the gateway)', () => {
     expect(lessonText(post({ content: '<p>Uno</p><p>Dos</p>' }))).toEqual({ heading: 'Los colores', paragraphs: ['Uno', 'Dos'] });
   });
 
+  it('gives crawlers a table row per line with its cells apart, and never runs blocks together (issue #34 item 12)', () => {
+    const content =
+      '<p>Colombia.</p><p>In Spain</p><table><tr><th>Los colores</th><th>Colors</th></tr><tr><td>Rojo</td><td>Red</td></tr></table>';
+    expect(lessonText(post({ content })).paragraphs).toEqual(['Colombia.', 'In Spain', 'Los colores Colors', 'Rojo Red']);
+    expect(lessonText(post({ content: '<div><p>a</p>b</div><p>c<br>d</p>' })).paragraphs).toEqual(['a', 'b', 'c', 'd']);
+  });
+
   it('never embeds a draft: a non-published answer on the public path is a 404, and drafts are left out of lists', async () => {
     const pages = createLessonPages();
     const draft = post({ slug: 'secret', status: 'draft', title: 'Unpublished plan' });

@@ -1,6 +1,6 @@
 import { DEFAULT_SEO_SETTINGS, TOTAL_COUNT_HEADER, type Post, type SeoSettings } from '@district/contracts';
 import type { PageFetch, PageHead, PageInitialData, PageLookup, PagePlugin, PageText } from '@district/nest-common';
-import { htmlToText } from '../html/html-sanitizer';
+import { htmlToParagraphs, htmlToText } from '../html/html-text';
 
 /**
  * content's page plug-in: `/blog/{slug}` gets the lesson's own title, description and preview tags (issue #4
@@ -66,13 +66,11 @@ function listText(heading: string, posts: Post[]): PageText {
   return { heading, links: posts.map(lessonLink) };
 }
 
-/** The lesson as plain text: one paragraph per block of its content (tags dropped by the sanitiser), clipped. */
+/** The lesson as plain text: one paragraph per block of its content (a table row's cells on one line), clipped. */
 export function lessonText(post: Post): PageText {
   const paragraphs: string[] = [];
   let length = 0;
-  for (const block of (post.content ?? '').split(/<\/(?:p|h[1-6]|li|blockquote|pre|div|figcaption)\s*>|<br\s*\/?>/i)) {
-    const text = htmlToText(block);
-    if (!text) continue;
+  for (const text of htmlToParagraphs(post.content ?? '')) {
     if (length + text.length > TEXT_MAX) {
       paragraphs.push(clip(text, Math.max(1, TEXT_MAX - length)));
       break;

@@ -1,6 +1,7 @@
 import type { AuthUser } from '@district/nest-common';
 import type { Post, PostStatus } from '@district/contracts';
-import { htmlToText, sanitizePostHtml } from '../html/html-sanitizer';
+import { sanitizePostHtml } from '../html/html-sanitizer';
+import { htmlToText } from '../html/html-text';
 import { editedSlug } from './post-slug';
 import { excerptOf, readTimeOf } from './post-text';
 import type { NewPost, PostChanges } from './posts.repository';

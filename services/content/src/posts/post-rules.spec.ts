@@ -8,7 +8,7 @@ import {
   slugCandidate,
   slugify,
 } from '@district/contracts';
-import { htmlToText } from '../html/html-sanitizer';
+import { htmlToText } from '../html/html-text';
 import { excerptFromText, prefixTsQuery, readTimeOf } from './post-text';
 
 describe('slug rule (spec §5)', () => {

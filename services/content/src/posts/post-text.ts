@@ -1,5 +1,5 @@
 import { readTimeFromTextLength } from '@district/contracts';
-import { htmlToText } from '../html/html-sanitizer';
+import { htmlToText } from '../html/html-text';
 
 export const EXCERPT_LENGTH = 160;
 

@@ -10,7 +10,8 @@ import {
 } from '@district/nest-common';
 import { CategoriesRepository } from '../categories/categories.repository';
 import { CommentsRepository } from '../comments/comments.repository';
-import { htmlToText, sanitizeCommentHtml, sanitizePostHtml } from '../html/html-sanitizer';
+import { sanitizeCommentHtml, sanitizePostHtml } from '../html/html-sanitizer';
+import { htmlToText } from '../html/html-text';
 import { excerptFromText, readTimeOf } from '../posts/post-text';
 import { PostsRepository } from '../posts/posts.repository';
 import { authorOf, DEMO_CATEGORIES, DEMO_COMMENTS, DEMO_POSTS } from './demo-content';

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { htmlToText } from './format';
+
+describe('htmlToText: block boundaries are word boundaries (issue #34 item 12)', () => {
+  it('keeps the words of neighbouring paragraphs apart', () => {
+    expect(htmlToText('<p>¿Qué más? in Colombia.</p><p>In Spain, two kisses.</p>')).toBe(
+      '¿Qué más? in Colombia. In Spain, two kisses.',
+    );
+  });
+
+  it('keeps table cells and rows apart', () => {
+    const table =
+      '<table><thead><tr><th>Los colores</th><th>English</th></tr></thead>' +
+      '<tbody><tr><td>Rojo</td><td>red</td></tr><tr><td><strong>Azul</strong></td><td>blue</td></tr></tbody></table>';
+    expect(htmlToText(table)).toBe('Los colores English Rojo red Azul blue');
+  });
+
+  it.each([
+    [
+      '<h2>Permanent or temporary?</h2><p>Spanish has two verbs.</p>',
+      'Permanent or temporary? Spanish has two verbs.',
+    ],
+    ['<ul><li>Ser: origen</li><li>Estar: lugar</li></ul>', 'Ser: origen Estar: lugar'],
+    ['<ol><li><p>uno</p></li><li><p>dos</p></li></ol>', 'uno dos'],
+    ['línea uno<br>línea dos<br/>tres', 'línea uno línea dos tres'],
+    ['<p>Useful words:</p><blockquote>¿Cuánto cuesta?</blockquote>', 'Useful words: ¿Cuánto cuesta?'],
+    ['<div>a</div><div>b</div><section>c</section><pre>d</pre>', 'a b c d'],
+    ['<dl><dt>el pan</dt><dd>bread</dd></dl>', 'el pan bread'],
+    [
+      '<figure><img src="/a.png" alt="x"><figcaption>Una ofrenda</figcaption></figure>after',
+      'Una ofrenda after',
+    ],
+    ['a<hr>b', 'a b'],
+  ])('%s', (html, text) => {
+    expect(htmlToText(html)).toBe(text);
+  });
+
+  it('does not split words at inline elements', () => {
+    expect(
+      htmlToText('<p>Use <strong>ser</strong> for <em>iden</em>tity and <a href="/x">origin</a>.</p>'),
+    ).toBe('Use ser for identity and origin.');
+  });
+
+  it('decodes entities, collapses whitespace (nbsp included), and drops text no reader sees', () => {
+    expect(htmlToText('<p>caf&eacute; &amp; t&#233;&nbsp;&nbsp;con leche</p>\n\n<p>  &lt;b&gt; </p>')).toBe(
+      'café & té con leche <b>',
+    );
+    expect(
+      htmlToText('<p>a</p><script>alert(1)</script><style>p{}</style><template>t</template><p>b</p>'),
+    ).toBe('a b');
+    expect(htmlToText('')).toBe('');
+    expect(htmlToText('<p> </p><br>')).toBe('');
+  });
+});
