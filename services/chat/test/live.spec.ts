@@ -116,7 +116,7 @@ describe('joining', () => {
     await admin.put(`/api/admin/chatrooms/${closed.id}`, { isActive: false });
     expect(await s.join(closed.id, 'Ana')).toMatchObject({ reason: 'no_room' });
     const open_ = await room([student.id]);
-    for (const bad of ['', '   ', 'a\u202eb', 'x'.repeat(51), 42]) {
+    for (const bad of ['', '   ', '\u202e\u200b', 'x'.repeat(51), 42]) {
       expect(await s.join(open_.id, bad as string)).toMatchObject({ type: 'join_rejected', reason: 'invalid_name' });
     }
     expect(await s.join(open_.id, 'é'.repeat(50))).toMatchObject({ type: 'joined' });
@@ -130,11 +130,13 @@ describe('joining', () => {
     const sa = await open(a.cookie);
     await sa.join(r.id, 'Lucía');
     const sb = await open(b.cookie);
-    for (const clash of ['Lucía', 'LUCÍA', 'Ｌｕｃíａ']) {
+    // The refusal names the name as the room would have shown it (NFKC: full width to plain letters).
+    for (const [clash, shown] of [['Lucía', 'Lucía'], ['LUCÍA', 'LUCÍA'], ['Ｌｕｃíａ', 'Lucía']]) {
       expect(await sb.join(r.id, clash)).toMatchObject({
         type: 'join_rejected',
         reason: 'name_taken',
-        text: 'Name Lucía is already taken! Please choose a different name to join this chatroom.'.replace('Lucía', clash),
+        name: shown,
+        text: `Name ${shown} is already taken! Please choose a different name to join this chatroom.`,
       });
     }
     // The same person in a second tab is refused too (spec: the name-clash toast).
@@ -159,6 +161,29 @@ async function waitUntil(check: () => Promise<boolean>, timeoutMs = 3000): Promi
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+describe('look-alike names', () => {
+  it('refuses each name that displays as one already taken, and names empty once normalised', async () => {
+    const a = await person('student');
+    const b = await person('student');
+    const r = await room([a.id, b.id]);
+    const sa = await open(a.cookie);
+    await sa.join(r.id, 'Sam');
+    const sb = await open(b.cookie);
+    // Soft hyphen, combining grapheme joiner, Cyrillic Dze and a, Hangul filler, Arabic letter mark, "rn" for "m".
+    for (const alike of ['S\u00ADam', 'Sam\u034F', '\u0405\u0430m', '\u3164Sam', 'S\u061Cam', 'Sarn', 'ＳＡＭ']) {
+      const answer = await sb.join(r.id, alike);
+      expect({ alike, answer }).toEqual({ alike, answer: expect.objectContaining({ type: 'join_rejected', reason: 'name_taken' }) });
+    }
+    for (const empty of ['\u3164', '\u00AD\u034F', ' \u061C\u200B ']) {
+      expect(await sb.join(r.id, empty)).toMatchObject({ type: 'join_rejected', reason: 'invalid_name', text: ChatLiveMessages.enterName });
+    }
+    // Invisible characters are taken out of the name the room sees.
+    const joined = await sb.join(r.id, 'Be\u00ADto\u2066');
+    expect(joined).toMatchObject({ type: 'joined', name: 'Beto' });
+    expect(await sa.type('user_joined')).toMatchObject({ name: 'Beto', text: 'Beto joined the chatroom' });
+  });
+});
 
 describe('the join rules, person by room', () => {
   // Expected answer of a join per persona: invited to an active room, not invited to one, invited to an inactive one.

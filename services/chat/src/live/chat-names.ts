@@ -1,21 +1,21 @@
 import { CHAT_NAME_MAX, ChatLiveMessages, type ChatRole, type SessionClaims } from '@district/contracts';
 import { holdsRight } from '@district/nest-common';
-
-// Control characters, and the bidirectional overrides and isolates that let a name display as another one.
-const FORBIDDEN = /[\p{Cc}\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/u;
+import { RAW_NAME_MAX_UNITS, chatNameKey, normaliseChatName } from './chat-name-normaliser';
 
 export type NameCheck = { ok: true; display: string; seat: string } | { ok: false; text: string };
 
 /**
- * A chat name as shown (NFC, trimmed, inner spaces collapsed) and as compared (`seat`: NFKC and lower case, so
- * "Ana", "ANA" and "Ａｎａ" are one name in a room).
+ * A chat name as shown (`normaliseChatName`: NFKC, invisible characters out, spaces collapsed) and as compared
+ * (`seat`: its confusable skeleton without case, so "Ana", "ANA", "Ａｎａ" and Cyrillic "Аnа" are one name in a room).
+ * Empty once normalised, or holding a character no name needs, is refused.
  */
 export function checkChatName(raw: unknown): NameCheck {
   if (typeof raw !== 'string') return { ok: false, text: ChatLiveMessages.enterName };
-  const display = raw.normalize('NFC').trim().replace(/\s+/gu, ' ');
-  if (display === '' || FORBIDDEN.test(display)) return { ok: false, text: ChatLiveMessages.enterName };
+  if (raw.length > RAW_NAME_MAX_UNITS) return { ok: false, text: ChatLiveMessages.nameTooLong };
+  const display = normaliseChatName(raw);
+  if (!display) return { ok: false, text: ChatLiveMessages.enterName };
   if ([...display].length > CHAT_NAME_MAX) return { ok: false, text: ChatLiveMessages.nameTooLong };
-  return { ok: true, display, seat: display.normalize('NFKC').toLowerCase() };
+  return { ok: true, display, seat: chatNameKey(display) };
 }
 
 /**
