@@ -1,5 +1,6 @@
 import { DEFAULT_BODY_LIMIT, DEFAULT_UPLOAD_LIMIT } from './gateway';
 import { GatewayConfigError, gatewaySettingsFromEnv } from './gateway-config';
+import { DEFAULT_MAX_UNFINISHED_PER_ADDRESS } from './unfinished-requests';
 
 /** The launcher passes its registry's names; the gateway itself knows none. */
 const SERVICES = ['identity', 'content', 'chat'];
@@ -12,8 +13,14 @@ describe('gatewaySettingsFromEnv', () => {
       trustProxy: false,
       bodyLimits: { default: DEFAULT_BODY_LIMIT, upload: DEFAULT_UPLOAD_LIMIT },
       metricsToken: undefined,
+      maxUnfinishedPerAddress: DEFAULT_MAX_UNFINISHED_PER_ADDRESS,
       upstreams: {},
     });
+    expect(DEFAULT_MAX_UNFINISHED_PER_ADDRESS).toBe(32);
+    // Compose passes an unset variable as an empty string.
+    expect(
+      gatewaySettingsFromEnv({ GATEWAY_MAX_UNFINISHED_PER_ADDRESS: '' }, SERVICES).maxUnfinishedPerAddress,
+    ).toBe(32);
   });
 
   it('reads every setting', () => {
@@ -26,6 +33,7 @@ describe('gatewaySettingsFromEnv', () => {
           GATEWAY_BODY_LIMIT: '2097152',
           GATEWAY_UPLOAD_LIMIT: '8388608',
           GATEWAY_METRICS_TOKEN: 'abcdefghijklmnopqrstuvwxyz',
+          GATEWAY_MAX_UNFINISHED_PER_ADDRESS: '200',
           UPSTREAM_CHAT: 'http://chat-0:4105,http://chat-1:4105',
           UPSTREAM_IDENTITY: 'http://identity:4101',
         },
@@ -37,6 +45,7 @@ describe('gatewaySettingsFromEnv', () => {
       trustProxy: true,
       bodyLimits: { default: 2097152, upload: 8388608 },
       metricsToken: 'abcdefghijklmnopqrstuvwxyz',
+      maxUnfinishedPerAddress: 200,
       upstreams: { chat: ['http://chat-0:4105', 'http://chat-1:4105'], identity: ['http://identity:4101'] },
     });
   });
@@ -69,6 +78,7 @@ describe('gatewaySettingsFromEnv', () => {
           GATEWAY_BODY_LIMIT: '-5',
           UPSTREAM_IDENTITY: 'ftp://x',
           GATEWAY_METRICS_TOKEN: 'short-secret',
+          GATEWAY_MAX_UNFINISHED_PER_ADDRESS: '0',
         },
         SERVICES,
       );
@@ -77,7 +87,8 @@ describe('gatewaySettingsFromEnv', () => {
     }
     expect(error).toBeInstanceOf(GatewayConfigError);
     const problems = (error as GatewayConfigError).problems;
-    expect(problems).toHaveLength(6);
+    expect(problems).toHaveLength(7);
+    expect(problems).toContain('GATEWAY_MAX_UNFINISHED_PER_ADDRESS: must be at least 1 (got "0")');
     expect(problems).toContain(
       'GATEWAY_ALLOWED_HOSTS: must be a comma-separated list of host[:port] names (got "learn.example.org,https://learn.example.org")',
     );

@@ -1,13 +1,17 @@
 import { z } from 'zod';
 import { DEFAULT_BODY_LIMIT, DEFAULT_UPLOAD_LIMIT, type GatewayOptions } from './gateway';
 import { hostNameOf } from './origin-check';
+import { DEFAULT_MAX_UNFINISHED_PER_ADDRESS } from './unfinished-requests';
 
 /**
  * The gateway's own settings from the environment. The launcher owns the shared ones (PORT, HOST,
  * PUBLIC_URL, WEB_DIST) and the logger; it spreads these into `createGateway`.
  */
 export type GatewaySettings = Required<
-  Pick<GatewayOptions, 'allowedOrigins' | 'allowedHosts' | 'trustProxy' | 'bodyLimits' | 'upstreams'>
+  Pick<
+    GatewayOptions,
+    'allowedOrigins' | 'allowedHosts' | 'trustProxy' | 'bodyLimits' | 'upstreams' | 'maxUnfinishedPerAddress'
+  >
 > &
   Pick<GatewayOptions, 'metricsToken'>;
 
@@ -68,6 +72,15 @@ const schema = z.object({
     .transform((v) => v === 'true' || v === '1' || v === 'yes'),
   GATEWAY_BODY_LIMIT: bytes(DEFAULT_BODY_LIMIT),
   GATEWAY_UPLOAD_LIMIT: bytes(DEFAULT_UPLOAD_LIMIT),
+  GATEWAY_MAX_UNFINISHED_PER_ADDRESS: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.coerce
+      .number({ error: 'must be a number of requests' })
+      .int('must be a whole number of requests')
+      .min(1, 'must be at least 1')
+      .max(100_000, 'must be at most 100000')
+      .default(DEFAULT_MAX_UNFINISHED_PER_ADDRESS),
+  ),
   // Compose passes an unset variable as an empty string: that is no token.
   GATEWAY_METRICS_TOKEN: z.preprocess(
     (v) => (v === '' ? undefined : v),
@@ -108,6 +121,7 @@ export function gatewaySettingsFromEnv(env: NodeJS.ProcessEnv, services: readonl
     trustProxy: data.GATEWAY_TRUST_PROXY,
     bodyLimits: { default: data.GATEWAY_BODY_LIMIT, upload: data.GATEWAY_UPLOAD_LIMIT },
     metricsToken: data.GATEWAY_METRICS_TOKEN,
+    maxUnfinishedPerAddress: data.GATEWAY_MAX_UNFINISHED_PER_ADDRESS,
     upstreams,
   };
 }

@@ -27,6 +27,12 @@ import { StaticSite } from './static-site';
 import { fetchUpstreamJson } from './upstream-fetch';
 import type { ReplicaStatus } from './upstream-pool';
 import { UpgradeHandler, type UpgradeAuthenticator } from './upgrade';
+import {
+  CONNECTION_CHECK_INTERVAL_MS,
+  DEFAULT_MAX_UNFINISHED_PER_ADDRESS,
+  HEADERS_TIMEOUT_MS,
+  UnfinishedRequests,
+} from './unfinished-requests';
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 /** A 5 MB image plus the multipart envelope. */
@@ -89,6 +95,11 @@ export interface GatewayOptions {
    * replicas in `upstreams` still serve upgrades, page plug-ins, bodies without a declared length and health.
    */
   local?: Readonly<Record<string, InProcessHandler>>;
+  /**
+   * How many requests (or upgrades) one client address may have whose headers are still arriving a second on;
+   * the connections beyond it get 429 and are closed (ADR 0032). Each one's headers must be complete within 10 s.
+   */
+  maxUnfinishedPerAddress?: number;
 }
 
 export interface Gateway {
@@ -209,17 +220,30 @@ export function createGateway(options: GatewayOptions): Gateway {
     isClosing: () => closing,
   });
 
-  const server = http.createServer({ ServerResponse: GatewayResponse });
-  // Longer than common load balancer idle timeouts, so the balancer never reuses a socket we just closed.
+  const server = http.createServer({
+    ServerResponse: GatewayResponse,
+    // Slow headers (slowloris): measured from a request's first byte (or the connection's opening), never reset by
+    // a trickle, for upgrades too; Node checks every second instead of its default 30 s (ADR 0032).
+    headersTimeout: HEADERS_TIMEOUT_MS,
+    connectionsCheckingInterval: CONNECTION_CHECK_INTERVAL_MS,
+  });
+  // Longer than common load balancer idle timeouts, so the balancer never reuses a socket we just closed. Node
+  // counts an idle kept-alive socket under this, not under headersTimeout, which starts with the next request.
   server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
+  const unfinished = new UnfinishedRequests({
+    maxPerAddress: options.maxUnfinishedPerAddress ?? DEFAULT_MAX_UNFINISHED_PER_ADDRESS,
+    logger,
+  });
+  unfinished.attach(server);
   server.on('request', (req: IncomingMessage, res: ServerResponse) => handleRequest(req, res, false));
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => handleRequest(req, res, true));
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) =>
     upgrades.handle(req, socket, head),
   );
   // A request Node cannot parse never reaches the handlers: it still gets a JSON error with a message.
-  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => answerClientError(err, socket, randomUUID()));
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) =>
+    answerClientError(err, socket, randomUUID()),
+  );
 
   function handleRequest(req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): void {
     const started = performance.now();
@@ -302,6 +326,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   function close(): Promise<void> {
     closePromise ??= (async () => {
       closing = true;
+      unfinished.stop();
       proxies.stopHealthChecks();
       upgrades.closeAll();
       if (server.listening) {

@@ -73,13 +73,35 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, re
     socket.destroy();
     return;
   }
+  // Headers (or a body) too slow: no lingering for a client that is dribbling, and no more reading, so a request
+  // that completes after the answer is never handled.
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return refuseSocket(socket, 408, 'Request timeout', requestId);
   // A lingering close: the client may still be writing the request's body. Reset at once, it would see the reset
   // instead of the answer (the fuzzer's PUT with a 17 KB query and a 500 KB body got EPIPE); the socket keeps reading
   // what still comes, for a bounded time, while the answer goes out and the client closes its side.
   lingering.add(socket);
   const linger = setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS).unref();
   socket.once('close', () => clearTimeout(linger));
-  if (err.code === 'HPE_HEADER_OVERFLOW') return rejectUpgrade(socket, 431, 'Request headers too large', requestId);
-  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return rejectUpgrade(socket, 408, 'Request timeout', requestId);
+  if (err.code === 'HPE_HEADER_OVERFLOW')
+    return rejectUpgrade(socket, 431, 'Request headers too large', requestId);
   rejectUpgrade(socket, 400, 'Malformed request', requestId);
+}
+
+/** How long a refused socket may take to receive its answer before it is dropped anyway. */
+const REFUSE_FLUSH_MS = 1_000;
+
+/**
+ * Answers a connection that is being cut while its request is still arriving (too slow, or one too many from its
+ * address): reading stops at once, so nothing more of it is parsed or handled, the answer is sent, and the socket is
+ * destroyed once the answer is out (or after a second, if the client does not read it).
+ */
+export function refuseSocket(socket: Duplex, statusCode: number, message: string, requestId: string): void {
+  if (socket.destroyed) return;
+  socket.pause();
+  lingering.add(socket);
+  const drop = setTimeout(() => socket.destroy(), REFUSE_FLUSH_MS).unref();
+  socket.once('close', () => clearTimeout(drop));
+  socket.once('finish', () => socket.destroy());
+  if (socket.writable) rejectUpgrade(socket, statusCode, message, requestId);
+  else socket.destroy();
 }
