@@ -1,5 +1,5 @@
 import { sanitizeCommentHtml, sanitizePostHtml } from '../src/html/html-sanitizer';
-import { parseDocuments, type DomElement } from './support/dom';
+import { parseDocuments, type DomElement, type ParsedDocument } from './support/dom';
 
 /**
  * Known XSS evasions (after the OWASP XSS Filter Evasion Cheat Sheet and html5sec.org): every one goes through
@@ -190,22 +190,64 @@ function danger(element: DomElement, context: 'post' | 'comment'): string | null
   return null;
 }
 
+interface SanitisedOutput {
+  payload: string;
+  context: 'post' | 'comment';
+  source: string;
+}
+
+/**
+ * What could run script in the parsed outputs. An output the parser could not read, or did not return, is a problem
+ * too: nothing is known about it, so it is not safe.
+ */
+function problemsIn(outputs: readonly SanitisedOutput[], parsed: readonly ParsedDocument[]): string[] {
+  if (parsed.length !== outputs.length)
+    return [`the parser returned ${parsed.length} documents for ${outputs.length} outputs`];
+  const problems: string[] = [];
+  parsed.forEach((doc, i) => {
+    const { context, payload, source } = outputs[i];
+    if (!doc.ok || doc.elements === undefined) {
+      problems.push(
+        `${context}: ${payload} -> ${source} (could not be parsed: ${doc.error ?? 'no elements'})`,
+      );
+      return;
+    }
+    for (const element of doc.elements) {
+      const why = danger(element, context);
+      if (why) problems.push(`${context}: ${payload} -> ${source} (${why})`);
+    }
+  });
+  return problems;
+}
+
 it('lets nothing executable through either sanitiser', async () => {
-  const outputs = PAYLOADS.flatMap((payload) => [
+  const outputs: SanitisedOutput[] = PAYLOADS.flatMap((payload) => [
     { payload, context: 'post' as const, source: sanitizePostHtml(payload) },
     { payload, context: 'comment' as const, source: sanitizeCommentHtml(payload) },
   ]);
   // Parsed as a browser renders them: inside a page body.
   const parsed = await parseDocuments(outputs.map((o) => ({ source: o.source, type: 'html' as const })));
-  const problems: string[] = [];
-  parsed.forEach((doc, i) => {
-    for (const element of doc.elements ?? []) {
-      const why = danger(element, outputs[i].context);
-      if (why) problems.push(`${outputs[i].context}: ${outputs[i].payload} -> ${outputs[i].source} (${why})`);
-    }
-  });
-  expect(problems).toEqual([]);
+  expect(problemsIn(outputs, parsed)).toEqual([]);
   expect(PAYLOADS.length).toBeGreaterThanOrEqual(80);
+});
+
+it('counts an output the parser could not read, or did not return, as a problem and not as safe', () => {
+  const outputs: SanitisedOutput[] = [
+    { payload: '<b>x</b>', context: 'post', source: '<b>x</b>' },
+    { payload: '<i>y</i>', context: 'comment', source: '<i>y</i>' },
+  ];
+  const read = (name: string): ParsedDocument => ({
+    ok: true,
+    elements: [{ name, namespace: 'http://www.w3.org/1999/xhtml', attributes: {}, text: '', parent: null }],
+  });
+  expect(problemsIn(outputs, [read('b'), read('i')])).toEqual([]);
+  expect(problemsIn(outputs, [read('b'), { ok: false, error: 'SyntaxError: boom' }])).toEqual([
+    'comment: <i>y</i> -> <i>y</i> (could not be parsed: SyntaxError: boom)',
+  ]);
+  expect(problemsIn(outputs, [{ ok: true }, read('i')])).toEqual([
+    'post: <b>x</b> -> <b>x</b> (could not be parsed: no elements)',
+  ]);
+  expect(problemsIn(outputs, [read('b')])).toEqual(['the parser returned 1 documents for 2 outputs']);
 });
 
 it('keeps what lessons and comments legitimately use', async () => {
