@@ -4,6 +4,9 @@ import type { BusMessage } from './bus.port';
 import { NatsJetStreamBus, type NatsJetStreamBusOptions } from './nats-jetstream.bus';
 import { NATS_URL, PINO_ERROR, capturingLogger, sleep, uniqueToken, waitFor } from './test-support';
 
+/** JetStream API error code of a message lookup that found nothing (`no message found`). */
+const JETSTREAM_NO_MESSAGE_FOUND = 10037;
+
 describe('NatsJetStreamBus', () => {
   const run = uniqueToken().toUpperCase();
   const streamName = `NATSBUS_${run}`;
@@ -153,8 +156,17 @@ describe('NatsJetStreamBus', () => {
       { id: '1' },
       { id: '2' },
     ]);
-    const stored = await jsm.streams.getMessage(streamName, { last_by_subj: subject }).catch(() => null);
-    expect(stored).toBeNull();
+    // The stream takes this subject (`<prefix>.>`), so only the bus keeping requests out of it explains the absence:
+    // JetStream's "no message found" (err_code 10037), not any failure of the lookup (a wrong stream is 10059).
+    expect((await jsm.streams.info(streamName)).config.subjects).toEqual([`${prefix}.>`]);
+    await expect(jsm.streams.getMessage(streamName, { last_by_subj: subject })).rejects.toMatchObject({
+      api_error: { code: 404, err_code: JETSTREAM_NO_MESSAGE_FOUND },
+    });
+    // The same lookup finds an event published on a sibling subject: it can see what is there.
+    await client.publish(`${prefix}.users.changed`, { id: '1' });
+    await expect(
+      jsm.streams.getMessage(streamName, { last_by_subj: `${prefix}.users.changed` }),
+    ).resolves.toMatchObject({ subject: `${prefix}.users.changed` });
   });
 
   it('updates an existing durable when its settings change', async () => {
