@@ -4,3 +4,4 @@ export * from './schemas';
 export * from './events';
 export * from './html-policy';
 export * from './html-text';
+export * from './seo-analysis';

@@ -72,7 +72,19 @@ const CHANGE_COLUMNS: Record<keyof PostChanges, string> = {
 /** A demo lesson as seeded: published, dated in the past, inserted only when its category exists. */
 export type DemoPost = Pick<
   NewPost,
-  'slug' | 'title' | 'content' | 'contentText' | 'excerpt' | 'tags' | 'authorId' | 'authorName' | 'readTime'
+  | 'slug'
+  | 'title'
+  | 'content'
+  | 'contentText'
+  | 'excerpt'
+  | 'tags'
+  | 'authorId'
+  | 'authorName'
+  | 'readTime'
+  | 'metaDescription'
+  | 'metaKeywords'
+  | 'seoTitle'
+  | 'focusKeyword'
 > & { id: string; categoryId: string; publishedAt: Date };
 
 /**
@@ -278,8 +290,9 @@ export class PostsRepository {
   async insertDemo(tx: EntityManager, post: DemoPost): Promise<boolean> {
     const rows: { id: string }[] = await tx.query(
       `INSERT INTO posts (id, slug, title, content, content_text, excerpt, category_id, status, tags, author_id,
-         author_name, published_at, created_at, updated_at, read_time)
-       SELECT $1, $2, $3, $4, $5, $6, $7, 'published', $8, $9, $10, $11, $11, $11, $12
+         author_name, published_at, created_at, updated_at, read_time, meta_description, meta_keywords, seo_title,
+         focus_keyword)
+       SELECT $1, $2, $3, $4, $5, $6, $7, 'published', $8, $9, $10, $11, $11, $11, $12, $13, $14, $15, $16
        WHERE EXISTS (SELECT 1 FROM categories WHERE id = $7)
        ON CONFLICT DO NOTHING RETURNING id`,
       [
@@ -295,6 +308,10 @@ export class PostsRepository {
         post.authorName,
         post.publishedAt,
         post.readTime,
+        post.metaDescription,
+        post.metaKeywords,
+        post.seoTitle,
+        post.focusKeyword,
       ],
     );
     return rows.length > 0;

@@ -12,7 +12,7 @@ import { CategoriesRepository } from '../categories/categories.repository';
 import { CommentsRepository } from '../comments/comments.repository';
 import { sanitizeCommentHtml, sanitizePostHtml } from '../html/html-sanitizer';
 import { htmlToText } from '../html/html-text';
-import { excerptFromText, readTimeOf } from '../posts/post-text';
+import { excerptOf, readTimeOf } from '../posts/post-text';
 import { PostsRepository } from '../posts/posts.repository';
 import { authorOf, DEMO_CATEGORIES, DEMO_COMMENTS, DEMO_POSTS } from './demo-content';
 
@@ -54,9 +54,13 @@ export class SeedService implements OnApplicationBootstrap {
           title: p.title,
           content,
           contentText: text,
-          excerpt: excerptFromText(text),
+          excerpt: excerptOf(p.excerpt, text),
           categoryId: p.categoryId,
           tags: p.tags,
+          metaDescription: p.metaDescription,
+          metaKeywords: p.metaKeywords,
+          seoTitle: p.seoTitle,
+          focusKeyword: p.focusKeyword,
           authorId: author.id,
           authorName: author.name,
           publishedAt,
