@@ -9,7 +9,12 @@ import {
   type GoogleSlide,
   type LessonPlan,
 } from '@district/contracts';
-import { DEMO_AUDIO_LIST, DEMO_LESSON_PLAN, DEMO_SLIDES } from '../src/seed/demo-classroom';
+import {
+  DEMO_AUDIO_LIST,
+  DEMO_LESSON_PLAN,
+  DEMO_SLIDES,
+  PUBLIC_DEMO_DECKS,
+} from '../src/seed/demo-classroom';
 import { SeedService } from '../src/seed/seed.service';
 import { startClassroom, type ClassroomTestApp } from './support/classroom-app';
 
@@ -78,7 +83,7 @@ describe('demo data', () => {
       expect([field, (plan as LessonPlan)[field] !== '']).toEqual([field, true]);
   });
 
-  it('has two slides, one public (a published link) and one not (a normal link), both with a preview', async () => {
+  it('has two slides of real public decks, one for students and one for teachers only, both with a preview', async () => {
     const ids = DEMO_SLIDES.map((s) => s.id);
     const { client: teacher } = await app.signIn('teacher');
     const { client: student } = await app.signIn('student');
@@ -90,8 +95,44 @@ describe('demo data', () => {
     );
     expect(forTeacher.map((s) => s.isPublic).sort()).toEqual([false, true]);
     expect(forStudent.map((s) => s.id)).toEqual([DEMO_SLIDES[0].id]);
-    expect(forTeacher.map((s) => s.embedUrl).filter((u) => u.includes('/embed?'))).toHaveLength(2);
-    expect(forTeacher.find((s) => s.isPublic)?.embedUrl).toContain('/presentation/d/e/');
+    // Each link and preview names a deck found in Google's documentation or samples, never an invented id.
+    const documented: readonly string[] = Object.values(PUBLIC_DEMO_DECKS);
+    for (const slide of forTeacher) {
+      const id = /^https:\/\/docs\.google\.com\/presentation\/d\/([\w-]+)\/edit\?usp=sharing$/.exec(
+        slide.googleSlidesUrl,
+      )?.[1];
+      expect([slide.title, documented.includes(id ?? '')]).toEqual([slide.title, true]);
+      expect(slide.embedUrl).toBe(
+        `https://docs.google.com/presentation/d/${id}/embed?start=false&loop=false&delayms=3000`,
+      );
+    }
+  });
+
+  it('replaces the invented decks of earlier demo data, once, and never a deck a teacher chose', async () => {
+    const [replaced, chosen] = DEMO_SLIDES;
+    // A demo site seeded before issue #34: the first slide still has its invented link; the teacher changed the second.
+    await app.dataSource.query(
+      `UPDATE google_slides SET google_slides_url = $2, embed_url = '', title = 'Old' WHERE id = $1`,
+      [replaced.id, replaced.retiredUrls[0]],
+    );
+    const theirs = 'https://docs.google.com/presentation/d/1TeachersOwnDeckId_abc/edit';
+    await app.dataSource.query(`UPDATE google_slides SET google_slides_url = $2 WHERE id = $1`, [
+      chosen.id,
+      theirs,
+    ]);
+
+    const seed = app.service.app.get(SeedService);
+    expect(await seed.seedDemo()).toEqual({ audioLists: 0, lessonPlans: 0, slides: 0, slidesReplaced: 1 });
+    expect(await seed.seedDemo()).toEqual({ audioLists: 0, lessonPlans: 0, slides: 0, slidesReplaced: 0 });
+
+    const { client: teacher } = await app.signIn('teacher');
+    const slides = (await teacher.get<GoogleSlide[]>('/api/google-slides')).body;
+    expect(slides.find((s) => s.id === replaced.id)).toMatchObject({
+      title: replaced.input.title,
+      googleSlidesUrl: replaced.input.googleSlidesUrl,
+      embedUrl: expect.stringContaining(PUBLIC_DEMO_DECKS.slidesApiSample),
+    });
+    expect(slides.find((s) => s.id === chosen.id)?.googleSlidesUrl).toBe(theirs);
   });
 
   it('is seeded once, however often the service starts', async () => {
@@ -99,6 +140,7 @@ describe('demo data', () => {
       audioLists: 0,
       lessonPlans: 0,
       slides: 0,
+      slidesReplaced: 0,
     });
   });
 });

@@ -90,31 +90,60 @@ export const DEMO_LESSON_PLAN: { id: string; input: LessonPlanInput } = {
   },
 };
 
-export const DEMO_SLIDES: readonly { id: string; input: GoogleSlideInput }[] = [
-  {
-    id: '00000000-0000-4000-8000-0000000c0003',
-    input: {
-      title: 'Los saludos (greetings)',
-      description: 'Slides for the greetings lesson: formal and informal greetings with pictures.',
-      googleSlidesUrl:
+/**
+ * Real, public Google Slides decks, each found in Google's own documentation or samples (ids are never invented: a
+ * made-up id shows a broken preview and an "Open in Google Slides" that fails). Checked against these sources only;
+ * the demo machine has no internet, so the decks themselves were not opened (ADR 0035).
+ */
+export const PUBLIC_DEMO_DECKS = {
+  /**
+   * The Google Slides API's sample presentation, read by every quickstart: developers.google.com/slides/api/samples/reading
+   * ("the examples read from this example presentation") and googleworkspace/apps-script-samples
+   * slides/quickstart/quickstart.gs (`https://docs.google.com/presentation/d/<id>/edit`).
+   */
+  slidesApiSample: '1EAYk18WDjIG-zp_0vLm3CsfQh_i8eXc67Jo2O9C6Vuc',
+  /**
+   * Google Slides' "Employee Certificate" template, linked for copying ("/copy", so anyone with the link can view it)
+   * from googleworkspace/solutions employee-certificate/README.md.
+   */
+  certificateTemplate: '1bFj09xI7g_kbA76Xb60tYyxVdi-zrpm6zQ6gu696vKs',
+} as const;
+
+const deckUrl = (id: string) => `https://docs.google.com/presentation/d/${id}/edit?usp=sharing`;
+
+export const DEMO_SLIDES: readonly { id: string; input: GoogleSlideInput; retiredUrls: readonly string[] }[] =
+  [
+    {
+      id: '00000000-0000-4000-8000-0000000c0003',
+      input: {
+        title: 'Sample deck: how a shared presentation looks here',
+        description:
+          "Google's public sample presentation from the Google Slides API documentation. Shared as 'Anyone with the link can view', it previews here and opens in Google Slides; add your own decks the same way.",
+        googleSlidesUrl: deckUrl(PUBLIC_DEMO_DECKS.slidesApiSample),
+        isPublic: true,
+        category: 'Getting started',
+        tags: ['sample', 'how to'],
+      },
+      // What earlier versions seeded: invented ids, replaced on a demo site that still has them.
+      retiredUrls: [
         'https://docs.google.com/presentation/d/e/2PACX-1vDemoSaludosPublishedDeck_0001/pub?start=false&loop=false',
-      isPublic: true,
-      category: 'Spanish I',
-      tags: ['greetings', 'unit 1', 'vocabulary'],
+      ],
     },
-  },
-  {
-    id: '00000000-0000-4000-8000-0000000c0004',
-    input: {
-      title: 'Unit 1 answer key (teachers only)',
-      description: 'Answers for the unit 1 worksheets. Not shown to students.',
-      googleSlidesUrl:
+    {
+      id: '00000000-0000-4000-8000-0000000c0004',
+      input: {
+        title: 'Certificate template (teachers only)',
+        description:
+          "Google Slides' Employee Certificate template: make a copy, change the names and award students at the end of a unit. Not shown to students.",
+        googleSlidesUrl: deckUrl(PUBLIC_DEMO_DECKS.certificateTemplate),
+        isPublic: false,
+        category: 'Templates',
+        tags: ['certificate', 'template'],
+      },
+      retiredUrls: [
         'https://docs.google.com/presentation/d/1DemoUnitOneAnswerKey-Teachers_0002/edit#slide=id.p',
-      isPublic: false,
-      category: 'Spanish I',
-      tags: ['answer key', 'unit 1'],
+      ],
     },
-  },
-];
+  ];
 
 export const DEMO_AUTHOR = demoAccount('teacher');

@@ -8,7 +8,8 @@ import { DEMO_AUDIO_LIST, DEMO_AUTHOR, DEMO_LESSON_PLAN, DEMO_SLIDES } from './d
 
 /**
  * On a demo site, the demo audio list, lesson plan and slides. An item with the same id is left as it is, so
- * restarts and racing replicas are harmless and a teacher's edits (or deletions) are not undone.
+ * restarts and racing replicas are harmless and a teacher's edits (or deletions) are not undone; the one exception is
+ * a demo slide still carrying an invented link of earlier demo data, which is replaced by the real deck.
  */
 @Injectable()
 export class SeedService implements OnApplicationBootstrap {
@@ -25,8 +26,13 @@ export class SeedService implements OnApplicationBootstrap {
     if (this.runtime.demo) await this.seedDemo();
   }
 
-  /** Answers how many items were created. */
-  async seedDemo(): Promise<{ audioLists: number; lessonPlans: number; slides: number }> {
+  /** Answers how many items were created, and how many demo slides with invented links were replaced. */
+  async seedDemo(): Promise<{
+    audioLists: number;
+    lessonPlans: number;
+    slides: number;
+    slidesReplaced: number;
+  }> {
     const author = { id: DEMO_AUTHOR.id, name: DEMO_AUTHOR.name };
     const created = await this.dataSource.transaction(async (tx) => {
       const audioLists = Number(
@@ -36,11 +42,14 @@ export class SeedService implements OnApplicationBootstrap {
         await this.lessonPlans.seed(tx, DEMO_LESSON_PLAN.id, DEMO_LESSON_PLAN.input, author),
       );
       let slides = 0;
-      for (const demo of DEMO_SLIDES)
+      let slidesReplaced = 0;
+      for (const demo of DEMO_SLIDES) {
         slides += Number(await this.slides.seed(tx, demo.id, demo.input, author));
-      return { audioLists, lessonPlans, slides };
+        slidesReplaced += Number(await this.slides.reseed(tx, demo.id, demo.retiredUrls, demo.input));
+      }
+      return { audioLists, lessonPlans, slides, slidesReplaced };
     });
-    if (created.audioLists + created.lessonPlans + created.slides > 0)
+    if (created.audioLists + created.lessonPlans + created.slides + created.slidesReplaced > 0)
       this.logger.info(created, 'demo classroom material seeded');
     return created;
   }

@@ -66,6 +66,28 @@ export class SlidesService {
     return created !== null;
   }
 
+  /**
+   * A fixed-id slide replaced by `input` if it still has one of the links earlier demo data gave it (never one a
+   * teacher typed); its updated event when replaced.
+   */
+  async reseed(
+    tx: EntityManager,
+    id: string,
+    retiredUrls: readonly string[],
+    input: GoogleSlideInput,
+  ): Promise<boolean> {
+    const stored = await this.slides.findForUpdate(tx, id);
+    if (!stored || !retiredUrls.includes(stored.googleSlidesUrl)) return false;
+    const updated = (await this.slides.update(
+      tx,
+      id,
+      input,
+      deriveEmbedUrl(input.googleSlidesUrl),
+    )) as StoredSlide;
+    await this.enqueueChanged(tx, Subjects.classroomSlideUpdated, updated);
+    return true;
+  }
+
   async update(user: AuthUser, id: string, input: GoogleSlideInput): Promise<GoogleSlide> {
     const slide = await this.dataSource.transaction(async (tx) => {
       await this.lockChangeable(tx, user, id);
