@@ -4,6 +4,7 @@ import { blogJourneys } from './journeys/blog.journey';
 import { chatJourneys } from './journeys/chat.journey';
 import { classroomJourneys } from './journeys/classroom.journey';
 import { keyboardJourneys } from './journeys/keyboard.journey';
+import { layoutJourneys } from './journeys/layout.journey';
 import { quizJourneys } from './journeys/quizzes.journey';
 import { shellJourneys } from './journeys/shell.journey';
 import { toolsJourneys } from './journeys/tools.journey';
@@ -18,7 +19,7 @@ import { snapshotWebDist, startStack, TOPOLOGIES, type Stack, type Topology } fr
  * Chromium, stop the stack. Options: --json=<file> (results), --topology=standalone,cluster, --journeys=1,2,3.
  */
 const ARTIFACTS = path.resolve(__dirname, '../artifacts');
-const ALL_JOURNEYS: readonly Journey[] = [...shellJourneys, ...toolsJourneys, ...blogJourneys, ...chatJourneys, ...classroomJourneys, ...quizJourneys, ...keyboardJourneys];
+const ALL_JOURNEYS: readonly Journey[] = [...shellJourneys, ...toolsJourneys, ...blogJourneys, ...chatJourneys, ...classroomJourneys, ...quizJourneys, ...keyboardJourneys, ...layoutJourneys];
 
 interface Options {
   json?: string;

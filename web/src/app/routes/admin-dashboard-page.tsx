@@ -33,7 +33,7 @@ function PendingSummary() {
   const pending = (users.data ?? []).filter((u) => !u.approved).length;
   const total = users.data?.length ?? 0;
   return (
-    <div className="mb-8 grid gap-4 sm:grid-cols-3">
+    <div className="mb-8 grid grid-cols-1 gap-4 sm:grid-cols-3">
       <div className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
         <p className="text-sm font-medium text-slate-600">Pending approval</p>
         <p className="mt-1 text-3xl font-bold text-slate-900" data-testid="pending-count">
@@ -76,7 +76,7 @@ export function AdminDashboardPage() {
         actions={<ButtonLink to="/admin/posts/new">New Post</ButtonLink>}
       />
       <PendingSummary />
-      <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+      <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
         {dashboardCards.map((card) => (
           <li key={card.to}>
             <Link

@@ -173,7 +173,7 @@ export function AdminCategoriesPage() {
           </ButtonLink>
         }
       />
-      <div className="grid gap-6 lg:grid-cols-3">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <Card className="self-start">
           <CardHeader title={form.id ? 'Edit Category' : 'Add Category'} />
           <CardBody>

@@ -143,7 +143,7 @@ export function AdminPostsPage() {
           <p className="mt-2 text-slate-600">Write the first lesson with New Post.</p>
         </div>
       ) : (
-        <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+        <ul className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3">
           {posts.data.map((post) => (
             <li key={post.id}>
               <PostAdminCard

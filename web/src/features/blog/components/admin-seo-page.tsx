@@ -79,7 +79,7 @@ function SettingsForm({ settings }: { settings: SeoSettings }) {
         value={form.defaultMetaKeywords}
         onChange={(e) => set('defaultMetaKeywords', e.target.value)}
       />
-      <div className="grid gap-4 sm:grid-cols-2">
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
         <TextField
           label="Google Analytics ID"
           value={form.googleAnalyticsId}
@@ -249,7 +249,7 @@ export function AdminSeoPage() {
           </ButtonLink>
         }
       />
-      <div className="grid gap-6 lg:grid-cols-3">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <Card className="lg:col-span-2">
           <CardHeader title="Site Settings" as="h2" />
           <CardBody>

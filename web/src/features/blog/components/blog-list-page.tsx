@@ -89,7 +89,7 @@ export function BlogListPage() {
         title="Lessons"
         description="Browse every published lesson. Search by words or pick a category."
       />
-      <form role="search" className="mb-8 grid gap-4 sm:grid-cols-3" onSubmit={(e) => e.preventDefault()}>
+      <form role="search" className="mb-8 grid grid-cols-1 gap-4 sm:grid-cols-3" onSubmit={(e) => e.preventDefault()}>
         <TextField
           label="Search lessons"
           type="search"
@@ -118,7 +118,7 @@ export function BlogListPage() {
 
       {list.isPending ? (
         <div
-          className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3"
+          className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3"
           aria-busy="true"
           aria-label="Loading lessons"
         >
@@ -156,7 +156,7 @@ export function BlogListPage() {
             {list.data.total === 1 ? '1 lesson' : `${list.data.total} lessons`}
           </p>
           <ul
-            className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3"
+            className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3"
             aria-busy={list.isPlaceholderData || undefined}
           >
             {list.data.posts.map((post) => (

@@ -59,7 +59,7 @@ function LatestLessons({ signedIn }: { signedIn: boolean }) {
 
   if (posts.isPending) {
     return (
-      <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3" role="status" aria-busy="true" aria-label="Loading lessons">
+      <div className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3" role="status" aria-busy="true" aria-label="Loading lessons">
         {Array.from({ length: 3 }, (_, i) => (
           <PostCardSkeleton key={i} />
         ))}
@@ -115,7 +115,7 @@ function LatestLessons({ signedIn }: { signedIn: boolean }) {
   }
 
   return (
-    <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+    <ul className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3">
       {latest.map((post) => (
         <li key={post.id}>
           <PostCard post={post} signedIn={signedIn} />
@@ -151,7 +151,7 @@ export function HomePage() {
       ) : null}
 
       <section className="relative overflow-hidden bg-gradient-to-br from-brand-900 via-brand-800 to-brand-700 text-white">
-        <div className="mx-auto grid max-w-7xl gap-10 px-4 py-16 sm:px-6 sm:py-20 lg:grid-cols-5 lg:px-8">
+        <div className="mx-auto grid grid-cols-1 max-w-7xl gap-10 px-4 py-16 sm:px-6 sm:py-20 lg:grid-cols-5 lg:px-8">
           <div className="lg:col-span-3">
             <p className="text-sm font-semibold uppercase tracking-widest text-brand-200">
               Teaching and learning, together
@@ -181,7 +181,7 @@ export function HomePage() {
               <p className="mt-6 text-sm text-brand-100">Welcome back, {user.name || user.username}.</p>
             ) : null}
           </div>
-          <ul className="grid gap-4 self-center lg:col-span-2">
+          <ul className="grid grid-cols-1 gap-4 self-center lg:col-span-2">
             {highlights.map((h) => (
               <li key={h.title} className="rounded-2xl bg-white/10 p-5 ring-1 ring-white/15 backdrop-blur-sm">
                 <p className="font-semibold">{h.title}</p>

@@ -79,7 +79,7 @@ export function AudioListForm({ list, onDone }: { list: AudioList | null; onDone
             <legend className="mb-2 text-sm font-semibold text-slate-800">Audio Files</legend>
             {files.map((f, i) => (
               <div key={f.key} role="group" aria-label={`Audio file ${i + 1}`} className="space-y-2 rounded-lg border border-slate-200 p-3">
-                <div className="grid gap-3 sm:grid-cols-2">
+                <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
                   <TextField label="Name" maxLength={AUDIO_FILE_NAME_MAX} value={f.name} onChange={(e) => update(f.key, { name: e.target.value })} />
                   <TextField
                     label="URL"

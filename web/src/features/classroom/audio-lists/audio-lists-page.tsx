@@ -49,7 +49,7 @@ export function AudioListsPage() {
           <CardBody className="py-12 text-center text-slate-600">{staff ? ClassroomTexts.noAudioListsStaff : ClassroomTexts.noAudioLists}</CardBody>
         </Card>
       ) : (
-        <ul className="grid gap-4 lg:grid-cols-2" aria-label="Audio lists">
+        <ul className="grid grid-cols-1 gap-4 lg:grid-cols-2" aria-label="Audio lists">
           {lists.data.map((list) => (
             <li key={list.id} className="flex">
               <Card className="flex w-full flex-col">

@@ -63,7 +63,7 @@ export function SlideForm({ slide, saving, onSubmit, onCancel, onInvalid }: Slid
       <CardHeader title={slide ? `Edit: ${slide.title}` : 'Add Google Slides Presentation'} />
       <CardBody>
         <form noValidate onSubmit={submit} aria-label={slide ? 'Edit Google Slides presentation' : 'Add Google Slides presentation'} className="space-y-4">
-          <div className="grid gap-4 md:grid-cols-2">
+          <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
             <TextField label="Title" required maxLength={SLIDE_TITLE_MAX} value={title} error={errors.title} onChange={(e) => setTitle(e.target.value)} />
             <TextField label="Category" maxLength={SLIDE_CATEGORY_MAX} value={category} onChange={(e) => setCategory(e.target.value)} />
           </div>

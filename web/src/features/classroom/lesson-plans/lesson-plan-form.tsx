@@ -58,7 +58,7 @@ export function LessonPlanForm({ mode, initial, saving, onSubmit, onCancel, onIn
       <CardHeader title={mode === 'edit' ? 'Edit Lesson Plan' : ClassroomMessages.createLessonPlan} />
       <CardBody>
         <form noValidate onSubmit={submit} aria-label={mode === 'edit' ? 'Edit lesson plan' : 'Create lesson plan'} className="space-y-6">
-          <div className="grid gap-4 md:grid-cols-2">
+          <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
             <TextField
               label="Lesson Title"
               required
@@ -75,7 +75,7 @@ export function LessonPlanForm({ mode, initial, saving, onSubmit, onCancel, onIn
             <TextField label="Subject" maxLength={LESSON_PLAN_SHORT_MAX} value={draft.subject} onChange={(e) => set('subject', e.target.value)} />
             <TextField label="Topic/Unit" maxLength={LESSON_PLAN_SHORT_MAX} value={draft.topic} onChange={(e) => set('topic', e.target.value)} className="md:col-span-2" />
           </div>
-          <div className="grid gap-4 md:grid-cols-2">
+          <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
             {PLAN_TEXT_FIELDS.map((f) => (
               <TextAreaField key={f.key} label={f.label} rows={TEXT_ROWS} maxLength={LESSON_PLAN_TEXT_MAX} value={draft[f.key]} onChange={(e) => set(f.key, e.target.value)} />
             ))}
@@ -94,7 +94,7 @@ export function LessonPlanForm({ mode, initial, saving, onSubmit, onCancel, onIn
                   onChange={(e) => setPhase(phase.key, { timeAllotted: e.target.value })}
                   className="max-w-xs"
                 />
-                <div className="grid gap-4 md:grid-cols-2">
+                <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
                   <TextAreaField
                     label="Teacher Will"
                     rows={PHASE_TEXT_ROWS}
@@ -132,7 +132,7 @@ export function LessonPlanForm({ mode, initial, saving, onSubmit, onCancel, onIn
             );
           })}
 
-          <div className="grid gap-4 md:grid-cols-2">
+          <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
             <TextField label="Total Time" maxLength={LESSON_PLAN_SHORT_MAX} value={draft.totalTime} onChange={(e) => set('totalTime', e.target.value)} className="max-w-xs md:col-span-2" />
             <TextAreaField
               label="Evaluation (Check for Understanding)"

@@ -115,7 +115,7 @@ export function LessonPlansPage() {
               </CardBody>
             </Card>
           ) : (
-            <ul className="grid gap-4 md:grid-cols-2 xl:grid-cols-3" aria-label="Lesson plans">
+            <ul className="grid grid-cols-1 gap-4 md:grid-cols-2 xl:grid-cols-3" aria-label="Lesson plans">
               {plans.data.map((plan) => (
                 <li key={plan.id} className="flex">
                   <Card className="flex w-full flex-col">

@@ -87,7 +87,7 @@ export function PrintablePlan({ plan, onClose }: { plan: LessonPlan; onClose: ()
                 {phase.label}
                 {value.timeAllotted ? <span className="font-normal"> — {value.timeAllotted}</span> : null}
               </h2>
-              <div className="mt-2 grid gap-3 sm:grid-cols-2">
+              <div className="mt-2 grid grid-cols-1 gap-3 sm:grid-cols-2">
                 <div>
                   <h3 className="font-semibold">Teacher Will</h3>
                   <Text value={value.teacherWill} />

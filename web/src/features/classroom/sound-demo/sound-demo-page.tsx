@@ -35,7 +35,7 @@ function AudioListSounds() {
       {lists.data.map((list) => (
         <section key={list.id} aria-label={`Audio list ${list.title}`}>
           <h3 className="mb-2 font-semibold text-slate-900">{list.title}</h3>
-          <ul className="grid gap-2 sm:grid-cols-2">
+          <ul className="grid grid-cols-1 gap-2 sm:grid-cols-2">
             {list.audioFiles.map((file, i) => (
               <SoundRow key={`${i}-${file.url}`} name={file.name} src={file.url} />
             ))}
@@ -84,7 +84,7 @@ export function SoundDemoPage({ alphabet }: { alphabet: readonly AlphabetSound[]
         <Card>
           <CardHeader title="Spanish Alphabet" description={`${alphabet.length} letters, as the Spanish Alphabet tool plays them.`} />
           <CardBody>
-            <ul className="grid gap-2 sm:grid-cols-2 lg:grid-cols-3" aria-label="Alphabet sounds">
+            <ul className="grid grid-cols-1 gap-2 sm:grid-cols-2 lg:grid-cols-3" aria-label="Alphabet sounds">
               {alphabet.map((l) => (
                 <SoundRow key={l.letter} name={l.letter} src={l.src} />
               ))}
@@ -94,7 +94,7 @@ export function SoundDemoPage({ alphabet }: { alphabet: readonly AlphabetSound[]
         <Card>
           <CardHeader title="Demo Quiz Audio" description="The recordings of the demo audio quiz." />
           <CardBody>
-            <ul className="grid gap-2 sm:grid-cols-2 lg:grid-cols-3" aria-label="Demo quiz sounds">
+            <ul className="grid grid-cols-1 gap-2 sm:grid-cols-2 lg:grid-cols-3" aria-label="Demo quiz sounds">
               {DEMO_QUIZ_SOUNDS.map((s) => (
                 <SoundRow key={s.src} name={s.name} src={s.src} />
               ))}

@@ -81,7 +81,7 @@ export default function NumberBingoPage() {
         title="Bingo Generator"
         description="Make number bingo cards: choose the range, how many cards, and whether the centre is FREE."
       />
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
         <Card className="self-start">
           <CardHeader title="Configuration" />
           <CardBody>
@@ -177,7 +177,7 @@ export default function NumberBingoPage() {
           />
           <CardBody aria-live="polite">
             {cards ? (
-              <ul className="grid gap-6 sm:grid-cols-2">
+              <ul className="grid grid-cols-1 gap-6 sm:grid-cols-2">
                 {cards.cards.map((card, i) => (
                   <li key={i}>
                     <BingoCardView card={card} caption={`Card ${i + 1}`} headings />

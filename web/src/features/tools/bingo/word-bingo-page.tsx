@@ -80,7 +80,7 @@ export default function WordBingoPage() {
         title="Bingo"
         description="Make word bingo cards from your vocabulary list and print them as a PDF."
       />
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,24rem)_minmax(0,1fr)]">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,24rem)_minmax(0,1fr)]">
         <div className="space-y-6">
           <Card>
             <CardHeader title="Settings" />

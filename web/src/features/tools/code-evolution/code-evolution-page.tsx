@@ -32,7 +32,7 @@ export default function CodeEvolutionPage() {
   return (
     <PageContainer>
       <PageHeader title={EvolutionMessages.title} description={EvolutionMessages.description} />
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,16rem)_minmax(0,1fr)]">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,16rem)_minmax(0,1fr)]">
         <Card className="self-start">
           <CardHeader title={EvolutionMessages.timeline} />
           <CardBody>

@@ -64,7 +64,7 @@ function EntryList({
                   Remove
                 </Button>
               </div>
-              <div className="grid gap-2 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
+              <div className="grid grid-cols-1 gap-2 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
                 <TextField
                   label="Clue"
                   value={entry.clue}
@@ -178,7 +178,7 @@ export default function CrosswordPage() {
         title="Crossword Generator"
         description="Write clues and answers; the puzzle is laid out as you type. The PDF has an answer key and a student worksheet."
       />
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
         <div className="space-y-6">
           <Card>
             <CardBody>
@@ -238,7 +238,7 @@ export default function CrosswordPage() {
                       {layout.components} separate parts.
                     </p>
                   ) : null}
-                  <div className="grid gap-4 sm:grid-cols-2">
+                  <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
                     {(['across', 'down'] as const).map((direction) => (
                       <section key={direction} aria-label={`${LABEL[direction]} clues`}>
                         <h3 className="mb-1 font-semibold text-slate-900">{LABEL[direction]}</h3>

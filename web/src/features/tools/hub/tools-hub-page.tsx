@@ -28,7 +28,7 @@ export default function ToolsHubPage() {
           {HubMessages.studentViewBody}
         </Alert>
       ) : null}
-      <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="Tools">
+      <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="Tools">
         {tools.map((tool) => (
           <li key={tool.id} className="flex">
             <Card className="flex w-full flex-col p-5 transition-shadow hover:shadow-md">

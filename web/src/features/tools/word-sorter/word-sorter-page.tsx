@@ -288,7 +288,7 @@ export default function WordSorterPage() {
         }
       />
       <Card className="mb-6 p-4">
-        <div className="grid gap-4 md:grid-cols-[minmax(0,1fr)_minmax(0,2fr)] md:items-end">
+        <div className="grid grid-cols-1 gap-4 md:grid-cols-[minmax(0,1fr)_minmax(0,2fr)] md:items-end">
           <TextField
             label={SorterMessages.studentName}
             value={studentName}
@@ -322,7 +322,7 @@ export default function WordSorterPage() {
         New words go to the first list. Drag a word to the other list, or use its arrow button; click a list
         title to rename it. With the keyboard, Alt+Up and Alt+Down on a word&apos;s arrow button move it up or down.
       </p>
-      <div className="grid gap-4 md:grid-cols-2">{([0, 1] as const).map(renderList)}</div>
+      <div className="grid grid-cols-1 gap-4 md:grid-cols-2">{([0, 1] as const).map(renderList)}</div>
       <div className="mt-6 flex flex-wrap gap-2">
         <Button onClick={exportPdf} disabled={empty}>
           {SorterMessages.exportPdf}
