@@ -50,6 +50,11 @@ export const deletePost = (id: string): Promise<void> => api.delete(postPath(id)
 /** Spec §8 wording: 'Failed to save post: {status}' when the server answered, otherwise the thrown message. */
 export function savePostErrorText(err: unknown): string {
   if (err instanceof ApiError && err.status >= 400) return BlogMessages.savePostFailed(err.status);
+  return saveErrorInline(err);
+}
+
+/** Spec §8, the editor's own line: 'Error saving post: {message or Unknown error}' (the server's message on a refusal). */
+export function saveErrorInline(err: unknown): string {
   return `Error saving post: ${err instanceof Error && err.message ? err.message : 'Unknown error'}`;
 }
 

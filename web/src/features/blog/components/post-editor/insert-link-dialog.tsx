@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Button, Modal, TextField } from '@/components/ui';
 import { isSafeLinkUrl } from './html-tools';
 
@@ -25,31 +25,20 @@ export function InsertLinkDialog({
   const [url, setUrl] = useState(initialUrl);
   const [text, setText] = useState(initialText);
   const [error, setError] = useState<string | undefined>();
+  // A form, so Enter in either field inserts like the Insert button (through the same URL check).
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    // The dialog is portalled, but React bubbles events through the component tree: keep this submit here.
+    event.stopPropagation();
+    if (!isSafeLinkUrl(url)) {
+      setError('Please enter a link starting with http://, https://, mailto: or /');
+      return;
+    }
+    onInsert({ url: url.trim(), text });
+  };
   return (
-    <Modal
-      open={open}
-      onClose={onClose}
-      title="Insert Link"
-      footer={
-        <>
-          <Button variant="outline" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button
-            onClick={() => {
-              if (!isSafeLinkUrl(url)) {
-                setError('Please enter a link starting with http://, https://, mailto: or /');
-                return;
-              }
-              onInsert({ url: url.trim(), text });
-            }}
-          >
-            Insert
-          </Button>
-        </>
-      }
-    >
-      <div className="space-y-4">
+    <Modal open={open} onClose={onClose} title="Insert Link">
+      <form onSubmit={submit} noValidate className="space-y-4" aria-label="Insert Link">
         <TextField
           label="Link URL"
           value={url}
@@ -58,7 +47,13 @@ export function InsertLinkDialog({
           placeholder="https://"
         />
         <TextField label="Link text" value={text} onChange={(e) => setText(e.target.value)} />
-      </div>
+        <div className="flex justify-end gap-2 pt-2">
+          <Button variant="outline" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit">Insert</Button>
+        </div>
+      </form>
     </Modal>
   );
 }

@@ -22,6 +22,8 @@ function setup(post?: Post) {
 }
 
 const content = () => screen.getByLabelText('Content (HTML)') as HTMLTextAreaElement;
+/** The editor's inline error (an Alert in the page, not a toast in the notification list). */
+const inlineError = () => within(screen.getByRole('main')).getByRole('alert');
 
 describe('post editor (spec sections 2, 5 and 8)', { timeout: 20_000 }, () => {
   it('checks uploads for type and the 5 MB limit', () => {
@@ -95,7 +97,7 @@ describe('post editor (spec sections 2, 5 and 8)', { timeout: 20_000 }, () => {
     ).toHaveTextContent('Passed');
   });
 
-  it('edits an existing post with PUT, reports a failed save with its status, and an unknown failure inline', async () => {
+  it('edits an existing post with PUT; a refused save shows its status and, in the editor, the reason', async () => {
     const post = makePost({ title: 'Old title', content: '<p>Old</p>', status: 'draft' });
     const { user, fetch } = await renderApp(`/admin/posts/edit/${post.id}`, {
       user: personas.admin(),
@@ -108,13 +110,30 @@ describe('post editor (spec sections 2, 5 and 8)', { timeout: 20_000 }, () => {
       json: { statusCode: 409, message: ContentMessages.postSlugTaken },
     });
     await user.click(screen.getByRole('button', { name: 'Save Post' }));
+    // Spec §8, both: the alert with the status and the editor's own 'Error saving post: {message}' (issue #34).
     expect(await screen.findByText('Failed to save post: 409')).toBeInTheDocument();
+    expect(inlineError()).toHaveTextContent(`Error saving post: ${ContentMessages.postSlugTaken}`);
     expect(fetch.calls('PUT', `/api/posts/${post.id}`)[0]?.body).not.toHaveProperty('slug');
+  });
+
+  it('shows inline a save that got no usable answer, and a refusal without a message from the server', async () => {
+    const post = makePost({ title: 'Old title', content: '<p>Old</p>', status: 'draft' });
+    const { user, fetch } = await renderApp(`/admin/posts/edit/${post.id}`, {
+      user: personas.admin(),
+      setup: setup(post),
+    });
+    await screen.findByRole('heading', { level: 1, name: 'Edit Post' });
     fetch.on('PUT', `/api/posts/${post.id}`, { json: { not: 'a post' } });
     await user.click(screen.getByRole('button', { name: 'Save Post' }));
-    expect(
-      await screen.findByText('Error saving post: The server sent an unexpected answer.'),
-    ).toBeInTheDocument();
+    await waitFor(() =>
+      expect(inlineError()).toHaveTextContent('Error saving post: The server sent an unexpected answer.'),
+    );
+    expect(screen.queryByText(/^Failed to save post/)).not.toBeInTheDocument();
+
+    fetch.on('PUT', `/api/posts/${post.id}`, { status: 500, text: '' });
+    await user.click(screen.getByRole('button', { name: 'Save Post' }));
+    expect(await screen.findByText('Failed to save post: 500')).toBeInTheDocument();
+    await waitFor(() => expect(inlineError()).toHaveTextContent(/^Error saving post: /));
   });
 
   it('needs alt text on images before publishing', async () => {
@@ -170,6 +189,24 @@ describe('post editor (spec sections 2, 5 and 8)', { timeout: 20_000 }, () => {
     await user.type(dialog.getByLabelText('Link URL'), 'https://rae.es');
     await user.click(dialog.getByRole('button', { name: 'Insert' }));
     expect(content()).toHaveValue('<p>ser</p><p><a href="https://rae.es">SER</a></p>');
+  });
+
+  it('submits the Insert Link dialog with Enter, through the same URL check', async () => {
+    const { user } = await renderApp('/admin/posts/new', { user: personas.admin(), setup: setup() });
+    fireEvent.change(await screen.findByLabelText('Content (HTML)'), { target: { value: '<p>rae</p>' } });
+    content().setSelectionRange(3, 6);
+    await user.click(screen.getByRole('button', { name: 'Insert Link' }));
+    const dialog = within(screen.getByRole('dialog', { name: 'Insert Link' }));
+    await user.type(dialog.getByLabelText('Link URL'), 'javascript:alert(1){Enter}');
+    expect(
+      dialog.getByText('Please enter a link starting with http://, https://, mailto: or /'),
+    ).toBeInTheDocument();
+    expect(content()).toHaveValue('<p>rae</p>');
+    await user.clear(dialog.getByLabelText('Link URL'));
+    await user.type(dialog.getByLabelText('Link URL'), 'https://rae.es');
+    await user.type(dialog.getByLabelText('Link text'), '{Enter}');
+    expect(content()).toHaveValue('<p><a href="https://rae.es">rae</a></p>');
+    expect(screen.queryByRole('dialog', { name: 'Insert Link' })).not.toBeInTheDocument();
   });
 
   it('uploads a featured image, or says why not', async () => {

@@ -5,16 +5,20 @@ import { Alert, Button, ButtonLink, Spinner, TextAreaField, TextField, useToast 
 import { PageContainer, PageHeader } from '@/components/layout';
 import { ApiError } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
-import { savePostErrorText, usePost, useSavePost } from '../../api/posts';
+import { saveErrorInline, savePostErrorText, usePost, useSavePost } from '../../api/posts';
 import { draftToRequest, usePostDraft } from '../../hooks/use-post-draft';
 import { HtmlPreview } from './html-preview';
 import { PostContentEditor, useContentMode } from './post-content-editor';
 import { PostSeoPanel } from './post-seo-panel';
 import { PostSettingsPanel } from './post-settings-panel';
 
-/** Spec §8: a refusal ('Failed to save post: {status}') is a toast; a save that never got an answer shows inline. */
-export function saveErrorText(err: unknown): { toast: boolean; text: string } {
-  return { toast: err instanceof ApiError && err.status >= 400, text: savePostErrorText(err) };
+/**
+ * Spec §8: a refused save is alerted as 'Failed to save post: {status}' (a toast), and the editor itself always
+ * shows 'Error saving post: {message or Unknown error}' where the admin is working, refusal or not (issue #34).
+ */
+export function saveErrorText(err: unknown): { toast: string | null; inline: string } {
+  const refused = err instanceof ApiError && err.status >= 400;
+  return { toast: refused ? savePostErrorText(err) : null, inline: saveErrorInline(err) };
 }
 
 function PostEditorForm({ post }: { post?: Post }) {
@@ -40,8 +44,8 @@ function PostEditorForm({ post }: { post?: Post }) {
     } catch (err) {
       console.error('Saving the post failed', err);
       const shown = saveErrorText(err);
-      if (shown.toast) toast({ type: 'error', message: shown.text });
-      else setError(shown.text);
+      if (shown.toast) toast({ type: 'error', message: shown.toast });
+      setError(shown.inline);
     }
   };
 
@@ -88,7 +92,7 @@ function PostEditorForm({ post }: { post?: Post }) {
         {modeButton('preview', 'Preview')}
       </div>
 
-      <div className="grid gap-6 lg:grid-cols-3">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <div className="space-y-4 lg:col-span-2">
           {mode === 'preview' ? (
             <HtmlPreview
