@@ -16,7 +16,12 @@ import {
   lessonPlanChangedEventSchema,
   lessonPlanDeletedEventSchema,
 } from './classroom/events';
-import { userChangedEventSchema, userDeletedEventSchema, usersListRequestSchema } from './identity/events';
+import {
+  sessionEndedEventSchema,
+  userChangedEventSchema,
+  userDeletedEventSchema,
+  usersListRequestSchema,
+} from './identity/events';
 import { Subjects, type Subject } from './common/events';
 import { auditRecordedEventSchema } from './common/audit';
 import { userExportRequestSchema } from './common/user-export';
@@ -31,6 +36,7 @@ export const SubjectSchemas = {
   [Subjects.identityUserUpdated]: userChangedEventSchema,
   [Subjects.identityUserDeleted]: userDeletedEventSchema,
   [Subjects.identityUsersList]: usersListRequestSchema,
+  [Subjects.identitySessionEnded]: sessionEndedEventSchema,
   [Subjects.contentUserExport]: userExportRequestSchema,
   [Subjects.chatUserExport]: userExportRequestSchema,
   [Subjects.assessmentUserExport]: userExportRequestSchema,

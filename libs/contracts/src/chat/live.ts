@@ -20,11 +20,25 @@ export const CHAT_FRAME_MAX_BYTES = 64 * 1024;
 /** Characters of a display name after trimming. */
 export const CHAT_NAME_MAX = 50;
 /**
- * Per connection: a burst of up to CHAT_RATE_MESSAGES, refilled at CHAT_RATE_MESSAGES per CHAT_RATE_WINDOW_MS (a
- * token bucket), so a steady message a second is always accepted whatever the jitter of the sender's timer.
+ * Per account, across all its sockets and every replica: a burst of up to CHAT_RATE_MESSAGES, refilled at
+ * CHAT_RATE_MESSAGES per CHAT_RATE_WINDOW_MS (a token bucket), so a steady message a second is always accepted
+ * whatever the jitter of the sender's timer, and a hundred tabs send no more than one.
  */
 export const CHAT_RATE_MESSAGES = 5;
 export const CHAT_RATE_WINDOW_MS = 5000;
+/**
+ * Joins and leaves per account, across its sockets and replicas: a burst of CHAT_PRESENCE_BURST (a failover's
+ * rejoins of a few tabs, a pupil trying names), then one every CHAT_PRESENCE_INTERVAL_MS.
+ */
+export const CHAT_PRESENCE_BURST = 20;
+export const CHAT_PRESENCE_INTERVAL_MS = 3000;
+/**
+ * A room is told one account arrived (or left) at most once in this long; its other arrivals and departures
+ * within it come `quiet` (the participants change, no line is shown).
+ */
+export const CHAT_PRESENCE_COALESCE_MS = 60_000;
+/** Open chat sockets per account across every replica (the server's default; operators may change it). */
+export const CHAT_SOCKETS_PER_ACCOUNT_DEFAULT = 5;
 /** Messages kept per room for catch-up (the server's default; operators may change it). */
 export const CHAT_HISTORY_DEFAULT = 200;
 /** The spec's constants for the screen (§9). */
@@ -52,6 +66,8 @@ export const ChatCloseCodes = {
   roomClosed: 4404,
   /** The client read too slowly and its queue grew past the limit. */
   tooSlow: 4408,
+  /** The account has the chat open on too many sockets already: this one is closed (close a tab, then retry). */
+  tooManyConnections: 4429,
 } as const;
 
 /** Spec texts (tools spec §8) and the server's own, in the spec's tone. */
@@ -78,6 +94,11 @@ export const ChatLiveMessages = {
   emptyMessage: 'Please type a message',
   messageTooLong: `Messages can be at most ${CHAT_MESSAGE_MAX} characters`,
   rateLimited: 'You are sending messages too quickly. Please wait a moment.',
+  joinRateLimited: 'You are joining and leaving too quickly. Please wait a moment.',
+  mutedJoin: (until: string) =>
+    `A teacher has muted you until ${until}. Until then you can only come back under the name you had.`,
+  tooManyConnections: (max: number) =>
+    `You have the chat open in too many tabs (at most ${max}). Close one and try again.`,
   slowMode: (seconds: number) => `Slow mode is on: one message every ${seconds} seconds.`,
   muted: (until: string) => `A teacher has muted you until ${until}.`,
   unmuted: 'A teacher has unmuted you.',
@@ -179,10 +200,19 @@ export interface ChatSentEvent {
 }
 export interface ChatPresenceEvent extends ChatEventBase {
   type: 'user_joined' | 'user_left';
+  /**
+   * A repeat of one account's arrival or departure within CHAT_PRESENCE_COALESCE_MS: the participants change, but
+   * screens show no line for it (a join flood is one line a minute, not hundreds).
+   */
+  quiet?: true;
 }
 export interface ChatJoinRejectedEvent extends ChatEventBase {
   type: 'join_rejected';
-  reason: 'name_taken' | 'invalid_name' | 'no_room' | 'not_invited' | 'not_approved';
+  reason: 'name_taken' | 'invalid_name' | 'no_room' | 'not_invited' | 'not_approved' | 'rate_limited' | 'muted';
+  /** rate_limited: milliseconds until a join is accepted again. */
+  retryAfterMs?: number;
+  /** muted: when the mute ends (ISO). */
+  until?: string;
 }
 /**
  * Only to the joining client, before the replayed messages and its user_joined: who is in the room, the room's
@@ -237,7 +267,8 @@ export interface ChatNoticeEvent {
     | 'room_closed'
     | 'session_changed'
     | 'reconnect'
-    | 'unavailable';
+    | 'unavailable'
+    | 'too_many_connections';
   text: string;
   chatroom?: string;
   /** For mutes: when it ends (ISO). */

@@ -7,6 +7,7 @@ export const Subjects = {
   identityUserUpdated: 'identity.user.updated.v1',
   identityUserDeleted: 'identity.user.deleted.v1',
   identityUsersList: 'identity.users.list.v1',
+  identitySessionEnded: 'identity.session.ended.v1',
   contentUserExport: 'content.user.export.v1',
   chatUserExport: 'chat.user.export.v1',
   assessmentUserExport: 'assessment.user.export.v1',

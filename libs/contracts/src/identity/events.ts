@@ -14,6 +14,16 @@ export type UserChangedEvent = z.infer<typeof userChangedEventSchema>;
 export const userDeletedEventSchema = z.object({ userId: z.string().uuid() });
 export type UserDeletedEvent = z.infer<typeof userDeletedEventSchema>;
 
+/**
+ * identity.session.ended.v1 — a session was signed out: everything still open on it (chat sockets) closes. The
+ * session id is the token's `sid`, shared by every copy /me refreshed from it.
+ */
+export const sessionEndedEventSchema = z.object({
+  userId: z.string().uuid(),
+  sessionId: z.string().min(1).max(200),
+});
+export type SessionEndedEvent = z.infer<typeof sessionEndedEventSchema>;
+
 /** Most people in one identity.users.list answer: a district's ~8,000 accounts in one NATS message would pass its 1 MB limit. */
 export const USERS_LIST_PAGE_MAX = 1000;
 

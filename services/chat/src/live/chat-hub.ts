@@ -41,8 +41,10 @@ import {
 } from '@district/nest-common';
 import { ChatroomsRepository } from '../chatrooms/chatrooms.repository';
 import { FreshReads } from '../chatrooms/fresh-reads';
+import { AccountLimits } from './account-limits';
+import { AccountSockets } from './account-sockets';
 import { checkChatName } from './chat-names';
-import { LiveKeys, parseControl, type LiveControlMessage } from './live-channels';
+import { LiveKeys, muteValue, parseControl, parseMute, type LiveControlMessage } from './live-channels';
 import { LIVE_CONFIG, type LiveConfig } from './live.config';
 import { Sweep } from './sweep';
 import { frameOf, LiveConnection, textFrame, type LivePerson, type Membership, type WireFrame } from './live-connection';
@@ -100,6 +102,9 @@ export class ChatHub implements OnApplicationBootstrap {
   private readonly byUser = new Map<string, Set<LiveConnection>>();
   private readonly connections = new Set<LiveConnection>();
   private readonly sessions: SessionStateStore;
+  /** Limits per account, shared by every replica (ADR 0031). */
+  private readonly limits: AccountLimits;
+  private readonly accountSockets: AccountSockets;
   private timers: NodeJS.Timeout[] = [];
   /** Connections are numbered as they come; their number places them in the sweeps below. */
   private nextSlot = 0;
@@ -128,6 +133,8 @@ export class ChatHub implements OnApplicationBootstrap {
     @Inject(ServiceMetrics) metrics: ServiceMetrics,
   ) {
     this.sessions = new SessionStateStore(store);
+    this.limits = new AccountLimits(store);
+    this.accountSockets = new AccountSockets(store, this.processId, config.CHAT_MAX_SOCKETS_PER_ACCOUNT);
     this.roomReads = new FreshReads((id) => chatrooms.findById(id));
     this.pingSweep = new Sweep(config.CHAT_PING_MS);
     this.sessionSweep = new Sweep(config.CHAT_SESSION_CHECK_MS);
@@ -195,8 +202,9 @@ export class ChatHub implements OnApplicationBootstrap {
     let mine = this.byUser.get(person.id);
     if (!mine) this.byUser.set(person.id, (mine = new Set()));
     mine.add(connection);
-    // One request at a time per socket, in the order sent: a person's messages keep their order.
-    let chain = Promise.resolve();
+    // One request at a time per socket, in the order sent: a person's messages keep their order. The first is
+    // the socket's admission under its account's cap.
+    let chain = this.admit(connection);
     ws.on('message', (data, isBinary) => {
       chain = chain
         .then(() => this.onFrame(connection, isBinary ? null : data.toString()))
@@ -226,6 +234,7 @@ export class ChatHub implements OnApplicationBootstrap {
       if (mine.size === 0) this.byUser.delete(person.id);
       chain = chain
         .then(() => this.leave(connection, true))
+        .then(() => this.accountSockets.release(connection))
         .catch((err: unknown) => this.logger.warn({ err }, 'chat leave failed'));
     });
   }
@@ -243,6 +252,8 @@ export class ChatHub implements OnApplicationBootstrap {
       all.map(async (c) => {
         c.send(notice('reconnect', ChatLiveMessages.reconnecting));
         await this.leave(c, true).catch(() => undefined);
+        // Its place under the account's cap is free for the reconnect to another replica.
+        await this.accountSockets.release(c).catch(() => undefined);
         c.closing = true;
         c.ws.close(ChatCloseCodes.serviceRestart, 'restarting');
       }),
@@ -257,6 +268,21 @@ export class ChatHub implements OnApplicationBootstrap {
 
   get isStopping(): boolean {
     return this.stopping;
+  }
+
+  /** A socket over its account's cap is closed saying why; a store that is away closes it to be retried. */
+  private async admit(c: LiveConnection): Promise<void> {
+    let admitted: boolean;
+    try {
+      admitted = await this.accountSockets.admit(c, c.person.id);
+    } catch (err) {
+      this.logger.warn({ err, userId: c.person.id }, 'chat socket not admitted');
+      return this.closeWith(c, ChatCloseCodes.serviceRestart, notice('reconnect', ChatLiveMessages.reconnecting));
+    }
+    if (!admitted) {
+      const max = this.accountSockets.max;
+      this.closeWith(c, ChatCloseCodes.tooManyConnections, notice('too_many_connections', ChatLiveMessages.tooManyConnections(max)));
+    }
   }
 
   // ---- requests ------------------------------------------------------------------------------------------
@@ -301,7 +327,8 @@ export class ChatHub implements OnApplicationBootstrap {
         );
       }
       case 'leave':
-        return this.leave(c, true);
+        // Always done (nobody is kept in a room), but over the account's budget it is not announced.
+        return this.leave(c, true, !!c.membership && (await this.limits.presence(c.person.id)) > 0);
       case 'remove':
         return this.moderate(c, value, chatRemoveSchema, (m, r) => this.remove(c, m, r));
       case 'mute':
@@ -315,6 +342,8 @@ export class ChatHub implements OnApplicationBootstrap {
 
   private async join(c: LiveConnection, join: ChatJoin): Promise<void> {
     if (!c.person.approved) return c.send(rejected(join, 'not_approved', ChatLiveMessages.notApproved));
+    const wait = await this.limits.presence(c.person.id);
+    if (wait > 0) return c.send({ ...rejected(join, 'rate_limited', ChatLiveMessages.joinRateLimited), retryAfterMs: wait });
     const name = checkChatName(join.name);
     if (!name.ok) return c.send(rejected(join, 'invalid_name', name.text));
     const roomId = canonicalUuid(join.chatroom);
@@ -324,6 +353,13 @@ export class ChatHub implements OnApplicationBootstrap {
     if (!room || !room.isActive) return c.send(rejected(join, 'no_room', ChatLiveMessages.roomUnavailable));
     if (!this.mayJoin(c.person, room))
       return c.send(rejected(join, 'not_invited', ChatLiveMessages.notInvited));
+    // A muted student may not come in under another name (each arrival puts it on every screen), only the one
+    // they were muted under (a dropped connection, a reload).
+    const mute = c.person.canModerate ? null : parseMute(await this.store.get(LiveKeys.mute(roomId, c.person.id)));
+    if (mute && mute.until > Date.now() && mute.seat !== name.seat) {
+      const until = new Date(mute.until).toISOString();
+      return c.send({ ...rejected(join, 'muted', ChatLiveMessages.mutedJoin(until)), until });
+    }
     if (c.membership) await this.leave(c, true);
 
     const token = randomBytes(18).toString('base64url');
@@ -363,7 +399,7 @@ export class ChatHub implements OnApplicationBootstrap {
     const local = this.rooms.get(roomId);
     // The socket closed (or joined elsewhere) while this was read: its leave has run or will, nothing to send.
     if (c.membership !== membership || c.closing) return;
-    membership.mutedUntil = Number(muted ?? 0);
+    membership.mutedUntil = parseMute(muted).until;
     membership.slowModeSeconds = Number(slow ?? 0);
     const roster = local?.roster ?? new Roster();
     const self = { name: name.display, role: c.person.role };
@@ -400,7 +436,13 @@ export class ChatHub implements OnApplicationBootstrap {
     for (const m of pending) this.deliverNumbered(c, numbered(m));
     // A seat taken back with its token, unchanged, was never given up: the room saw no user_left, so it hears no
     // second user_joined (after a replica dies, its clients' rejoins would each tell the whole room again).
-    if (!claim.resumed) await this.publishEvent(roomId, presence('user_joined', membership, c.person.role));
+    if (!claim.resumed) await this.announce(roomId, c.person.id, presence('user_joined', membership, c.person.role));
+  }
+
+  /** A person's arrival or departure: a line for the room the first time in a while, else quiet (ADR 0031). */
+  private async announce(roomId: string, userId: string, event: ChatPresenceEvent, quiet = false): Promise<void> {
+    if (quiet || !(await this.limits.announces(roomId, userId, event.type))) event.quiet = true;
+    await this.publishEvent(roomId, event);
   }
 
   private async message(c: LiveConnection, send: ChatSend): Promise<void> {
@@ -418,7 +460,7 @@ export class ChatHub implements OnApplicationBootstrap {
       const until = new Date(m.mutedUntil).toISOString();
       return c.send({ ...notice('muted', ChatLiveMessages.muted(until), m.roomId), until, ...ref });
     }
-    const wait = c.takeRateSlot(now);
+    const wait = await this.limits.message(c.person.id);
     if (wait > 0)
       return c.send({
         ...notice('rate_limited', ChatLiveMessages.rateLimited, m.roomId),
@@ -501,7 +543,7 @@ export class ChatHub implements OnApplicationBootstrap {
     const key = LiveKeys.mute(m.roomId, target.userId);
     const until = request.minutes === 0 ? 0 : Date.now() + request.minutes * 60_000;
     if (until === 0) await this.store.del(key);
-    else await this.store.set(key, String(until), request.minutes * 60_000);
+    else await this.store.set(key, muteValue(until, wanted.ok ? wanted.seat : ''), request.minutes * 60_000);
     await this.pubsub.publish(
       LiveKeys.roomChannel(m.roomId),
       `- ${JSON.stringify({ type: '_mute', userId: target.userId, until })}`,
@@ -521,14 +563,14 @@ export class ChatHub implements OnApplicationBootstrap {
     await this.publishEvent(m.roomId, event);
   }
 
-  /** Leaves the connection's room: its name comes free and (`announce`) the room hears user_left. */
-  private async leave(c: LiveConnection, announce: boolean): Promise<void> {
+  /** Leaves the connection's room: its name comes free and (`announce`) the room hears user_left (`quiet`: no line). */
+  private async leave(c: LiveConnection, announce: boolean, quiet = false): Promise<void> {
     const m = c.membership;
     if (!m) return;
     c.membership = null;
     this.exitRoom(m.roomId, c);
     const released = await this.store.releaseSeat(LiveKeys.names(m.roomId), m.seat, m.token);
-    if (released && announce) await this.publishEvent(m.roomId, presence('user_left', m, c.person.role));
+    if (released && announce) await this.announce(m.roomId, c.person.id, presence('user_left', m, c.person.role), quiet);
   }
 
   private mayJoin(person: LivePerson, room: Chatroom): boolean {
@@ -785,6 +827,13 @@ export class ChatHub implements OnApplicationBootstrap {
   }
 
   private async onControl(control: LiveControlMessage): Promise<void> {
+    if (control.kind === 'session') {
+      // Signed out (identity's event, after its commit): that session's sockets end, the person's others stay.
+      for (const c of [...(this.byUser.get(control.userId.toLowerCase()) ?? [])])
+        if (c.person.sessionId === control.sessionId)
+          this.closeWith(c, ChatCloseCodes.sessionChanged, notice('session_changed', ChatLiveMessages.sessionChanged));
+      return;
+    }
     if (control.kind === 'user') {
       const mine = [...(this.byUser.get(control.userId.toLowerCase()) ?? [])];
       for (const c of mine) {

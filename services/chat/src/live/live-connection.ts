@@ -1,11 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { WebSocket } from 'ws';
-import {
-  CHAT_RATE_MESSAGES,
-  CHAT_RATE_WINDOW_MS,
-  type ChatRole,
-  type ChatServerEvent,
-} from '@district/contracts';
+import type { ChatRole, ChatServerEvent } from '@district/contracts';
 
 /** Who is on the other end of a socket, as the session said at the upgrade. */
 export interface LivePerson {
@@ -126,9 +121,6 @@ export class LiveConnection {
   slot = 0;
   alive = true;
   closing = false;
-  /** Token bucket: up to CHAT_RATE_MESSAGES at once, refilled at CHAT_RATE_MESSAGES per CHAT_RATE_WINDOW_MS. */
-  private tokens = CHAT_RATE_MESSAGES;
-  private refilledAt: number | null = null;
   /** The turn of the loop this socket was last written in, and whether it is corked for the rest of it. */
   private writtenIn = 0;
   private corkedIn = 0;
@@ -194,19 +186,5 @@ export class LiveConnection {
     this.holding = false;
     this.presenceAt = now;
     this.socket.uncork();
-  }
-
-  /** Milliseconds until another message is allowed, or 0 now (and the message counted). */
-  takeRateSlot(now: number): number {
-    const perMs = CHAT_RATE_MESSAGES / CHAT_RATE_WINDOW_MS;
-    if (this.refilledAt !== null)
-      this.tokens = Math.min(CHAT_RATE_MESSAGES, this.tokens + (now - this.refilledAt) * perMs);
-    this.refilledAt = now;
-    // A hair of tolerance: 999 ms of refill is 0.999… tokens in floating point, not 0.9989….
-    if (this.tokens >= 1 - 1e-9) {
-      this.tokens = Math.max(0, this.tokens - 1);
-      return 0;
-    }
-    return Math.max(1, Math.ceil((1 - this.tokens) / perMs - 1e-6));
   }
 }

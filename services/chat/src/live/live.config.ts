@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CHAT_HISTORY_DEFAULT } from '@district/contracts';
+import { CHAT_HISTORY_DEFAULT, CHAT_SOCKETS_PER_ACCOUNT_DEFAULT } from '@district/contracts';
 import { loadConfig } from '@district/nest-common';
 
 const int = (min: number, max: number, fallback: number) =>
@@ -20,6 +20,8 @@ const int = (min: number, max: number, fallback: number) =>
  *   sign-out elsewhere (which no event announces) ends the socket too. Suspensions and deletions close at once.
  * - CHAT_ROSTER_REFRESH_MS: how often a replica reads the seats of each room it has open again, mending its roster
  *   (kept from presence events) if pub/sub lost one.
+ * - CHAT_MAX_SOCKETS_PER_ACCOUNT: open chat sockets one account may hold across every replica (a few tabs); one
+ *   more is closed with 4429 and says why.
  * - GATEWAY_ALLOWED_ORIGINS: origins besides the public URL's whose pages may open the socket (the gateway's list).
  */
 const liveSchema = z.object({
@@ -30,6 +32,7 @@ const liveSchema = z.object({
   CHAT_PING_MS: int(100, 300_000, 30_000),
   CHAT_SESSION_CHECK_MS: int(100, 3_600_000, 60_000),
   CHAT_ROSTER_REFRESH_MS: int(1_000, 3_600_000, 30_000),
+  CHAT_MAX_SOCKETS_PER_ACCOUNT: int(1, 100, CHAT_SOCKETS_PER_ACCOUNT_DEFAULT),
   GATEWAY_ALLOWED_ORIGINS: z
     .string()
     .default('')

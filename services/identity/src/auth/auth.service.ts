@@ -1,12 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import {
   DEMO_ACCOUNTS,
+  Subjects,
   demoAccount,
   quickLoginRequestSchema,
   registerRequestSchema,
   type LoginRequest,
+  type SessionEndedEvent,
 } from '@district/contracts';
 import {
+  OutboxService,
   PLATFORM_LOGGER,
   type CheckedSession,
   SessionStateStore,
@@ -69,6 +73,8 @@ export class AuthService {
     @Inject(SessionStateStore) private readonly sessions: SessionStateStore,
     @Inject(RevokedSessionsRepository) private readonly revoked: RevokedSessionsRepository,
     @Inject(PLATFORM_LOGGER) private readonly logger: Logger,
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(OutboxService) private readonly outbox: OutboxService,
   ) {}
 
   /** Unknown email and wrong password look the same, in answer and in time. */
@@ -151,13 +157,19 @@ export class AuthService {
 
   /**
    * Sign-out: the session — this token and every copy /me refreshed from it — is refused everywhere until its
-   * absolute lifetime ends. Written to the database first, so a restart of the shared store cannot undo it.
+   * absolute lifetime ends. Written to the database first, so a restart of the shared store cannot undo it, with
+   * identity.session.ended in the same transaction: what stays open on the session elsewhere (chat sockets) is
+   * closed when it arrives, not at its next check (ADR 0031).
    */
   async logout(token: string | undefined): Promise<void> {
     const claims: VerifiedToken | null = await this.tokens.verify(token);
     if (!claims) return;
     const until = new Date(sessionEnd(claims.sst) * 1000);
-    await this.revoked.add(claims.sid, until);
+    const ended: SessionEndedEvent = { userId: claims.sub.toLowerCase(), sessionId: claims.sid };
+    await this.dataSource.transaction(async (tx) => {
+      await this.revoked.add(claims.sid, until, tx);
+      await this.outbox.enqueue(tx, Subjects.identitySessionEnded, ended);
+    });
     await this.sessions.revokeSession(claims.sid, until.getTime());
     this.logger.info({ userId: claims.sub }, 'signed out');
   }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 
 export interface RevokedSession {
   sid: string;
@@ -11,8 +11,9 @@ export interface RevokedSession {
 export class RevokedSessionsRepository {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
-  async add(sid: string, expiresAt: Date): Promise<void> {
-    await this.dataSource.query(
+  /** In `manager`'s transaction when given (the sign-out's event commits with it). */
+  async add(sid: string, expiresAt: Date, manager: EntityManager = this.dataSource.manager): Promise<void> {
+    await manager.query(
       `INSERT INTO revoked_sessions (sid, expires_at) VALUES ($1, $2) ON CONFLICT (sid) DO NOTHING`,
       [sid, expiresAt],
     );
