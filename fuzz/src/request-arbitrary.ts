@@ -30,12 +30,22 @@ export interface Operation {
 
 export const routeName = (op: Pick<Operation, 'method' | 'template'>) => `${op.method} ${op.template}`;
 
-const VERBS = ['get', 'post', 'put', 'patch', 'delete'];
+/** The methods an OpenAPI path item may hold (3.1, "Path Item Object"); its other keys (parameters, summary, x-…) are no route. */
+const OPENAPI_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
+/** How many routes (path × method) the document describes: what the fuzzer must cover, counted apart from it. */
+export function documentedRouteCount(doc: OpenApiDocument): number {
+  return Object.values(doc.paths).reduce(
+    (count, item) => count + Object.keys(item).filter((key) => OPENAPI_METHODS.includes(key)).length,
+    0,
+  );
+}
+
+/** Every route of the document, whatever its method: one left out would never be fuzzed. */
 export function operationsOf(doc: OpenApiDocument): Operation[] {
   const operations: Operation[] = [];
   for (const [template, byVerb] of Object.entries(doc.paths)) {
-    for (const verb of VERBS) {
+    for (const verb of OPENAPI_METHODS) {
       const op = byVerb[verb];
       if (!op) continue;
       const content = Object.entries(op.requestBody?.content ?? {})[0];
