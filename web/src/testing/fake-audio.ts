@@ -24,6 +24,8 @@ export class FakeAudio extends EventTarget {
   readonly pause = vi.fn(() => {
     this.paused = true;
   });
+  /** Starts the source over (a retry); a test fires what the new attempt answers. */
+  readonly load = vi.fn();
   constructor(src?: string) {
     super();
     FakeAudio.instances.push(this);

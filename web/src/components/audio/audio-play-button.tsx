@@ -28,13 +28,26 @@ export interface AudioPlayButtonProps {
   onError?: (failure: AudioFailure) => void;
   /** Called with every state the button shows, starting with 'loading'. */
   onStateChange?: (state: AudioPlayState) => void;
+  /**
+   * When a file that fails to load shows Error. 'load' (default): at once. 'play': only once the person presses
+   * Play — until then the button offers Play, and Play loads the file again and reports what happens. For lists of
+   * many files, where a broken link must not raise alerts before anyone plays it (issue #34).
+   */
+  reportLoadError?: 'load' | 'play';
 }
 
 /**
  * Spec (classroom-tools §4) "Audio play button": Loading, then Play, Pause while playing, Replay after it ends, Error
  * on failure; volume 0.7. Render it with `key={src}` so a new link starts over at Loading.
  */
-export function AudioPlayButton({ src, canStartPlay = true, onPlayStarted, onError, onStateChange }: AudioPlayButtonProps) {
+export function AudioPlayButton({
+  src,
+  canStartPlay = true,
+  onPlayStarted,
+  onError,
+  onStateChange,
+  reportLoadError = 'load',
+}: AudioPlayButtonProps) {
   const [state, setState] = useState<AudioPlayState>('loading');
   const [failure, setFailure] = useState<AudioFailure>('load');
   const [blocked, setBlocked] = useState(false);
@@ -42,9 +55,14 @@ export function AudioPlayButton({ src, canStartPlay = true, onPlayStarted, onErr
   const pending = useRef(false);
   const listeners = useRef({ onError, onStateChange });
   const reported = useRef<AudioPlayState | null>(null);
+  /** Whether the person has pressed Play yet, and a load failure kept back until they do ('play' reporting). */
+  const pressed = useRef(false);
+  const heldLoadError = useRef(false);
+  const reportWhen = useRef(reportLoadError);
 
   useEffect(() => {
     listeners.current = { onError, onStateChange };
+    reportWhen.current = reportLoadError;
   });
 
   useEffect(() => {
@@ -61,6 +79,11 @@ export function AudioPlayButton({ src, canStartPlay = true, onPlayStarted, onErr
     const onReady = () => setState((s) => (s === 'loading' ? 'ready' : s));
     const onEnded = () => setState('ended');
     const onLoadError = () => {
+      if (reportWhen.current === 'play' && !pressed.current) {
+        heldLoadError.current = true;
+        setState((s) => (s === 'loading' ? 'ready' : s));
+        return;
+      }
       setFailure('load');
       setState('error');
     };
@@ -92,6 +115,12 @@ export function AudioPlayButton({ src, canStartPlay = true, onPlayStarted, onErr
       return;
     }
     if (state === 'ended') audio.currentTime = 0;
+    pressed.current = true;
+    if (heldLoadError.current) {
+      // The preload failed before anyone asked: try the file again now that someone does.
+      heldLoadError.current = false;
+      audio.load();
+    }
     pending.current = true;
     setBlocked(false);
     // Loading may be clicked too: some phones fetch audio only when asked to play.

@@ -12,6 +12,8 @@ afterEach(() => vi.restoreAllMocks());
 
 const DRIVE = 'https://drive.google.com/file/d/abc123/view';
 const PROXIED = `/api/audio-proxy?url=${encodeURIComponent(DRIVE)}`;
+/** Classroom-tools §8, the play button's own line. */
+const LOAD_FAILED = 'Audio failed to load. Check the URL or try a different file.';
 
 async function open(user: ReturnType<typeof personas.student>, lists: AudioList[], setup?: (f: FetchStub) => void) {
   const audios = installFakeAudio();
@@ -52,12 +54,25 @@ describe('/audio-lists (spec §2, §5, §6, §7, §8)', { timeout: 20_000 }, () 
     expect(screen.queryByRole('button', { name: 'Delete Saludos' })).not.toBeInTheDocument();
   });
 
-  it("says 'Failed to play {name}. Please check the audio URL.' when a file cannot play", async () => {
-    const { audios } = await open(personas.student(), [makeAudioList()]);
+  it("keeps a broken link quiet until the file is played, then says 'Failed to play {name}. Please check the audio URL.' once", async () => {
+    const { audios, user } = await open(personas.student(), [makeAudioList()]);
+    const hola = () => within(screen.getByRole('group', { name: 'Play Hola' }));
     await screen.findByRole('group', { name: 'Play Hola' });
+    // The list preloads; a link that fails then raises nothing before anyone presses Play (issue #34).
     act(() => audios('/sounds/quiz/hola.mp3')[0]!.fire('error'));
+    expect(hola().getByRole('button')).toHaveTextContent('Play');
+    expect(screen.queryByText('Failed to play Hola. Please check the audio URL.')).not.toBeInTheDocument();
+    expect(screen.queryByText(LOAD_FAILED)).not.toBeInTheDocument();
+
+    // Play tries the file again and reports what happens, once.
+    const audio = audios('/sounds/quiz/hola.mp3')[0]!;
+    FakeAudio.nextPlay = 'fail';
+    await user.click(hola().getByRole('button'));
+    act(() => audio.fire('error'));
     expect(await screen.findByText('Failed to play Hola. Please check the audio URL.')).toBeInTheDocument();
-    expect(within(screen.getByRole('group', { name: 'Play Hola' })).getByRole('button')).toHaveTextContent('Error');
+    expect(audio.load).toHaveBeenCalledTimes(1);
+    expect(hola().getByRole('button')).toHaveTextContent('Error');
+    expect(screen.getAllByText(LOAD_FAILED)).toHaveLength(1);
     expect(screen.queryByText('Failed to play Gracias. Please check the audio URL.')).not.toBeInTheDocument();
   });
 
