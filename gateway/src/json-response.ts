@@ -75,7 +75,12 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, re
   }
   // Headers (or a body) too slow: no lingering for a client that is dribbling, and no more reading, so a request
   // that completes after the answer is never handled.
-  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return refuseSocket(socket, 408, 'Request timeout', requestId);
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    // A connection that never sent a byte (a browser's preconnect) is closed without an answer: the browser would
+    // read an unsolicited 408 as the answer to the request it sends next.
+    if ((socket as { bytesRead?: number }).bytesRead === 0) return void socket.destroy();
+    return refuseSocket(socket, 408, 'Request timeout', requestId);
+  }
   // A lingering close: the client may still be writing the request's body. Reset at once, it would see the reset
   // instead of the answer (the fuzzer's PUT with a 17 KB query and a 500 KB body got EPIPE); the socket keeps reading
   // what still comes, for a bounded time, while the answer goes out and the client closes its side.

@@ -121,7 +121,7 @@ describe('headers that do not finish in time', () => {
     await chat.kill();
   });
 
-  it('closes a request and a /ws upgrade still sending headers after 10 s (408 JSON), and keeps idle keep-alive sockets', async () => {
+  it('closes a request and a /ws upgrade still sending headers after 10 s (408 JSON), a silent connection without an answer, and keeps idle keep-alive sockets', async () => {
     const plain = await dribble(harness.base, ['GET /api/posts HTTP/1.1\r\n', `Host: ${host}\r\n`]);
     const upgrade = await dribble(harness.base, [
       'GET /ws HTTP/1.1\r\n',
@@ -131,6 +131,15 @@ describe('headers that do not finish in time', () => {
       'Sec-WebSocket-Version: 13\r\n',
       'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n',
     ]);
+    // A connection that sends nothing (a browser's preconnect): closed too, without an unsolicited answer.
+    const silent = net.connect(Number(new URL(harness.base).port), '127.0.0.1');
+    let silentGot = '';
+    silent.on('data', (chunk: Buffer) => (silentGot += chunk.toString('latin1')));
+    silent.on('error', () => undefined);
+    const silentClosed = new Promise<number>((resolve) => {
+      const opened = performance.now();
+      silent.once('close', () => resolve(performance.now() - opened));
+    });
     // A browser's keep-alive socket: one request, then quiet for longer than the header limit, then another.
     const keepAlive = net.connect(Number(new URL(harness.base).port), '127.0.0.1');
     await new Promise((resolve) => keepAlive.once('connect', resolve));
@@ -144,6 +153,10 @@ describe('headers that do not finish in time', () => {
         expect(statusOf(slow.answer())).toBe(408);
         expect(bodyOf(slow.answer())).toMatchObject({ statusCode: 408, message: 'Request timeout' });
       }
+      const silentAfterMs = await Promise.race([silentClosed, sleep(3_000).then(() => undefined)]);
+      expect(silentAfterMs).toBeGreaterThanOrEqual(9_900);
+      expect(silentAfterMs).toBeLessThanOrEqual(12_500);
+      expect(silentGot).toBe('');
       expect(keepAlive.destroyed).toBe(false);
       expect(await requestOn(keepAlive, host)).toBe(200);
       expect(content.requests.filter((r) => r.url === '/api/posts')).toHaveLength(2);
@@ -151,6 +164,7 @@ describe('headers that do not finish in time', () => {
       plain.stop();
       upgrade.stop();
       keepAlive.destroy();
+      silent.destroy();
     }
   }, 30_000);
 });
