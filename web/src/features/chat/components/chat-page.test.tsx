@@ -275,6 +275,41 @@ describe('live chat room (/listen-to-type; tools spec §2, §4, §5, §7, §8)',
     expect(screen.queryByRole('log')).not.toBeInTheDocument();
   });
 
+  it('says why when the account has the chat open in too many tabs (4429), and does not retry', async () => {
+    const app = await openChat();
+    await app.user.selectOptions(screen.getByLabelText('Chatroom'), 'Spanish 1');
+    await app.user.click(screen.getByRole('button', { name: 'Join' }));
+    const ws = FakeWebSocket.last;
+    server.open(ws);
+    const text = ChatLiveMessages.tooManyConnections(3);
+    server.receive(ws, { type: 'notice', code: 'too_many_connections', text });
+    server.drop(ws, 4429);
+    // Said once (the notice is not a toast of its own), by the server's words, not as a failed connection.
+    expect((await screen.findAllByText(text)).length).toBeGreaterThan(0);
+    expect(screen.queryByText(ChatLiveMessages.connectionFailed)).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Join' })).toBeEnabled();
+    await new Promise((r) => setTimeout(r, 700));
+    expect(FakeWebSocket.instances).toHaveLength(1);
+  });
+
+  it('says why a join was refused for joining too often or while muted', async () => {
+    for (const [reason, text] of [
+      ['rate_limited', ChatLiveMessages.joinRateLimited],
+      ['muted', ChatLiveMessages.mutedJoin('2026-12-07T14:00:00.000Z')],
+    ] as const) {
+      const app = await openChat();
+      await app.user.selectOptions(screen.getByLabelText('Chatroom'), 'Spanish 1');
+      await app.user.click(screen.getByRole('button', { name: 'Join' }));
+      const ws = FakeWebSocket.last;
+      server.open(ws);
+      await waitFor(() => expect(ws.sentOfType('join')).toHaveLength(1));
+      server.receive(ws, { ...rejected(reason), text });
+      expect(await screen.findByText(text)).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Join' })).toBeEnabled();
+      app.unmount();
+    }
+  });
+
   it('shows server notices as toasts', async () => {
     const app = await openChat();
     const ws = await joinRoom(app);

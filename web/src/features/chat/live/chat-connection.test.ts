@@ -224,6 +224,17 @@ describe('ChatConnection', () => {
     expect(FakeWebSocket.instances).toHaveLength(1);
   });
 
+  it('4429 (too many tabs) stops, before or after a join, and does not reconnect', () => {
+    const { last } = connect();
+    FakeWebSocket.last.drop(4429);
+    expect(last()).toEqual({ kind: 'stopped', reason: 'too_many_tabs' });
+    const joinedFirst = connect();
+    joinNewest().drop(4429);
+    expect(joinedFirst.last()).toEqual({ kind: 'stopped', reason: 'too_many_tabs' });
+    vi.advanceTimersByTime(60_000);
+    expect(FakeWebSocket.instances).toHaveLength(2);
+  });
+
   it('4401 asks for the session once: reconnects when it holds', async () => {
     const refresh = vi.fn(async () => true);
     const { last } = connect(refresh);

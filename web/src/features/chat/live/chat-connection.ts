@@ -16,7 +16,7 @@ import {
 /** Why the connection is being re-made. */
 export type ReconnectReason = 'restart' | 'lost' | 'session' | 'slow';
 /** Why the connection ended for good (the screen goes back to "not joined"). */
-export type StopReason = 'left' | 'failed' | 'lost' | 'session' | 'room_closed' | 'rejected';
+export type StopReason = 'left' | 'failed' | 'lost' | 'session' | 'room_closed' | 'rejected' | 'too_many_tabs';
 
 export type ConnectionStatus =
   | { kind: 'connecting' }
@@ -102,7 +102,8 @@ function parseEvent(data: unknown): ChatServerEvent | null {
  *
  * Close codes: 1012 → reconnect within 0.5 s (a random moment: every client of the restarting replica gets 1012 at
  * once); 4408 → reconnect at once; 4401 → ask GET /api/auth/me once, reconnect if the session holds, else stop;
- * 4404 → stop (room closed); anything else after a join → back off 0.5 s, 1 s, 2 s … ≤ 10 s with jitter
+ * 4404 → stop (room closed); 4429 → stop (the account has the chat open in too many tabs: another connection
+ * would be refused the same); anything else after a join → back off 0.5 s, 1 s, 2 s … ≤ 10 s with jitter
  * (`backoffDelay`) and give up after CHAT_RECONNECT_MAX_ATTEMPTS. A first connection that never joins stops as
  * 'failed'.
  *
@@ -296,6 +297,7 @@ export class ChatConnection {
     this.socket = null;
     this.joinedNow = false;
     if (code === ChatCloseCodes.roomClosed) return this.stop('room_closed');
+    if (code === ChatCloseCodes.tooManyConnections) return this.stop('too_many_tabs');
     if (code === ChatCloseCodes.sessionChanged) return void this.recheckSession();
     const restart = code === ChatCloseCodes.serviceRestart;
     // A connection that never got as far as a join is a failed attempt, not a lost room (a restarting replica aside).

@@ -78,6 +78,23 @@ describe('chatLogReducer', () => {
     ]);
   });
 
+  it('keeps the participants from quiet (coalesced) presence events without a line', () => {
+    const state = apply(
+      emptyChatLog,
+      ev(joined()),
+      ev(presence('user_joined', 'Luis')),
+      ev(presence('user_left', 'Luis')),
+      ev({ ...presence('user_joined', 'Luis'), quiet: true }),
+      ev({ ...presence('user_left', 'Luis'), quiet: true }),
+      ev({ ...presence('user_joined', 'Luis'), quiet: true }),
+    );
+    expect(state.participants.map((p) => p.name)).toEqual(['Luis', 'Sam Student']);
+    expect(state.entries.map((e) => e.kind === 'presence' && e.text)).toEqual([
+      ChatLiveMessages.userJoined('Luis'),
+      ChatLiveMessages.userLeft('Luis'),
+    ]);
+  });
+
   it('announces its own join once, not again after a reconnect', () => {
     const state = apply(
       emptyChatLog,

@@ -186,7 +186,8 @@ export function chatLogReducer(state: ChatLogState, action: ChatLogAction): Chat
         ? state.participants
         : [...state.participants, { name: event.name, role: event.role }].sort(byName);
       const next = { ...state, participants, announcedSelf: state.announcedSelf || own };
-      if (own && state.announcedSelf) return next;
+      // A repeat the server coalesced (one account joining again and again): the list changes, no line.
+      if ((own && state.announcedSelf) || event.quiet) return next;
       return withEntry(next, {
         kind: 'presence',
         name: event.name,
@@ -200,7 +201,7 @@ export function chatLogReducer(state: ChatLogState, action: ChatLogAction): Chat
         ...state,
         participants: state.participants.filter((p) => !sameName(p.name, event.name)),
       };
-      if (own) return next;
+      if (own || event.quiet) return next;
       return withEntry(next, {
         kind: 'presence',
         name: event.name,

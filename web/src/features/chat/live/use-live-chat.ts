@@ -2,6 +2,7 @@ import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   CHAT_NAME_CLASH_TOAST_MS,
+  CHAT_SOCKETS_PER_ACCOUNT_DEFAULT,
   ChatLiveMessages,
   chatRosterDigestOf,
   type ChatJoinRejectedEvent,
@@ -43,13 +44,22 @@ function rejectionToast(event: ChatJoinRejectedEvent, triedName: string): ToastO
       return { type: 'error', message: ChatLiveMessages.notInvited };
     case 'no_room':
       return { type: 'error', message: ChatLiveMessages.roomUnavailable };
+    case 'rate_limited':
+      return { type: 'warning', message: event.text || ChatLiveMessages.joinRateLimited };
+    case 'muted':
+      return { type: 'warning', message: event.text };
     default:
       return { type: 'error', message: event.text || ChatLiveMessages.enterName };
   }
 }
 
 /** Notices the close codes already explain (the close that follows says it once). */
-const SILENT_NOTICES = new Set<ChatNoticeEvent['code']>(['reconnect', 'room_closed', 'session_changed']);
+const SILENT_NOTICES = new Set<ChatNoticeEvent['code']>([
+  'reconnect',
+  'room_closed',
+  'session_changed',
+  'too_many_connections',
+]);
 
 function noticeToast(event: ChatNoticeEvent): ToastOptions | null {
   if (SILENT_NOTICES.has(event.code) || !event.text) return null;
@@ -74,6 +84,11 @@ const stopMessages: Partial<Record<StopReason, ToastOptions>> = {
   lost: { type: 'warning', message: ChatLiveMessages.connectionLost },
   session: { type: 'error', message: ChatLiveMessages.sessionChanged },
   room_closed: { type: 'warning', message: ChatLiveMessages.roomClosed },
+  // The server's notice names its own cap; this is said if it did not arrive.
+  too_many_tabs: {
+    type: 'error',
+    message: ChatLiveMessages.tooManyConnections(CHAT_SOCKETS_PER_ACCOUNT_DEFAULT),
+  },
 };
 
 export interface LiveChat {
@@ -104,6 +119,8 @@ export function useLiveChat(): LiveChat {
   const [room, setRoom] = useState<ChatroomSummary | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const connection = useRef<ChatConnection | null>(null);
+  // The text of the notice that came before a close, for the stop that follows (4429: the server's own cap).
+  const closingText = useRef<string | null>(null);
   // The participants shown, for the rejoin's roster digest (read when the connection rejoins, not at render).
   const participants = useRef(log.participants);
   useEffect(() => {
@@ -142,6 +159,7 @@ export function useLiveChat(): LiveChat {
           if (connection.current !== conn) return;
           if (event.type === 'join_rejected') toast(rejectionToast(event, name));
           else if (event.type === 'notice') {
+            if (event.code === 'too_many_connections') closingText.current = event.text;
             const options = noticeToast(event);
             if (options) toast(options);
           }
@@ -158,7 +176,12 @@ export function useLiveChat(): LiveChat {
           }
           connection.current = null;
           clear();
-          const message = stopMessages[next.reason];
+          const stated = stopMessages[next.reason];
+          const message =
+            stated && next.reason === 'too_many_tabs' && closingText.current
+              ? { ...stated, message: closingText.current }
+              : stated;
+          closingText.current = null;
           if (message) {
             toast(message);
             setProblem(message.message);
