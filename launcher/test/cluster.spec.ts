@@ -174,16 +174,25 @@ describe('cluster topology', () => {
     expect(created.status).toBe(201);
     const room = (await created.json()) as { id: string };
 
-    // Four sockets: the gateway spreads them over both chat replicas.
+    // The student's two sockets, one on each chat replica (at its own address, as the gateway would reach it);
+    // the teacher's two through the gateway.
+    const chatReplicas = await replicasOf(gateway, 'chat');
+    expect(chatReplicas).toHaveLength(2);
+    const before = await Promise.all(chatReplicas.map(chatConnections));
     const teacherSockets = await Promise.all([0, 1].map(() => GatewayChatClient.open(gateway, adminCookie)));
     const studentSockets = await Promise.all(
-      [0, 1].map(() => GatewayChatClient.open(gateway, studentCookie)),
+      chatReplicas.map((replica) => GatewayChatClient.open(gateway, studentCookie, replica)),
     );
     try {
+      // Each replica holds a student socket (and the gateway's two teacher sockets are somewhere among them).
+      const after = await Promise.all(chatReplicas.map(chatConnections));
+      for (const [i, n] of after.entries()) expect(n - before[i]).toBeGreaterThanOrEqual(1);
+      expect(after[0] + after[1] - before[0] - before[1]).toBe(4);
       for (const [i, s] of [...teacherSockets, ...studentSockets].entries()) {
         s.send({ type: 'join', name: `P${i}`, role: 'student', chatroom: room.id });
         await s.next((e) => e.type === 'joined', `join ${i}`);
       }
+      // Sent on the first replica, heard on the second.
       studentSockets[0].send({ type: 'message', text: '¡Hola a todos!', chatroom: room.id });
       for (const s of [...teacherSockets, studentSockets[1]])
         expect(await s.next((e) => e.type === 'message', 'the message')).toMatchObject({
@@ -216,6 +225,57 @@ describe('cluster topology', () => {
       for (const s of [...teacherSockets, ...studentSockets]) s.close();
     }
   });
+  it('closes a signed-out session’s chat sockets on both replicas within 1 s of the sign-out, told over NATS', async () => {
+    const adminCookie = cookieOf(
+      await fetch(
+        `${gateway}/api/auth/login`,
+        jsonRequest(gateway, 'POST', { email: 'root@district.test', password: 'correct horse battery' }),
+      ),
+    );
+    const register = await fetch(
+      `${gateway}/api/auth/register`,
+      jsonRequest(gateway, 'POST', {
+        name: 'Robin Tabs',
+        username: 'robin',
+        email: 'robin@district.test',
+        password: 'secret-pass',
+        role: 'student',
+      }),
+    );
+    const student = (await register.json()) as { id: string };
+    expect(
+      (await fetch(`${gateway}/api/users/${student.id}/approval`, jsonRequest(gateway, 'PATCH', { approved: true }, adminCookie)))
+        .status,
+    ).toBe(200);
+    const signIn = async () =>
+      cookieOf(
+        await fetch(
+          `${gateway}/api/auth/login`,
+          jsonRequest(gateway, 'POST', { email: 'robin@district.test', password: 'secret-pass' }),
+        ),
+      );
+    // Two sessions of one person: a laptop signing out, a tablet staying.
+    const laptop = await signIn();
+    const tablet = await signIn();
+    const chatReplicas = await replicasOf(gateway, 'chat');
+    expect(chatReplicas).toHaveLength(2);
+    const signingOut = await Promise.all(chatReplicas.map((replica) => GatewayChatClient.open(gateway, laptop, replica)));
+    const staying = await GatewayChatClient.open(gateway, tablet);
+    try {
+      const started = Date.now();
+      const logout = await fetch(`${gateway}/api/auth/logout`, jsonRequest(gateway, 'POST', {}, laptop));
+      expect(logout.status).toBeLessThan(300);
+      for (const s of signingOut) expect(await s.closedWithin(1000)).toBe(4401);
+      const took = Date.now() - started;
+      console.info(`sign-out to both chat replicas' sockets closed: ${took} ms`);
+      expect(took).toBeLessThan(1000);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(staying.closed).toBeNull();
+    } finally {
+      for (const s of [...signingOut, staying]) s.close();
+    }
+  });
+
   it('stores one result for a one-attempt quiz under 20 parallel submissions over two replicas, and drops it when identity deletes the student', async () => {
     const admin = await fetch(
       `${gateway}/api/auth/login`,
@@ -288,3 +348,16 @@ describe('cluster topology', () => {
     );
   });
 });
+
+/** The replicas of `service` the gateway routes to (their own addresses, from the gateway's metrics). */
+async function replicasOf(gateway: string, service: string): Promise<string[]> {
+  const metrics = await (await fetch(`${gateway}/metrics`)).text();
+  const pattern = new RegExp(`^gateway_upstream_up\\{service="${service}",replica="([^"]+)"\\} 1$`, 'gm');
+  return [...metrics.matchAll(pattern)].map((m) => m[1]).sort();
+}
+
+/** The open chat sockets a chat replica counts (its own /metrics, open on loopback). */
+async function chatConnections(replica: string): Promise<number> {
+  const metrics = await (await fetch(`${replica}/metrics`)).text();
+  return Number(/^chat_connections(?:\{[^}]*\})? (\d+)$/m.exec(metrics)?.[1] ?? NaN);
+}

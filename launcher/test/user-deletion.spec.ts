@@ -1,5 +1,6 @@
 import Redis from 'ioredis';
 import { Client } from 'pg';
+import { ChatCloseCodes } from '@district/contracts';
 import { GatewayChatClient } from './support/chat-client';
 import { startClusterStack, type ClusterStack } from './support/cluster-stack';
 import { cookieOf, jsonRequest, waitFor } from './support/processes';
@@ -218,8 +219,10 @@ describe('deleting a user reaches every service', () => {
       expect(ids('classroom', 'slides')).toEqual([slide.body.id]);
 
       expect((await call('DELETE', `/api/users/${userId}`, adminCookie)).status).toBe(204);
-      // Their sockets are closed by chat when the deletion arrives.
-      expect(await socket.closedWithin(10_000)).toBeGreaterThan(0);
+      // Their sockets are closed by chat when the deletion arrives: 4401, the session ended (not 1006, a socket that
+      // merely dropped, nor any other close).
+      expect(await socket.closedWithin(10_000)).toBe(ChatCloseCodes.sessionChanged);
+      expect(socket.events).toContainEqual(expect.objectContaining({ type: 'notice', code: 'session_changed' }));
     } finally {
       socket.close();
     }

@@ -10,8 +10,9 @@ export class GatewayChatClient {
     ws.on('close', (code) => (this.closed = code));
   }
 
-  static open(origin: string, cookie: string): Promise<GatewayChatClient> {
-    const ws = new WebSocket(`${origin.replace(/^http/, 'ws')}/ws`, { origin, headers: { cookie } });
+  /** `target`: where to connect (a replica's own address, to place a socket on it); the gateway by default. */
+  static open(origin: string, cookie: string, target = origin): Promise<GatewayChatClient> {
+    const ws = new WebSocket(`${target.replace(/^http/, 'ws')}/ws`, { origin, headers: { cookie } });
     return new Promise((resolve, reject) => {
       ws.once('open', () => resolve(new GatewayChatClient(ws)));
       ws.once('unexpected-response', (_req, res) => reject(Object.assign(new Error(`upgrade refused: ${res.statusCode}`), { status: res.statusCode })));
