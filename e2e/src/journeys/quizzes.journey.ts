@@ -127,11 +127,17 @@ const textQuiz: Journey = {
     assert.match(rows[1].text, /dos.*Incorrect.*two.*Correct Answer.*nine.*Your Answer/);
     await ctx.axe.check(student, 'text quiz results');
 
-    // A second attempt is refused with the counts, on the screen and by the server whoever asks.
+    // A second attempt is refused with the counts, on the screen and by the server whoever asks: the card counts the
+    // attempt and disables Start, with the spec's sentence as the reason (issue #34).
     await click(student, byRole('button', 'Back to Quizzes'));
-    await click(student, byRole('button', `Start Quiz: ${title}`));
+    await waitForText(student, '1 of 1 attempt used');
     await waitForText(student, QUIZ.limitTitle);
     await waitForText(student, QUIZ.limit(1, 1));
+    await student.waitForFunction(
+      (name: string) => (document.querySelector(`button[aria-label="${name}"]`) as HTMLButtonElement | null)?.disabled === true,
+      {},
+      `Start Quiz: ${title}`,
+    );
     const again = await pageFetch(student, 'POST', `/api/text-quizzes/${mine.id}/attempts`, {});
     assert.equal(again.status, 409, `a second start answered ${again.status}`);
 
@@ -167,9 +173,10 @@ const textQuiz: Journey = {
     const csv = await readFile(await waitForDownload(downloads, /^text-quiz-grades-.*\.csv$/));
     assert.deepEqual([...csv.subarray(0, 3)], [0xef, 0xbb, 0xbf], 'the CSV starts with a UTF-8 BOM');
     const lines = csv.toString('utf8').slice(1).split('\r\n').filter(Boolean);
-    assert.equal(lines[0], 'Student Name,Quiz Title,Score (%),Correct Answers,Total Questions,Passed,Date Completed');
+    // Every text cell quoted (issue #34: formula-safe whatever the spreadsheet's separator).
+    assert.equal(lines[0], '"Student Name","Quiz Title","Score (%)","Correct Answers","Total Questions","Passed","Date Completed"');
     assert.equal(lines.length, 2, `a header and one row: ${lines.join(' | ')}`);
-    assert.ok(lines[1].startsWith(`${STUDENT2.name},${title},50,1,2,No,`), `the row: ${lines[1]}`);
+    assert.ok(lines[1].startsWith(`"${STUDENT2.name}","${title}",50,1,2,"No",`), `the row: ${lines[1]}`);
 
     await click(teacher, byRole('button', `Delete result of ${STUDENT2.name} on ${title}`));
     await waitForText(teacher, QUIZ.deleteConfirm, '[role="alertdialog"]');
@@ -241,6 +248,8 @@ const audioQuiz: Journey = {
       ],
       (i) => `${ctx.baseUrl}/sounds/quiz/${['hola', 'gracias'][i]}.mp3`,
     );
+    // Its review never shows the key (ADR 0033): the student sees their answers and which were right only.
+    await fill(teacher, byRole('combobox', 'Show Correct Answers'), 'never');
     await click(teacher, byRole('button', 'Save Quiz'));
     await waitForToast(teacher, QUIZ.created);
     await open(student, ctx.baseUrl, '/audio-quizzes');
@@ -251,6 +260,12 @@ const audioQuiz: Journey = {
     await click(student, byRole('button', 'Submit Quiz'));
     await waitForText(student, `Results: ${own}`);
     await waitForText(student, '50%');
+    await waitForText(student, 'Your teacher has chosen not to show the correct answers for this quiz.');
+    const withheld = await review(student);
+    assert.equal(withheld.length, 2);
+    assert.ok(withheld.every((r) => !r.text.includes('Correct Answer')), `no key in the review: ${withheld.map((r) => r.text).join(' | ')}`);
+    assert.match(withheld[0].text, /Correct.*Hola.*Your Answer/);
+    assert.match(withheld[1].text, /Incorrect.*Sí.*Your Answer/);
 
     await open(teacher, ctx.baseUrl, '/admin/quiz-grades-dashboard');
     await waitForText(teacher, 'Quiz Grades Dashboard');

@@ -1,18 +1,21 @@
-import { BadRequestException, ConflictException, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ConflictException, ForbiddenException, NotFoundException } from '@nestjs/common';
 import { AssessmentMessages } from '@district/contracts';
 import { errorMappingInterceptor } from '@district/nest-common';
 import {
   AnswersInvalidError,
   AttemptLimitError,
   GradeNotFoundError,
+  GradeOwnerError,
   QuizChangingError,
   QuizNotFoundError,
+  QuizOwnerError,
 } from './assessment.errors';
 
 /** The one place assessment's expected failures become HTTP answers (the platform's filter writes the JSON). */
 export function toHttpException(error: unknown): unknown {
   if (error instanceof QuizNotFoundError || error instanceof GradeNotFoundError)
     return new NotFoundException(error.message);
+  if (error instanceof QuizOwnerError || error instanceof GradeOwnerError) return new ForbiddenException(error.message);
   if (error instanceof AttemptLimitError)
     return new ConflictException({
       message: error.message,

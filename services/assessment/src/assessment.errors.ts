@@ -37,3 +37,17 @@ export class QuizChangingError extends AssessmentError {
     super(M.quizChanging);
   }
 }
+
+/** A teacher changing a quiz (or its accommodations) they did not create (ADR 0033). */
+export class QuizOwnerError extends AssessmentError {
+  constructor() {
+    super(M.quizOwnerOnly);
+  }
+}
+
+/** A teacher deleting a result of a quiz they did not create, or of a deleted quiz (administrators only). */
+export class GradeOwnerError extends AssessmentError {
+  constructor() {
+    super(M.gradeOwnerOnly);
+  }
+}

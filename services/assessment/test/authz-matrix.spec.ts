@@ -12,6 +12,8 @@ import { startAssessment, type AssessmentTestApp } from './support/assessment-ap
 
 let app: AssessmentTestApp;
 let teacher: HttpClient;
+/** Another teacher than the matrix's teacher persona: the owner of the `{others…}` quizzes. */
+let otherTeacher: HttpClient;
 let student: HttpClient;
 /** One client per persona, signed in once: assessment only verifies tokens, so a session outlives every cell. */
 const clients = new Map<MatrixPersona, HttpClient>();
@@ -22,6 +24,7 @@ beforeAll(async () => {
   for (const persona of PERSONAS) clients.set(persona, (await app.signIn(persona)).client);
   clients.set('suspendedAdmin', (await app.signIn('admin', { approved: false })).client);
   teacher = clients.get('teacher') as HttpClient;
+  otherTeacher = (await app.signIn('teacher')).client;
   student = (await app.signIn('student')).client;
 });
 afterAll(async () => {
@@ -33,17 +36,17 @@ const KINDS = {
   text: ['/api/text-quizzes', '/api/text-quiz-grades'],
 } as const;
 
-async function newQuiz(kind: keyof typeof KINDS): Promise<string> {
+async function newQuiz(kind: keyof typeof KINDS, author: HttpClient = teacher): Promise<string> {
   const body = (
     matrix.routes.find((r) => r.method === 'POST' && r.path === KINDS[kind][0]) as { body: unknown }
   ).body;
-  const res = await teacher.post<Quiz>(KINDS[kind][0], fillBody(body));
+  const res = await author.post<Quiz>(KINDS[kind][0], fillBody(body));
   if (res.status !== 201) throw new Error(`quiz: ${res.status} ${res.text}`);
   return res.body.id;
 }
 
-async function newGrade(kind: keyof typeof KINDS): Promise<string> {
-  const res = await student.post<Grade>(KINDS[kind][1], { quizId: await newQuiz(kind), userAnswers: [0] });
+async function newGrade(kind: keyof typeof KINDS, author: HttpClient = teacher): Promise<string> {
+  const res = await student.post<Grade>(KINDS[kind][1], { quizId: await newQuiz(kind, author), userAnswers: [0] });
   if (res.status !== 201) throw new Error(`grade: ${res.status} ${res.text}`);
   return res.body.id;
 }
@@ -62,8 +65,12 @@ describeAuthzMatrix({
       .replace('{malformed}', 'not-a-quiz')
       .replace('{someone}', randomUUID());
     for (const kind of ['audio', 'text'] as const) {
+      const others = kind === 'audio' ? 'othersAudio' : 'othersText';
       if (path.includes(`{${kind}Quiz}`)) path = path.replace(`{${kind}Quiz}`, await newQuiz(kind));
       if (path.includes(`{${kind}Grade}`)) path = path.replace(`{${kind}Grade}`, await newGrade(kind));
+      if (path.includes(`{${others}Quiz}`)) path = path.replace(`{${others}Quiz}`, await newQuiz(kind, otherTeacher));
+      if (path.includes(`{${others}Grade}`))
+        path = path.replace(`{${others}Grade}`, await newGrade(kind, otherTeacher));
     }
     let body = route.body === undefined ? undefined : fillBody(route.body);
     for (const kind of ['audio', 'text'] as const) {

@@ -16,6 +16,12 @@ export const EXTRA_ATTEMPTS_MAX = 20;
 /** Plays of one question's audio in an attempt (optional per quiz). */
 export const AUDIO_PLAY_LIMIT_MAX = 10;
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+/**
+ * When a student's review of a result shows the answer key (issue #34): always (the spec's review, the default),
+ * once the student has no attempt left on the quiz, or never. The server decides what it sends.
+ */
+export const REVEAL_ANSWERS_OPTIONS = ['always', 'afterLastAttempt', 'never'] as const;
+export const DEFAULT_REVEAL_ANSWERS = 'always';
 
 /** Texts of the spec (classroom-tools §5, §6, §8), shared by the assessment service and the web. */
 export const AssessmentMessages = {
@@ -56,4 +62,10 @@ export const AssessmentMessages = {
   idempotencyKeyInvalid: 'The Idempotency-Key header must be a UUID',
   userIdInvalid: 'userId must be a user id',
   extraAttemptsInvalid: `Extra attempts must be 0 to ${EXTRA_ATTEMPTS_MAX}`,
+  revealAnswersInvalid: `revealAnswers must be one of ${REVEAL_ANSWERS_OPTIONS.join(', ')}`,
+  /** A teacher acting on another teacher's quiz (issue #34; the spec words no ownership rule). */
+  quizOwnerOnly: 'Only the teacher who created this quiz or an administrator can change it.',
+  gradeOwnerOnly: 'Only the teacher who created this quiz or an administrator can delete its results.',
+  /** The author name a quiz keeps once its author's account is deleted (as the classroom's items, ADR 0020). */
+  formerStaffMember: 'Former staff member',
 } as const;

@@ -3,6 +3,7 @@ import {
   AUDIO_PLAY_LIMIT_MAX,
   AssessmentMessages as M,
   DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_REVEAL_ANSWERS,
   EXTRA_ATTEMPTS_MAX,
   MAX_ATTEMPTS_OPTIONS,
   QUIZ_AUDIO_URL_MAX,
@@ -12,6 +13,7 @@ import {
   QUIZ_QUESTION_MAX,
   QUIZ_QUESTIONS_MAX,
   QUIZ_TITLE_MAX,
+  REVEAL_ANSWERS_OPTIONS,
 } from './messages';
 
 const id = z.string().uuid();
@@ -19,6 +21,10 @@ const id = z.string().uuid();
 /** Audio quizzes (`/api/audio-quizzes`, `/api/quiz-grades`) and text quizzes (`/api/text-quizzes`, `/api/text-quiz-grades`). */
 export const quizKindSchema = z.enum(['audio', 'text']);
 export type QuizKind = z.infer<typeof quizKindSchema>;
+
+/** When a student's review shows the answer key (`REVEAL_ANSWERS_OPTIONS`). */
+export const revealAnswersSchema = z.enum(REVEAL_ANSWERS_OPTIONS);
+export type RevealAnswers = z.infer<typeof revealAnswersSchema>;
 
 /** A question with its answer key (spec §3). `audioUrl` on audio quizzes only. */
 export const quizQuestionSchema = z.object({
@@ -42,6 +48,8 @@ export const quizSchema = z.object({
   maxAttempts: z.number().int(),
   /** Plays allowed per question's audio in one attempt; null = no limit (audio quizzes). */
   audioPlayLimit: z.number().int().nullable(),
+  revealAnswers: revealAnswersSchema,
+  /** Its owner: only they (while staff) and administrators change it; null = administrators only. */
   createdById: id.nullable(),
   createdByName: z.string(),
   createdAt: z.string(),
@@ -57,7 +65,22 @@ export const quizForTakingSchema = quizSchema.omit({ questions: true, createdByI
   questions: z.array(takingQuestionSchema),
 });
 export type QuizForTaking = z.infer<typeof quizForTakingSchema>;
-export const quizListSchema = z.array(z.union([quizSchema, quizForTakingSchema]));
+
+/** The caller's own attempts on a listed quiz: results stored, and the limit with their extra attempts (-1 unlimited). */
+export const quizAttemptsSchema = z.object({
+  attemptsUsed: z.number().int(),
+  attemptsAllowed: z.number().int(),
+});
+export type QuizAttempts = z.infer<typeof quizAttemptsSchema>;
+
+/** A quiz as a teacher or admin lists it: with the key, whether they may change it (the server's decision), their attempts. */
+export const authoredQuizSchema = quizSchema.extend({ canEdit: z.boolean() }).merge(quizAttemptsSchema);
+export type AuthoredQuiz = z.infer<typeof authoredQuizSchema>;
+/** A quiz as a student lists it: no key, with their attempts. */
+export const listedQuizSchema = quizForTakingSchema.merge(quizAttemptsSchema);
+export type ListedQuizForTaking = z.infer<typeof listedQuizSchema>;
+/** GET /api/{kind}-quizzes and GET …/{id}. */
+export const quizListSchema = z.array(z.union([authoredQuizSchema, listedQuizSchema]));
 
 const http = (value: string) => {
   try {
@@ -156,6 +179,7 @@ export function quizInputSchema(kind: QuizKind) {
               .null()
               .optional()
               .transform(() => null),
+      revealAnswers: z.enum(REVEAL_ANSWERS_OPTIONS, { error: M.revealAnswersInvalid }).default(DEFAULT_REVEAL_ANSWERS),
       questions: questionsSchema(kind),
     },
     { error: M.quizBodyNotObject },
@@ -183,7 +207,16 @@ export const gradeSubmissionSchema = z.object(
 );
 export type GradeSubmission = z.infer<typeof gradeSubmissionSchema>;
 
-/** A result (spec §3 "Quiz grade" / "Text quiz grade"), with the questions as they were answered for the review. */
+/** A question of a result's review: its key only when the server shows it (`Grade.answerKey`). */
+export const reviewQuestionSchema = takingQuestionSchema.extend({ correctAnswer: z.number().int().optional() });
+export type ReviewQuestion = z.infer<typeof reviewQuestionSchema>;
+
+/**
+ * A result (spec §3 "Quiz grade" / "Text quiz grade"), with the questions as they were answered for the review.
+ * `answerKey`: 'shown' (every question has its `correctAnswer`), or why it is withheld from this student (the quiz's
+ * `revealAnswers`: 'afterLastAttempt' while an attempt is left, 'never'). `answersCorrect`: per question, whether the
+ * answer given was right, which the review shows either way.
+ */
 export const gradeSchema = z.object({
   id,
   kind: quizKindSchema,
@@ -196,7 +229,9 @@ export const gradeSchema = z.object({
   totalQuestions: z.number().int(),
   passed: z.boolean(),
   userAnswers: z.array(z.number().int()),
-  questions: z.array(quizQuestionSchema),
+  questions: z.array(reviewQuestionSchema),
+  answersCorrect: z.array(z.boolean()),
+  answerKey: z.enum(['shown', 'afterLastAttempt', 'never']),
   quizVersion: z.number().int(),
   createdAt: z.string(),
   completedAt: z.string(),

@@ -14,6 +14,9 @@ export const AUDIT_ACTIONS = [
   'user.password_reset',
   'user.deleted',
   'grade.deleted',
+  'quiz.updated',
+  'quiz.deleted',
+  'quiz.accommodation_set',
   'chatroom.created',
   'chatroom.updated',
   'chatroom.deleted',
@@ -22,7 +25,7 @@ export const AUDIT_ACTIONS = [
   'comment.deleted',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
-export const AUDIT_TARGET_TYPES = ['user', 'grade', 'chatroom', 'comment'] as const;
+export const AUDIT_TARGET_TYPES = ['user', 'grade', 'quiz', 'chatroom', 'comment'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 export const AUDIT_SERVICES = ['identity', 'content', 'chat', 'assessment'] as const;
 export type AuditService = (typeof AUDIT_SERVICES)[number];

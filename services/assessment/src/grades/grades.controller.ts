@@ -46,7 +46,8 @@ function idempotencyKey(raw: string | string[] | undefined): string | null {
 
 /**
  * `/api/quiz-grades` (audio) and `/api/text-quiz-grades` (spec §7). Everyone signed in submits and lists (a
- * student only their own results); teachers and admins delete.
+ * student only their own results, the key as the quiz's `revealAnswers` lets them see it); the quiz's owner or an
+ * administrator deletes.
  */
 export function gradesController(kind: QuizKind, path: string, name: string): Type<unknown> {
   @Controller(path)
@@ -84,7 +85,7 @@ export function gradesController(kind: QuizKind, path: string, name: string): Ty
       @CurrentUser() actor: AuthUser,
       @Ip() ip: string,
     ): Promise<void> {
-      await this.grades.remove(kind, id, { actorId: actor.id, actorName: actor.name, ip });
+      await this.grades.remove(kind, id, { user: actor, stamp: { actorId: actor.id, actorName: actor.name, ip } });
     }
   }
   Object.defineProperty(GradesController, 'name', { value: name });

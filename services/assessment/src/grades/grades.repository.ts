@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { Grade, QuizKind, QuizQuestion } from '@district/contracts';
+import type { QuizKind, QuizQuestion, RevealAnswers } from '@district/contracts';
 import { jsonb } from '@district/nest-common';
 import type { Marked } from './marking';
+import type { StoredGrade } from './review';
 
 interface GradeRow {
   id: string;
@@ -19,12 +20,14 @@ interface GradeRow {
   questions: QuizQuestion[];
   quiz_version: number;
   created_at: Date;
+  /** Absent from `submit_grade`'s answer: a result it stores belongs to a quiz that exists. */
+  reveal_answers?: RevealAnswers | null;
 }
 
 const COLUMNS = `id, kind, quiz_id, user_id, user_name, quiz_title, score, correct_answers, total_questions, passed,
-  user_answers, questions, quiz_version, created_at`;
+  user_answers, questions, quiz_version, created_at, reveal_answers`;
 
-function toGrade(row: GradeRow): Grade {
+function toGrade(row: GradeRow): StoredGrade {
   const at = row.created_at.toISOString();
   return {
     id: row.id,
@@ -42,6 +45,7 @@ function toGrade(row: GradeRow): Grade {
     quizVersion: row.quiz_version,
     createdAt: at,
     completedAt: at,
+    revealAnswers: row.reveal_answers ?? null,
   };
 }
 
@@ -51,7 +55,7 @@ export type SubmitStatus = 'created' | 'replayed' | 'limit' | 'stale' | 'missing
 export interface SubmitOutcome {
   status: SubmitStatus;
   /** The result stored ('created') or the one under the key ('replayed'). */
-  grade: Grade | null;
+  grade: StoredGrade | null;
   /** 'limit': the results taken and the attempts allowed. */
   taken: number | null;
   allowed: number | null;
@@ -85,7 +89,7 @@ export class GradesRepository {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
   /** A kind's results, newest first, optionally for one person and/or one quiz. */
-  async list(kind: QuizKind, filter: { userId?: string; quizId?: string }): Promise<Grade[]> {
+  async list(kind: QuizKind, filter: { userId?: string; quizId?: string }): Promise<StoredGrade[]> {
     const rows: GradeRow[] = await this.dataSource.query(
       `SELECT ${COLUMNS} FROM grades
        WHERE kind = $1 AND ($2::uuid IS NULL OR user_id = $2) AND ($3::uuid IS NULL OR quiz_id = $3)
@@ -103,7 +107,7 @@ export class GradesRepository {
     return Number(rows[0].n);
   }
 
-  async findByKey(tx: EntityManager, userId: string, key: string): Promise<Grade | null> {
+  async findByKey(tx: EntityManager, userId: string, key: string): Promise<StoredGrade | null> {
     const rows: GradeRow[] = await tx.query(
       `SELECT ${COLUMNS} FROM grades WHERE user_id = $1 AND idempotency_key = $2`,
       [userId, key],
@@ -141,6 +145,33 @@ export class GradesRepository {
       grade: row.id ? toGrade(row as GradeRow) : null,
       taken: row.taken,
       allowed: row.allowed,
+    };
+  }
+
+  /**
+   * A result, its row locked until `tx` ends, with its quiz's owner as stored now (`quizExists` false: the quiz
+   * was deleted, its results are the administrators'); null when there is no such result.
+   */
+  async lockWithOwner(
+    tx: EntityManager,
+    kind: QuizKind,
+    id: string,
+  ): Promise<{ quizTitle: string; userName: string; userId: string; quizExists: boolean; ownerId: string | null } | null> {
+    const rows = (await tx.query(
+      `SELECT g.quiz_title, g.user_name, g.user_id, q.id IS NOT NULL AS quiz_exists, q.created_by_id
+         FROM grades g LEFT JOIN quizzes q ON q.id = g.quiz_id AND q.kind = g.kind
+        WHERE g.kind = $1 AND g.id = $2
+        FOR UPDATE OF g`,
+      [kind, id],
+    )) as { quiz_title: string; user_name: string; user_id: string; quiz_exists: boolean; created_by_id: string | null }[];
+    if (rows.length === 0) return null;
+    const [row] = rows;
+    return {
+      quizTitle: row.quiz_title,
+      userName: row.user_name,
+      userId: row.user_id,
+      quizExists: row.quiz_exists,
+      ownerId: row.created_by_id,
     };
   }
 

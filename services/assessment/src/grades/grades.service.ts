@@ -17,7 +17,6 @@ import {
   type QuizKind,
   QUIZ_OPTIONS_COUNT,
   auditRecord,
-  type AuditStamp,
 } from '@district/contracts';
 import {
   OutboxService,
@@ -31,16 +30,19 @@ import {
   AnswersInvalidError,
   AttemptLimitError,
   GradeNotFoundError,
+  GradeOwnerError,
   QuizChangingError,
   QuizNotFoundError,
 } from '../assessment.errors';
-import { forTaking, isStaff } from '../quizzes/quiz-views';
-import { enqueueAudit, gradeAuditTarget } from '../users/audit';
+import { canChange, forTaking, isStaff } from '../quizzes/quiz-views';
+import type { Actor } from '../quizzes/quizzes.service';
+import { enqueueAudit } from '../users/audit';
 import { QuizzesRepository } from '../quizzes/quizzes.repository';
 import { GradesRepository, type SubmitOutcome } from './grades.repository';
 import { QuizCache } from './quiz-cache';
 import { analyseItems } from './item-analysis';
 import { attemptsAllowed, mark, mayAttempt } from './marking';
+import { answerKeyFor, deletedQuizState, reviewOf, reviewState, type ReviewState, type StoredGrade } from './review';
 
 export const GRADES_IDEMPOTENCY_INDEX = 'grades_idempotency_idx';
 
@@ -50,6 +52,7 @@ const REHEARSAL_QUIZ: QuizInput = {
   description: '',
   maxAttempts: -1,
   audioPlayLimit: null,
+  revealAnswers: 'always',
   questions: Array.from({ length: 10 }, (_, i) => ({
     question: `Question ${i + 1}`,
     options: ['a', 'b', 'c', 'd'],
@@ -70,10 +73,17 @@ const STALE_RETRIES = 3;
 /** Who an attempt is for: the id and the name shown on the result. */
 export type Person = Pick<AuthUser, 'id' | 'name'>;
 
-/** A submission's outcome: the stored result, and whether this call stored it (false: a retry's answer). */
+/** A submission's outcome: the result as its submitter sees it, and whether this call stored it (false: a retry's answer). */
 export interface Submitted {
   grade: Grade;
   created: boolean;
+}
+
+/** A stored attempt: the result with its key, and the review's state when the storing statement knew it. */
+interface Recorded {
+  grade: StoredGrade;
+  created: boolean;
+  state: ReviewState | null;
 }
 
 /**
@@ -104,10 +114,26 @@ export class GradesService {
   /** The quizzes this replica marks against (submit_grade checks their version). */
   private readonly quizCache: QuizCache;
 
-  /** Teachers and admins: every result (filters as asked). Anyone else: their own, whatever `userId` says. */
-  list(kind: QuizKind, viewer: AuthUser, query: GradeQuery): Promise<Grade[]> {
-    const userId = isStaff(viewer) ? query.userId?.toLowerCase() : viewer.id;
-    return this.grades.list(kind, { userId, quizId: query.quizId?.toLowerCase() });
+  /**
+   * Teachers and admins: every result (filters as asked). Anyone else: their own, whatever `userId` says, each
+   * with the answer key only where its quiz's `revealAnswers` lets them see it now.
+   */
+  async list(kind: QuizKind, viewer: AuthUser, query: GradeQuery): Promise<Grade[]> {
+    const userId = isStaff(viewer) ? query.userId?.toLowerCase() : viewer.id.toLowerCase();
+    return this.views(viewer, await this.grades.list(kind, { userId, quizId: query.quizId?.toLowerCase() }));
+  }
+
+  /** Results as `viewer` may read them (ADR 0033): the key is decided here from the stored quiz, never sent to be hidden. */
+  private async views(viewer: AuthUser, stored: StoredGrade[]): Promise<Grade[]> {
+    if (isStaff(viewer)) return stored.map((g) => reviewOf(g, 'shown'));
+    const quizIds = [...new Set(stored.map((g) => g.quizId))];
+    const states = new Map(
+      (await this.quizzes.attemptsOn(viewer.id.toLowerCase(), quizIds)).map(({ quiz, taken, extra }) => [
+        quiz.id,
+        reviewState(quiz, taken, extra),
+      ]),
+    );
+    return stored.map((g) => reviewOf(g, answerKeyFor(false, states.get(g.quizId) ?? deletedQuizState(g))));
   }
 
   /** Item analysis of a quiz from its results on the current version (teachers and admins). */
@@ -145,15 +171,20 @@ export class GradesService {
     idempotencyKey: string | null,
   ): Promise<Submitted> {
     try {
-      const submitted = await this.recordFor(
+      const recorded = await this.recordFor(
         kind,
         user,
         submission.quizId.toLowerCase(),
         submission.userAnswers,
         idempotencyKey,
       );
-      this.submissions.inc({ kind, outcome: submitted.created ? 'stored' : 'replayed' });
-      return submitted;
+      this.submissions.inc({ kind, outcome: recorded.created ? 'stored' : 'replayed' });
+      // The state the storing statement saw (its count and limit) spares a query; a retry's answer reads it again.
+      const grade =
+        recorded.state === null || isStaff(user)
+          ? (await this.views(user, [recorded.grade]))[0]
+          : reviewOf(recorded.grade, answerKeyFor(false, recorded.state));
+      return { grade, created: recorded.created };
     } catch (error) {
       if (
         error instanceof AttemptLimitError ||
@@ -173,14 +204,14 @@ export class GradesService {
     quizId: string,
     answers: number[],
     idempotencyKey: string | null,
-  ): Promise<Submitted> {
+  ): Promise<Recorded> {
     try {
       return await this.store(kind, user, quizId, answers, idempotencyKey);
     } catch (error) {
       // The same key raced on another quiz (another lock): the first one stored wins, and is the answer.
       if (idempotencyKey !== null && violatedUniqueConstraint(error) === GRADES_IDEMPOTENCY_INDEX) {
         const stored = await this.grades.findByKey(this.dataSource.manager, user.id, idempotencyKey);
-        if (stored) return { grade: stored, created: false };
+        if (stored) return { grade: stored, created: false, state: null };
       }
       throw error;
     }
@@ -192,7 +223,7 @@ export class GradesService {
     quizId: string,
     answers: number[],
     key: string | null,
-  ): Promise<Submitted> {
+  ): Promise<Recorded> {
     // One round trip when this replica has read the quiz before (submit_grade): a class submitting at once is
     // bounded by round trips (bench/assessment).
     let fresh = false;
@@ -206,18 +237,27 @@ export class GradesService {
         }
         // A retry of an attempt stored before the quiz changed is still answered with its result.
         const stored = key === null ? null : await this.grades.findByKey(this.dataSource.manager, user.id, key);
-        if (stored) return { grade: stored, created: false };
+        if (stored) return { grade: stored, created: false, state: null };
         throw new AnswersInvalidError(M.answersWrongCount(quiz.questions.length));
       }
       const outcome = await this.submitMarked(this.dataSource.manager, kind, user, quizId, quiz, answers, key);
       switch (outcome.status) {
         case 'created': {
-          const grade = outcome.grade as Grade;
+          const grade = outcome.grade as StoredGrade;
           this.logger.info({ gradeId: grade.id, quizId, kind, score: grade.score }, 'grade recorded');
-          return { grade, created: true };
+          // `taken` counts the results before this one, under the attempt lock, against `allowed`; the quiz is
+          // the version stored (submit_grade checked it), so its review setting is the row's.
+          const state =
+            quiz && outcome.taken !== null && outcome.allowed !== null
+              ? {
+                  revealAnswers: quiz.revealAnswers,
+                  noAttemptLeft: !mayAttempt(outcome.taken + 1, outcome.allowed),
+                }
+              : null;
+          return { grade, created: true, state };
         }
         case 'replayed':
-          return { grade: outcome.grade as Grade, created: false };
+          return { grade: outcome.grade as StoredGrade, created: false, state: null };
         case 'limit':
           throw new AttemptLimitError(outcome.taken as number, outcome.allowed as number);
         case 'missing':
@@ -309,17 +349,30 @@ export class GradesService {
     return done;
   }
 
-  /** Deletes a result; `by` (the teacher or admin) goes to the audit log with it (ADR 0021). */
-  async remove(kind: QuizKind, id: string, by?: AuditStamp): Promise<void> {
+  /**
+   * Deletes a result, by the owner of its quiz or an administrator (a deleted quiz's results: administrators only),
+   * decided from the stored rows under a lock; recorded in the audit log (ADR 0021, 0033).
+   */
+  async remove(kind: QuizKind, id: string, by: Actor): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
-      const target = by ? await gradeAuditTarget(tx, kind, id) : null;
+      const target = await this.grades.lockWithOwner(tx, kind, id);
+      if (!target) throw new GradeNotFoundError();
+      if (!canChange(by.user, target.quizExists ? target.ownerId : null)) throw new GradeOwnerError();
       if (!(await this.grades.delete(tx, kind, id))) throw new GradeNotFoundError();
       await this.outbox.enqueue(tx, Subjects.assessmentGradeDeleted, {
         gradeId: id,
         kind,
       } satisfies GradeDeletedEvent);
-      if (by && target)
-        await enqueueAudit(this.outbox, tx, auditRecord(by, 'grade.deleted', target, { kind, userId: target.userId }));
+      await enqueueAudit(
+        this.outbox,
+        tx,
+        auditRecord(
+          by.stamp,
+          'grade.deleted',
+          { type: 'grade', id, label: `${target.quizTitle} — ${target.userName}` },
+          { kind, userId: target.userId },
+        ),
+      );
     });
     this.logger.info({ gradeId: id, kind }, 'grade deleted');
   }

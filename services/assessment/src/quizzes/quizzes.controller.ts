@@ -5,6 +5,7 @@ import {
   Get,
   HttpCode,
   Inject,
+  Ip,
   Post,
   Put,
   UseInterceptors,
@@ -15,8 +16,9 @@ import {
   accommodationInputSchema,
   quizInputSchema,
   type AccommodationInput,
+  type AuthoredQuiz,
+  type ListedQuizForTaking,
   type Quiz,
-  type QuizForTaking,
   type QuizInput,
   type QuizKind,
 } from '@district/contracts';
@@ -30,10 +32,10 @@ import {
 } from '@district/nest-common';
 import { AssessmentErrorsInterceptor } from '../assessment-errors.interceptor';
 import { QuizNotFoundError } from '../assessment.errors';
-import { viewFor } from './quiz-views';
-import { QuizzesService } from './quizzes.service';
+import { QuizzesService, type Actor } from './quizzes.service';
 
 const notFound = () => new QuizNotFoundError();
+const actor = (user: AuthUser, ip: string): Actor => ({ user, stamp: { actorId: user.id, actorName: user.name, ip } });
 
 /**
  * `/api/audio-quizzes` and `/api/text-quizzes` (spec §7), one class per kind from one definition. Everyone signed
@@ -49,17 +51,15 @@ export function quizzesController(kind: QuizKind, path: string, name: string): T
   class QuizzesController {
     constructor(@Inject(QuizzesService) private readonly quizzes: QuizzesService) {}
 
+    /** Everyone's list carries the caller's own attempts on each quiz; staff also get the key and `canEdit`. */
     @Get()
-    async list(@CurrentUser() user: AuthUser): Promise<(Quiz | QuizForTaking)[]> {
-      return (await this.quizzes.list(kind)).map((quiz) => viewFor(user, quiz));
+    list(@CurrentUser() user: AuthUser): Promise<(AuthoredQuiz | ListedQuizForTaking)[]> {
+      return this.quizzes.list(kind, user);
     }
 
     @Get(':id')
-    async get(
-      @IdParam('id', notFound) id: string,
-      @CurrentUser() user: AuthUser,
-    ): Promise<Quiz | QuizForTaking> {
-      return viewFor(user, await this.quizzes.get(kind, id));
+    get(@IdParam('id', notFound) id: string, @CurrentUser() user: AuthUser): Promise<AuthoredQuiz | ListedQuizForTaking> {
+      return this.quizzes.get(kind, id, user);
     }
 
     @Post()
@@ -68,20 +68,26 @@ export function quizzesController(kind: QuizKind, path: string, name: string): T
       return this.quizzes.create(kind, body, { id: user.id, name: user.name });
     }
 
+    /** The quiz's owner or an administrator (403 'Only the teacher who created this quiz…' for other staff). */
     @Put(':id')
     @RequireRole(['teacher', 'admin'], M.staffOnly)
-    update(@IdParam('id', notFound) id: string, @Body(new ZodPipe(input)) body: QuizInput): Promise<Quiz> {
-      return this.quizzes.update(kind, id, body);
+    update(
+      @IdParam('id', notFound) id: string,
+      @Body(new ZodPipe(input)) body: QuizInput,
+      @CurrentUser() user: AuthUser,
+      @Ip() ip: string,
+    ): Promise<Quiz> {
+      return this.quizzes.update(kind, id, body, actor(user, ip));
     }
 
     @Delete(':id')
     @HttpCode(204)
     @RequireRole(['teacher', 'admin'], M.staffOnly)
-    async remove(@IdParam('id', notFound) id: string): Promise<void> {
-      await this.quizzes.remove(kind, id);
+    async remove(@IdParam('id', notFound) id: string, @CurrentUser() user: AuthUser, @Ip() ip: string): Promise<void> {
+      await this.quizzes.remove(kind, id, actor(user, ip));
     }
 
-    /** A teacher's accommodation: extra attempts for one student on this quiz (0 removes them). */
+    /** A teacher's accommodation: extra attempts for one student on their quiz (0 removes them). */
     @Put(':id/accommodations/:userId')
     @HttpCode(204)
     @RequireRole(['teacher', 'admin'], M.staffOnly)
@@ -89,8 +95,10 @@ export function quizzesController(kind: QuizKind, path: string, name: string): T
       @IdParam('id', notFound) id: string,
       @IdParam('userId', notFound) userId: string,
       @Body(new ZodPipe(accommodationInputSchema)) body: AccommodationInput,
+      @CurrentUser() user: AuthUser,
+      @Ip() ip: string,
     ): Promise<void> {
-      await this.quizzes.accommodate(kind, id, userId, body.extraAttempts);
+      await this.quizzes.accommodate(kind, id, userId, body.extraAttempts, actor(user, ip));
     }
   }
   Object.defineProperty(QuizzesController, 'name', { value: name });

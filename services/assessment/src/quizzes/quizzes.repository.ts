@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { Quiz, QuizInput, QuizKind, QuizQuestion } from '@district/contracts';
+import type { Quiz, QuizInput, QuizKind, QuizQuestion, RevealAnswers } from '@district/contracts';
 import { jsonb } from '@district/nest-common';
 
 export interface QuizRow {
@@ -10,6 +10,7 @@ export interface QuizRow {
   description: string;
   max_attempts: number;
   audio_play_limit: number | null;
+  reveal_answers: RevealAnswers;
   questions: QuizQuestion[];
   created_by_id: string | null;
   created_by_name: string;
@@ -18,8 +19,8 @@ export interface QuizRow {
   updated_at: Date;
 }
 
-export const QUIZ_COLUMNS = `id, kind, title, description, max_attempts, audio_play_limit, questions, created_by_id, created_by_name,
-  version, created_at, updated_at`;
+export const QUIZ_COLUMNS = `id, kind, title, description, max_attempts, audio_play_limit, reveal_answers, questions,
+  created_by_id, created_by_name, version, created_at, updated_at`;
 
 export function toQuiz(row: QuizRow): Quiz {
   return {
@@ -29,6 +30,7 @@ export function toQuiz(row: QuizRow): Quiz {
     description: row.description,
     maxAttempts: row.max_attempts,
     audioPlayLimit: row.audio_play_limit,
+    revealAnswers: row.reveal_answers,
     createdById: row.created_by_id,
     createdByName: row.created_by_name,
     createdAt: row.created_at.toISOString(),
@@ -43,6 +45,22 @@ export interface Author {
   name: string;
 }
 
+/** A quiz with one person's attempts on it: results stored and extra attempts granted. */
+export interface QuizWithAttempts {
+  quiz: Quiz;
+  taken: number;
+  extra: number;
+}
+
+type RowWithAttempts = QuizRow & { taken: number; extra: number };
+
+/** The columns of a quiz plus `taken` and `extra` of person `$2` (the quiz aliased `q`). */
+const WITH_ATTEMPTS = `${QUIZ_COLUMNS.replace(/(\w+)/g, 'q.$1')},
+  (SELECT count(*)::int FROM grades g WHERE g.quiz_id = q.id AND g.user_id = $2) AS taken,
+  COALESCE((SELECT a.extra_attempts FROM accommodations a WHERE a.quiz_id = q.id AND a.user_id = $2), 0) AS extra`;
+
+const withAttempts = (row: RowWithAttempts): QuizWithAttempts => ({ quiz: toQuiz(row), taken: row.taken, extra: row.extra });
+
 /** The SQL of quizzes and their accommodations. `tx` runs a statement inside the caller's transaction. */
 @Injectable()
 export class QuizzesRepository {
@@ -55,6 +73,42 @@ export class QuizzesRepository {
       [kind],
     );
     return rows.map(toQuiz);
+  }
+
+  /** A kind's quizzes, newest first, each with `userId`'s attempts (one statement: the quiz list of a class). */
+  async listWithAttempts(kind: QuizKind, userId: string): Promise<QuizWithAttempts[]> {
+    const rows: RowWithAttempts[] = await this.dataSource.query(
+      `SELECT ${WITH_ATTEMPTS} FROM quizzes q WHERE q.kind = $1 ORDER BY q.created_at DESC, q.id`,
+      [kind, userId],
+    );
+    return rows.map(withAttempts);
+  }
+
+  async findWithAttempts(kind: QuizKind, id: string, userId: string): Promise<QuizWithAttempts | null> {
+    const rows: RowWithAttempts[] = await this.dataSource.query(
+      `SELECT ${WITH_ATTEMPTS} FROM quizzes q WHERE q.kind = $1 AND q.id = $3`,
+      [kind, userId, id],
+    );
+    return rows.length > 0 ? withAttempts(rows[0]) : null;
+  }
+
+  /** `userId`'s attempts on each of `quizIds` that still exists (a student's review of their results). */
+  async attemptsOn(userId: string, quizIds: string[]): Promise<QuizWithAttempts[]> {
+    if (quizIds.length === 0) return [];
+    const rows: RowWithAttempts[] = await this.dataSource.query(
+      `SELECT ${WITH_ATTEMPTS} FROM quizzes q WHERE q.id = ANY($1::uuid[])`,
+      [quizIds, userId],
+    );
+    return rows.map(withAttempts);
+  }
+
+  /** The quiz, its row locked until `tx` ends: a change decided from it (its owner) cannot race another. */
+  async lock(tx: EntityManager, kind: QuizKind, id: string): Promise<Quiz | null> {
+    const rows: QuizRow[] = await tx.query(
+      `SELECT ${QUIZ_COLUMNS} FROM quizzes WHERE kind = $1 AND id = $2 FOR UPDATE`,
+      [kind, id],
+    );
+    return rows.length > 0 ? toQuiz(rows[0]) : null;
   }
 
   async find(kind: QuizKind, id: string, tx?: EntityManager): Promise<Quiz | null> {
@@ -73,8 +127,9 @@ export class QuizzesRepository {
     id?: string,
   ): Promise<Quiz | null> {
     const rows: QuizRow[] = await tx.query(
-      `INSERT INTO quizzes (id, kind, title, description, max_attempts, audio_play_limit, questions, created_by_id, created_by_name)
-       VALUES (COALESCE($1::uuid, gen_random_uuid()), $2, $3, $4, $5, $6, $7::jsonb, $8, $9)
+      `INSERT INTO quizzes (id, kind, title, description, max_attempts, audio_play_limit, questions, created_by_id, created_by_name,
+         reveal_answers)
+       VALUES (COALESCE($1::uuid, gen_random_uuid()), $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10)
        ON CONFLICT (id) DO NOTHING
        RETURNING ${QUIZ_COLUMNS}`,
       [
@@ -87,6 +142,7 @@ export class QuizzesRepository {
         jsonb(input.questions),
         author.id,
         author.name,
+        input.revealAnswers,
       ],
     );
     return rows.length > 0 ? toQuiz(rows[0]) : null;
@@ -96,7 +152,7 @@ export class QuizzesRepository {
   async update(tx: EntityManager, kind: QuizKind, id: string, input: QuizInput): Promise<Quiz | null> {
     const [rows] = (await tx.query(
       `UPDATE quizzes SET title = $3, description = $4, max_attempts = $5, audio_play_limit = $6, questions = $7::jsonb,
-         version = version + 1, updated_at = now()
+         reveal_answers = $8, version = version + 1, updated_at = now()
        WHERE kind = $1 AND id = $2
        RETURNING ${QUIZ_COLUMNS}`,
       [
@@ -107,12 +163,22 @@ export class QuizzesRepository {
         input.maxAttempts,
         input.audioPlayLimit,
         jsonb(input.questions),
+        input.revealAnswers,
       ],
     )) as [QuizRow[], number];
     return rows.length > 0 ? toQuiz(rows[0]) : null;
   }
 
+  /**
+   * Deletes the quiz; its results keep its review setting from then on (they outlive it, ADR 0019 §4), so a
+   * 'never' quiz's key stays withheld.
+   */
   async delete(tx: EntityManager, kind: QuizKind, id: string): Promise<boolean> {
+    await tx.query(
+      `UPDATE grades g SET reveal_answers = q.reveal_answers FROM quizzes q
+        WHERE q.kind = $1 AND q.id = $2 AND g.quiz_id = q.id AND g.kind = q.kind`,
+      [kind, id],
+    );
     const [, affected] = (await tx.query(`DELETE FROM quizzes WHERE kind = $1 AND id = $2`, [kind, id])) as [
       unknown,
       number,
@@ -138,6 +204,14 @@ export class QuizzesRepository {
        ON CONFLICT (quiz_id, user_id) DO UPDATE SET extra_attempts = EXCLUDED.extra_attempts, updated_at = now()`,
       [quizId, userId, extra],
     );
+  }
+
+  /** A deleted teacher's quizzes: kept, ownerless (administrators only), under the name the classroom uses. */
+  async disownAll(tx: EntityManager, userId: string, formerName: string): Promise<void> {
+    await tx.query(`UPDATE quizzes SET created_by_id = NULL, created_by_name = $2 WHERE created_by_id = $1`, [
+      userId,
+      formerName,
+    ]);
   }
 
   /** A deleted person's accommodations (privacy). */

@@ -1,16 +1,36 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import {
+  AssessmentMessages as M,
   Subjects,
+  auditRecord,
+  type AuditStamp,
+  type AuthoredQuiz,
+  type ListedQuizForTaking,
   type Quiz,
   type QuizChangedEvent,
   type QuizDeletedEvent,
   type QuizInput,
   type QuizKind,
 } from '@district/contracts';
-import { OutboxService, PLATFORM_LOGGER, type Logger } from '@district/nest-common';
-import { QuizNotFoundError } from '../assessment.errors';
+import { OutboxService, PLATFORM_LOGGER, type AuthUser, type Logger } from '@district/nest-common';
+import { QuizNotFoundError, QuizOwnerError } from '../assessment.errors';
+import { enqueueAudit } from '../users/audit';
+import { canChange, viewFor } from './quiz-views';
 import { QuizzesRepository, type Author } from './quizzes.repository';
+
+/** Who acts on a quiz: the session's claims (for the owner rule) and the audit stamp (who, from where). */
+export interface Actor {
+  user: AuthUser;
+  stamp: AuditStamp;
+}
+
+/** The fields of a quiz an edit may change, as the audit log names them. */
+const EDITABLE = ['title', 'description', 'maxAttempts', 'audioPlayLimit', 'revealAnswers', 'questions'] as const;
+
+function changedFields(before: Quiz, after: Quiz): string[] {
+  return EDITABLE.filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]));
+}
 
 /**
  * Audio and text quizzes (spec §3, §7): teachers and admins write them whole; everyone signed in lists them.
@@ -25,14 +45,15 @@ export class QuizzesService {
     @Inject(PLATFORM_LOGGER) private readonly logger: Logger,
   ) {}
 
-  list(kind: QuizKind): Promise<Quiz[]> {
-    return this.quizzes.list(kind);
+  /** The list as `user` may see it, with their own attempts on each quiz. */
+  async list(kind: QuizKind, user: AuthUser): Promise<(AuthoredQuiz | ListedQuizForTaking)[]> {
+    return (await this.quizzes.listWithAttempts(kind, user.id.toLowerCase())).map((row) => viewFor(user, row));
   }
 
-  async get(kind: QuizKind, id: string): Promise<Quiz> {
-    const quiz = await this.quizzes.find(kind, id);
-    if (!quiz) throw new QuizNotFoundError();
-    return quiz;
+  async get(kind: QuizKind, id: string, user: AuthUser): Promise<AuthoredQuiz | ListedQuizForTaking> {
+    const row = await this.quizzes.findWithAttempts(kind, id, user.id.toLowerCase());
+    if (!row) throw new QuizNotFoundError();
+    return viewFor(user, row);
   }
 
   async create(kind: QuizKind, input: QuizInput, author: Author): Promise<Quiz> {
@@ -58,36 +79,88 @@ export class QuizzesService {
     return created !== null;
   }
 
-  async update(kind: QuizKind, id: string, input: QuizInput): Promise<Quiz> {
+  /**
+   * The quiz's owner or an administrator edits it (ADR 0033): decided from the row, locked for the transaction, and
+   * recorded in the audit log with the fields changed.
+   */
+  async update(kind: QuizKind, id: string, input: QuizInput, by: Actor): Promise<Quiz> {
     const quiz = await this.dataSource.transaction(async (tx) => {
+      const before = await this.owned(tx, kind, id, by);
       const updated = await this.quizzes.update(tx, kind, id, input);
       if (!updated) throw new QuizNotFoundError();
       await this.enqueueChanged(tx, Subjects.assessmentQuizUpdated, updated);
+      await enqueueAudit(
+        this.outbox,
+        tx,
+        auditRecord(by.stamp, 'quiz.updated', { type: 'quiz', id, label: updated.title }, {
+          kind,
+          ownerId: before.createdById,
+          version: updated.version,
+          changed: changedFields(before, updated),
+        }),
+      );
       return updated;
     });
     this.logger.info({ quizId: id, kind, version: quiz.version }, 'quiz updated');
     return quiz;
   }
 
-  /** Results stay (they keep the questions as answered); the quiz's accommodations go with it. */
-  async remove(kind: QuizKind, id: string): Promise<void> {
+  /** Results stay (they keep the questions as answered); the quiz's accommodations go with it. Owner or admin. */
+  async remove(kind: QuizKind, id: string, by: Actor): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
+      const quiz = await this.owned(tx, kind, id, by);
       if (!(await this.quizzes.delete(tx, kind, id))) throw new QuizNotFoundError();
       await this.outbox.enqueue(tx, Subjects.assessmentQuizDeleted, {
         quizId: id,
         kind,
       } satisfies QuizDeletedEvent);
+      await enqueueAudit(
+        this.outbox,
+        tx,
+        auditRecord(by.stamp, 'quiz.deleted', { type: 'quiz', id, label: quiz.title }, {
+          kind,
+          ownerId: quiz.createdById,
+          version: quiz.version,
+        }),
+      );
     });
     this.logger.info({ quizId: id, kind }, 'quiz deleted');
   }
 
-  /** A teacher's extra attempts for one student (0 removes them). */
-  async accommodate(kind: QuizKind, quizId: string, userId: string, extraAttempts: number): Promise<void> {
-    await this.dataSource.transaction(async (tx) => {
-      if (!(await this.quizzes.find(kind, quizId, tx))) throw new QuizNotFoundError();
-      await this.quizzes.setExtraAttempts(tx, quizId, userId.toLowerCase(), extraAttempts);
+  /** Extra attempts for one student (0 removes them), set by the quiz's owner or an admin; a change is audited. */
+  async accommodate(kind: QuizKind, quizId: string, userId: string, extraAttempts: number, by: Actor): Promise<void> {
+    const student = userId.toLowerCase();
+    const changed = await this.dataSource.transaction(async (tx) => {
+      const quiz = await this.owned(tx, kind, quizId, by);
+      const previous = await this.quizzes.extraAttempts(quizId, student, tx);
+      if (previous === extraAttempts) return false;
+      await this.quizzes.setExtraAttempts(tx, quizId, student, extraAttempts);
+      await enqueueAudit(
+        this.outbox,
+        tx,
+        auditRecord(by.stamp, 'quiz.accommodation_set', { type: 'quiz', id: quizId, label: quiz.title }, {
+          kind,
+          userId: student,
+          extraAttempts,
+          previousExtraAttempts: previous,
+        }),
+      );
+      return true;
     });
-    this.logger.info({ quizId, userId, extraAttempts }, 'quiz accommodation set');
+    if (changed) this.logger.info({ quizId, userId: student, extraAttempts }, 'quiz accommodation set');
+  }
+
+  /** A deleted teacher's quizzes stay with the district, ownerless: administrators only (identity's deletion). */
+  disownAll(tx: EntityManager, userId: string): Promise<void> {
+    return this.quizzes.disownAll(tx, userId, M.formerStaffMember);
+  }
+
+  /** The quiz, locked, when `by` may change it; 404 when there is none, 403 with the owner rule's words. */
+  private async owned(tx: EntityManager, kind: QuizKind, id: string, by: Actor): Promise<Quiz> {
+    const quiz = await this.quizzes.lock(tx, kind, id);
+    if (!quiz) throw new QuizNotFoundError();
+    if (!canChange(by.user, quiz.createdById)) throw new QuizOwnerError();
+    return quiz;
   }
 
   private async enqueueChanged(tx: EntityManager, subject: string, quiz: Quiz): Promise<void> {

@@ -25,6 +25,7 @@ export const DEMO_QUIZZES: readonly DemoQuiz[] = [
       description: 'Listen to each greeting and choose what it means.',
       maxAttempts: 3,
       audioPlayLimit: null,
+      revealAnswers: 'always',
       questions: [
         {
           audioUrl: sound(url, 'hola'),
@@ -62,6 +63,7 @@ export const DEMO_QUIZZES: readonly DemoQuiz[] = [
       description: 'Choose the English word for each colour.',
       maxAttempts: 2,
       audioPlayLimit: null,
+      revealAnswers: 'always',
       questions: [
         { question: 'rojo', options: ['blue', 'red', 'green', 'yellow'], correctAnswer: 1 },
         { question: 'verde', options: ['green', 'grey', 'purple', 'white'], correctAnswer: 0 },

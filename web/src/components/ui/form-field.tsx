@@ -99,6 +99,9 @@ export const SelectField = forwardRef<
   const autoId = useId();
   const selectId = id ?? autoId;
   const errorId = `${selectId}-error`;
+  const hintId = `${selectId}-hint`;
+  // As TextField: the hint is announced with the control, not only shown under it.
+  const describedBy = [error ? errorId : null, hint ? hintId : null].filter(Boolean).join(' ') || undefined;
   return (
     <div className={className}>
       <label htmlFor={selectId} className="mb-1 block text-sm font-medium text-slate-700">
@@ -108,13 +111,17 @@ export const SelectField = forwardRef<
         ref={ref}
         id={selectId}
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
+        aria-describedby={describedBy}
         className={cn(control, error ? 'border-red-400' : 'border-slate-300')}
         {...rest}
       >
         {children}
       </select>
-      {hint ? <p className="mt-1 text-xs text-slate-500">{hint}</p> : null}
+      {hint ? (
+        <p id={hintId} className="mt-1 text-xs text-slate-500">
+          {hint}
+        </p>
+      ) : null}
       {error ? (
         <p id={errorId} className="mt-1 text-xs font-medium text-red-700">
           {error}

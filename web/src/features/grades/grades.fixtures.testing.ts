@@ -14,7 +14,9 @@ export function makeGrade(overrides: Partial<Grade> = {}): Grade {
     correctAnswer: i,
     ...(kind === 'audio' ? { audioUrl: `https://cdn.example.test/${word}.mp3` } : {}),
   }));
+  const userAnswers = overrides.userAnswers ?? [0, 1, 3];
   return {
+    answersCorrect: questions.map((q, i) => q.correctAnswer === userAnswers[i]),
     id: uuid(n, 'f00d'),
     kind,
     quizId: uuid(1, 'a11a'),
@@ -27,6 +29,7 @@ export function makeGrade(overrides: Partial<Grade> = {}): Grade {
     passed: false,
     userAnswers: [0, 1, 3],
     questions,
+    answerKey: 'shown',
     quizVersion: 1,
     createdAt: '2025-03-06T12:30:00.000Z',
     completedAt: '2025-03-06T12:30:00.000Z',

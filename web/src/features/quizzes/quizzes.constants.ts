@@ -1,4 +1,4 @@
-import { AssessmentMessages, PASS_MARK, UNLIMITED_ATTEMPTS, type QuizKind } from '@district/contracts/assessment';
+import { AssessmentMessages, PASS_MARK, UNLIMITED_ATTEMPTS, type QuizKind, type RevealAnswers } from '@district/contracts/assessment';
 
 /** A submission that failed on the network is retried once by itself after this delay (same Idempotency-Key). */
 export const SUBMIT_RETRY_DELAY_MS = 1_000;
@@ -50,3 +50,18 @@ export const QuizMessages = {
 
 export const attemptsLabel = (maxAttempts: number) =>
   maxAttempts === UNLIMITED_ATTEMPTS ? 'Unlimited' : `${maxAttempts} ${maxAttempts === 1 ? 'attempt' : 'attempts'}`;
+
+/** The card's count of the caller's attempts (issue #34): "2 of 3 attempts used"; unlimited: "2 attempts used". */
+export function attemptsUsedLabel(used: number, allowed: number): string {
+  if (allowed === UNLIMITED_ATTEMPTS) return `${used} ${used === 1 ? 'attempt' : 'attempts'} used`;
+  return `${used} of ${allowed} ${allowed === 1 ? 'attempt' : 'attempts'} used`;
+}
+
+/** The quiz form's review setting (ADR 0033): what each choice means to a student. */
+export const REVEAL_ANSWERS_LABELS: Record<RevealAnswers, string> = {
+  always: 'After every attempt',
+  afterLastAttempt: 'After the last attempt',
+  never: 'Never',
+};
+export const REVEAL_ANSWERS_HINT =
+  "When students see the correct answers in their review. Before then they see their own answers and which were right.";

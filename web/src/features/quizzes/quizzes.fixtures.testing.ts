@@ -1,4 +1,4 @@
-import type { AttemptStart, Grade, Quiz, QuizForTaking, QuizKind } from '@district/contracts/assessment';
+import type { AttemptStart, AuthoredQuiz, Grade, ListedQuizForTaking, Quiz, QuizAttempts, QuizForTaking, QuizKind } from '@district/contracts/assessment';
 
 let n = 0;
 export const uuid = (i: number, block = 'a11a') => `00000000-${block}-4000-8000-${String(i).padStart(12, '0')}`;
@@ -14,6 +14,7 @@ export function makeQuiz(overrides: Partial<Quiz> = {}): Quiz {
     description: '',
     maxAttempts: 1,
     audioPlayLimit: null,
+    revealAnswers: 'always',
     createdById: uuid(1, 'beef'),
     createdByName: 'Tia Teacher',
     createdAt: '2025-03-05T10:00:00.000Z',
@@ -33,6 +34,22 @@ export function makeQuiz(overrides: Partial<Quiz> = {}): Quiz {
 export function forTaking(quiz: Quiz): QuizForTaking {
   const { createdById: _createdById, questions, ...rest } = quiz;
   return { ...rest, questions: questions.map(({ question, options, audioUrl }) => (audioUrl === undefined ? { question, options } : { question, options, audioUrl })) };
+}
+
+/** The caller's attempts on a listed quiz: none used of the quiz's own limit unless told. */
+const attemptsOn = (quiz: Quiz, attempts: Partial<QuizAttempts>): QuizAttempts => ({
+  attemptsUsed: attempts.attemptsUsed ?? 0,
+  attemptsAllowed: attempts.attemptsAllowed ?? quiz.maxAttempts,
+});
+
+/** The quiz as a teacher or admin lists it: with the key, `canEdit` (their own by default) and their attempts. */
+export function authored(quiz: Quiz, overrides: Partial<QuizAttempts> & { canEdit?: boolean } = {}): AuthoredQuiz {
+  return { ...quiz, canEdit: overrides.canEdit ?? true, ...attemptsOn(quiz, overrides) };
+}
+
+/** The quiz as a student lists it: no key, with their attempts. */
+export function listedForTaking(quiz: Quiz, attempts: Partial<QuizAttempts> = {}): ListedQuizForTaking {
+  return { ...forTaking(quiz), ...attemptsOn(quiz, attempts) };
 }
 
 export const attemptOf = (quiz: Quiz, attemptsTaken = 0, maxAttempts = quiz.maxAttempts): AttemptStart => ({
@@ -58,6 +75,8 @@ export function gradeFor(quiz: Quiz, userAnswers: number[], overrides: Partial<G
     passed: score >= 70,
     userAnswers,
     questions: quiz.questions,
+    answersCorrect: quiz.questions.map((q, i) => q.correctAnswer === userAnswers[i]),
+    answerKey: 'shown',
     quizVersion: quiz.version,
     createdAt: '2025-03-06T10:00:00.000Z',
     completedAt: '2025-03-06T10:00:00.000Z',

@@ -1,16 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { quizListSchema, type Quiz, type QuizForTaking } from '@district/contracts/assessment';
+import { quizListSchema, type AuthoredQuiz, type ListedQuizForTaking } from '@district/contracts/assessment';
 import { variants } from '@/testing/guard-variants';
 import { parseListedQuiz, parseQuizList } from './quiz-guard';
 
-const teacherQuiz: Quiz = {
+const teacherQuiz: AuthoredQuiz = {
   id: '00000000-0000-4000-8000-0000000d0001',
   kind: 'audio',
   title: 'Los números',
   description: 'Listen and pick',
   maxAttempts: 3,
   audioPlayLimit: 2,
+  revealAnswers: 'afterLastAttempt',
   createdById: '00000000-0000-4000-8000-0000000a0002',
+  canEdit: false,
+  attemptsUsed: 2,
+  attemptsAllowed: 3,
   createdByName: 'Ms. Teacher',
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-02T00:00:00.000Z',
@@ -20,8 +24,8 @@ const teacherQuiz: Quiz = {
     { question: 'Rojo', options: ['red', 'blue', 'green', 'pink'], correctAnswer: 0 },
   ],
 };
-const { createdById: _c, questions: _q, ...studentBase } = teacherQuiz;
-const studentQuiz: QuizForTaking = {
+const { createdById: _c, canEdit: _e, questions: _q, ...studentBase } = teacherQuiz;
+const studentQuiz: ListedQuizForTaking = {
   ...studentBase,
   kind: 'text',
   audioPlayLimit: null,
@@ -35,7 +39,7 @@ function zodItem(candidate: unknown): unknown {
 }
 
 describe('the zod-free quiz list guard agrees with quizListSchema (ADR 0024)', () => {
-  it('accepts exactly the items the schema accepts, as the same Quiz or QuizForTaking', () => {
+  it('accepts exactly the items the schema accepts, as the same AuthoredQuiz or ListedQuizForTaking', () => {
     const candidates: unknown[] = [];
     for (const quiz of [teacherQuiz, studentQuiz]) {
       candidates.push(...variants(quiz as unknown as Record<string, unknown>));

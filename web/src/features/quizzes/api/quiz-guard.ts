@@ -1,17 +1,18 @@
-import type { Quiz, QuizForTaking, QuizKind, QuizQuestion, TakingQuestion } from '@district/contracts/assessment';
-import { isString, isStringArray, isUuid, matchShape, oneOf, type FieldChecks } from '@/lib/shape-guard';
+import type { AuthoredQuiz, ListedQuizForTaking, QuizKind, QuizQuestion, RevealAnswers, TakingQuestion } from '@district/contracts/assessment';
+import { isBoolean, isString, isStringArray, isUuid, matchShape, oneOf, type FieldChecks } from '@/lib/shape-guard';
 
 /** As ./quizzes.ts names it (not imported from there, which imports this file). */
-type ListedQuiz = Quiz | QuizForTaking;
+type ListedQuiz = AuthoredQuiz | ListedQuizForTaking;
 
 /**
  * The contract's quizListSchema without zod (src/lib/shape-guard.ts): the quiz list is the quiz screen's first
  * answer, and checking it this way keeps zod and the assessment schemas out of that screen's first paint (ADR
- * 0024). Like the schema's union, an item is a Quiz (with the answer key) when it passes as one, else a
- * QuizForTaking; unknown fields are dropped and absent optional ones stay absent, as zod's objects do.
+ * 0024). Like the schema's union, an item is an AuthoredQuiz (with the answer key) when it passes as one, else a
+ * ListedQuizForTaking; unknown fields are dropped and absent optional ones stay absent, as zod's objects do.
  */
 
 const KINDS: Record<QuizKind, true> = { audio: true, text: true };
+const REVEAL: Record<RevealAnswers, true> = { always: true, afterLastAttempt: true, never: true };
 /** z.number().int(): an integer in the safe range. */
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
 const optional = (check: (v: unknown) => boolean) => (v: unknown) => v === undefined || check(v);
@@ -42,17 +43,21 @@ const COMMON = {
   description: isString,
   maxAttempts: isInt,
   audioPlayLimit: (v: unknown) => v === null || isInt(v),
+  revealAnswers: oneOf(REVEAL),
   createdByName: isString,
   createdAt: isString,
   updatedAt: isString,
   version: isInt,
+  attemptsUsed: isInt,
+  attemptsAllowed: isInt,
 };
-const QUIZ_FIELDS: FieldChecks<Quiz> = {
+const QUIZ_FIELDS: FieldChecks<AuthoredQuiz> = {
   ...COMMON,
   createdById: (v) => v === null || isUuid(v),
+  canEdit: isBoolean,
   questions: (v) => parseQuestions(v, QUESTION_FIELDS) !== undefined,
 };
-const TAKING_FIELDS: FieldChecks<QuizForTaking> = {
+const TAKING_FIELDS: FieldChecks<ListedQuizForTaking> = {
   ...COMMON,
   questions: (v) => parseQuestions(v, TAKING_QUESTION_FIELDS) !== undefined,
 };
@@ -66,9 +71,12 @@ function parseAs<T extends { questions: unknown[] }>(
   return { ...present(value, fields), questions: parseQuestions(value.questions, questionFields) } as T;
 }
 
-/** One listed quiz: a Quiz when it passes as one (teachers, admins), else a QuizForTaking, or undefined. */
+/** One listed quiz: an AuthoredQuiz when it passes as one (teachers, admins), else a ListedQuizForTaking, or undefined. */
 export function parseListedQuiz(value: unknown): ListedQuiz | undefined {
-  return parseAs<Quiz>(value, QUIZ_FIELDS, QUESTION_FIELDS) ?? parseAs<QuizForTaking>(value, TAKING_FIELDS, TAKING_QUESTION_FIELDS);
+  return (
+    parseAs<AuthoredQuiz>(value, QUIZ_FIELDS, QUESTION_FIELDS) ??
+    parseAs<ListedQuizForTaking>(value, TAKING_FIELDS, TAKING_QUESTION_FIELDS)
+  );
 }
 
 /** quizListSchema without zod: the list, or undefined when any item is not a quiz. */

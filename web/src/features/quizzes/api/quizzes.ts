@@ -2,10 +2,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   IDEMPOTENCY_KEY_HEADER,
   type AttemptStart,
+  type AuthoredQuiz,
   type Grade,
+  type ListedQuizForTaking,
   type Quiz,
-  type QuizForTaking,
   type QuizKind,
+  type RevealAnswers,
 } from '@district/contracts/assessment';
 import { api, ApiError } from '@/lib/api-client';
 import { listRefreshOptions } from '@/lib/react-query';
@@ -23,16 +25,23 @@ const gradeSchema = () => contract().then((m) => m.gradeSchema);
  * PUT/DELETE /api/{kind}-quizzes/{id}, POST /api/{kind}-quizzes/{id}/attempts, POST /api/quiz-grades or
  * /api/text-quiz-grades.
  */
-export type ListedQuiz = Quiz | QuizForTaking;
+export type ListedQuiz = AuthoredQuiz | ListedQuizForTaking;
 
 export const quizzesQueryKey = (kind: QuizKind) => ['quizzes', kind] as const;
 
 const quizPath = (kind: QuizKind, id: string) => `${QUIZ_KINDS[kind].quizzesPath}/${encodeURIComponent(id)}`;
 
-/** Teachers and admins get the answer key; everyone else the quiz without it. */
-export function hasAnswerKey(quiz: ListedQuiz): quiz is Quiz {
-  return quiz.questions.every((q) => 'correctAnswer' in q);
+/** Teachers and admins get the answer key (and `canEdit`); everyone else the quiz without it. */
+export function hasAnswerKey(quiz: ListedQuiz): quiz is AuthoredQuiz {
+  return 'canEdit' in quiz && quiz.questions.every((q) => 'correctAnswer' in q);
 }
+
+/** Edit and Delete are shown as the server decided: the quiz's owner and administrators (ADR 0033). */
+export const mayChange = (quiz: ListedQuiz): boolean => hasAnswerKey(quiz) && quiz.canEdit;
+
+/** Whether the caller has no attempt left on the quiz (spec §5; -1 unlimited). */
+export const attemptsExhausted = (quiz: ListedQuiz): boolean =>
+  quiz.attemptsAllowed !== -1 && quiz.attemptsUsed >= quiz.attemptsAllowed;
 
 export function getQuizzes(kind: QuizKind, signal?: AbortSignal): Promise<ListedQuiz[]> {
   // Checked without zod: the list is the quiz screen's first answer, and its request is preloaded (ADR 0024).
@@ -57,6 +66,7 @@ export interface QuizWrite {
   description: string;
   maxAttempts: number;
   audioPlayLimit: number | null;
+  revealAnswers: RevealAnswers;
   questions: { question: string; options: string[]; correctAnswer: number; audioUrl?: string }[];
 }
 
@@ -108,8 +118,11 @@ export const submitGrade = (kind: QuizKind, { quizId, userAnswers, idempotencyKe
 export const isNetworkError = (err: unknown) => err instanceof ApiError && err.status === 0;
 
 export function useSubmitGrade(kind: QuizKind) {
+  const client = useQueryClient();
   return useMutation({
     mutationFn: (submission: Submission) => submitGrade(kind, submission),
+    // The list's attempts used (and whether Start is still allowed) changed with this result.
+    onSuccess: () => void client.invalidateQueries({ queryKey: quizzesQueryKey(kind) }),
     retry: (count, err) => count < 1 && isNetworkError(err),
     retryDelay: SUBMIT_RETRY_DELAY_MS,
   });

@@ -5,7 +5,7 @@ import type { FetchStub } from '@/testing/fetch-stub';
 import { personas } from '@/testing/fixtures';
 import { renderApp } from '@/testing/render-app';
 import { installFakeAudio } from '@/testing/fake-audio';
-import { makeQuiz } from '../quizzes.fixtures.testing';
+import { authored, makeQuiz } from '../quizzes.fixtures.testing';
 
 configure({ asyncUtilTimeout: 4000 });
 
@@ -14,7 +14,7 @@ afterEach(() => vi.restoreAllMocks());
 async function openForm(kind: 'audio' | 'text', quizzes: Quiz[] = [], edit?: string) {
   const view = await renderApp(`/${kind}-quizzes`, {
     user: personas.teacher(),
-    setup: (f: FetchStub) => f.on('GET', `/api/${kind}-quizzes`, () => ({ json: quizzes })),
+    setup: (f: FetchStub) => f.on('GET', `/api/${kind}-quizzes`, () => ({ json: quizzes.map((q) => authored(q)) })),
   });
   await view.user.click(await screen.findByRole('button', { name: edit ? `Edit ${edit}` : 'Create Quiz' }));
   await screen.findByRole('heading', { level: 2, name: edit ? `Edit Quiz: ${edit}` : `Create ${kind === 'audio' ? 'Audio' : 'Text'} Quiz` });
@@ -67,6 +67,16 @@ describe('quiz create and edit (spec §4 "Quiz edit", §5, §8)', { timeout: 20_
     await user.selectOptions(screen.getByLabelText('Audio Play Limit'), '2 plays');
     for (const [i, word] of ['hola', 'adiós', 'gracias', 'por favor'].entries()) await user.type(group(1).getByLabelText(`Option ${i + 1}`), word);
     await user.selectOptions(group(1).getByLabelText('Correct Answer'), 'Option 1');
+    // The review setting (ADR 0033): a labelled choice, 'After every attempt' (the spec's review) by default.
+    const reveal = screen.getByLabelText('Show Correct Answers');
+    expect(reveal).toHaveValue('always');
+    expect(reveal).toHaveAccessibleDescription(/When students see the correct answers/);
+    expect(within(reveal).getAllByRole('option').map((o) => [o.getAttribute('value'), o.textContent])).toEqual([
+      ['always', 'After every attempt'],
+      ['afterLastAttempt', 'After the last attempt'],
+      ['never', 'Never'],
+    ]);
+    await user.selectOptions(reveal, 'After the last attempt');
 
     await user.click(save);
     expect(await screen.findByText('Quiz created successfully')).toBeInTheDocument();
@@ -75,6 +85,7 @@ describe('quiz create and edit (spec §4 "Quiz edit", §5, §8)', { timeout: 20_
       description: '',
       maxAttempts: -1,
       audioPlayLimit: 2,
+      revealAnswers: 'afterLastAttempt',
       questions: [
         { audioUrl: 'https://cdn.example.test/hola.mp3', question: 'What do you hear?', options: ['hola', 'adiós', 'gracias', 'por favor'], correctAnswer: 0 },
       ],
@@ -118,12 +129,13 @@ describe('quiz create and edit (spec §4 "Quiz edit", §5, §8)', { timeout: 20_
   });
 
   it('edit: prefilled from the quiz, sent whole with PUT', async () => {
-    const quiz = makeQuiz({ title: 'Saludos', description: 'Greetings', maxAttempts: 3 });
+    const quiz = makeQuiz({ title: 'Saludos', description: 'Greetings', maxAttempts: 3, revealAnswers: 'never' });
     const { user, fetch } = await openForm('text', [quiz], 'Saludos');
     fetch.on('PUT', `/api/text-quizzes/${quiz.id}`, (req) => ({ json: { ...quiz, ...(req.body as object), version: 2 } }));
     expect(screen.getByLabelText('Title')).toHaveValue('Saludos');
     expect(screen.getByLabelText('Description')).toHaveValue('Greetings');
     expect(screen.getByLabelText('Max Attempts')).toHaveValue('3');
+    expect(screen.getByLabelText('Show Correct Answers')).toHaveValue('never');
     expect(group(2).getByLabelText('Question')).toHaveValue('What is dos?');
     expect(group(2).getByLabelText('Option 4')).toHaveValue('dos-D');
     expect(group(2).getByLabelText('Correct Answer')).toHaveValue('1');
@@ -137,6 +149,8 @@ describe('quiz create and edit (spec §4 "Quiz edit", §5, §8)', { timeout: 20_
       description: 'Greetings',
       maxAttempts: 3,
       audioPlayLimit: null,
+      // Kept as it was: an edit never resets the review setting.
+      revealAnswers: 'never',
       questions: quiz.questions.map((q, i) => ({ question: q.question, options: q.options, correctAnswer: i === 2 ? 3 : q.correctAnswer })),
     });
   });

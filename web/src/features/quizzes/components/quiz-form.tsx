@@ -1,11 +1,19 @@
 import { useState, type FormEvent } from 'react';
-import { AUDIO_PLAY_LIMIT_MAX, MAX_ATTEMPTS_OPTIONS, QUIZ_OPTIONS_COUNT, type Quiz, type QuizKind } from '@district/contracts/assessment';
+import {
+  AUDIO_PLAY_LIMIT_MAX,
+  MAX_ATTEMPTS_OPTIONS,
+  QUIZ_OPTIONS_COUNT,
+  REVEAL_ANSWERS_OPTIONS,
+  type Quiz,
+  type QuizKind,
+  type RevealAnswers,
+} from '@district/contracts/assessment';
 import { Alert, Button, Card, CardBody, SelectField, TextAreaField, TextField, useToast } from '@/components/ui';
 import { errorMessage } from '@/lib/api-client';
 import { useSaveQuiz } from '../api/quizzes';
 import { AudioUrlTest } from '@/components/audio';
 import { canSave, firstProblem, toQuizWrite, useQuizDraft } from '../hooks/use-quiz-draft';
-import { attemptsLabel, QuizMessages } from '../quizzes.constants';
+import { attemptsLabel, QuizMessages, REVEAL_ANSWERS_HINT, REVEAL_ANSWERS_LABELS } from '../quizzes.constants';
 
 const PLAY_LIMITS = Array.from({ length: AUDIO_PLAY_LIMIT_MAX }, (_, i) => i + 1);
 
@@ -59,6 +67,18 @@ export function QuizForm({ kind, quiz, onDone }: { kind: QuizKind; quiz: Quiz | 
             {MAX_ATTEMPTS_OPTIONS.map((n) => (
               <option key={n} value={n}>
                 {n === -1 ? 'Unlimited' : attemptsLabel(n)}
+              </option>
+            ))}
+          </SelectField>
+          <SelectField
+            label="Show Correct Answers"
+            hint={REVEAL_ANSWERS_HINT}
+            value={draft.revealAnswers}
+            onChange={(e) => set('revealAnswers', e.target.value as RevealAnswers)}
+          >
+            {REVEAL_ANSWERS_OPTIONS.map((option) => (
+              <option key={option} value={option}>
+                {REVEAL_ANSWERS_LABELS[option]}
               </option>
             ))}
           </SelectField>

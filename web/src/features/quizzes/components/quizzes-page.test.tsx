@@ -5,7 +5,7 @@ import { IdentityMessages } from '@district/contracts/identity';
 import type { FetchStub } from '@/testing/fetch-stub';
 import { personas } from '@/testing/fixtures';
 import { renderApp } from '@/testing/render-app';
-import { attemptOf, forTaking, gradeFor, makeQuiz } from '../quizzes.fixtures.testing';
+import { attemptOf, authored, gradeFor, listedForTaking, makeQuiz } from '../quizzes.fixtures.testing';
 
 // Whole-app renders with lazy routes are slow on a busy 2-core runner; allow for it rather than flake.
 configure({ asyncUtilTimeout: 4000 });
@@ -20,7 +20,7 @@ type Persona = keyof typeof personas;
 function serve(quizzes: Quiz[], persona: Persona, kind: 'audio' | 'text' = 'text') {
   return (f: FetchStub) => {
     const staff = persona === 'teacher' || persona === 'admin';
-    f.on('GET', `/api/${kind}-quizzes`, () => ({ json: staff ? quizzes : quizzes.map(forTaking) }));
+    f.on('GET', `/api/${kind}-quizzes`, () => ({ json: staff ? quizzes.map((q) => authored(q)) : quizzes.map((q) => listedForTaking(q)) }));
     for (const quiz of quizzes) f.on('POST', `/api/${kind}-quizzes/${quiz.id}/attempts`, () => ({ json: attemptOf(quiz) }));
   };
 }
@@ -47,6 +47,79 @@ describe('quiz lists (/audio-quizzes, /text-quizzes; spec §2, §6)', { timeout:
     expect(screen.queryByRole('button', { name: 'Create Quiz' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /^Edit / })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /^Delete / })).not.toBeInTheDocument();
+  });
+
+  it('says how many attempts the student used, and disables Start with the reason at the limit (issue #34)', async () => {
+    const saludos = makeQuiz({ title: 'Saludos', maxAttempts: 3 });
+    const numeros = makeQuiz({ title: 'Números', maxAttempts: 3 });
+    const libre = makeQuiz({ title: 'Libre', maxAttempts: -1 });
+    const { fetch } = await renderApp('/text-quizzes', {
+      user: personas.student(),
+      setup: (f) =>
+        f.on('GET', '/api/text-quizzes', {
+          json: [
+            listedForTaking(saludos, { attemptsUsed: 2 }),
+            listedForTaking(numeros, { attemptsUsed: 3 }),
+            listedForTaking(libre, { attemptsUsed: 4, attemptsAllowed: -1 }),
+          ],
+        }),
+    });
+    await screen.findByRole('heading', { name: 'Saludos' });
+    // The spec's card text stays; the count is the caller's own.
+    expect(within(card('Saludos')).getByText('Attempts allowed:').nextSibling).toHaveTextContent('3');
+    expect(within(card('Saludos')).getByText('2 of 3 attempts used')).toBeInTheDocument();
+    expect(within(card('Saludos')).getByRole('button', { name: 'Start Quiz: Saludos' })).toBeEnabled();
+
+    expect(within(card('Números')).getByText('3 of 3 attempts used')).toBeInTheDocument();
+    const start = within(card('Números')).getByRole('button', { name: 'Start Quiz: Números' });
+    expect(start).toBeDisabled();
+    const reason = `${AssessmentMessages.attemptLimitTitle}: ${AssessmentMessages.attemptLimit(3, 3)}`;
+    expect(start).toHaveAccessibleDescription(reason);
+    expect(within(card('Números')).getByText(AssessmentMessages.attemptLimit(3, 3))).toBeVisible();
+
+    expect(within(card('Libre')).getByText('4 attempts used')).toBeInTheDocument();
+    expect(within(card('Libre')).getByRole('button', { name: 'Start Quiz: Libre' })).toBeEnabled();
+    expect(fetch.calls('POST', /\/attempts$/)).toHaveLength(0);
+  });
+
+  it('counts the attempt just submitted once back on the list', async () => {
+    const quiz = makeQuiz({ title: 'Saludos', maxAttempts: 1 });
+    let used = 0;
+    const { user, fetch } = await renderApp('/text-quizzes', {
+      user: personas.student(),
+      setup: (f) => {
+        f.on('GET', '/api/text-quizzes', () => ({ json: [listedForTaking(quiz, { attemptsUsed: used })] }));
+        f.on('POST', `/api/text-quizzes/${quiz.id}/attempts`, () => ({ json: attemptOf(quiz) }));
+        f.on('POST', '/api/text-quiz-grades', () => {
+          used = 1;
+          return { status: 201, json: gradeFor(quiz, [0, 1, 2]) };
+        });
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Start Quiz: Saludos' }));
+    await screen.findByRole('button', { name: 'Submit Quiz' });
+    for (const word of ['uno', 'dos', 'tres']) await user.click(within(question(`What is ${word}?`)).getByRole('radio', { name: `${word}-A` }));
+    await user.click(screen.getByRole('button', { name: 'Submit Quiz' }));
+    await screen.findByText('Question Review');
+    await user.click(screen.getAllByRole('button', { name: 'Back to Quizzes' })[0]!);
+    expect(await within(await screen.findByRole('listitem', { name: 'Saludos' })).findByText('1 of 1 attempt used')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Start Quiz: Saludos' })).toBeDisabled();
+    expect(fetch.calls('POST', `/api/text-quizzes/${quiz.id}/attempts`)).toHaveLength(1);
+  });
+
+  it("shows a teacher Edit and Delete only on quizzes the server says they may change", async () => {
+    const mine = makeQuiz({ title: 'Mine' });
+    const theirs = makeQuiz({ title: 'Theirs' });
+    await renderApp('/text-quizzes', {
+      user: personas.teacher(),
+      setup: (f) => f.on('GET', '/api/text-quizzes', { json: [authored(mine), authored(theirs, { canEdit: false })] }),
+    });
+    await screen.findByRole('heading', { name: 'Theirs' });
+    expect(screen.getByRole('button', { name: 'Edit Mine' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Delete Mine' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Edit Theirs' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Delete Theirs' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Start Quiz: Theirs' })).toBeEnabled();
   });
 
   it('a teacher also gets Create Quiz, Edit and Delete', async () => {
@@ -77,7 +150,7 @@ describe('quiz lists (/audio-quizzes, /text-quizzes; spec §2, §6)', { timeout:
   ] as const)('the tools hub launches %s as the real screen', async (title, kind) => {
     const { user } = await renderApp('/educational-tools', {
       user: personas.student(),
-      setup: (f) => f.on('GET', `/api/${kind}-quizzes`, { json: [forTaking(makeQuiz({ title: 'Saludos', kind }))] }),
+      setup: (f) => f.on('GET', `/api/${kind}-quizzes`, { json: [listedForTaking(makeQuiz({ title: 'Saludos', kind }))] }),
     });
     await user.click(await screen.findByRole('link', { name: `Launch Tool: ${title}` }));
     expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument();
@@ -92,7 +165,7 @@ describe('quiz lists (/audio-quizzes, /text-quizzes; spec §2, §6)', { timeout:
     });
     expect(await screen.findByText(AssessmentMessages.fetchQuizzesFailed)).toBeInTheDocument();
     expect(screen.getByText('Database unavailable')).toBeInTheDocument();
-    fetch.on('GET', '/api/text-quizzes', { json: [forTaking(makeQuiz({ title: 'Saludos' }))] });
+    fetch.on('GET', '/api/text-quizzes', { json: [listedForTaking(makeQuiz({ title: 'Saludos' }))] });
     await user.click(screen.getByRole('button', { name: 'Try Again' }));
     expect(await screen.findByRole('heading', { name: 'Saludos' })).toBeInTheDocument();
   });
@@ -269,6 +342,29 @@ describe('results and review (spec §4, §5)', { timeout: 20_000 }, () => {
 
     await user.click(screen.getAllByRole('button', { name: 'Back to Quizzes' })[0]);
     expect(await screen.findByRole('button', { name: 'Start Quiz: Saludos' })).toBeInTheDocument();
+  });
+
+  it.each([
+    ['afterLastAttempt', 'The correct answers will be shown once you have used all your attempts on this quiz.'],
+    ['never', 'Your teacher has chosen not to show the correct answers for this quiz.'],
+  ] as const)('without the key (%s): the answers given and whether each was right, and why no key', async (answerKey, note) => {
+    const quiz = makeQuiz({ title: 'Saludos', kind: 'audio' });
+    const withheld = {
+      answerKey,
+      questions: quiz.questions.map(({ correctAnswer: _key, ...q }) => q),
+      answersCorrect: [false, true, false],
+    };
+    await submitWith(withheld, [1, 1, 0], 'audio');
+    const review = (n: number) => within(screen.getByRole('listitem', { name: new RegExp(`^${n}\\. `) }));
+    const option = (n: number, text: string) => review(n).getByText(text).closest('li') as HTMLElement;
+    expect(screen.getByTestId('answer-key-withheld')).toHaveTextContent(note);
+    expect(screen.queryByText('Correct Answer')).not.toBeInTheDocument();
+    expect(review(1).getByText('Incorrect')).toBeInTheDocument();
+    expect(within(option(1, 'uno-B')).getByText('Your Answer')).toBeInTheDocument();
+    expect(review(2).getByText('Correct')).toBeInTheDocument();
+    expect(within(option(2, 'dos-B')).getByText('Your Answer')).toBeInTheDocument();
+    expect(review(3).getByText('Incorrect')).toBeInTheDocument();
+    expect(screen.getAllByText('Your Answer')).toHaveLength(3);
   });
 
   it('audio reviews have no Correct/Incorrect badges but a play button per question', async () => {

@@ -2,9 +2,11 @@ import { useState } from 'react';
 import {
   AssessmentMessages,
   DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_REVEAL_ANSWERS,
   QUIZ_OPTIONS_COUNT,
   type Quiz,
   type QuizKind,
+  type RevealAnswers,
 } from '@district/contracts/assessment';
 import type { QuizWrite } from '../api/quizzes';
 
@@ -20,6 +22,7 @@ export interface QuizDraft {
   description: string;
   maxAttempts: number;
   audioPlayLimit: number | null;
+  revealAnswers: RevealAnswers;
   questions: DraftQuestion[];
 }
 
@@ -31,12 +34,21 @@ export const emptyQuestion = (): DraftQuestion => ({
 });
 
 export function draftFromQuiz(quiz: Quiz | null): QuizDraft {
-  if (!quiz) return { title: '', description: '', maxAttempts: DEFAULT_MAX_ATTEMPTS, audioPlayLimit: null, questions: [emptyQuestion()] };
+  if (!quiz)
+    return {
+      title: '',
+      description: '',
+      maxAttempts: DEFAULT_MAX_ATTEMPTS,
+      audioPlayLimit: null,
+      revealAnswers: DEFAULT_REVEAL_ANSWERS,
+      questions: [emptyQuestion()],
+    };
   return {
     title: quiz.title,
     description: quiz.description,
     maxAttempts: quiz.maxAttempts,
     audioPlayLimit: quiz.audioPlayLimit,
+    revealAnswers: quiz.revealAnswers,
     questions: quiz.questions.map((q) => ({
       audioUrl: q.audioUrl ?? '',
       question: q.question,
@@ -72,6 +84,7 @@ export function toQuizWrite(kind: QuizKind, draft: QuizDraft): QuizWrite {
     description: draft.description.trim(),
     maxAttempts: draft.maxAttempts,
     audioPlayLimit: kind === 'audio' ? draft.audioPlayLimit : null,
+    revealAnswers: draft.revealAnswers,
     questions: draft.questions.map((q) => ({
       ...(kind === 'audio' ? { audioUrl: q.audioUrl.trim() } : {}),
       question: q.question.trim(),
