@@ -328,7 +328,7 @@ export async function redisDown(ctx: ScenarioContext): Promise<ScenarioResult> {
     () => [
       { name: 'reads keep answering while Redis is away', ok: readsFailed === 0, detail: `${readsFailed} of ${readsDown.length} failed` },
       {
-        name: 'writes while Redis is away fail closed with 503 (session revocation cannot be checked), never 500',
+        name: 'writes while Redis is away fail closed with 503 (session revocation cannot be checked), never 500, 502, 504 or no answer',
         // No answer at all is not failing closed: the client cannot tell it from a write that may have happened.
         ok: Object.keys(writesFailedOtherwise).length === 0,
         detail: `${writeStatuses['503'] ?? 0} × 503, ${writesDown.filter((r) => r.status >= 200 && r.status < 300).length} × 2xx, other failures: ${describeStatuses(writesFailedOtherwise)}`,
