@@ -132,6 +132,25 @@ describe("profile 'My Quiz Results' (classroom-tools §2, §4, §6)", { timeout:
     expect(third.queryByRole('button', { name: /Play|Loading/ })).not.toBeInTheDocument();
   });
 
+  it('review without the key (the quiz shows it after the last attempt): the answers, which were right, and why', async () => {
+    const me = personas.student();
+    const grade = makeGrade({ kind: 'text', userId: me.id, quizTitle: 'Verbos', userAnswers: [0, 1, 3] });
+    const withheld = { ...grade, answerKey: 'afterLastAttempt' as const, questions: grade.questions.map(({ correctAnswer: _key, ...q }) => q) };
+    const view = await open(me, [], [withheld]);
+    await results();
+    await view.user.click(await screen.findByRole('tab', { name: 'Text Quizzes (1)' }));
+    await view.user.click(screen.getByRole('button', { name: 'View Details' }));
+    const review = screen.getByRole('region', { name: 'Question Review for Verbos' });
+    expect(within(review).getByText('The correct answers will be shown once you have used all your attempts on this quiz.')).toBeInTheDocument();
+    expect(within(review).queryByText('Correct Answer')).not.toBeInTheDocument();
+    const questions = within(review).getAllByRole('listitem').filter((li) => li.hasAttribute('data-review-question'));
+    expect(within(questions[0]!).getByText('Correct')).toBeInTheDocument();
+    expect(within(questions[0]!).getByText('uno-A').closest('li')).toHaveTextContent('Your Answer');
+    expect(within(questions[2]!).getByText('Incorrect')).toBeInTheDocument();
+    expect(within(questions[2]!).getByText('tres-D').closest('li')).toHaveTextContent('Your Answer');
+    expect(within(questions[2]!).getByText('tres-C').closest('li')).not.toHaveTextContent('Answer');
+  });
+
   it('shows the empty states of both tabs', async () => {
     const view = await open(personas.student(), []);
     await results();
