@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ElementHandle, Page } from 'puppeteer-core';
 import type { Journey, JourneyContext } from '../support/harness';
-import { byRole, click, fill, isPresent, open, signInWithModal, textOf, waitFor, waitForText, waitForToast } from '../support/ui';
+import { byRole, click, fill, inDialog, isPresent, open, pathOf, signInWithModal, textOf, waitFor, waitForText, waitForToast } from '../support/ui';
 import { pngImage } from '../support/png';
 import { ADMIN, DEMO_PASSWORD, STUDENT, TEACHER } from './shell.journey';
 
@@ -124,13 +124,26 @@ const blogLifecycle: Journey = {
     // A signed-out visitor finds the lesson by a word that is only in its content.
     const { page: visitor } = await ctx.session();
     await searchBlog(visitor, ctx, word);
-    await waitFor(visitor, byRole('link', `Read More: ${title}`));
+    // This site has no third-party provider: Read More is the email sign-in, not a link to a dead end (issue #34).
+    await waitFor(visitor, byRole('button', `Read More: ${title}`));
     await waitForText(visitor, title, 'main ul');
     await waitForText(visitor, categoryName, 'main ul');
     await ctx.axe.check(visitor, 'blog search');
     // …and on home, among the latest lessons.
     await open(visitor, ctx.baseUrl, '/');
     await waitForText(visitor, title, 'main');
+    // Read More there asks for the email sign-in, then opens the lesson the visitor wanted.
+    const { page: reader } = await ctx.session();
+    await open(reader, ctx.baseUrl, '/');
+    await click(reader, byRole('button', `Read More: ${title}`));
+    await waitFor(reader, byRole('dialog', 'Sign In'));
+    assert.equal(await isPresent(reader, inDialog(byRole('link', 'Continue with Google'))), false, 'a link to a provider the site lacks');
+    await fill(reader, inDialog(byRole('textbox', 'Email')), STUDENT.email);
+    await fill(reader, inDialog(byRole('textbox', 'Password')), DEMO_PASSWORD);
+    await click(reader, inDialog(byRole('button', 'Sign In')));
+    await reader.waitForFunction(() => window.location.pathname.startsWith('/blog/'));
+    assert.match(pathOf(reader), /^\/blog\/[^/]+$/, 'Read More came back to the lesson after signing in');
+    await waitFor(reader, byRole('heading', title));
 
     // The student opens the post; the card's link gives the slug the server made from the title.
     const student = await signedIn(ctx, STUDENT.email);
@@ -182,7 +195,7 @@ const blogLifecycle: Journey = {
     assert.equal((await previewTags(ctx, slug)).status, 404, 'the unpublished post page answers 404');
     await searchBlog(visitor, ctx, word);
     await waitFor(visitor, byRole('heading', Spec.noMatch));
-    assert.equal(await isPresent(visitor, byRole('link', `Read More: ${title}`)), false, 'the unpublished post is still found');
+    assert.equal(await isPresent(visitor, byRole('button', `Read More: ${title}`)), false, 'the unpublished post is still found');
   },
 };
 

@@ -65,6 +65,13 @@ async function signInWithProvider(browser: HttpClient, subject: string) {
   return browser.request('GET', callbackUrl.href);
 }
 
+it('tells the web app that the third-party sign-in is offered here', async () => {
+  const res = await app.client().get('/api/auth/sign-in-methods');
+  expect(res.status).toBe(200);
+  expect(res.body).toEqual({ password: true, thirdParty: true });
+  expect(res.headers.get('cache-control')).toBe('public, max-age=300');
+});
+
 it('creates an unapproved student on first sign-in, signs them in and sends them home', async () => {
   const subject = providerAccount({
     email: 'Robin.Reader@Gmail.test',

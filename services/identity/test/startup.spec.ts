@@ -218,6 +218,12 @@ describe('a site without demo accounts and without an OpenID provider', () => {
     expect(users).toHaveLength(0);
   });
 
+  it('tells the web app that only email sign-in exists here, so it never links to the page below', async () => {
+    const res = await app.client().get('/api/auth/sign-in-methods');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ password: true, thirdParty: false });
+  });
+
   it('explains that the third-party sign-in is not configured, with a link home', async () => {
     const res = await app.client().get('/api/auth/google');
     expect(res.status).toBe(501);

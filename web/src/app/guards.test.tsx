@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { IdentityMessages } from '@district/contracts/identity';
 import { personas } from '@/testing/fixtures';
@@ -15,6 +15,31 @@ describe('route guards (spec section 2)', () => {
       expect(screen.getByRole('link', { name: 'Login' })).toHaveAttribute('href', '/api/auth/google');
     },
   );
+
+  it('without a third-party provider, Login opens the email sign-in and the page shows once signed in (issue #34)', async () => {
+    const student = personas.student();
+    const { user, router } = await renderApp('/educational-tools', {
+      user: null,
+      setup: (f) => {
+        f.on('GET', '/api/auth/sign-in-methods', { json: { password: true, thirdParty: false } });
+        f.on('POST', '/api/auth/login', { json: student });
+      },
+    });
+    expect(await heading(IdentityMessages.authenticationRequired)).toBeInTheDocument();
+    const login = await screen.findByRole('button', { name: 'Login' });
+    expect(screen.queryByRole('link', { name: 'Login' })).not.toBeInTheDocument();
+    // Login is the email sign-in here, so there is no second button for it.
+    expect(screen.queryByRole('button', { name: 'Sign in with email' })).not.toBeInTheDocument();
+    await user.click(login);
+    const dialog = within(await screen.findByRole('dialog', { name: 'Sign In' }));
+    await user.type(dialog.getByLabelText('Email'), student.email);
+    await user.type(dialog.getByLabelText('Password'), 'demo1234');
+    await user.click(dialog.getByRole('button', { name: 'Sign In' }));
+    await waitFor(() =>
+      expect(screen.queryByRole('heading', { name: IdentityMessages.authenticationRequired })).not.toBeInTheDocument(),
+    );
+    expect(router.state.location.pathname).toBe('/educational-tools');
+  });
 
   it('a pending user on /profile sees Account Pending Approval', async () => {
     await renderApp('/profile', { user: personas.pending() });

@@ -1,10 +1,10 @@
 import type { ReactNode } from 'react';
 import { IdentityMessages } from '@district/contracts/identity';
 import { Button, ButtonLink, buttonClasses } from '@/components/ui';
-import { DocumentTitle } from '@/components/layout';
-import { THIRD_PARTY_SIGN_IN_URL } from '@/config/constants';
+import { DocumentTitle, SignInLink } from '@/components/layout';
 import { isAdmin, isTeacherOrAdmin, useSession } from '@/lib/auth';
 import { useSignInDialog } from '@/lib/sign-in-dialog';
+import { useThirdPartySignIn } from '@/lib/sign-in-methods';
 
 const STAFF_REQUIRED = 'You need admin or teacher privileges to view this page.';
 
@@ -37,20 +37,25 @@ function GuardScreen({ tone, title, children, actions }: { tone: 'lock' | 'clock
   );
 }
 
+/**
+ * Login goes to the third-party sign-in where the site has a provider (spec), with email as the second way; without
+ * one, Login itself opens the email dialog (ADR 0034). Either way, once signed in, this page shows what was asked for.
+ */
 export function AuthenticationRequired() {
   const signIn = useSignInDialog();
+  const thirdParty = useThirdPartySignIn();
   return (
     <GuardScreen
       tone="lock"
       title={IdentityMessages.authenticationRequired}
       actions={
         <>
-          <a href={THIRD_PARTY_SIGN_IN_URL} className={buttonClasses('primary')}>
-            Login
-          </a>
-          <Button variant="outline" onClick={() => signIn.open('signin')}>
-            Sign in with email
-          </Button>
+          <SignInLink className={buttonClasses('primary')}>Login</SignInLink>
+          {thirdParty ? (
+            <Button variant="outline" onClick={() => signIn.open('signin')}>
+              Sign in with email
+            </Button>
+          ) : null}
         </>
       }
     >

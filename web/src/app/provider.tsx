@@ -4,6 +4,7 @@ import { ToastProvider } from '@/components/ui';
 import { SessionProvider, useSession } from '@/lib/auth';
 import { createQueryClient, useListRefreshTriggers } from '@/lib/react-query';
 import { SignInDialogProvider } from '@/lib/sign-in-dialog';
+import { prefetchSignInMethods } from '@/lib/sign-in-methods';
 
 function ListRefreshTriggers() {
   useListRefreshTriggers();
@@ -26,12 +27,20 @@ function ResetCacheOnUserChange() {
   return null;
 }
 
+/** Which sign-in methods exist is asked beside the session check, so no sign-in button waits for it (ADR 0034). */
+function PrefetchSignInMethods() {
+  const client = useQueryClient();
+  useEffect(() => prefetchSignInMethods(client), [client]);
+  return null;
+}
+
 /** Every app-wide provider, in dependency order. Tests pass their own QueryClient. */
 export function AppProvider({ children, queryClient }: { children: ReactNode; queryClient?: QueryClient }) {
   const [client] = useState(() => queryClient ?? createQueryClient());
   return (
     <QueryClientProvider client={client}>
       <ListRefreshTriggers />
+      <PrefetchSignInMethods />
       <ToastProvider>
         <SessionProvider>
           <ResetCacheOnUserChange />

@@ -2,10 +2,17 @@ import { createContext, useCallback, useContext, useMemo, useState, type ReactNo
 
 export type SignInMode = 'signin' | 'signup';
 
+export interface SignInDialogOptions {
+  /** Where to go once signed in or registered through this opening of the dialog (the lesson a visitor wanted). */
+  returnTo?: string;
+}
+
 export interface SignInDialogState {
   isOpen: boolean;
   mode: SignInMode;
-  open(mode: SignInMode): void;
+  /** Set by the opener, cleared when the dialog closes. */
+  returnTo: string | undefined;
+  open(mode: SignInMode, options?: SignInDialogOptions): void;
   setMode(mode: SignInMode): void;
   close(): void;
 }
@@ -19,12 +26,20 @@ const SignInDialogContext = createContext<SignInDialogState | null>(null);
 export function SignInDialogProvider({ children }: { children: ReactNode }) {
   const [isOpen, setOpen] = useState(false);
   const [mode, setMode] = useState<SignInMode>('signin');
-  const open = useCallback((next: SignInMode) => {
+  const [returnTo, setReturnTo] = useState<string | undefined>();
+  const open = useCallback((next: SignInMode, options: SignInDialogOptions = {}) => {
     setMode(next);
+    setReturnTo(options.returnTo);
     setOpen(true);
   }, []);
-  const close = useCallback(() => setOpen(false), []);
-  const value = useMemo(() => ({ isOpen, mode, open, setMode, close }), [isOpen, mode, open, close]);
+  const close = useCallback(() => {
+    setOpen(false);
+    setReturnTo(undefined);
+  }, []);
+  const value = useMemo(
+    () => ({ isOpen, mode, returnTo, open, setMode, close }),
+    [isOpen, mode, returnTo, open, close],
+  );
   return <SignInDialogContext.Provider value={value}>{children}</SignInDialogContext.Provider>;
 }
 

@@ -69,6 +69,10 @@ export const quickLoginRequestSchema = z.object({ email: emailSchema.optional(),
 
 export const usersListResponseSchema = z.array(userSchema);
 
+/** GET /api/auth/sign-in-methods: email and password always; the third-party link only where a provider is configured. */
+export const signInMethodsSchema = z.object({ password: z.literal(true), thirdParty: z.boolean() });
+export type SignInMethods = z.infer<typeof signInMethodsSchema>;
+
 /** What a signed session token says about its holder; verified locally by every service. */
 export const sessionClaimsSchema = z.object({
   sub: z.string().uuid(),

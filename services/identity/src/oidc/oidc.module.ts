@@ -7,10 +7,11 @@ import { OidcAccountsService } from './oidc-accounts.service';
 import { OidcClient } from './oidc-client.service';
 import { OidcController } from './oidc.controller';
 import { OidcSignInService } from './oidc-sign-in.service';
+import { SignInMethodsController } from './sign-in-methods.controller';
 
 @Module({
   imports: [TypeOrmModule.forFeature([ExternalIdentityEntity]), UsersModule, AuthModule],
-  controllers: [OidcController],
+  controllers: [OidcController, SignInMethodsController],
   providers: [OidcClient, OidcAccountsService, OidcSignInService],
 })
 export class OidcModule {}

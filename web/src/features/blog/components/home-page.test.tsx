@@ -41,6 +41,33 @@ describe('home page (spec section 2)', () => {
     );
   });
 
+  it('without a third-party provider, Read More opens the email sign-in, then the lesson (issue #34)', async () => {
+    const lesson = post(1);
+    const student = personas.student();
+    const { user, router, fetch } = await renderApp('/', {
+      user: null,
+      setup: (f) => {
+        f.on('GET', '/api/posts/public', { json: [lesson] });
+        f.on('GET', '/api/auth/sign-in-methods', { json: { password: true, thirdParty: false } });
+        f.on('POST', '/api/auth/login', { json: student });
+        f.on('GET', `/api/posts/public/${lesson.slug}`, { json: lesson });
+        f.on('GET', `/api/posts/${lesson.id}/comments`, { json: [] });
+      },
+    });
+    const readMore = await screen.findByRole('button', { name: 'Read More: Lesson 1' });
+    expect(screen.queryByRole('link', { name: 'Read More: Lesson 1' })).not.toBeInTheDocument();
+    await user.click(readMore);
+    const dialog = within(await screen.findByRole('dialog', { name: 'Sign In' }));
+    // No link to a provider the site does not have.
+    expect(dialog.queryByRole('link', { name: 'Continue with Google' })).not.toBeInTheDocument();
+    await user.type(dialog.getByLabelText('Email'), student.email);
+    await user.type(dialog.getByLabelText('Password'), 'demo1234');
+    await user.click(dialog.getByRole('button', { name: 'Sign In' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/blog/lesson-1'));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Lesson 1' })).toBeInTheDocument();
+    expect(fetch.calls('POST', '/api/auth/login')).toHaveLength(1);
+  });
+
   it('Read More opens the post for a signed-in user', async () => {
     const { user, router } = await renderApp('/', {
       user: personas.student(),

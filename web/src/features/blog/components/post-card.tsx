@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import type { Post } from '@district/contracts/content';
 import { Badge, buttonClasses } from '@/components/ui';
-import { THIRD_PARTY_SIGN_IN_URL } from '@/config/constants';
+import { SignInLink } from '@/components/layout';
 import { formatFullDate, formatRelativeDate, htmlToText, truncate } from '@/lib/format';
 import { postCategory, postDate } from '../api/public-posts';
 import { Highlight } from './highlight';
@@ -9,8 +9,9 @@ import { Highlight } from './highlight';
 const EXCERPT_LENGTH = 160;
 
 /**
- * A lesson card. Read More (spec section 2): a signed-out visitor goes to the third-party sign-in;
- * a signed-in user opens the post. `highlight` marks search words in the title and excerpt (the blog list).
+ * A lesson card. Read More (spec section 2): a signed-out visitor goes to the third-party sign-in, or where the site
+ * has none to the email dialog, which then opens this lesson (ADR 0034); a signed-in user opens the post.
+ * `highlight` marks search words in the title and excerpt (the blog list).
  */
 export function PostCard({
   post,
@@ -79,13 +80,9 @@ export function PostCard({
               Read More
             </Link>
           ) : (
-            <a
-              href={THIRD_PARTY_SIGN_IN_URL}
-              className={buttonClasses('secondary', 'sm')}
-              aria-label={readMoreLabel}
-            >
+            <SignInLink returnTo={href} className={buttonClasses('secondary', 'sm')} label={readMoreLabel}>
               Read More
-            </a>
+            </SignInLink>
           )}
         </div>
       </div>

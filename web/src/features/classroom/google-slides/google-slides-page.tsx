@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { ClassroomMessages, type GoogleSlide } from '@district/contracts/classroom';
 import { Alert, Button, buttonClasses, Card, CardBody, ConfirmDialog, useToast } from '@/components/ui';
-import { PageContainer, PageHeader } from '@/components/layout';
-import { THIRD_PARTY_SIGN_IN_URL } from '@/config/constants';
+import { PageContainer, PageHeader, SignInLink } from '@/components/layout';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { useSession } from '@/lib/auth';
 import { useConfirmedAction } from '@/lib/use-confirmed-action';
@@ -78,9 +77,7 @@ export function GoogleSlidesPage() {
       {unauthorized ? (
         <Alert tone="info">
           <p className="font-medium">{ClassroomMessages.slidesLoginRequired}</p>
-          <a href={THIRD_PARTY_SIGN_IN_URL} className={buttonClasses('primary', 'sm', 'mt-3')}>
-            Login
-          </a>
+          <SignInLink className={buttonClasses('primary', 'sm', 'mt-3')}>Login</SignInLink>
         </Alert>
       ) : form ? null : slides.isPending ? (
         <Loading label="Loading Google Slides…" />
