@@ -250,6 +250,8 @@ describe('deleting a user reaches every service', () => {
       ['identity', 'user.approved', userId],
       ['content', 'comment.approved', comment.body.id],
       ['assessment', 'grade.deleted', adminTry.body.id],
+      // An accommodation on a quiz is audited too (ADR 0033), over NATS into identity's log.
+      ['assessment', 'quiz.accommodation_set', quiz.body.id],
       ['chat', 'chatroom.created', roomId],
       ['identity', 'user.deleted', userId],
     ];
