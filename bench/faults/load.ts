@@ -26,6 +26,11 @@ export interface Personas {
   postId: string;
   quizId: string;
   roomId: string;
+  /**
+   * One approved teacher's session per chat client: chat's limits are per account (ADR 0031: 5 messages per 5 s,
+   * 5 sockets), and eight people chatting is what the suite means, not two accounts with four tabs each.
+   */
+  chatters: string[];
   /** A user whose role the load toggles (identity.user.updated, consumed by four services). */
   dummyUserId: string;
 }
@@ -84,7 +89,7 @@ export class MixedLoad {
   async start(): Promise<void> {
     this.running = true;
     for (let i = 0; i < this.rates.chatClients; i++) {
-      const peer = new ChatPeer(this.p.gateway, i % 2 === 0 ? this.p.student : this.p.teacher, `peer${i}`, this.p.roomId);
+      const peer = new ChatPeer(this.p.gateway, this.p.chatters[i % this.p.chatters.length], `peer${i}`, this.p.roomId);
       this.peers.push(peer);
       await peer.connect();
     }
