@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
-import { ChatCloseCodes, Subjects, chatRosterDigestOf, type Chatroom } from '@district/contracts';
-import { RedisEphemeralStore, RedisPubSub, SessionStateStore } from '@district/nest-common';
+import {
+  CHAT_RATE_MESSAGES,
+  ChatCloseCodes,
+  ChatLiveMessages,
+  Subjects,
+  chatRosterDigestOf,
+  type Chatroom,
+} from '@district/contracts';
+import { RedisEphemeralStore, RedisPubSub, SessionStateStore, TokenService } from '@district/nest-common';
 import { REDIS_URL, uniqueToken, waitFor, type HttpClient, type Persona } from '@district/nest-common/testing';
 import { ChatHub } from '../src/live/chat-hub';
 import { LiveKeys } from '../src/live/live-channels';
@@ -46,9 +53,12 @@ afterAll(async () => {
   await redis.quit();
 });
 
-async function person(persona: Persona) {
-  const { client, person: p } = await one.signIn(persona);
-  return { id: p.id, cookie: client.jar.header(new URL(one.runtime.publicUrl)) as string };
+/** A person signed in (or `id`: the same person again, on a new session). */
+async function person(persona: Persona, id?: string) {
+  const { client, person: p } = await one.signIn(persona, id === undefined ? {} : { id });
+  const cookie = client.jar.header(new URL(one.runtime.publicUrl)) as string;
+  const claims = await new TokenService(one.runtime.keys).verify(/district_session=([^;]+)/.exec(cookie)?.[1]);
+  return { id: p.id, cookie, sid: claims?.sid ?? '' };
 }
 
 async function open(app: ChatTestApp, cookie: string): Promise<ChatSocket> {
@@ -262,6 +272,78 @@ describe('two chat replicas over Redis', () => {
       // Her name is hers still, now held by a live replica.
       expect(await (await open(one, b.cookie)).join(r.id, 'ana')).toMatchObject({ reason: 'name_taken' });
     }));
+
+  it('give an account one message budget across its sockets on both replicas', async () => {
+    const a = await person('student');
+    const t = await person('teacher');
+    const r = await room([a.id]);
+    const watcher = await open(one, t.cookie);
+    await watcher.join(r.id, 'Profe');
+    const tabs = [await open(one, a.cookie), await open(two, a.cookie)];
+    await tabs[0].join(r.id, 'Ana');
+    await tabs[1].join(r.id, 'Ana 2');
+    for (let i = 0; i < 4; i++) for (const [k, s] of tabs.entries()) s.send({ type: 'message', text: `${k}:${i}`, chatroom: r.id });
+    const limitedOn = (s: ChatSocket) => s.events.filter((e) => e.type === 'notice' && e.code === 'rate_limited');
+    await waitFor(async () => tabs.flatMap(limitedOn).length === 8 - CHAT_RATE_MESSAGES, 'the refusals');
+    await watcher.quietFor(300, () => false);
+    expect(watcher.events.filter((e) => e.type === 'message')).toHaveLength(CHAT_RATE_MESSAGES);
+    for (const n of tabs.flatMap(limitedOn)) expect(n).toMatchObject({ text: ChatLiveMessages.rateLimited, retryAfterMs: expect.any(Number) });
+  });
+
+  it('cap an account’s sockets over both replicas, and give a stopped replica’s places back', async () => {
+    const a = await person('student');
+    const max = 5;
+    const opened = await Promise.all(Array.from({ length: 40 }, (_, i) => open(i % 2 ? two : one, a.cookie)));
+    await new Promise((r) => setTimeout(r, 1000));
+    const kept = opened.filter((s) => !s.closed);
+    expect(kept.length).toBeLessThanOrEqual(max);
+    for (const s of opened.filter((x) => x.closed)) expect(s.closed?.code).toBe(ChatCloseCodes.tooManyConnections);
+    for (const s of kept) s.close();
+    await Promise.all(kept.map((s) => s.closedWith()));
+    // Three on one, two on two: the next is refused on either.
+    const tabs = [];
+    for (let i = 0; i < max; i++) tabs.push(await open(i < 3 ? one : two, a.cookie));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(tabs.every((s) => !s.closed)).toBe(true);
+    for (const app of [one, two]) expect((await (await open(app, a.cookie)).closedWith()).code).toBe(ChatCloseCodes.tooManyConnections);
+    // A third replica stopping (a deploy) gives back the places of its sockets at once, so they reconnect elsewhere.
+    tabs[0].close();
+    await tabs[0].closedWith();
+    const third = await startChat({ env: { CHAT_HEARTBEAT_MS: String(HEARTBEAT_MS) }, schema: one.schema, runtime: { ...redisAdapters(), keys: one.runtime.keys } });
+    try {
+      const onThird = await ChatSocket.open(third.url, { cookie: a.cookie });
+      await new Promise((r) => setTimeout(r, 200));
+      expect(onThird.closed).toBeNull();
+      await third.close();
+      expect((await onThird.closedWith()).code).toBe(ChatCloseCodes.serviceRestart);
+      const back = await open(two, a.cookie);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(back.closed).toBeNull();
+    } finally {
+      await third.runtime.pubsub.close();
+      await third.runtime.store.close();
+    }
+  });
+
+  it('close a signed-out session’s sockets on every replica within 1 s of identity.session.ended on one', async () => {
+    const first = await person('student');
+    const second = await person('student', first.id);
+    const r = await room([first.id]);
+    const signedOut = [await open(one, first.cookie), await open(two, first.cookie)];
+    const stays = await open(two, second.cookie);
+    await signedOut[0].join(r.id, 'Ana');
+    await signedOut[1].join(r.id, 'Ana 2');
+    await stays.join(r.id, 'Ana 3');
+    await new SessionStateStore(one.runtime.store).revokeSession(first.sid, Date.now() + 3_600_000);
+    const started = Date.now();
+    await one.runtime.bus.publish(Subjects.identitySessionEnded, { userId: first.id, sessionId: first.sid });
+    for (const s of signedOut) expect((await s.closedWith(1000)).code).toBe(ChatCloseCodes.sessionChanged);
+    const took = Date.now() - started;
+    expect(took).toBeLessThan(1000);
+    console.info(`sign-out closed the session's sockets on both replicas in ${took} ms`);
+    await stays.quietFor(200, (e) => e.type === 'notice');
+    expect(stays.closed).toBeNull();
+  });
 
   it('close a suspended user’s sockets on every replica within 1 s of the identity event on one', async () => {
     const a = await person('student');
