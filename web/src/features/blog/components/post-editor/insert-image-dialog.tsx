@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Button, Modal, TextField } from '@/components/ui';
 import { isSafeImageUrl } from './html-tools';
 
@@ -17,9 +17,15 @@ export function InsertImageDialog({
   const [src, setSrc] = useState(initialSrc);
   const [alt, setAlt] = useState(initialAlt);
   const [errors, setErrors] = useState<{ src?: string; alt?: string }>({});
-  const submit = () => {
+  // A form, so Enter in either field inserts like the button; the event stays here (React bubbles it through the
+  // portal to the editor's tree).
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    event.stopPropagation();
     const next = {
-      src: isSafeImageUrl(src) ? undefined : 'Please enter an image link starting with http://, https:// or /',
+      src: isSafeImageUrl(src)
+        ? undefined
+        : 'Please enter an image link starting with http://, https:// or /',
       alt: alt.trim() ? undefined : 'Please describe the image in the alt text',
     };
     setErrors(next);
@@ -27,20 +33,8 @@ export function InsertImageDialog({
     onInsert({ src: src.trim(), alt: alt.trim() });
   };
   return (
-    <Modal
-      open
-      onClose={onClose}
-      title="Insert Image"
-      footer={
-        <>
-          <Button variant="outline" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button onClick={submit}>Insert</Button>
-        </>
-      }
-    >
-      <div className="space-y-4">
+    <Modal open onClose={onClose} title="Insert Image">
+      <form onSubmit={submit} noValidate className="space-y-4" aria-label="Insert Image">
         <TextField
           label="Image URL"
           value={src}
@@ -55,7 +49,13 @@ export function InsertImageDialog({
           hint="Describes the image for readers who cannot see it. Required before publishing."
           onChange={(e) => setAlt(e.target.value)}
         />
-      </div>
+        <div className="flex justify-end gap-2 pt-2">
+          <Button variant="outline" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit">Insert</Button>
+        </div>
+      </form>
     </Modal>
   );
 }
