@@ -154,7 +154,7 @@ async function signInByApi(ctx: JourneyContext, page: Page, email: string): Prom
 }
 
 /** Pages photographed at 375 px into e2e/artifacts, to look at. */
-const SCREENSHOTS = ['/', '/blog/', '/admin/categories', '/audio-lists'];
+const SCREENSHOTS = ['/', '/blog/', '/admin/categories', '/admin/users', '/audio-lists'];
 
 const noSidewaysScroll: Journey = {
   id: 60,

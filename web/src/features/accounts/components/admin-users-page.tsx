@@ -172,13 +172,14 @@ export function AdminUsersPage() {
                 const busy = busyId === u.id;
                 return (
                   <TableRow key={u.id} data-user-id={u.id}>
+                    {/* At most 15rem wide: a long name or address breaks there instead of widening the table. */}
                     <TableCell>
-                      <div className="font-semibold text-slate-900">
+                      <div className="max-w-60 font-semibold text-slate-900">
                         {u.name}
                         {self ? <span className="ml-1 text-xs font-normal text-slate-500">(you)</span> : null}
                       </div>
-                      <div className="text-xs text-slate-500">@{u.username}</div>
-                      <div className="text-xs text-slate-500">{u.email}</div>
+                      <div className="max-w-60 text-xs text-slate-500">@{u.username}</div>
+                      <div className="max-w-60 text-xs text-slate-500">{u.email}</div>
                     </TableCell>
                     <TableCell>
                       <label className="sr-only" htmlFor={`role-${u.id}`}>

@@ -27,6 +27,12 @@ import { useConfirmedAction } from '@/lib/use-confirmed-action';
 import { CATEGORY_DESCRIPTION_LENGTH, ContentAdminMessages } from '../blog.constants';
 import { useCategories, useDeleteCategory, useSaveCategory } from '../api/categories';
 
+/**
+ * Text an admin typed, in a table cell: at most 15rem wide. Tables break words only where one would overflow
+ * (index.css), so ordinary words stay whole and only a longer one breaks, at 15rem instead of widening the table.
+ */
+const USER_TEXT_CELL = 'block max-w-60';
+
 interface FormState {
   id: string | null;
   name: string;
@@ -209,10 +215,15 @@ export function AdminCategoriesPage() {
                 ) : (
                   categories.data.map((c) => (
                     <TableRow key={c.id}>
-                      <TableCell className="font-medium text-slate-900">{c.name}</TableCell>
-                      <TableCell className="font-mono text-xs">{c.slug}</TableCell>
+                      {/* Capped: one long name must not push Actions far off a phone's screen. */}
+                      <TableCell className="font-medium text-slate-900">
+                        <span className={USER_TEXT_CELL}>{c.name}</span>
+                      </TableCell>
+                      <TableCell className="font-mono text-xs">
+                        <span className={USER_TEXT_CELL}>{c.slug}</span>
+                      </TableCell>
                       <TableCell title={c.description || undefined}>
-                        {truncate(c.description, CATEGORY_DESCRIPTION_LENGTH)}
+                        <span className={USER_TEXT_CELL}>{truncate(c.description, CATEGORY_DESCRIPTION_LENGTH)}</span>
                       </TableCell>
                       <TableCell>{c.postCount}</TableCell>
                       <TableCell className="text-right">
