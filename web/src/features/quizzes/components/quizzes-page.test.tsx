@@ -144,6 +144,20 @@ describe('quiz lists (/audio-quizzes, /text-quizzes; spec §2, §6)', { timeout:
     expect(screen.getByRole('link', { name: 'Login' })).toHaveAttribute('href', '/api/auth/google');
   });
 
+  it("without a sign-in provider, an expired session's Login opens the email sign-in dialog instead of a dead end", async () => {
+    const { user } = await renderApp('/text-quizzes', {
+      user: personas.student(),
+      setup: (f) => {
+        f.on('GET', '/api/auth/sign-in-methods', { json: { password: true, thirdParty: false } });
+        f.on('GET', '/api/text-quizzes', { status: 401, json: { statusCode: 401, message: AssessmentMessages.quizzesLoginRequired } });
+      },
+    });
+    expect(await screen.findByText(AssessmentMessages.quizzesLoginRequired)).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Login' })).not.toBeInTheDocument();
+    await user.click(await screen.findByRole('button', { name: 'Login' }));
+    expect(await screen.findByRole('dialog', { name: 'Sign In' })).toBeInTheDocument();
+  });
+
   it.each([
     ['Audio Quizzes', 'audio'],
     ['Text Quizzes', 'text'],

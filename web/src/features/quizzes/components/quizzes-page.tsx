@@ -7,8 +7,7 @@ import {
   type QuizKind,
 } from '@district/contracts/assessment';
 import { Alert, Button, buttonClasses, Spinner, useToast } from '@/components/ui';
-import { PageContainer, PageHeader } from '@/components/layout';
-import { THIRD_PARTY_SIGN_IN_URL } from '@/config/constants';
+import { PageContainer, PageHeader, SignInLink } from '@/components/layout';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { isTeacherOrAdmin, useSession } from '@/lib/auth';
 import { useConfirmedAction } from '@/lib/use-confirmed-action';
@@ -185,9 +184,7 @@ function QuizzesPage({ kind, staffPanel }: { kind: QuizKind; staffPanel?: ReactN
         ) : unauthorized ? (
           <Alert tone="info" title={AssessmentMessages.quizzesLoginRequired}>
             <p>{QuizMessages.loginToView}</p>
-            <a href={THIRD_PARTY_SIGN_IN_URL} className={buttonClasses('primary', 'sm', 'mt-3')}>
-              Login
-            </a>
+            <SignInLink className={buttonClasses('primary', 'sm', 'mt-3')}>Login</SignInLink>
           </Alert>
         ) : quizzes.isError && !quizzes.data ? (
           <Alert tone="error" title={AssessmentMessages.fetchQuizzesFailed}>
