@@ -8,6 +8,7 @@ import {
 import { MemoryEphemeralStore } from '@district/nest-common';
 import { AccountLimits } from './account-limits';
 import { AccountSockets } from './account-sockets';
+import { LiveKeys } from './live-channels';
 
 function clocked() {
   const clock = { now: 1_000_000 };
@@ -75,5 +76,28 @@ describe('AccountSockets', () => {
     await (sockets.indexOf(first) % 2 ? two : one).release(first);
     expect(await two.admit({}, 'ana')).toBe(true);
     expect(await two.admit({}, 'ana')).toBe(false);
+  });
+
+  it('never admits beyond the cap, however the arrivals of one account interleave (the same millisecond, clocks apart)', async () => {
+    const store = new MemoryEphemeralStore();
+    await store.heartbeat('one', 60_000);
+    await store.heartbeat('two', 60_000);
+    const replicas = [new AccountSockets(store, 'one', 2), new AccountSockets(store, 'two', 2)];
+    for (let round = 0; round < 50; round++) {
+      const group = `round-${round}`;
+      const sockets = Array.from({ length: 6 }, () => ({}));
+      const admitted = await Promise.all(sockets.map((s, i) => replicas[i % 2]!.admit(s, group)));
+      expect(admitted.filter(Boolean)).toHaveLength(2);
+      // One leaves; from then on only one more at a time may come in, whoever asks.
+      const leaving = sockets[admitted.indexOf(true)]!;
+      await Promise.all(replicas.map((r) => r.release(leaving)));
+      const again = await Promise.all([
+        replicas[1]!.admit({}, group),
+        replicas[0]!.admit({}, group),
+        replicas[1]!.admit({}, group),
+      ]);
+      expect(again.filter(Boolean)).toHaveLength(1);
+      expect(await store.seats(LiveKeys.sockets(group)).then((s) => s.length)).toBeLessThanOrEqual(2);
+    }
   });
 });
