@@ -5,48 +5,20 @@ import {
   ChatCloseCodes,
   ChatLiveMessages,
   Subjects,
-  type Chatroom,
 } from '@district/contracts';
-import { SessionStateStore, TokenService } from '@district/nest-common';
-import { waitFor, type HttpClient, type Persona } from '@district/nest-common/testing';
-import { createRoom, startChat, type ChatTestApp } from './support/chat-app';
-import { ChatSocket, type AnyEvent } from './support/chat-socket';
+import { SessionStateStore } from '@district/nest-common';
+import { waitFor } from '@district/nest-common/testing';
+import type { ChatTestApp } from './support/chat-app';
+import type { AnyEvent, ChatSocket } from './support/chat-socket';
+import { liveBench } from './support/live-bench';
 
 /** Issue #34 items 1, 2 and 4: what one account can do to a room, whatever number of sockets it opens. */
+const live = liveBench();
+const { person, open, room } = live;
 let app: ChatTestApp;
-let admin: HttpClient;
-const sockets: ChatSocket[] = [];
-
-beforeAll(async () => {
-  app = await startChat();
-  admin = (await app.signIn('admin')).client;
+beforeAll(() => {
+  ({ app } = live);
 });
-afterEach(() => {
-  for (const s of sockets.splice(0)) s.close();
-});
-afterAll(async () => {
-  await app?.close();
-});
-
-/** A person signed in (or `id`: the same person again, on a new session). */
-async function person(persona: Persona, id?: string) {
-  const { client, person: p } = await app.signIn(persona, id === undefined ? {} : { id });
-  const cookie = client.jar.header(new URL(app.runtime.publicUrl)) as string;
-  const claims = await new TokenService(app.runtime.keys).verify(
-    /district_session=([^;]+)/.exec(cookie)?.[1],
-  );
-  return { id: p.id, cookie, sid: claims?.sid ?? '' };
-}
-
-async function open(cookie: string): Promise<ChatSocket> {
-  const s = await ChatSocket.open(app.url, { cookie });
-  sockets.push(s);
-  return s;
-}
-
-function room(invitedUserIds: string[]): Promise<Chatroom> {
-  return createRoom(admin, invitedUserIds);
-}
 
 const lines = (s: ChatSocket, type: 'user_joined' | 'user_left', name: string) =>
   s.events.filter((e) => e.type === type && e.name === name && e.quiet !== true);
@@ -227,7 +199,7 @@ describe('a muted student', () => {
 describe('signing out', () => {
   it('closes the sockets of that session within 1 s of identity.session.ended, and keeps the person’s others', async () => {
     const first = await person('student');
-    const second = await person('student', first.id);
+    const second = await person('student', { id: first.id });
     expect(second.sid).not.toBe(first.sid);
     const r = await room([first.id]);
     const signedOut = [await open(first.cookie), await open(first.cookie)];

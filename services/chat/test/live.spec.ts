@@ -6,44 +6,21 @@ import {
   ChatCloseCodes,
   ChatLiveMessages,
   Subjects,
-  type Chatroom,
 } from '@district/contracts';
 import { MAX_SESSION_AGE_SECONDS, SessionStateStore, TokenService } from '@district/nest-common';
 import type { HttpClient, Persona, TokenOverrides } from '@district/nest-common/testing';
 import { LiveKeys } from '../src/live/live-channels';
-import { createRoom, startChat, type ChatTestApp } from './support/chat-app';
+import { startChat, type ChatTestApp } from './support/chat-app';
+import { liveBench } from './support/live-bench';
 import { ChatSocket } from './support/chat-socket';
 
+const live = liveBench();
+const { person, open, room } = live;
 let app: ChatTestApp;
 let admin: HttpClient;
-const sockets: ChatSocket[] = [];
-
-beforeAll(async () => {
-  app = await startChat();
-  admin = (await app.signIn('admin')).client;
+beforeAll(() => {
+  ({ app, admin } = live);
 });
-afterEach(() => {
-  for (const s of sockets.splice(0)) s.close();
-});
-afterAll(async () => {
-  await app?.close();
-});
-
-async function person(persona: Persona, overrides: TokenOverrides = {}) {
-  const { client, person: p } = await app.signIn(persona, overrides);
-  const cookie = client.jar.header(new URL(app.runtime.publicUrl)) as string;
-  return { id: p.id, name: p.name, cookie, client };
-}
-
-async function open(cookie: string): Promise<ChatSocket> {
-  const s = await ChatSocket.open(app.url, { cookie });
-  sockets.push(s);
-  return s;
-}
-
-function room(invitedUserIds: string[] = [], name?: string): Promise<Chatroom> {
-  return createRoom(admin, invitedUserIds, name);
-}
 
 describe('the /ws upgrade', () => {
   it('refuses a socket without a valid session, from a foreign origin, or on another path', async () => {
@@ -59,7 +36,7 @@ describe('the /ws upgrade', () => {
     await expect(ChatSocket.open(app.url, { cookie: stale.cookie })).rejects.toMatchObject({ status: 401 });
     // The right origin (or none, a non-browser client) with a session gets in.
     (await open(student.cookie)).close();
-    sockets.push(await ChatSocket.open(app.url, { cookie: student.cookie, origin: null }));
+    live.track(await ChatSocket.open(app.url, { cookie: student.cookie, origin: null }));
   });
 });
 
@@ -347,7 +324,7 @@ describe('catching up', () => {
       const t = await person('teacher');
       const r = await room([]);
       const s = await ChatSocket.open(chat.url, { cookie: t.cookie });
-      sockets.push(s);
+      live.track(s);
       await s.join(r.id, 'Profe');
       for (const text of ['a', 'b', 'c']) s.send({ type: 'message', text, chatroom: r.id });
       for (let i = 0; i < 3; i++) await s.type('message');
@@ -511,7 +488,7 @@ describe('pings', () => {
       const openHere = async (autoPong: boolean) => {
         const st = await person('student');
         const s = await ChatSocket.open(chat.url, { cookie: st.cookie, autoPong });
-        sockets.push(s);
+        live.track(s);
         const pings: number[] = [];
         s.ws.on('ping', () => pings.push(Date.now()));
         return { s, pings };
@@ -546,7 +523,7 @@ describe('sessions ending without an event', () => {
       const before = await ChatSocket.open(chat.url, { cookie: other.cookie });
       const s = await ChatSocket.open(chat.url, { cookie: st.cookie });
       const after = await ChatSocket.open(chat.url, { cookie: other.cookie });
-      sockets.push(before, s, after);
+      live.track(before, s, after);
       const sid = JSON.parse(Buffer.from(st.cookie.split('=')[1].split('.')[1], 'base64url').toString()).sid as string;
       await new SessionStateStore(app.runtime.store).revokeSession(sid, Date.now() + 60_000);
       expect((await s.closedWith(1000)).code).toBe(ChatCloseCodes.sessionChanged);
