@@ -61,7 +61,7 @@ describe('AccountLimits', () => {
 });
 
 describe('AccountSockets', () => {
-  it('admits an account's sockets up to the cap, across replicas, and frees a place on release', async () => {
+  it('admits an account’s sockets up to the cap, across replicas, and frees a place on release', async () => {
     const store = new MemoryEphemeralStore();
     await store.heartbeat('one', 60_000);
     await store.heartbeat('two', 60_000);

@@ -1,6 +1,6 @@
 import type { Chatroom } from '@district/contracts';
 import { TokenService } from '@district/nest-common';
-import type { HttpClient, Persona, TokenOverrides } from '@district/nest-common/testing';
+import type { HttpClient, Persona, TestPerson, TokenOverrides } from '@district/nest-common/testing';
 import { createRoom, startChat, type ChatTestApp } from './chat-app';
 import { ChatSocket } from './chat-socket';
 
@@ -44,7 +44,10 @@ export function liveBench() {
       return started().admin;
     },
     /** A new person of that kind signed in (with `overrides.id`: the same person again, on a new session). */
-    async person(persona: Persona, overrides: TokenOverrides = {}): Promise<LivePerson> {
+    async person(
+      persona: Persona,
+      overrides: Partial<TestPerson> & TokenOverrides = {},
+    ): Promise<LivePerson> {
       const { app } = started();
       const { client, person } = await app.signIn(persona, overrides);
       const cookie = client.jar.header(new URL(app.runtime.publicUrl)) as string;
