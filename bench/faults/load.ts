@@ -89,7 +89,12 @@ export class MixedLoad {
   async start(): Promise<void> {
     this.running = true;
     for (let i = 0; i < this.rates.chatClients; i++) {
-      const peer = new ChatPeer(this.p.gateway, this.p.chatters[i % this.p.chatters.length], `peer${i}`, this.p.roomId);
+      const peer = new ChatPeer(
+        this.p.gateway,
+        this.p.chatters[i % this.p.chatters.length],
+        `peer${i}`,
+        this.p.roomId,
+      );
       this.peers.push(peer);
       await peer.connect();
     }
@@ -97,22 +102,42 @@ export class MixedLoad {
     let role = 'teacher';
     this.loops = [
       this.every(this.rates.anonymousReads, () => this.call('read.posts', 'GET', '/api/posts/public')),
-      this.every(this.rates.studentReads, () => this.call('read.quizzes', 'GET', '/api/text-quizzes', this.p.student)),
-      this.every(this.rates.classroomReads, () => this.call('read.lists', 'GET', '/api/audio-lists', this.p.student)),
-      this.every(this.rates.chatReads, () => this.call('read.rooms', 'GET', '/api/chatrooms', this.p.student)),
+      this.every(this.rates.studentReads, () =>
+        this.call('read.quizzes', 'GET', '/api/text-quizzes', this.p.student),
+      ),
+      this.every(this.rates.classroomReads, () =>
+        this.call('read.lists', 'GET', '/api/audio-lists', this.p.student),
+      ),
+      this.every(this.rates.chatReads, () =>
+        this.call('read.rooms', 'GET', '/api/chatrooms', this.p.student),
+      ),
       this.every(this.rates.comments, async () => {
-        const res = await this.call('write.comment', 'POST', `/api/posts/${this.p.postId}/comments`, this.p.student, { content: `load ${Date.now()}` });
+        const res = await this.call(
+          'write.comment',
+          'POST',
+          `/api/posts/${this.p.postId}/comments`,
+          this.p.student,
+          { content: `load ${Date.now()}` },
+        );
         if (res.status === 201 && res.body?.id) this.comments.push(String(res.body.id));
       }),
       this.every(this.rates.grades, () => this.submitGrade()),
       this.every(this.rates.moderation, async () => {
         if (this.moderated >= this.comments.length) return;
         const id = this.comments[this.moderated++];
-        await this.call('write.moderate', 'PATCH', `/api/comments/${id}/status`, this.p.admin, { status: 'approved' });
+        await this.call('write.moderate', 'PATCH', `/api/comments/${id}/status`, this.p.admin, {
+          status: 'approved',
+        });
       }),
       this.every(this.rates.roleChanges, async () => {
         role = role === 'teacher' ? 'student' : 'teacher';
-        const res = await this.call('write.role', 'PATCH', `/api/users/${this.p.dummyUserId}/role`, this.p.admin, { role });
+        const res = await this.call(
+          'write.role',
+          'PATCH',
+          `/api/users/${this.p.dummyUserId}/role`,
+          this.p.admin,
+          { role },
+        );
         if (res.status === 200) this.roleChanges += 1;
       }),
       ...this.peers.map((peer, i) => this.chatLoop(peer, i)),
@@ -139,7 +164,14 @@ export class MixedLoad {
     const key = randomUUID();
     this.grades.set(key, null);
     for (let attempt = 0; attempt < 6; attempt++) {
-      const res = await this.call('write.grade', 'POST', '/api/text-quiz-grades', this.p.student, { quizId: this.p.quizId, userAnswers: [0] }, { 'idempotency-key': key });
+      const res = await this.call(
+        'write.grade',
+        'POST',
+        '/api/text-quiz-grades',
+        this.p.student,
+        { quizId: this.p.quizId, userAnswers: [0] },
+        { 'idempotency-key': key },
+      );
       if ((res.status === 200 || res.status === 201) && res.body?.id) {
         this.grades.set(key, String(res.body.id));
         return;
@@ -249,12 +281,23 @@ export class ChatPeer {
 
   connect(): Promise<void> {
     if (this.stopping) return Promise.resolve();
-    const ws = new WebSocket(`${this.gateway.replace(/^http/, 'ws')}/ws`, { origin: this.gateway, headers: { cookie: this.cookie } });
+    const ws = new WebSocket(`${this.gateway.replace(/^http/, 'ws')}/ws`, {
+      origin: this.gateway,
+      headers: { cookie: this.cookie },
+    });
     this.ws = ws;
     this.joined = false;
     return new Promise((resolve) => {
       ws.on('open', () => {
-        ws.send(JSON.stringify({ type: 'join', name: this.name, chatroom: this.room, ...(this.lastSeq ? { since: this.lastSeq } : {}), ...(this.resume ? { resume: this.resume } : {}) }));
+        ws.send(
+          JSON.stringify({
+            type: 'join',
+            name: this.name,
+            chatroom: this.room,
+            ...(this.lastSeq ? { since: this.lastSeq } : {}),
+            ...(this.resume ? { resume: this.resume } : {}),
+          }),
+        );
         resolve();
       });
       ws.on('message', (data) => this.onEvent(JSON.parse(data.toString()) as Record<string, unknown>));
@@ -300,7 +343,8 @@ export class ChatPeer {
     } else if (event.type === 'notice') {
       this.notices.push(String(event.code));
       // not_joined: the socket was out of the room (its replica stopping); the message goes again with the rejoin.
-      if (typeof event.ref === 'string' && event.code !== 'not_joined' && this.pending.delete(event.ref)) this.refused += 1;
+      if (typeof event.ref === 'string' && event.code !== 'not_joined' && this.pending.delete(event.ref))
+        this.refused += 1;
     }
   }
 
@@ -316,7 +360,8 @@ export class ChatPeer {
   async waitJoined(timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!this.joined) {
-      if (Date.now() > deadline) throw new Error(`${this.name} did not join within ${timeoutMs} ms (${this.notices.join(', ')})`);
+      if (Date.now() > deadline)
+        throw new Error(`${this.name} did not join within ${timeoutMs} ms (${this.notices.join(', ')})`);
       await sleep(20);
     }
   }

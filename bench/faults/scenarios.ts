@@ -29,7 +29,17 @@ export interface ScenarioResult {
   maxLatencyMs: number;
   writes: WriteCheck;
   events: EventCounts;
-  chat: { sent: number; confirmed: number; refused: number; unanswered: number; received: number; missing: number; duplicates: number; reconnects: number; maxReconnectMs: number };
+  chat: {
+    sent: number;
+    confirmed: number;
+    refused: number;
+    unanswered: number;
+    received: number;
+    missing: number;
+    duplicates: number;
+    reconnects: number;
+    maxReconnectMs: number;
+  };
   measured: Record<string, number | string>;
   checks: Check[];
 }
@@ -71,14 +81,22 @@ function openWindow(load: MixedLoad): Window {
 const ROTATION_TIMEOUT_MS = 30_000;
 
 const allInRotation = (ctx: ScenarioContext) =>
-  waitUntil('the gateway to have every replica in rotation', () => ctx.stack.gatewayAllUp(), ROTATION_TIMEOUT_MS);
+  waitUntil(
+    'the gateway to have every replica in rotation',
+    () => ctx.stack.gatewayAllUp(),
+    ROTATION_TIMEOUT_MS,
+  );
 
 /** Waits until every outbox row since `since` is published and delivered, or `ms` pass. */
 async function settleEvents(ctx: ScenarioContext, since: Date, ms: number): Promise<EventCounts> {
   const deadline = Date.now() + ms;
   for (;;) {
     const counts = await eventCounts(ctx.stack.postgres.url, since);
-    if ((counts.published === counts.written && counts.delivered === counts.expectedDeliveries) || Date.now() > deadline) return counts;
+    if (
+      (counts.published === counts.written && counts.delivered === counts.expectedDeliveries) ||
+      Date.now() > deadline
+    )
+      return counts;
     await sleep(500);
   }
 }
@@ -106,10 +124,18 @@ async function summarise(
   const failedByOp: Record<string, number> = {};
   const statuses: Record<string, number> = {};
   for (const r of failed) failedByOp[r.op] = (failedByOp[r.op] ?? 0) + 1;
-  for (const r of records.filter((r) => r.status === 0 || r.status >= 400)) statuses[String(r.status)] = (statuses[String(r.status)] ?? 0) + 1;
-  const sampleErrors = [...new Set(failed.map((r) => `${r.op} ${r.status} ${r.error ?? ''}`.trim()))].slice(0, 8);
+  for (const r of records.filter((r) => r.status === 0 || r.status >= 400))
+    statuses[String(r.status)] = (statuses[String(r.status)] ?? 0) + 1;
+  const sampleErrors = [...new Set(failed.map((r) => `${r.op} ${r.status} ${r.error ?? ''}`.trim()))].slice(
+    0,
+    8,
+  );
   const gradeKeys = [...load.grades.keys()].slice(w.gradeKeys);
-  const writes = await checkWrites(ctx.stack.postgres.url, load.comments.slice(w.comments), new Map(gradeKeys.map((k) => [k, load.grades.get(k) ?? null])));
+  const writes = await checkWrites(
+    ctx.stack.postgres.url,
+    load.comments.slice(w.comments),
+    new Map(gradeKeys.map((k) => [k, load.grades.get(k) ?? null])),
+  );
   const events = await settleEvents(ctx, new Date(w.start - 1000), ctx.short ? 45_000 : 90_000);
   const chat = {
     sent: load.peers.reduce((n, p, i) => n + p.sent - w.sent[i], 0),
@@ -117,8 +143,14 @@ async function summarise(
     refused: load.peers.reduce((n, p, i) => n + p.refused - w.refused[i], 0),
     // Sent in the window, and 3 s after its end neither back nor refused: lost without the sender being told (a
     // message of an earlier window still held counts in its own window only).
-    unanswered: load.peers.reduce((n, p) => n + [...p.pending.values()].filter((m) => m.at >= w.start && m.at <= end).length, 0),
-    received: load.peers.reduce((n, p) => n + [...p.seqs].filter((s) => s > w.roomSeq && s <= roomSeq).length, 0),
+    unanswered: load.peers.reduce(
+      (n, p) => n + [...p.pending.values()].filter((m) => m.at >= w.start && m.at <= end).length,
+      0,
+    ),
+    received: load.peers.reduce(
+      (n, p) => n + [...p.seqs].filter((s) => s > w.roomSeq && s <= roomSeq).length,
+      0,
+    ),
     missing: load.peers.reduce((n, p) => n + missingSeqs(p, w.roomSeq + 1, roomSeq).length, 0),
     duplicates: load.peers.reduce((n, p) => n + p.duplicates, 0),
     reconnects: load.peers.reduce((n, p, i) => n + p.reconnectMs.length - w.reconnects[i], 0),
@@ -141,30 +173,51 @@ async function summarise(
     measured,
   };
   const common: Check[] = [
-    { name: 'no acknowledged comment or grade lost', ok: writes.commentsMissing === 0 && writes.gradesMissing === 0, detail: `${writes.commentsMissing} comments, ${writes.gradesMissing} grades missing` },
-    { name: 'no grade stored twice', ok: writes.gradeDuplicates === 0, detail: `${writes.gradeDuplicates} duplicates` },
+    {
+      name: 'no acknowledged comment or grade lost',
+      ok: writes.commentsMissing === 0 && writes.gradesMissing === 0,
+      detail: `${writes.commentsMissing} comments, ${writes.gradesMissing} grades missing`,
+    },
+    {
+      name: 'no grade stored twice',
+      ok: writes.gradeDuplicates === 0,
+      detail: `${writes.gradeDuplicates} duplicates`,
+    },
     {
       name: 'every event published and delivered to each consumer',
       ok: events.published === events.written && events.delivered === events.expectedDeliveries,
       detail: `${events.published}/${events.written} published, ${events.delivered}/${events.expectedDeliveries} deliveries`,
     },
-    { name: 'chat: no gap, no duplicate', ok: chat.missing === 0 && chat.duplicates === 0, detail: `${chat.missing} missing, ${chat.duplicates} duplicated of ${chat.received} received` },
+    {
+      name: 'chat: no gap, no duplicate',
+      ok: chat.missing === 0 && chat.duplicates === 0,
+      detail: `${chat.missing} missing, ${chat.duplicates} duplicated of ${chat.received} received`,
+    },
     {
       name: 'chat: every message sent came back to its sender or was refused with a notice',
       ok: chat.unanswered === 0,
       detail: `${chat.confirmed} came back, ${chat.refused} refused, ${chat.unanswered} unanswered of ${chat.sent} sent`,
     },
-    { name: 'chat: every client joined at the end', ok: load.peers.every((p) => p.joined), detail: `${load.peers.filter((p) => p.joined).length}/${load.peers.length}` },
+    {
+      name: 'chat: every client joined at the end',
+      ok: load.peers.every((p) => p.joined),
+      detail: `${load.peers.filter((p) => p.joined).length}/${load.peers.length}`,
+    },
   ];
   return { ...partial, checks: [...checks(partial), ...common] };
 }
 
-async function replacement(ctx: ScenarioContext, old: Member, timeoutMs: number): Promise<{ member: Member; readyMs: number }> {
+async function replacement(
+  ctx: ScenarioContext,
+  old: Member,
+  timeoutMs: number,
+): Promise<{ member: Member; readyMs: number }> {
   const started = Date.now();
   for (;;) {
     const member = ctx.stack.members().find((m) => m.port === old.port && m.pid !== old.pid);
     if (member && (await readyz(member.port))) return { member, readyMs: Date.now() - started };
-    if (Date.now() - started > timeoutMs) throw new Error(`${old.id} was not replaced and ready within ${timeoutMs} ms`);
+    if (Date.now() - started > timeoutMs)
+      throw new Error(`${old.id} was not replaced and ready within ${timeoutMs} ms`);
     await sleep(100);
   }
 }
@@ -183,9 +236,20 @@ export async function rollingRestart(ctx: ScenarioContext): Promise<ScenarioResu
     await allInRotation(ctx);
     await sleep(ctx.short ? 500 : 2000);
   }
-  return summarise(ctx, 'rolling-restart', 'SIGTERM each service process in turn (a rolling restart)', w, { processesRestarted: members.length, slowestReplacementReadyMs: Math.max(...restarts) }, (r) => [
-    { name: 'failed requests ≤ 0.1 %', ok: r.failed <= r.requests * 0.001, detail: `${r.failed} of ${r.requests} (${((100 * r.failed) / Math.max(1, r.requests)).toFixed(3)} %)` },
-  ]);
+  return summarise(
+    ctx,
+    'rolling-restart',
+    'SIGTERM each service process in turn (a rolling restart)',
+    w,
+    { processesRestarted: members.length, slowestReplacementReadyMs: Math.max(...restarts) },
+    (r) => [
+      {
+        name: 'failed requests ≤ 0.1 %',
+        ok: r.failed <= r.requests * 0.001,
+        detail: `${r.failed} of ${r.requests} (${((100 * r.failed) / Math.max(1, r.requests)).toFixed(3)} %)`,
+      },
+    ],
+  );
 }
 
 /** SIGKILL one replica of each service; the gateway must stop sending to it within 2 s. */
@@ -223,10 +287,23 @@ export async function killReplicas(ctx: ScenarioContext): Promise<ScenarioResult
     'kill-replica',
     'SIGKILL one replica of each service',
     w,
-    { lateErrors, errorsWithin2s: inFlightErrors, lastFailedRequestSentAfterKillMs: lastErrorAfterKillMs, outOfRotationMs: markedDownMs.join(' / ') },
+    {
+      lateErrors,
+      errorsWithin2s: inFlightErrors,
+      lastFailedRequestSentAfterKillMs: lastErrorAfterKillMs,
+      outOfRotationMs: markedDownMs.join(' / '),
+    },
     () => [
-      { name: 'the gateway stops sending to a killed replica within 2 s', ok: slowest >= 0 && slowest <= 2000, detail: `${markedDownMs.join(', ')} ms (${services.join(', ')})` },
-      { name: 'no failed request sent more than 2 s after a kill', ok: lateErrors === 0, detail: `${lateErrors} late, ${inFlightErrors} within 2 s (last one sent ${lastErrorAfterKillMs} ms after its kill)` },
+      {
+        name: 'the gateway stops sending to a killed replica within 2 s',
+        ok: slowest >= 0 && slowest <= 2000,
+        detail: `${markedDownMs.join(', ')} ms (${services.join(', ')})`,
+      },
+      {
+        name: 'no failed request sent more than 2 s after a kill',
+        ok: lateErrors === 0,
+        detail: `${lateErrors} late, ${inFlightErrors} within 2 s (last one sent ${lastErrorAfterKillMs} ms after its kill)`,
+      },
     ],
   );
 }
@@ -235,11 +312,18 @@ export async function killReplicas(ctx: ScenarioContext): Promise<ScenarioResult
  * ms from the kill until the gateway's `gateway_upstream_up` says the replica is out of rotation (a refused
  * connection marks it at once, the active check within 2 s); -1 when not within 10 s.
  */
-async function markedDown(ctx: ScenarioContext, service: string, port: number, since: number): Promise<number> {
+async function markedDown(
+  ctx: ScenarioContext,
+  service: string,
+  port: number,
+  since: number,
+): Promise<number> {
   const series = `gateway_upstream_up{service="${service}",replica="http://127.0.0.1:${port}"} 0`;
   while (Date.now() - since < 10_000) {
     try {
-      const text = await (await fetch(`${ctx.stack.gateway}/metrics`, { signal: AbortSignal.timeout(1000) })).text();
+      const text = await (
+        await fetch(`${ctx.stack.gateway}/metrics`, { signal: AbortSignal.timeout(1000) })
+      ).text();
       if (text.includes(series)) return Date.now() - since;
     } catch {
       // the gateway is busy; ask again
@@ -278,13 +362,27 @@ export async function natsDown(ctx: ScenarioContext): Promise<ScenarioResult> {
   const readyMs = await ctx.stack.allReady(60_000);
   ctx.log(`  NATS back; every replica ready after ${readyMs} ms`);
   await sleep(3000);
-  return summarise(ctx, 'nats-down', `NATS down for ${seconds} s during writes`, w, { natsDownSeconds: seconds, writesWhileDown, readyAfterReturnMs: readyMs }, (r) => {
-    const failedWrites = Object.entries(r.failedByOp).reduce((n, [op, c]) => n + (op.startsWith('write.') ? c : 0), 0);
-    return [
-      { name: '0 failed writes', ok: failedWrites === 0, detail: `${failedWrites} of ${writesWhileDown} writes while down failed` },
-      { name: '0 failed requests', ok: r.failed === 0, detail: `${r.failed} of ${r.requests}` },
-    ];
-  });
+  return summarise(
+    ctx,
+    'nats-down',
+    `NATS down for ${seconds} s during writes`,
+    w,
+    { natsDownSeconds: seconds, writesWhileDown, readyAfterReturnMs: readyMs },
+    (r) => {
+      const failedWrites = Object.entries(r.failedByOp).reduce(
+        (n, [op, c]) => n + (op.startsWith('write.') ? c : 0),
+        0,
+      );
+      return [
+        {
+          name: '0 failed writes',
+          ok: failedWrites === 0,
+          detail: `${failedWrites} of ${writesWhileDown} writes while down failed`,
+        },
+        { name: '0 failed requests', ok: r.failed === 0, detail: `${r.failed} of ${r.requests}` },
+      ];
+    },
+  );
 }
 
 /** Redis stopped: every API but chat keeps answering; chat delivers again within 10 s of its return. */
@@ -295,8 +393,10 @@ export async function redisDown(ctx: ScenarioContext): Promise<ScenarioResult> {
   const seqAtReturn = Math.max(0, ...ctx.load.peers.map((p) => p.lastSeq));
   // Chat recovered: a message sent after Redis returned has reached every client.
   let recoveredMs = -1;
-  for (const deadline = back + 30_000; Date.now() < deadline; ) {
-    const candidates = ctx.load.peers.flatMap((p) => [...p.arrivals].filter(([seq]) => seq > seqAtReturn).map(([seq]) => seq));
+  for (const deadline = back + 30_000; Date.now() < deadline;) {
+    const candidates = ctx.load.peers.flatMap((p) =>
+      [...p.arrivals].filter(([seq]) => seq > seqAtReturn).map(([seq]) => seq),
+    );
     const everywhere = [...new Set(candidates)].filter((seq) => ctx.load.peers.every((p) => p.seqs.has(seq)));
     if (everywhere.length > 0) {
       const seq = Math.min(...everywhere);
@@ -326,14 +426,22 @@ export async function redisDown(ctx: ScenarioContext): Promise<ScenarioResult> {
       chatRecoveredMs: recoveredMs,
     },
     () => [
-      { name: 'reads keep answering while Redis is away', ok: readsFailed === 0, detail: `${readsFailed} of ${readsDown.length} failed` },
+      {
+        name: 'reads keep answering while Redis is away',
+        ok: readsFailed === 0,
+        detail: `${readsFailed} of ${readsDown.length} failed`,
+      },
       {
         name: 'writes while Redis is away fail closed with 503 (session revocation cannot be checked), never 500, 502, 504 or no answer',
         // No answer at all is not failing closed: the client cannot tell it from a write that may have happened.
         ok: Object.keys(writesFailedOtherwise).length === 0,
         detail: `${writeStatuses['503'] ?? 0} × 503, ${writesDown.filter((r) => r.status >= 200 && r.status < 300).length} × 2xx, other failures: ${describeStatuses(writesFailedOtherwise)}`,
       },
-      { name: 'chat delivers again within 10 s of Redis returning', ok: recoveredMs >= 0 && recoveredMs <= 10_000, detail: `${recoveredMs} ms` },
+      {
+        name: 'chat delivers again within 10 s of Redis returning',
+        ok: recoveredMs >= 0 && recoveredMs <= 10_000,
+        detail: `${recoveredMs} ms`,
+      },
     ],
   );
 }
@@ -347,7 +455,9 @@ export async function postgresRestart(ctx: ScenarioContext): Promise<ScenarioRes
   let watching = true;
   const watcher = (async () => {
     while (watching) {
-      await Promise.all(replicas.map(async (m) => (!(await readyz(m.port)) ? seenNotReady.add(m.service) : undefined)));
+      await Promise.all(
+        replicas.map(async (m) => (!(await readyz(m.port)) ? seenNotReady.add(m.service) : undefined)),
+      );
       await sleep(200);
     }
   })();
@@ -367,17 +477,36 @@ export async function postgresRestart(ctx: ScenarioContext): Promise<ScenarioRes
   ctx.log(`  PostgreSQL back; every replica ready after ${readyMs} ms`);
   await sleep(3000);
   const restartsAfter = ctx.stack.restartsLogged();
-  return summarise(ctx, 'postgres-restart', 'PostgreSQL restarted (5 s down)', w, { readyAfterReturnMs: readyMs, servicesSeenNotReady: [...seenNotReady].sort().join(' ') }, (r) => [
-    { name: 'services recover without being restarted', ok: restartsAfter === restartsBefore, detail: `${restartsAfter - restartsBefore} restarts` },
-    { name: '/readyz went false during the outage for every service', ok: SERVICES.every((s) => seenNotReady.has(s)), detail: [...seenNotReady].join(', ') || 'none' },
-    { name: 'no request hangs past the 30 s client timeout', ok: r.maxLatencyMs < 30_000, detail: `longest ${r.maxLatencyMs} ms` },
-    {
-      // A 502 or 504 from the gateway, or no answer, is as much a failure to say "unavailable" as a 500.
-      name: 'failures while the database is away are 503s, never 500, 502, 504 or no answer',
-      ok: Object.keys(failuresOtherThan503(r.statuses)).length === 0,
-      detail: `${r.statuses['503'] ?? 0} × 503; other failures: ${describeStatuses(failuresOtherThan503(r.statuses))}`,
-    },
-  ]);
+  return summarise(
+    ctx,
+    'postgres-restart',
+    'PostgreSQL restarted (5 s down)',
+    w,
+    { readyAfterReturnMs: readyMs, servicesSeenNotReady: [...seenNotReady].sort().join(' ') },
+    (r) => [
+      {
+        name: 'services recover without being restarted',
+        ok: restartsAfter === restartsBefore,
+        detail: `${restartsAfter - restartsBefore} restarts`,
+      },
+      {
+        name: '/readyz went false during the outage for every service',
+        ok: SERVICES.every((s) => seenNotReady.has(s)),
+        detail: [...seenNotReady].join(', ') || 'none',
+      },
+      {
+        name: 'no request hangs past the 30 s client timeout',
+        ok: r.maxLatencyMs < 30_000,
+        detail: `longest ${r.maxLatencyMs} ms`,
+      },
+      {
+        // A 502 or 504 from the gateway, or no answer, is as much a failure to say "unavailable" as a 500.
+        name: 'failures while the database is away are 503s, never 500, 502, 504 or no answer',
+        ok: Object.keys(failuresOtherThan503(r.statuses)).length === 0,
+        detail: `${r.statuses['503'] ?? 0} × 503; other failures: ${describeStatuses(failuresOtherThan503(r.statuses))}`,
+      },
+    ],
+  );
 }
 
 export const SCENARIOS: Record<string, (ctx: ScenarioContext) => Promise<ScenarioResult>> = {

@@ -3,7 +3,20 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ElementHandle, Page } from 'puppeteer-core';
 import type { Journey, JourneyContext } from '../support/harness';
-import { byRole, click, fill, inDialog, isPresent, open, pathOf, signInWithModal, textOf, waitFor, waitForText, waitForToast } from '../support/ui';
+import {
+  byRole,
+  click,
+  fill,
+  inDialog,
+  isPresent,
+  open,
+  pathOf,
+  signInWithModal,
+  textOf,
+  waitFor,
+  waitForText,
+  waitForToast,
+} from '../support/ui';
 import { pngImage } from '../support/png';
 import { ADMIN, DEMO_PASSWORD, STUDENT, TEACHER } from './shell.journey';
 
@@ -38,8 +51,11 @@ async function sitemap(ctx: JourneyContext): Promise<string> {
 /** The stored sitemap follows content.post.* events: give the event a few seconds to arrive. */
 async function untilSitemap(ctx: JourneyContext, listed: boolean, slug: string): Promise<void> {
   const deadline = Date.now() + 15_000;
-  while (((await sitemap(ctx)).includes(`/blog/${slug}<`)) !== listed) {
-    assert.ok(Date.now() < deadline, `the sitemap ${listed ? 'lacks the published' : 'still lists the unpublished'} post ${slug}`);
+  while ((await sitemap(ctx)).includes(`/blog/${slug}<`) !== listed) {
+    assert.ok(
+      Date.now() < deadline,
+      `the sitemap ${listed ? 'lacks the published' : 'still lists the unpublished'} post ${slug}`,
+    );
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
@@ -51,7 +67,9 @@ async function previewTags(ctx: JourneyContext, slug: string): Promise<{ status:
 }
 
 /** The featured image as the browser decoded it. */
-async function imageSize(image: ElementHandle<Element>): Promise<{ src: string; width: number; height: number }> {
+async function imageSize(
+  image: ElementHandle<Element>,
+): Promise<{ src: string; width: number; height: number }> {
   return image.evaluate(async (img) => {
     const el = img as HTMLImageElement;
     await el.decode().catch(() => undefined);
@@ -92,19 +110,32 @@ const blogLifecycle: Journey = {
     );
     await ctx.axe.check(admin, 'admin new post');
     await fill(admin, byRole('textbox', 'Title'), title);
-    await fill(admin, byRole('textbox', 'Content (HTML)'), `<h2>About the word</h2><p>This lesson is about ${word} and nothing else.</p>`);
+    await fill(
+      admin,
+      byRole('textbox', 'Content (HTML)'),
+      `<h2>About the word</h2><p>This lesson is about ${word} and nothing else.</p>`,
+    );
     // The featured image, uploaded from disk: the content service checks its bytes and stores it by hash.
     const imageFile = path.join(ctx.artifacts, `upload-${tag}.png`);
     await writeFile(imageFile, pngImage(96, 48));
-    const fileInput = (await admin.waitForSelector('input[type="file"][aria-label="Upload featured image"]')) as ElementHandle<HTMLInputElement>;
+    const fileInput = (await admin.waitForSelector(
+      'input[type="file"][aria-label="Upload featured image"]',
+    )) as ElementHandle<HTMLInputElement>;
     await fileInput.uploadFile(imageFile);
     await fileInput.dispose();
     const previewImage = await waitFor(admin, 'img[alt="Featured image preview"]');
     const uploaded = await imageSize(previewImage);
     await previewImage.dispose();
     assert.match(uploaded.src, /^\/uploads\/[0-9a-f]{64}\.png$/, 'the uploaded image URL');
-    assert.deepEqual([uploaded.width, uploaded.height], [96, 48], 'the uploaded image as the browser decoded it');
-    const imageUrl = await admin.$eval(byRole('textbox', 'Featured image URL'), (el) => (el as HTMLInputElement).value);
+    assert.deepEqual(
+      [uploaded.width, uploaded.height],
+      [96, 48],
+      'the uploaded image as the browser decoded it',
+    );
+    const imageUrl = await admin.$eval(
+      byRole('textbox', 'Featured image URL'),
+      (el) => (el as HTMLInputElement).value,
+    );
     assert.equal(imageUrl, uploaded.src, 'the Featured image URL field holds the uploaded image');
     const categoryId = await admin.$$eval(
       'option',
@@ -137,7 +168,11 @@ const blogLifecycle: Journey = {
     await open(reader, ctx.baseUrl, '/');
     await click(reader, byRole('button', `Read More: ${title}`));
     await waitFor(reader, byRole('dialog', 'Sign In'));
-    assert.equal(await isPresent(reader, inDialog(byRole('link', 'Continue with Google'))), false, 'a link to a provider the site lacks');
+    assert.equal(
+      await isPresent(reader, inDialog(byRole('link', 'Continue with Google'))),
+      false,
+      'a link to a provider the site lacks',
+    );
     await fill(reader, inDialog(byRole('textbox', 'Email')), STUDENT.email);
     await fill(reader, inDialog(byRole('textbox', 'Password')), DEMO_PASSWORD);
     await click(reader, inDialog(byRole('button', 'Sign In')));
@@ -159,12 +194,19 @@ const blogLifecycle: Journey = {
     assert.equal(preview.status, 200, `GET /blog/${slug}`);
     assert.ok(preview.html.includes(`<title>${title} · `), `the server-set <title> of /blog/${slug}`);
     assert.ok(preview.html.includes(`<meta property="og:title" content="${title} · `), 'og:title');
-    assert.ok(preview.html.includes(`<meta property="og:image" content="${new URL(imageUrl, ctx.baseUrl).href}"`), 'og:image is the uploaded image');
+    assert.ok(
+      preview.html.includes(`<meta property="og:image" content="${new URL(imageUrl, ctx.baseUrl).href}"`),
+      'og:image is the uploaded image',
+    );
     await click(student, byRole('link', `Read More: ${title}`));
     await waitFor(student, byRole('heading', title));
     await waitForText(student, word, 'main');
     const shown = await waitFor(student, `main img[src="${imageUrl}"]`);
-    assert.deepEqual(Object.values(await imageSize(shown)).slice(1), [96, 48], 'the featured image on the post page');
+    assert.deepEqual(
+      Object.values(await imageSize(shown)).slice(1),
+      [96, 48],
+      'the featured image on the post page',
+    );
     await shown.dispose();
     await fill(student, byRole('textbox', 'Leave a comment'), comment);
     await click(student, byRole('button', 'Post Comment'));
@@ -185,7 +227,10 @@ const blogLifecycle: Journey = {
     await waitFor(teacher, byRole('heading', title));
     await waitForText(teacher, comment, '#comments-title + div + div');
     const comments = await textOf(teacher, '#comments-title + div + div');
-    assert.ok(!comments.includes(Spec.pendingApproval), `the approved comment is still labelled: ${comments}`);
+    assert.ok(
+      !comments.includes(Spec.pendingApproval),
+      `the approved comment is still labelled: ${comments}`,
+    );
 
     await open(admin, ctx.baseUrl, '/admin/posts');
     await click(admin, byRole('button', `Unpublish ${title}`));
@@ -195,7 +240,11 @@ const blogLifecycle: Journey = {
     assert.equal((await previewTags(ctx, slug)).status, 404, 'the unpublished post page answers 404');
     await searchBlog(visitor, ctx, word);
     await waitFor(visitor, byRole('heading', Spec.noMatch));
-    assert.equal(await isPresent(visitor, byRole('button', `Read More: ${title}`)), false, 'the unpublished post is still found');
+    assert.equal(
+      await isPresent(visitor, byRole('button', `Read More: ${title}`)),
+      false,
+      'the unpublished post is still found',
+    );
   },
 };
 
