@@ -1,4 +1,9 @@
-import { BadRequestException, ConflictException, ForbiddenException, NotFoundException } from '@nestjs/common';
+import {
+  BadRequestException,
+  ConflictException,
+  ForbiddenException,
+  NotFoundException,
+} from '@nestjs/common';
 import { AssessmentMessages } from '@district/contracts';
 import { errorMappingInterceptor } from '@district/nest-common';
 import {
@@ -15,7 +20,8 @@ import {
 export function toHttpException(error: unknown): unknown {
   if (error instanceof QuizNotFoundError || error instanceof GradeNotFoundError)
     return new NotFoundException(error.message);
-  if (error instanceof QuizOwnerError || error instanceof GradeOwnerError) return new ForbiddenException(error.message);
+  if (error instanceof QuizOwnerError || error instanceof GradeOwnerError)
+    return new ForbiddenException(error.message);
   if (error instanceof AttemptLimitError)
     return new ConflictException({
       message: error.message,

@@ -46,7 +46,10 @@ async function newQuiz(kind: keyof typeof KINDS, author: HttpClient = teacher): 
 }
 
 async function newGrade(kind: keyof typeof KINDS, author: HttpClient = teacher): Promise<string> {
-  const res = await student.post<Grade>(KINDS[kind][1], { quizId: await newQuiz(kind, author), userAnswers: [0] });
+  const res = await student.post<Grade>(KINDS[kind][1], {
+    quizId: await newQuiz(kind, author),
+    userAnswers: [0],
+  });
   if (res.status !== 201) throw new Error(`grade: ${res.status} ${res.text}`);
   return res.body.id;
 }
@@ -68,7 +71,8 @@ describeAuthzMatrix({
       const others = kind === 'audio' ? 'othersAudio' : 'othersText';
       if (path.includes(`{${kind}Quiz}`)) path = path.replace(`{${kind}Quiz}`, await newQuiz(kind));
       if (path.includes(`{${kind}Grade}`)) path = path.replace(`{${kind}Grade}`, await newGrade(kind));
-      if (path.includes(`{${others}Quiz}`)) path = path.replace(`{${others}Quiz}`, await newQuiz(kind, otherTeacher));
+      if (path.includes(`{${others}Quiz}`))
+        path = path.replace(`{${others}Quiz}`, await newQuiz(kind, otherTeacher));
       if (path.includes(`{${others}Grade}`))
         path = path.replace(`{${others}Grade}`, await newGrade(kind, otherTeacher));
     }

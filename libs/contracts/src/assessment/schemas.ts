@@ -179,7 +179,9 @@ export function quizInputSchema(kind: QuizKind) {
               .null()
               .optional()
               .transform(() => null),
-      revealAnswers: z.enum(REVEAL_ANSWERS_OPTIONS, { error: M.revealAnswersInvalid }).default(DEFAULT_REVEAL_ANSWERS),
+      revealAnswers: z
+        .enum(REVEAL_ANSWERS_OPTIONS, { error: M.revealAnswersInvalid })
+        .default(DEFAULT_REVEAL_ANSWERS),
       questions: questionsSchema(kind),
     },
     { error: M.quizBodyNotObject },
@@ -208,7 +210,9 @@ export const gradeSubmissionSchema = z.object(
 export type GradeSubmission = z.infer<typeof gradeSubmissionSchema>;
 
 /** A question of a result's review: its key only when the server shows it (`Grade.answerKey`). */
-export const reviewQuestionSchema = takingQuestionSchema.extend({ correctAnswer: z.number().int().optional() });
+export const reviewQuestionSchema = takingQuestionSchema.extend({
+  correctAnswer: z.number().int().optional(),
+});
 export type ReviewQuestion = z.infer<typeof reviewQuestionSchema>;
 
 /**

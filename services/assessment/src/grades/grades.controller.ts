@@ -85,7 +85,10 @@ export function gradesController(kind: QuizKind, path: string, name: string): Ty
       @CurrentUser() actor: AuthUser,
       @Ip() ip: string,
     ): Promise<void> {
-      await this.grades.remove(kind, id, { user: actor, stamp: { actorId: actor.id, actorName: actor.name, ip } });
+      await this.grades.remove(kind, id, {
+        user: actor,
+        stamp: { actorId: actor.id, actorName: actor.name, ip },
+      });
     }
   }
   Object.defineProperty(GradesController, 'name', { value: name });

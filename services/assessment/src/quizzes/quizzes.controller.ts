@@ -35,7 +35,10 @@ import { QuizNotFoundError } from '../assessment.errors';
 import { QuizzesService, type Actor } from './quizzes.service';
 
 const notFound = () => new QuizNotFoundError();
-const actor = (user: AuthUser, ip: string): Actor => ({ user, stamp: { actorId: user.id, actorName: user.name, ip } });
+const actor = (user: AuthUser, ip: string): Actor => ({
+  user,
+  stamp: { actorId: user.id, actorName: user.name, ip },
+});
 
 /**
  * `/api/audio-quizzes` and `/api/text-quizzes` (spec §7), one class per kind from one definition. Everyone signed
@@ -58,7 +61,10 @@ export function quizzesController(kind: QuizKind, path: string, name: string): T
     }
 
     @Get(':id')
-    get(@IdParam('id', notFound) id: string, @CurrentUser() user: AuthUser): Promise<AuthoredQuiz | ListedQuizForTaking> {
+    get(
+      @IdParam('id', notFound) id: string,
+      @CurrentUser() user: AuthUser,
+    ): Promise<AuthoredQuiz | ListedQuizForTaking> {
       return this.quizzes.get(kind, id, user);
     }
 
@@ -83,7 +89,11 @@ export function quizzesController(kind: QuizKind, path: string, name: string): T
     @Delete(':id')
     @HttpCode(204)
     @RequireRole(['teacher', 'admin'], M.staffOnly)
-    async remove(@IdParam('id', notFound) id: string, @CurrentUser() user: AuthUser, @Ip() ip: string): Promise<void> {
+    async remove(
+      @IdParam('id', notFound) id: string,
+      @CurrentUser() user: AuthUser,
+      @Ip() ip: string,
+    ): Promise<void> {
       await this.quizzes.remove(kind, id, actor(user, ip));
     }
 

@@ -59,7 +59,11 @@ const WITH_ATTEMPTS = `${QUIZ_COLUMNS.replace(/(\w+)/g, 'q.$1')},
   (SELECT count(*)::int FROM grades g WHERE g.quiz_id = q.id AND g.user_id = $2) AS taken,
   COALESCE((SELECT a.extra_attempts FROM accommodations a WHERE a.quiz_id = q.id AND a.user_id = $2), 0) AS extra`;
 
-const withAttempts = (row: RowWithAttempts): QuizWithAttempts => ({ quiz: toQuiz(row), taken: row.taken, extra: row.extra });
+const withAttempts = (row: RowWithAttempts): QuizWithAttempts => ({
+  quiz: toQuiz(row),
+  taken: row.taken,
+  extra: row.extra,
+});
 
 /** The SQL of quizzes and their accommodations. `tx` runs a statement inside the caller's transaction. */
 @Injectable()

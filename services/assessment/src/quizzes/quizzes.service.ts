@@ -26,7 +26,14 @@ export interface Actor {
 }
 
 /** The fields of a quiz an edit may change, as the audit log names them. */
-const EDITABLE = ['title', 'description', 'maxAttempts', 'audioPlayLimit', 'revealAnswers', 'questions'] as const;
+const EDITABLE = [
+  'title',
+  'description',
+  'maxAttempts',
+  'audioPlayLimit',
+  'revealAnswers',
+  'questions',
+] as const;
 
 function changedFields(before: Quiz, after: Quiz): string[] {
   return EDITABLE.filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]));
@@ -47,7 +54,9 @@ export class QuizzesService {
 
   /** The list as `user` may see it, with their own attempts on each quiz. */
   async list(kind: QuizKind, user: AuthUser): Promise<(AuthoredQuiz | ListedQuizForTaking)[]> {
-    return (await this.quizzes.listWithAttempts(kind, user.id.toLowerCase())).map((row) => viewFor(user, row));
+    return (await this.quizzes.listWithAttempts(kind, user.id.toLowerCase())).map((row) =>
+      viewFor(user, row),
+    );
   }
 
   async get(kind: QuizKind, id: string, user: AuthUser): Promise<AuthoredQuiz | ListedQuizForTaking> {
@@ -92,12 +101,17 @@ export class QuizzesService {
       await enqueueAudit(
         this.outbox,
         tx,
-        auditRecord(by.stamp, 'quiz.updated', { type: 'quiz', id, label: updated.title }, {
-          kind,
-          ownerId: before.createdById,
-          version: updated.version,
-          changed: changedFields(before, updated),
-        }),
+        auditRecord(
+          by.stamp,
+          'quiz.updated',
+          { type: 'quiz', id, label: updated.title },
+          {
+            kind,
+            ownerId: before.createdById,
+            version: updated.version,
+            changed: changedFields(before, updated),
+          },
+        ),
       );
       return updated;
     });
@@ -117,18 +131,29 @@ export class QuizzesService {
       await enqueueAudit(
         this.outbox,
         tx,
-        auditRecord(by.stamp, 'quiz.deleted', { type: 'quiz', id, label: quiz.title }, {
-          kind,
-          ownerId: quiz.createdById,
-          version: quiz.version,
-        }),
+        auditRecord(
+          by.stamp,
+          'quiz.deleted',
+          { type: 'quiz', id, label: quiz.title },
+          {
+            kind,
+            ownerId: quiz.createdById,
+            version: quiz.version,
+          },
+        ),
       );
     });
     this.logger.info({ quizId: id, kind }, 'quiz deleted');
   }
 
   /** Extra attempts for one student (0 removes them), set by the quiz's owner or an admin; a change is audited. */
-  async accommodate(kind: QuizKind, quizId: string, userId: string, extraAttempts: number, by: Actor): Promise<void> {
+  async accommodate(
+    kind: QuizKind,
+    quizId: string,
+    userId: string,
+    extraAttempts: number,
+    by: Actor,
+  ): Promise<void> {
     const student = userId.toLowerCase();
     const changed = await this.dataSource.transaction(async (tx) => {
       const quiz = await this.owned(tx, kind, quizId, by);
@@ -138,12 +163,17 @@ export class QuizzesService {
       await enqueueAudit(
         this.outbox,
         tx,
-        auditRecord(by.stamp, 'quiz.accommodation_set', { type: 'quiz', id: quizId, label: quiz.title }, {
-          kind,
-          userId: student,
-          extraAttempts,
-          previousExtraAttempts: previous,
-        }),
+        auditRecord(
+          by.stamp,
+          'quiz.accommodation_set',
+          { type: 'quiz', id: quizId, label: quiz.title },
+          {
+            kind,
+            userId: student,
+            extraAttempts,
+            previousExtraAttempts: previous,
+          },
+        ),
       );
       return true;
     });

@@ -223,7 +223,9 @@ export function AdminCategoriesPage() {
                         <span className={USER_TEXT_CELL}>{c.slug}</span>
                       </TableCell>
                       <TableCell title={c.description || undefined}>
-                        <span className={USER_TEXT_CELL}>{truncate(c.description, CATEGORY_DESCRIPTION_LENGTH)}</span>
+                        <span className={USER_TEXT_CELL}>
+                          {truncate(c.description, CATEGORY_DESCRIPTION_LENGTH)}
+                        </span>
                       </TableCell>
                       <TableCell>{c.postCount}</TableCell>
                       <TableCell className="text-right">

@@ -89,7 +89,11 @@ export function BlogListPage() {
         title="Lessons"
         description="Browse every published lesson. Search by words or pick a category."
       />
-      <form role="search" className="mb-8 grid grid-cols-1 gap-4 sm:grid-cols-3" onSubmit={(e) => e.preventDefault()}>
+      <form
+        role="search"
+        className="mb-8 grid grid-cols-1 gap-4 sm:grid-cols-3"
+        onSubmit={(e) => e.preventDefault()}
+      >
         <TextField
           label="Search lessons"
           type="search"
