@@ -78,6 +78,21 @@ export class SlidesService {
   ): Promise<boolean> {
     const stored = await this.slides.findForUpdate(tx, id);
     if (!stored || !retiredUrls.includes(stored.googleSlidesUrl)) return false;
+    await this.replace(tx, id, input);
+    return true;
+  }
+
+  async update(user: AuthUser, id: string, input: GoogleSlideInput): Promise<GoogleSlide> {
+    const slide = await this.dataSource.transaction(async (tx) => {
+      await this.lockChangeable(tx, user, id);
+      return this.replace(tx, id, input);
+    });
+    this.logger.info({ slideId: id, isPublic: slide.isPublic }, 'slide updated');
+    return withRights(user, slide);
+  }
+
+  /** Writes `input` over the locked slide `id` (its embed URL derived again) with its updated event. */
+  private async replace(tx: EntityManager, id: string, input: GoogleSlideInput): Promise<StoredSlide> {
     const updated = (await this.slides.update(
       tx,
       id,
@@ -85,23 +100,7 @@ export class SlidesService {
       deriveEmbedUrl(input.googleSlidesUrl),
     )) as StoredSlide;
     await this.enqueueChanged(tx, Subjects.classroomSlideUpdated, updated);
-    return true;
-  }
-
-  async update(user: AuthUser, id: string, input: GoogleSlideInput): Promise<GoogleSlide> {
-    const slide = await this.dataSource.transaction(async (tx) => {
-      await this.lockChangeable(tx, user, id);
-      const updated = (await this.slides.update(
-        tx,
-        id,
-        input,
-        deriveEmbedUrl(input.googleSlidesUrl),
-      )) as StoredSlide;
-      await this.enqueueChanged(tx, Subjects.classroomSlideUpdated, updated);
-      return updated;
-    });
-    this.logger.info({ slideId: id, isPublic: slide.isPublic }, 'slide updated');
-    return withRights(user, slide);
+    return updated;
   }
 
   async remove(user: AuthUser, id: string): Promise<void> {
