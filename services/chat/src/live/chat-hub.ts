@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { Counter, Gauge } from 'prom-client';
 import type { WebSocket } from 'ws';
 import {
   CHAT_MESSAGE_REF,
@@ -25,11 +24,13 @@ import { ChatroomsRepository } from '../chatrooms/chatrooms.repository';
 import { FreshReads } from '../chatrooms/fresh-reads';
 import { AccountLimits } from './account-limits';
 import { AccountSockets } from './account-sockets';
-import { Joining, mayJoin } from './joining';
-import { LiveKeys, parseControl, type LiveControlMessage } from './live-channels';
+import { Joining } from './joining';
+import { LiveKeys, parseControl } from './live-channels';
 import { LIVE_CONFIG, type LiveConfig } from './live.config';
 import { closeWith, notice, rejected } from './live-frames';
 import { LiveConnection, type LivePerson } from './live-connection';
+import { LiveControl } from './live-control';
+import { registerLiveMetrics } from './live-metrics';
 import { Liveness } from './liveness';
 import { Moderation } from './moderation';
 import { RoomDelivery } from './room-delivery';
@@ -66,11 +67,12 @@ export class ChatHub implements OnApplicationBootstrap {
   private readonly sending: MessageSending;
   private readonly moderation: Moderation;
   private readonly liveness: Liveness;
+  private readonly control: LiveControl;
 
   constructor(
     @Inject(PUBSUB) private readonly pubsub: PubSub,
     @Inject(EPHEMERAL_STORE) private readonly store: EphemeralStore,
-    @Inject(ChatroomsRepository) private readonly chatrooms: ChatroomsRepository,
+    @Inject(ChatroomsRepository) chatrooms: ChatroomsRepository,
     @Inject(LIVE_CONFIG) private readonly config: LiveConfig,
     @Inject(PLATFORM_LOGGER) private readonly logger: Logger,
     @Inject(ServiceMetrics) metrics: ServiceMetrics,
@@ -92,37 +94,12 @@ export class ChatHub implements OnApplicationBootstrap {
       this.connections,
       this.rooms,
     );
-    // Read when scraped: nothing is counted per message beyond a number (the autoscaler scales chat on connections).
-    const registers = [metrics.registry];
-    const connections: Gauge = new Gauge({
-      name: 'chat_connections',
-      help: 'Open chat WebSockets on this replica',
-      registers,
-      collect: () => connections.set(this.connections.size),
-    });
-    const rooms: Gauge = new Gauge({
-      name: 'chat_rooms_active',
-      help: 'Chatrooms with members on this replica',
-      registers,
-      collect: () => rooms.set(this.rooms.size),
-    });
-    const deliveries: Counter = new Counter({
-      name: 'chat_deliveries_total',
-      help: 'Chat frames sent to sockets by this replica',
-      registers,
-      collect: () => {
-        deliveries.reset();
-        deliveries.inc(this.deliveries);
-      },
-    });
-    const messages: Counter = new Counter({
-      name: 'chat_messages_total',
-      help: 'Chat messages accepted from sockets on this replica (rate() gives messages per second)',
-      registers,
-      collect: () => {
-        messages.reset();
-        messages.inc(this.messages);
-      },
+    this.control = new LiveControl(this.sessions, chatrooms, this.rooms, this.joining, this.byUser);
+    registerLiveMetrics(metrics.registry, {
+      connections: () => this.connections.size,
+      rooms: () => this.rooms.size,
+      deliveries: () => this.deliveries,
+      messages: () => this.messages,
     });
   }
 
@@ -141,9 +118,9 @@ export class ChatHub implements OnApplicationBootstrap {
     this.stopControl = await this.pubsub.subscribe(LiveKeys.control, (m) => {
       const control = parseControl(m);
       if (control)
-        void this.onControl(control).catch((err: unknown) =>
-          this.logger.error({ err }, 'chat control failed'),
-        );
+        void this.control
+          .onControl(control)
+          .catch((err: unknown) => this.logger.error({ err }, 'chat control failed'));
     });
     this.timers = this.liveness.start();
   }
@@ -301,47 +278,6 @@ export class ChatHub implements OnApplicationBootstrap {
         return this.moderation.onSlowMode(c, value);
       default:
         return c.send(notice('invalid', ChatLiveMessages.unknownRequest));
-    }
-  }
-
-  private async onControl(control: LiveControlMessage): Promise<void> {
-    if (control.kind === 'session') {
-      // Signed out (identity's event, after its commit): that session's sockets end, the person's others stay.
-      for (const c of [...(this.byUser.get(control.userId.toLowerCase()) ?? [])])
-        if (c.person.sessionId === control.sessionId)
-          closeWith(
-            c,
-            ChatCloseCodes.sessionChanged,
-            notice('session_changed', ChatLiveMessages.sessionChanged),
-          );
-      return;
-    }
-    if (control.kind === 'user') {
-      const mine = [...(this.byUser.get(control.userId.toLowerCase()) ?? [])];
-      for (const c of mine) {
-        const state = control.deleted
-          ? 'revoked'
-          : await this.sessions.check(c.person.id, c.person.tokenVersion, c.person.sessionId);
-        if (state === 'valid' || state === 'unknown') continue;
-        closeWith(
-          c,
-          ChatCloseCodes.sessionChanged,
-          notice('session_changed', ChatLiveMessages.sessionChanged),
-        );
-      }
-      return;
-    }
-    this.joining.roomChanged();
-    const local = this.rooms.get(control.roomId);
-    if (!local) return;
-    const room = await this.chatrooms.findById(control.roomId);
-    for (const c of [...local.members]) {
-      if (room && room.isActive && mayJoin(c.person, room)) continue;
-      closeWith(
-        c,
-        ChatCloseCodes.roomClosed,
-        notice('room_closed', ChatLiveMessages.roomClosed, control.roomId),
-      );
     }
   }
 }
