@@ -8,5 +8,12 @@ module.exports = {
   ...require(path.join(__dirname, '..', 'jest.preset.js')),
   displayName: 'bench',
   rootDir: __dirname,
-  testMatch: ['<rootDir>/lib/**/*.spec.ts', '<rootDir>/gateway/**/*.spec.ts', '<rootDir>/content/**/*.spec.ts', '<rootDir>/platform/**/*.spec.ts', '<rootDir>/assessment/**/*.spec.ts', '<rootDir>/faults/**/*.spec.ts'],
+  testMatch: [
+    '<rootDir>/lib/**/*.spec.ts',
+    '<rootDir>/gateway/**/*.spec.ts',
+    '<rootDir>/content/**/*.spec.ts',
+    '<rootDir>/platform/**/*.spec.ts',
+    '<rootDir>/assessment/**/*.spec.ts',
+    '<rootDir>/faults/**/*.spec.ts',
+  ],
 };

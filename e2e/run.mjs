@@ -42,6 +42,7 @@ child.on('exit', (code, signal) => {
   } catch {
     results = undefined;
   }
-  if (jsonFile && (!results || typeof results.passed !== 'number')) writeFailure(`the suite exited (${signal ?? code}) without results`);
+  if (jsonFile && (!results || typeof results.passed !== 'number'))
+    writeFailure(`the suite exited (${signal ?? code}) without results`);
   process.exit(code ?? 1);
 });

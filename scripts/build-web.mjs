@@ -23,7 +23,11 @@ export function ensureWebBuilt() {
   // Image builds install dependencies before the sources are copied in; they build the web app later.
   if (!existsSync(path.join(root, 'web/src')) || process.env.SKIP_WEB_BUILD) return 0;
   const index = path.join(root, 'web/dist/index.html');
-  const sources = Math.max(newestMtime(path.join(root, 'web/src')), newestMtime(path.join(root, 'web/public')), statSync(path.join(root, 'web/index.html')).mtimeMs);
+  const sources = Math.max(
+    newestMtime(path.join(root, 'web/src')),
+    newestMtime(path.join(root, 'web/public')),
+    statSync(path.join(root, 'web/index.html')).mtimeMs,
+  );
   if (existsSync(index) && statSync(index).mtimeMs >= sources) return 0;
   console.log('Building the web app…');
   return spawnSync('npm', ['run', 'build', '-w', 'web'], { cwd: root, stdio: 'inherit' }).status ?? 1;

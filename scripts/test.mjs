@@ -11,7 +11,12 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'coverage', 'test-results');
 mkdirSync(out, { recursive: true });
 const only = process.argv.slice(2);
-const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', SWC_NODE_PROJECT: path.join(root, 'tsconfig.runtime.json') };
+const env = {
+  ...process.env,
+  NX_DAEMON: 'false',
+  NX_NO_CLOUD: 'true',
+  SWC_NODE_PROJECT: path.join(root, 'tsconfig.runtime.json'),
+};
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -81,7 +86,12 @@ step(
 );
 if (existsSync(path.join(root, 'e2e/run.mjs'))) {
   const e2eOut = path.join(out, 'e2e.json');
-  step('e2e', 'node', ['e2e/run.mjs', `--json=${e2eOut}`], jsonCounts(e2eOut, (r) => ({ passed: r.passed, failed: r.failed, skipped: r.skipped ?? 0 })));
+  step(
+    'e2e',
+    'node',
+    ['e2e/run.mjs', `--json=${e2eOut}`],
+    jsonCounts(e2eOut, (r) => ({ passed: r.passed, failed: r.failed, skipped: r.skipped ?? 0 })),
+  );
 }
 
 // A test that skips in CI is a test that is missing: CI installs everything every test needs.

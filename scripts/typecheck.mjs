@@ -12,6 +12,8 @@ const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 for (const project of ['tsconfig.typecheck.json', 'e2e/tsconfig.json', 'web/tsconfig.json']) {
   const started = Date.now();
   const run = spawnSync(process.execPath, [tsc, '-p', project, '--noEmit'], { cwd: root, stdio: 'inherit' });
-  console.log(`typecheck ${project}: ${run.status === 0 ? 'ok' : 'errors'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `typecheck ${project}: ${run.status === 0 ? 'ok' : 'errors'} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   if (run.status !== 0) process.exit(run.status ?? 1);
 }

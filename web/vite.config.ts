@@ -30,14 +30,21 @@ function precompress(): Plugin {
       outDir = path.resolve(config.root, config.build.outDir);
     },
     async writeBundle(_options, bundle) {
-      const files = Object.keys(bundle).filter((f) => f.startsWith('assets/') && /\.(js|css|svg|json)$/.test(f));
+      const files = Object.keys(bundle).filter(
+        (f) => f.startsWith('assets/') && /\.(js|css|svg|json)$/.test(f),
+      );
       await Promise.all(
         files.map(async (file) => {
           const full = path.join(outDir, file);
           const data = await readFile(full);
           if (data.length < 1024) return;
           const [br, gz] = await Promise.all([
-            brotli(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length } }),
+            brotli(data, {
+              params: {
+                [zlib.constants.BROTLI_PARAM_QUALITY]: 11,
+                [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length,
+              },
+            }),
             gzip(data, { level: 9 }),
           ]);
           await Promise.all([writeFile(`${full}.br`, br), writeFile(`${full}.gz`, gz)]);
@@ -86,11 +93,18 @@ function homeRouteBudget(): Plugin {
       this.emitFile({
         type: 'asset',
         fileName: 'home-route-size.json',
-        source: JSON.stringify({ budgetBytes: HOME_ROUTE_BUDGET_BYTES, totalGzipBytes: total, chunks: sizes }, null, 2),
+        source: JSON.stringify(
+          { budgetBytes: HOME_ROUTE_BUDGET_BYTES, totalGzipBytes: total, chunks: sizes },
+          null,
+          2,
+        ),
       });
       const kb = (total / 1024).toFixed(1);
-      this.info(`home route JS: ${needed.size} chunks, ${kb} KB gzipped (budget ${HOME_ROUTE_BUDGET_BYTES / 1024} KB)`);
-      if (total > HOME_ROUTE_BUDGET_BYTES) this.error(`home route JS is ${kb} KB gzipped, over the ${HOME_ROUTE_BUDGET_BYTES / 1024} KB budget`);
+      this.info(
+        `home route JS: ${needed.size} chunks, ${kb} KB gzipped (budget ${HOME_ROUTE_BUDGET_BYTES / 1024} KB)`,
+      );
+      if (total > HOME_ROUTE_BUDGET_BYTES)
+        this.error(`home route JS is ${kb} KB gzipped, over the ${HOME_ROUTE_BUDGET_BYTES / 1024} KB budget`);
     },
   };
 }
@@ -131,13 +145,19 @@ function routePreloads(): Plugin {
           const id = path.resolve(root, module);
           // A module that only re-exports (the contract modules) has no facade: its dynamic import loads the chunk holding it.
           const chunk =
-            chunks.find((c) => c.facadeModuleId === id) ?? chunks.find((c) => c.isDynamicEntry && Object.hasOwn(c.modules, id));
-          if (!chunk) this.error(`route-preloads: ${module} (route ${route.path}) is not the start of a chunk`);
+            chunks.find((c) => c.facadeModuleId === id) ??
+            chunks.find((c) => c.isDynamicEntry && Object.hasOwn(c.modules, id));
+          if (!chunk)
+            this.error(`route-preloads: ${module} (route ${route.path}) is not the start of a chunk`);
           closure(chunk.fileName, files, loadedByHtml);
         }
         return { path: route.path, modules: files.map((f) => `/${f}`), fetch: [...(route.fetch ?? [])] };
       });
-      this.emitFile({ type: 'asset', fileName: ROUTE_PRELOADS_FILE, source: `${JSON.stringify({ routes }, null, 2)}\n` });
+      this.emitFile({
+        type: 'asset',
+        fileName: ROUTE_PRELOADS_FILE,
+        source: `${JSON.stringify({ routes }, null, 2)}\n`,
+      });
     },
   };
 }
@@ -186,7 +206,8 @@ export default defineConfig(({ command }) => ({
       output: {
         // React and the router change rarely: their own chunk stays cached across app deploys.
         manualChunks(id) {
-          if (/\/node_modules\/(react|react-dom|scheduler|react-router|cookie|set-cookie-parser)\//.test(id)) return 'react-vendor';
+          if (/\/node_modules\/(react|react-dom|scheduler|react-router|cookie|set-cookie-parser)\//.test(id))
+            return 'react-vendor';
           return undefined;
         },
         entryFileNames: 'assets/[name]-[hash].js',

@@ -1,4 +1,10 @@
-import { clean, highestClean, renderAssessmentReport, type AssessmentRun, type BurstRecord } from './assessment-report';
+import {
+  clean,
+  highestClean,
+  renderAssessmentReport,
+  type AssessmentRun,
+  type BurstRecord,
+} from './assessment-report';
 import { planBurst } from './submissions';
 
 const burst = (rate: number, p99: number, extra: Partial<BurstRecord> = {}): BurstRecord => ({
@@ -23,7 +29,15 @@ const burst = (rate: number, p99: number, extra: Partial<BurstRecord> = {}): Bur
 
 describe('planBurst', () => {
   const plan = (retryShare: number) =>
-    planBurst({ rate: 300, durationMs: 10_000, retryShare, tokens: ['t0', 't1', 't2'], quizIds: ['q0', 'q1'], questions: 10, seed: 7 });
+    planBurst({
+      rate: 300,
+      durationMs: 10_000,
+      retryShare,
+      tokens: ['t0', 't1', 't2'],
+      quizIds: ['q0', 'q1'],
+      questions: 10,
+      seed: 7,
+    });
 
   it('plans rate × duration attempts, each with its own key and an answer per question', () => {
     const p = plan(0.1);
@@ -72,9 +86,26 @@ describe('the verdicts', () => {
 describe('renderAssessmentReport', () => {
   const run: AssessmentRun = {
     date: '2026-11-26T21:00:00.000Z',
-    machine: { cpuModel: 'Test CPU', cores: 2, memoryGiB: 24, node: 'v20.20.2', os: 'Linux x64', kernel: '6.1' },
+    machine: {
+      cpuModel: 'Test CPU',
+      cores: 2,
+      memoryGiB: 24,
+      node: 'v20.20.2',
+      os: 'Linux x64',
+      kernel: '6.1',
+    },
     pinning: 'servers on CPU 1',
-    settings: { rate: 300, durationS: 10, retryShare: 0.1, students: 300, quizzes: 10, questions: 10, connections: 128, p99TargetMs: 500, ladder: [450, 600] },
+    settings: {
+      rate: 300,
+      durationS: 10,
+      retryShare: 0.1,
+      students: 300,
+      quizzes: 10,
+      questions: 10,
+      connections: 128,
+      p99TargetMs: 500,
+      ladder: [450, 600],
+    },
     rounds: [
       { round: 1, replicas: 2, burst: burst(300, 80), ladder: [burst(450, 150), burst(600, 700)] },
       { round: 1, replicas: 1, burst: burst(300, 90), ladder: [burst(450, 800)] },

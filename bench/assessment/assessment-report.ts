@@ -33,7 +33,21 @@ export interface AssessmentRun {
   date: string;
   machine: MachineInfo;
   pinning: string;
-  settings: { rate: number; durationS: number; warmupS?: number; retryShare: number; students: number; quizzes: number; questions: number; connections: number; p99TargetMs: number; ladder: number[]; replicaNodeArgs?: string[]; warmUpRounds?: number | 'service default'; lateReplica?: boolean };
+  settings: {
+    rate: number;
+    durationS: number;
+    warmupS?: number;
+    retryShare: number;
+    students: number;
+    quizzes: number;
+    questions: number;
+    connections: number;
+    p99TargetMs: number;
+    ladder: number[];
+    replicaNodeArgs?: string[];
+    warmUpRounds?: number | 'service default';
+    lateReplica?: boolean;
+  };
   rounds: Array<{ round: number; replicas: number; burst: BurstRecord; ladder: BurstRecord[] }>;
   /** Markdown kept with the run: what the figures mean on this machine. */
   notes?: string;
@@ -41,7 +55,13 @@ export interface AssessmentRun {
 
 const errorsOf = (b: BurstRecord) => b.failed + Object.values(b.non2xx).reduce((s, n) => s + n, 0);
 /** A burst that met every target: p99 within, no error, every attempt stored once, no retry answered differently. */
-export const clean = (b: BurstRecord, p99: number) => b.latency.p99 <= p99 && errorsOf(b) === 0 && b.duplicates === 0 && b.lost === 0 && b.stored === b.attempts && b.retryMismatches === 0;
+export const clean = (b: BurstRecord, p99: number) =>
+  b.latency.p99 <= p99 &&
+  errorsOf(b) === 0 &&
+  b.duplicates === 0 &&
+  b.lost === 0 &&
+  b.stored === b.attempts &&
+  b.retryMismatches === 0;
 
 /** The highest rate of a round (burst and ladder) that was clean; 0 when none was. */
 export function highestClean(records: readonly BurstRecord[], p99: number): number {
@@ -60,7 +80,9 @@ export function renderAssessmentReport(run: AssessmentRun): string {
   const target = run.settings.p99TargetMs;
   const replicaCounts = [...new Set(run.rounds.map((r) => r.replicas))].sort((x, y) => x - y);
   const per = (replicas: number) => run.rounds.filter((r) => r.replicas === replicas);
-  const highest = new Map(replicaCounts.map((n) => [n, median(per(n).map((r) => highestClean([r.burst, ...r.ladder], target)))]));
+  const highest = new Map(
+    replicaCounts.map((n) => [n, median(per(n).map((r) => highestClean([r.burst, ...r.ladder], target)))]),
+  );
   const lines: string[] = [];
   lines.push('# Assessment: the district burst (issue #12)', '');
   lines.push(
@@ -68,11 +90,15 @@ export function renderAssessmentReport(run: AssessmentRun): string {
     '',
   );
   lines.push('## Machine', '');
-  lines.push(`- ${run.machine.cpuModel}, ${run.machine.cores} CPUs, ${run.machine.memoryGiB} GiB; ${run.machine.os} (kernel ${run.machine.kernel}); Node ${run.machine.node}`);
+  lines.push(
+    `- ${run.machine.cpuModel}, ${run.machine.cores} CPUs, ${run.machine.memoryGiB} GiB; ${run.machine.os} (kernel ${run.machine.kernel}); Node ${run.machine.node}`,
+  );
   lines.push(`- ${run.pinning}`);
   lines.push(`- run ${run.date}`, '');
   lines.push(`## Targets (burst of ${run.settings.rate}/s)`, '');
-  lines.push('| replicas | p50 ms | p99 ms | max ms | requests | errors | stored / attempts | duplicates | lost | retry answered another id | verdict |');
+  lines.push(
+    '| replicas | p50 ms | p99 ms | max ms | requests | errors | stored / attempts | duplicates | lost | retry answered another id | verdict |',
+  );
   lines.push('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of run.rounds) {
     const b = r.burst;
@@ -88,23 +114,35 @@ export function renderAssessmentReport(run: AssessmentRun): string {
     for (const r of withCpu) {
       const c = r.burst.cpuMsPerRequest!;
       const total = c.replicas + c.gateway + c.postgres + c.nats + c.redis;
-      lines.push(`| ${r.replicas} (round ${r.round}) | ${c.replicas} | ${c.gateway} | ${c.postgres} | ${c.nats} | ${c.redis} | ${round(total, 2)} |`);
+      lines.push(
+        `| ${r.replicas} (round ${r.round}) | ${c.replicas} | ${c.gateway} | ${c.postgres} | ${c.nats} | ${c.redis} | ${round(total, 2)} |`,
+      );
     }
   }
   lines.push('', `## Highest sustained rate at p99 ≤ ${target} ms`, '');
-  lines.push(`After a burst that held, each round tries ${run.settings.ladder.join(', ')}/s and stops at the first rate over the target; after one that missed, it tries lower rates until one holds. The figure is the highest clean rate (median of rounds).`, '');
+  lines.push(
+    `After a burst that held, each round tries ${run.settings.ladder.join(', ')}/s and stops at the first rate over the target; after one that missed, it tries lower rates until one holds. The figure is the highest clean rate (median of rounds).`,
+    '',
+  );
   lines.push('| replicas | rates tried (p99 ms) | highest clean rate /s |');
   lines.push('|---|---|---|');
   for (const n of replicaCounts) {
     const tried = per(n)
-      .map((r) => [r.burst, ...r.ladder].map((b) => `${b.rate}: ${b.latency.p99}${clean(b, target) ? '' : '✗'}`).join(', '))
+      .map((r) =>
+        [r.burst, ...r.ladder]
+          .map((b) => `${b.rate}: ${b.latency.p99}${clean(b, target) ? '' : '✗'}`)
+          .join(', '),
+      )
       .join(' · ');
     lines.push(`| ${n} | ${tried} | ${highest.get(n)} |`);
   }
   if (replicaCounts.length > 1) {
     const lo = highest.get(replicaCounts[0]) ?? 0;
     const hi = highest.get(replicaCounts[replicaCounts.length - 1]) ?? 0;
-    lines.push('', `Scaling factor ${replicaCounts[replicaCounts.length - 1]} ÷ ${replicaCounts[0]} replica(s): **${lo > 0 ? round(hi / lo, 2) : 'n/a'}**.`);
+    lines.push(
+      '',
+      `Scaling factor ${replicaCounts[replicaCounts.length - 1]} ÷ ${replicaCounts[0]} replica(s): **${lo > 0 ? round(hi / lo, 2) : 'n/a'}**.`,
+    );
   }
   if (run.notes) lines.push('', '## Notes', '', run.notes.trim());
   return `${lines.join('\n')}\n`;

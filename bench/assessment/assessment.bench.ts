@@ -5,8 +5,23 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
-import { REPO_ROOT, callerPath, freePort, serviceNodeArgs, spawnTypeScript, stopChild } from '../lib/child-processes';
-import { ProcessTracker, createThrowawayDatabase, sessionSigner, startNats, startRedis, waitHttp, writeSessions } from '../lib/cluster-infra';
+import {
+  REPO_ROOT,
+  callerPath,
+  freePort,
+  serviceNodeArgs,
+  spawnTypeScript,
+  stopChild,
+} from '../lib/child-processes';
+import {
+  ProcessTracker,
+  createThrowawayDatabase,
+  sessionSigner,
+  startNats,
+  startRedis,
+  waitHttp,
+  writeSessions,
+} from '../lib/cluster-infra';
 import { pinBenchScript, planPinning } from '../lib/cpu-pinning';
 import { serviceUrlsOf } from '../lib/launcher-stack';
 import { clockTicksPerSecond, describeMachine, loadAverage } from '../lib/machine-info';
@@ -86,7 +101,11 @@ const OUT = callerPath(a.out);
 const LOG_DIR = a.logs ? callerPath(a.logs) : undefined;
 if (LOG_DIR) mkdirSync(LOG_DIR, { recursive: true });
 const readNotes = (file: string) => readFileSync(callerPath(file), 'utf8');
-const numbers = (list: string) => list.split(',').map((s) => Number(s.trim())).filter((n) => Number.isFinite(n) && n > 0);
+const numbers = (list: string) =>
+  list
+    .split(',')
+    .map((s) => Number(s.trim()))
+    .filter((n) => Number.isFinite(n) && n > 0);
 const REPLICAS = numbers(a.replicas);
 const ROUNDS = Number(a.rounds);
 const RATE = Number(a.rate);
@@ -120,7 +139,14 @@ interface Infra {
 }
 
 /** One launcher process (`TARGET` assessment or gateway), pinned to the server CPU, logging into the scratch directory. */
-async function startTarget(infra: Infra, name: string, env: Record<string, string>, nodeArgs: readonly string[], ready: (port: number, log: string) => Promise<void>, chosenPort?: number) {
+async function startTarget(
+  infra: Infra,
+  name: string,
+  env: Record<string, string>,
+  nodeArgs: readonly string[],
+  ready: (port: number, log: string) => Promise<void>,
+  chosenPort?: number,
+) {
   const port = chosenPort ?? (await freePort());
   const dataDir = path.join(infra.scratch, `data-${name}`);
   mkdirSync(dataDir, { recursive: true });
@@ -164,15 +190,27 @@ const PROFILE_DIR = a['cpu-prof'] ? callerPath(a['cpu-prof']) : undefined;
 const REPLICA_NODE_ARGS = serviceNodeArgs('assessment', a['replica-node-args']);
 const LATE_REPLICA = a['late-replica'];
 const WARM_UP_ROUNDS = a['warm-up-rounds'] === undefined ? undefined : Number(a['warm-up-rounds']);
-if (WARM_UP_ROUNDS !== undefined && !(Number.isInteger(WARM_UP_ROUNDS) && WARM_UP_ROUNDS >= 0)) throw new Error('--warm-up-rounds takes a whole number');
+if (WARM_UP_ROUNDS !== undefined && !(Number.isInteger(WARM_UP_ROUNDS) && WARM_UP_ROUNDS >= 0))
+  throw new Error('--warm-up-rounds takes a whole number');
 const startReplica = (infra: Infra, name: string, publicUrl: string, port?: number) =>
-  startTarget(infra, name, {
-    TARGET: 'assessment',
-    PUBLIC_URL: publicUrl,
-    // The replica that prepares the run (migrations, quizzes) serves no burst: it needs no warm-up.
-    ...(name === 'prep' ? { WARM_UP_ROUNDS: '0' } : WARM_UP_ROUNDS === undefined ? {} : { WARM_UP_ROUNDS: String(WARM_UP_ROUNDS) }),
-  }, [...REPLICA_NODE_ARGS, ...(PROFILE_DIR && name !== 'prep' ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [])], (port, log) =>
-    waitHttp(`http://127.0.0.1:${port}/readyz`, (s) => s === 200, 120_000, undefined, log),
+  startTarget(
+    infra,
+    name,
+    {
+      TARGET: 'assessment',
+      PUBLIC_URL: publicUrl,
+      // The replica that prepares the run (migrations, quizzes) serves no burst: it needs no warm-up.
+      ...(name === 'prep'
+        ? { WARM_UP_ROUNDS: '0' }
+        : WARM_UP_ROUNDS === undefined
+          ? {}
+          : { WARM_UP_ROUNDS: String(WARM_UP_ROUNDS) }),
+    },
+    [
+      ...REPLICA_NODE_ARGS,
+      ...(PROFILE_DIR && name !== 'prep' ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : []),
+    ],
+    (port, log) => waitHttp(`http://127.0.0.1:${port}/readyz`, (s) => s === 200, 120_000, undefined, log),
     port,
   );
 
@@ -180,7 +218,10 @@ const startReplica = (infra: Infra, name: string, publicUrl: string, port?: numb
 const replicasUp = (publicUrl: string, up: number, log: string) =>
   waitHttp(
     `${publicUrl}/metrics`,
-    (s, body) => s === 200 && serviceUrlsOf(body, ['assessment']) !== undefined && (body.match(/gateway_upstream_up\{service="assessment"[^}]*\} 1/g) ?? []).length === up,
+    (s, body) =>
+      s === 200 &&
+      serviceUrlsOf(body, ['assessment']) !== undefined &&
+      (body.match(/gateway_upstream_up\{service="assessment"[^}]*\} 1/g) ?? []).length === up,
     120_000,
     undefined,
     log,
@@ -198,11 +239,18 @@ async function startSetup(infra: Infra, replicas: number, late = false) {
   for (let r = 0; r < replicas; r++) ports.push(await freePort());
   const early = late && replicas > 1 ? replicas - 1 : replicas;
   const started: Array<{ port: number; pid: number; stop(): Promise<void> }> = [];
-  for (let r = 0; r < early; r++) started.push(await startReplica(infra, `assessment-${replicas}x-${r}`, publicUrl, ports[r]));
+  for (let r = 0; r < early; r++)
+    started.push(await startReplica(infra, `assessment-${replicas}x-${r}`, publicUrl, ports[r]));
   const gateway = await startTarget(
     infra,
     `gateway-${replicas}x`,
-    { TARGET: 'gateway', PORT: String(gatewayPort), PUBLIC_URL: publicUrl, UPSTREAM_ASSESSMENT: ports.map((p) => `http://127.0.0.1:${p}`).join(','), WEB_DIST: path.join(infra.scratch, 'no-web-build') },
+    {
+      TARGET: 'gateway',
+      PORT: String(gatewayPort),
+      PUBLIC_URL: publicUrl,
+      UPSTREAM_ASSESSMENT: ports.map((p) => `http://127.0.0.1:${p}`).join(','),
+      WEB_DIST: path.join(infra.scratch, 'no-web-build'),
+    },
     [],
     (_port, log) => replicasUp(publicUrl, early, log),
   );
@@ -214,7 +262,12 @@ async function startSetup(infra: Infra, replicas: number, late = false) {
     addLate:
       early < replicas
         ? async () => {
-            const added = await startReplica(infra, `assessment-${replicas}x-${early}-late`, publicUrl, ports[early]);
+            const added = await startReplica(
+              infra,
+              `assessment-${replicas}x-${early}-late`,
+              publicUrl,
+              ports[early],
+            );
             started.push(added);
             replicaPids.push(added.pid);
             await replicasUp(publicUrl, replicas, gateway.log);
@@ -227,7 +280,10 @@ async function startSetup(infra: Infra, replicas: number, late = false) {
   };
 }
 
-async function prepare(scratch: string, stops: Array<() => Promise<void> | void>): Promise<{ infra: Infra; quizIds: string[] }> {
+async function prepare(
+  scratch: string,
+  stops: Array<() => Promise<void> | void>,
+): Promise<{ infra: Infra; quizIds: string[] }> {
   const nats = await startNats(tracker, scratch, SERVER_CPUS);
   stops.push(() => nats.stop());
   const redis = await startRedis(tracker, scratch, SERVER_CPUS);
@@ -235,7 +291,16 @@ async function prepare(scratch: string, stops: Array<() => Promise<void> | void>
   const database = await createThrowawayDatabase('bench_assessment', progress);
   stops.push(() => database.drop());
   const signer = sessionSigner();
-  const claims = (i: number, role: 'student' | 'teacher') => ({ sub: randomUUID(), tv: 1, role, approved: true, isAdmin: false, name: `${role} ${i}`, username: `${role}${i}`, email: `${role}${i}@bench.test` });
+  const claims = (i: number, role: 'student' | 'teacher') => ({
+    sub: randomUUID(),
+    tv: 1,
+    role,
+    approved: true,
+    isAdmin: false,
+    name: `${role} ${i}`,
+    username: `${role}${i}`,
+    email: `${role}${i}@bench.test`,
+  });
   const students = Array.from({ length: STUDENTS }, (_, i) => claims(i, 'student'));
   const teacher = claims(0, 'teacher');
   const infra: Infra = {
@@ -263,10 +328,15 @@ async function prepare(scratch: string, stops: Array<() => Promise<void> | void>
           title: `Bench quiz ${q}`,
           description: 'assessment benchmark',
           maxAttempts: -1,
-          questions: Array.from({ length: QUESTIONS }, (_, i) => ({ question: `Question ${i + 1}`, options: ['a', 'b', 'c', 'd'], correctAnswer: i % 4 })),
+          questions: Array.from({ length: QUESTIONS }, (_, i) => ({
+            question: `Question ${i + 1}`,
+            options: ['a', 'b', 'c', 'd'],
+            correctAnswer: i % 4,
+          })),
         }),
       });
-      if (res.status !== 201 && res.status !== 200) throw new Error(`creating a quiz answered ${res.status}: ${await res.text()}`);
+      if (res.status !== 201 && res.status !== 200)
+        throw new Error(`creating a quiz answered ${res.status}: ${await res.text()}`);
       quizIds.push(((await res.json()) as { id: string }).id);
     }
   } finally {
@@ -292,15 +362,27 @@ function postgresPids(): number[] {
 type CpuGroups = Record<'replicas' | 'gateway' | 'postgres' | 'nats' | 'redis', number[]>;
 const ticksOf = (pids: number[]) => pids.reduce((n, pid) => n + (processTicks(pid)?.own ?? 0), 0);
 function readCpu(groups: CpuGroups): Record<keyof CpuGroups, number> {
-  return Object.fromEntries(Object.entries(groups).map(([k, pids]) => [k, ticksOf(pids)])) as Record<keyof CpuGroups, number>;
+  return Object.fromEntries(Object.entries(groups).map(([k, pids]) => [k, ticksOf(pids)])) as Record<
+    keyof CpuGroups,
+    number
+  >;
 }
 
 /** The database's side: rows stored for the burst's keys, and keys stored more than once. */
-async function countStored(databaseUrl: string, keys: readonly string[], answeredIds: Map<string, string>): Promise<{ stored: number; duplicates: number; lost: number }> {
+async function countStored(
+  databaseUrl: string,
+  keys: readonly string[],
+  answeredIds: Map<string, string>,
+): Promise<{ stored: number; duplicates: number; lost: number }> {
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
   try {
-    const rows = (await db.query(`SELECT id, idempotency_key AS key FROM assessment.grades WHERE idempotency_key = ANY($1::uuid[])`, [keys])).rows as Array<{ id: string; key: string }>;
+    const rows = (
+      await db.query(
+        `SELECT id, idempotency_key AS key FROM assessment.grades WHERE idempotency_key = ANY($1::uuid[])`,
+        [keys],
+      )
+    ).rows as Array<{ id: string; key: string }>;
     const perKey = new Map<string, string[]>();
     for (const r of rows) perKey.set(r.key, [...(perKey.get(r.key) ?? []), r.id]);
     let duplicates = 0;
@@ -314,9 +396,23 @@ async function countStored(databaseUrl: string, keys: readonly string[], answere
   }
 }
 
-async function burst(infra: Infra, quizIds: string[], setup: { publicUrl: string; replicaPids: number[]; gatewayPid: number }, rate: number, seed: number): Promise<BurstRecord> {
+async function burst(
+  infra: Infra,
+  quizIds: string[],
+  setup: { publicUrl: string; replicaPids: number[]; gatewayPid: number },
+  rate: number,
+  seed: number,
+): Promise<BurstRecord> {
   const url = setup.publicUrl;
-  const plan = planBurst({ rate, durationMs: DURATION_MS, retryShare: RETRY_SHARE, tokens: infra.studentTokens, quizIds, questions: QUESTIONS, seed });
+  const plan = planBurst({
+    rate,
+    durationMs: DURATION_MS,
+    retryShare: RETRY_SHARE,
+    tokens: infra.studentTokens,
+    quizIds,
+    questions: QUESTIONS,
+    seed,
+  });
   const load = loadAverage();
   const groups: CpuGroups = {
     replicas: setup.replicaPids,
@@ -332,7 +428,13 @@ async function burst(infra: Infra, quizIds: string[], setup: { publicUrl: string
   const msPerTick = 1000 / clockTicksPerSecond();
   // CPU milliseconds per request (retries included) by process group, over the whole burst.
   const cpuMsPerRequest = Object.fromEntries(
-    Object.keys(groups).map((k) => [k, Math.round(((after[k as keyof CpuGroups] - before[k as keyof CpuGroups]) * msPerTick * 1000) / Math.max(1, result.requests)) / 1000]),
+    Object.keys(groups).map((k) => [
+      k,
+      Math.round(
+        ((after[k as keyof CpuGroups] - before[k as keyof CpuGroups]) * msPerTick * 1000) /
+          Math.max(1, result.requests),
+      ) / 1000,
+    ]),
   ) as BurstRecord['cpuMsPerRequest'];
   const db = await countStored(
     infra.databaseUrl,
@@ -341,7 +443,9 @@ async function burst(infra: Infra, quizIds: string[], setup: { publicUrl: string
   );
   const { idsByKey: _ids, ...rest } = result;
   const record: BurstRecord = { ...rest, ...db, startedAt, loadAverageBefore: load[0], cpuMsPerRequest };
-  const slow = result.timeline.filter((w) => w.max > P99_TARGET / 2).map((w) => `${(w.atMs / 1000).toFixed(2)} s: p50 ${w.p50}, max ${w.max}`);
+  const slow = result.timeline
+    .filter((w) => w.max > P99_TARGET / 2)
+    .map((w) => `${(w.atMs / 1000).toFixed(2)} s: p50 ${w.p50}, max ${w.max}`);
   progress(
     `  ${rate}/s: generator loop delay ≤ ${record.generatorMaxLoopDelayMs} ms; windows over ${P99_TARGET / 2} ms: ${slow.length ? slow.join('; ') : 'none'}`,
   );
@@ -360,7 +464,11 @@ async function main(): Promise<void> {
     writeFileSync(path.join(OUT, 'assessment.md'), renderAssessmentReport(kept));
     return;
   }
-  progress(pinning.serverCpus ? `servers on CPU ${pinning.serverCpus}, load generator and this script on CPU ${pinning.loadCpus}` : 'not pinned');
+  progress(
+    pinning.serverCpus
+      ? `servers on CPU ${pinning.serverCpus}, load generator and this script on CPU ${pinning.loadCpus}`
+      : 'not pinned',
+  );
   // Read before this script pins itself to one CPU (it would then see only that one).
   const machine = describeMachine();
   pinBenchScript(pinning);
@@ -369,8 +477,24 @@ async function main(): Promise<void> {
   const run: AssessmentRun = {
     date: new Date().toISOString(),
     machine,
-    pinning: pinning.serverCpus ? `servers (replicas, gateway, NATS, Redis) on CPU ${pinning.serverCpus}; load generator on CPU ${pinning.loadCpus}; PostgreSQL (the machine's) unpinned` : 'not pinned',
-    settings: { rate: RATE, durationS: DURATION_MS / 1000, warmupS: WARMUP_MS / 1000, retryShare: RETRY_SHARE, students: STUDENTS, quizzes: QUIZZES, questions: QUESTIONS, connections: CONNECTIONS, p99TargetMs: P99_TARGET, ladder: LADDER, replicaNodeArgs: REPLICA_NODE_ARGS, warmUpRounds: WARM_UP_ROUNDS ?? 'service default', ...(LATE_REPLICA ? { lateReplica: true } : {}) },
+    pinning: pinning.serverCpus
+      ? `servers (replicas, gateway, NATS, Redis) on CPU ${pinning.serverCpus}; load generator on CPU ${pinning.loadCpus}; PostgreSQL (the machine's) unpinned`
+      : 'not pinned',
+    settings: {
+      rate: RATE,
+      durationS: DURATION_MS / 1000,
+      warmupS: WARMUP_MS / 1000,
+      retryShare: RETRY_SHARE,
+      students: STUDENTS,
+      quizzes: QUIZZES,
+      questions: QUESTIONS,
+      connections: CONNECTIONS,
+      p99TargetMs: P99_TARGET,
+      ladder: LADDER,
+      replicaNodeArgs: REPLICA_NODE_ARGS,
+      warmUpRounds: WARM_UP_ROUNDS ?? 'service default',
+      ...(LATE_REPLICA ? { lateReplica: true } : {}),
+    },
     rounds: [],
     ...(a.notes ? { notes: readNotes(a.notes) } : {}),
   };
@@ -385,15 +509,33 @@ async function main(): Promise<void> {
         const setup = await startSetup(infra, replicas, LATE_REPLICA);
         try {
           // A warm-up at 100/s (JIT, pools), not recorded.
-          await runBurst(setup.publicUrl, '/api/text-quiz-grades', planBurst({ rate: 100, durationMs: WARMUP_MS, retryShare: 0, tokens: infra.studentTokens, quizIds, questions: QUESTIONS, seed: 999 + round }), 100, CONNECTIONS, setup.publicUrl);
+          await runBurst(
+            setup.publicUrl,
+            '/api/text-quiz-grades',
+            planBurst({
+              rate: 100,
+              durationMs: WARMUP_MS,
+              retryShare: 0,
+              tokens: infra.studentTokens,
+              quizIds,
+              questions: QUESTIONS,
+              seed: 999 + round,
+            }),
+            100,
+            CONNECTIONS,
+            setup.publicUrl,
+          );
           if (setup.addLate) {
             const t = Date.now();
             await setup.addLate();
-            progress(`  late replica in rotation ${((Date.now() - t) / 1000).toFixed(1)} s after it was started`);
+            progress(
+              `  late replica in rotation ${((Date.now() - t) / 1000).toFixed(1)} s after it was started`,
+            );
           }
           const main = await burst(infra, quizIds, setup, RATE, seed++);
           const ladder: BurstRecord[] = [];
-          const over = (b: BurstRecord) => b.latency.p99 > P99_TARGET || b.failed > 0 || Object.keys(b.non2xx).length > 0;
+          const over = (b: BurstRecord) =>
+            b.latency.p99 > P99_TARGET || b.failed > 0 || Object.keys(b.non2xx).length > 0;
           // Up from the burst's rate while it holds; down from it (LADDER_DOWN) when it does not, to find the rate that does.
           for (const rate of over(main) ? LADDER_DOWN : LADDER) {
             const step = await burst(infra, quizIds, setup, rate, seed++);
@@ -407,7 +549,8 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    for (const stop of stops.reverse()) await Promise.resolve(stop()).catch((e: unknown) => progress(`stop failed: ${String(e)}`));
+    for (const stop of stops.reverse())
+      await Promise.resolve(stop()).catch((e: unknown) => progress(`stop failed: ${String(e)}`));
     await tracker.stopAll();
     await rm(scratch, { recursive: true, force: true });
   }

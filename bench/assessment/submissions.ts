@@ -96,8 +96,21 @@ const WINDOW_MS = 250;
  * Sends the plan open-loop at `rate` per second through `origin` (POST /api/text-quiz-grades with the
  * Idempotency-Key), retries as planned, and checks that every retry got the first send's grade.
  */
-export async function runBurst(origin: string, path: string, submissions: readonly Submission[], rate: number, connections: number, publicOrigin: string): Promise<BurstResult> {
-  const pool = new Pool(origin, { connections, pipelining: 1, headersTimeout: 30_000, bodyTimeout: 30_000, keepAliveTimeout: 60_000 });
+export async function runBurst(
+  origin: string,
+  path: string,
+  submissions: readonly Submission[],
+  rate: number,
+  connections: number,
+  publicOrigin: string,
+): Promise<BurstResult> {
+  const pool = new Pool(origin, {
+    connections,
+    pipelining: 1,
+    headersTimeout: 30_000,
+    bodyTimeout: 30_000,
+    keepAliveTimeout: 60_000,
+  });
   const latency = newHistogram();
   const non2xx: Record<string, number> = {};
   const idsByKey = new Map<string, string>();
@@ -197,7 +210,8 @@ export async function runBurst(origin: string, path: string, submissions: readon
     achievedRate: Math.round((submissions.length / Math.max(elapsedMs, 1)) * 1000),
     timeline: Array.from(windows, (w, i) => {
       const sorted = (w ?? []).sort((x, y) => x - y);
-      const at = (q: number) => (sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]) : 0);
+      const at = (q: number) =>
+        sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]) : 0;
       return { atMs: i * WINDOW_MS, n: sorted.length, p50: at(0.5), max: at(1) };
     }),
     generatorMaxLoopDelayMs: Math.round(loopDelay.max / 1e6),

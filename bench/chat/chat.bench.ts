@@ -1,6 +1,16 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { appendFileSync, copyFileSync, mkdirSync, openSync, closeSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  copyFileSync,
+  mkdirSync,
+  openSync,
+  closeSync,
+  readFileSync,
+  readdirSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,10 +19,26 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { Client } from 'pg';
-import { REPO_ROOT, callerPath, freePort, serviceNodeArgs, spawnTypeScript, stopChild } from '../lib/child-processes';
+import {
+  REPO_ROOT,
+  callerPath,
+  freePort,
+  serviceNodeArgs,
+  spawnTypeScript,
+  stopChild,
+} from '../lib/child-processes';
 import { pinBenchScript, planPinning } from '../lib/cpu-pinning';
 import { serviceUrlsOf } from '../lib/launcher-stack';
-import { ProcessTracker, createThrowawayDatabase, pin, startNats, sessionSigner, startRedis as startOwnRedis, waitHttp, writeSessions } from '../lib/cluster-infra';
+import {
+  ProcessTracker,
+  createThrowawayDatabase,
+  pin,
+  startNats,
+  sessionSigner,
+  startRedis as startOwnRedis,
+  waitHttp,
+  writeSessions,
+} from '../lib/cluster-infra';
 import { describeMachine, loadAverage } from '../lib/machine-info';
 import { describePortRange, widenPortRange, WIDE_PORT_RANGE } from '../lib/port-range';
 
@@ -136,13 +162,18 @@ if (a.help) {
 
 type SetupName = 'bare' | 'socketio' | 'ours' | 'ours-gw' | 'ours-fix' | 'nest-gw' | 'nest-plain';
 const KNOWN: SetupName[] = ['bare', 'socketio', 'ours', 'ours-gw', 'ours-fix', 'nest-gw', 'nest-plain'];
-const setups = a.setups.split(',').map((s) => s.trim()).filter(Boolean) as SetupName[];
-for (const s of setups) if (!KNOWN.includes(s)) throw new Error(`unknown set-up ${s}; known: ${KNOWN.join(', ')}`);
+const setups = a.setups
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean) as SetupName[];
+for (const s of setups)
+  if (!KNOWN.includes(s)) throw new Error(`unknown set-up ${s}; known: ${KNOWN.join(', ')}`);
 const clientCounts = a.clients.split(',').map(Number);
 const PAIRS = Number(a.pairs);
 const KILL_AFTER = a['kill-after'] === '' ? undefined : Number(a['kill-after']);
 const GATEWAYS = Number(a.gateways);
-if (!Number.isInteger(GATEWAYS) || GATEWAYS < 1) throw new Error(`--gateways takes a whole number of at least 1, not ${a.gateways}`);
+if (!Number.isInteger(GATEWAYS) || GATEWAYS < 1)
+  throw new Error(`--gateways takes a whole number of at least 1, not ${a.gateways}`);
 const needsOurs = setups.some((s) => s.startsWith('ours'));
 const progress = (m: string) => process.stderr.write(`[bench:chat] ${m}\n`);
 
@@ -158,7 +189,11 @@ const REDIS_CPUS = a['redis-cpus'] || SERVER_CPUS;
 const startRedis = (scratch: string) => startOwnRedis(tracker, scratch, REDIS_CPUS);
 
 /** A peers' .mjs server (prints READY {"pid"}), pinned to the server CPU. */
-async function startPeerServer(peersDir: string, script: string, args: string[]): Promise<{ child: ChildProcess; pid: number }> {
+async function startPeerServer(
+  peersDir: string,
+  script: string,
+  args: string[],
+): Promise<{ child: ChildProcess; pid: number }> {
   const argv = pin(SERVER_CPUS, [process.execPath, script, ...args]);
   const child = track(spawn(argv[0], argv.slice(1), { cwd: peersDir, stdio: ['ignore', 'pipe', 'pipe'] }));
   return { child, pid: await readyLine(child) };
@@ -166,7 +201,13 @@ async function startPeerServer(peersDir: string, script: string, args: string[])
 
 /** A TypeScript server of ours (the Nest reference) that prints READY {"pid"}. */
 async function startTsServer(file: string, args: string[]): Promise<{ child: ChildProcess; pid: number }> {
-  const child = track(spawnTypeScript(file, args, { env: { PATH: process.env.PATH }, stdio: ['ignore', 'pipe', 'pipe'], cpus: SERVER_CPUS }));
+  const child = track(
+    spawnTypeScript(file, args, {
+      env: { PATH: process.env.PATH },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      cpus: SERVER_CPUS,
+    }),
+  );
   return { child, pid: await readyLine(child) };
 }
 
@@ -223,10 +264,27 @@ async function startOursInfra(scratch: string, maxClients: number, rooms: number
     for (let i = 0; i < maxClients; i++) {
       const id = randomUUID();
       userIds.push(id);
-      const token = await signer.sign({ sub: id, tv: 1, role: 'teacher', approved: true, isAdmin: false, name: `Load ${i}`, username: `load${i}`, email: `load${i}@bench.test` });
+      const token = await signer.sign({
+        sub: id,
+        tv: 1,
+        role: 'teacher',
+        approved: true,
+        isAdmin: false,
+        name: `Load ${i}`,
+        username: `load${i}`,
+        email: `load${i}@bench.test`,
+      });
       signed.push(token);
     }
-    const infra: OursInfra = { publicKeyPem, natsUrl: nats.url, databaseUrl, databaseName, setupFile: path.join(scratch, 'ours-setup.json'), userIds, stop };
+    const infra: OursInfra = {
+      publicKeyPem,
+      natsUrl: nats.url,
+      databaseUrl,
+      databaseName,
+      setupFile: path.join(scratch, 'ours-setup.json'),
+      userIds,
+      stop,
+    };
 
     // Migrations: one replica started once (not measured); then the rooms, as the admin API would store them.
     const redis = await startRedis(scratch);
@@ -237,12 +295,19 @@ async function startOursInfra(scratch: string, maxClients: number, rooms: number
     await db.connect();
     const roomIds: Record<string, string> = {};
     for (let r = 0; r < rooms; r++) {
-      const rows = (await db.query(`INSERT INTO chat.chatrooms (name, description, is_active) VALUES ($1, $2, true) RETURNING id`, [`Bench room ${r}`, 'chat benchmark'])).rows as { id: string }[];
+      const rows = (
+        await db.query(
+          `INSERT INTO chat.chatrooms (name, description, is_active) VALUES ($1, $2, true) RETURNING id`,
+          [`Bench room ${r}`, 'chat benchmark'],
+        )
+      ).rows as { id: string }[];
       roomIds[`room-${r}`] = rows[0].id;
     }
     await db.end();
     writeFileSync(infra.setupFile, JSON.stringify({ tokens: signed, rooms: roomIds }));
-    progress(`chat infra: NATS ${infra.natsUrl}, database ${databaseName}, ${rooms} rooms, ${maxClients} signed sessions`);
+    progress(
+      `chat infra: NATS ${infra.natsUrl}, database ${databaseName}, ${rooms} rooms, ${maxClients} signed sessions`,
+    );
     return infra;
   } catch (error) {
     await stop();
@@ -262,16 +327,46 @@ function launcherEnv(extra: Record<string, string>, scratch: string, name: strin
   const dataDir = path.join(scratch, `data-${name}`);
   mkdirSync(dataDir, { recursive: true });
   const backlog = a['listen-backlog'] ? { LISTEN_BACKLOG: a['listen-backlog'] } : {};
-  return { PATH: process.env.PATH, HOME: process.env.HOME, LANG: process.env.LANG, HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO: 'false', LOG_LEVEL: a['log-level'], ...backlog, ...extra };
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    LANG: process.env.LANG,
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DEMO: 'false',
+    LOG_LEVEL: a['log-level'],
+    ...backlog,
+    ...extra,
+  };
 }
 
 /** `launcher/src/main.ts` of `root` (the repository, or ours-fix's patched copy) as npm start runs it, pinned. */
-async function startLauncherProcess(env: NodeJS.ProcessEnv, scratch: string, name: string, port: number, ready: () => Promise<void>, root = REPO_ROOT): Promise<Launched> {
+async function startLauncherProcess(
+  env: NodeJS.ProcessEnv,
+  scratch: string,
+  name: string,
+  port: number,
+  ready: () => Promise<void>,
+  root = REPO_ROOT,
+): Promise<Launched> {
   const log = path.join(LOG_DIR ?? scratch, `${name}.log`);
   const fd = openSync(log, 'a');
   const prof = a['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', a['cpu-prof']] : [];
-  const argv = pin(SERVER_CPUS, [process.execPath, ...SERVER_NODE_ARGS, ...prof, '-r', '@swc-node/register', path.join(root, 'launcher/src/main.ts')]);
-  const child = track(spawn(argv[0], argv.slice(1), { cwd: root, env: { ...env, SWC_NODE_PROJECT: path.join(root, 'tsconfig.runtime.json') }, stdio: ['ignore', fd, fd] }));
+  const argv = pin(SERVER_CPUS, [
+    process.execPath,
+    ...SERVER_NODE_ARGS,
+    ...prof,
+    '-r',
+    '@swc-node/register',
+    path.join(root, 'launcher/src/main.ts'),
+  ]);
+  const child = track(
+    spawn(argv[0], argv.slice(1), {
+      cwd: root,
+      env: { ...env, SWC_NODE_PROJECT: path.join(root, 'tsconfig.runtime.json') },
+      stdio: ['ignore', fd, fd],
+    }),
+  );
   const stop = async () => {
     await stopChild(child, 15_000);
     closeSync(fd);
@@ -285,22 +380,50 @@ async function startLauncherProcess(env: NodeJS.ProcessEnv, scratch: string, nam
   return { child, pid: child.pid as number, port, log, stop };
 }
 
-async function startChatReplica(infra: OursInfra, redisUrl: string, scratch: string, name: string, publicUrl: string, root = REPO_ROOT): Promise<Launched> {
+async function startChatReplica(
+  infra: OursInfra,
+  redisUrl: string,
+  scratch: string,
+  name: string,
+  publicUrl: string,
+  root = REPO_ROOT,
+): Promise<Launched> {
   const port = await freePort();
   const env = launcherEnv(
-    { TARGET: 'chat', PORT: String(port), PUBLIC_URL: publicUrl, DATABASE_URL: infra.databaseUrl, NATS_URL: infra.natsUrl, REDIS_URL: redisUrl, AUTH_PUBLIC_KEY: infra.publicKeyPem },
+    {
+      TARGET: 'chat',
+      PORT: String(port),
+      PUBLIC_URL: publicUrl,
+      DATABASE_URL: infra.databaseUrl,
+      NATS_URL: infra.natsUrl,
+      REDIS_URL: redisUrl,
+      AUTH_PUBLIC_KEY: infra.publicKeyPem,
+    },
     scratch,
     name,
   );
   const log = path.join(LOG_DIR ?? scratch, `${name}.log`);
-  return startLauncherProcess(env, scratch, name, port, () => waitHttp(`http://127.0.0.1:${port}/readyz`, (s) => s === 200, 120_000, undefined, log), root);
+  return startLauncherProcess(
+    env,
+    scratch,
+    name,
+    port,
+    () => waitHttp(`http://127.0.0.1:${port}/readyz`, (s) => s === 200, 120_000, undefined, log),
+    root,
+  );
 }
 
 /**
  * A gateway process on `port` in front of the chat replicas. Its public address is its own: a gateway answers only
  * requests for its PUBLIC_URL's host (421 otherwise), and the load generator reaches each gateway at its port.
  */
-async function startGateway(infra: OursInfra, redisUrl: string, scratch: string, port: number, replicas: number[]): Promise<Launched> {
+async function startGateway(
+  infra: OursInfra,
+  redisUrl: string,
+  scratch: string,
+  port: number,
+  replicas: number[],
+): Promise<Launched> {
   const env = launcherEnv(
     {
       TARGET: 'gateway',
@@ -317,7 +440,16 @@ async function startGateway(infra: OursInfra, redisUrl: string, scratch: string,
   );
   const log = path.join(LOG_DIR ?? scratch, `gateway-${port}.log`);
   return startLauncherProcess(env, scratch, `gateway-${port}`, port, () =>
-    waitHttp(`http://127.0.0.1:${port}/metrics`, (s, body) => s === 200 && serviceUrlsOf(body, ['chat']) !== undefined && (body.match(/gateway_upstream_up\{service="chat"[^}]*\} 1/g) ?? []).length === replicas.length, 120_000, undefined, log),
+    waitHttp(
+      `http://127.0.0.1:${port}/metrics`,
+      (s, body) =>
+        s === 200 &&
+        serviceUrlsOf(body, ['chat']) !== undefined &&
+        (body.match(/gateway_upstream_up\{service="chat"[^}]*\} 1/g) ?? []).length === replicas.length,
+      120_000,
+      undefined,
+      log,
+    ),
   );
 }
 
@@ -339,7 +471,8 @@ interface Scrape {
 /** The sum of a metric's samples (over its labels); NaN when the process does not export it. */
 function metricValue(body: string, name: string): number {
   let total = Number.NaN;
-  for (const m of body.matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, 'gm'))) total = (Number.isNaN(total) ? 0 : total) + Number(m[1]);
+  for (const m of body.matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, 'gm')))
+    total = (Number.isNaN(total) ? 0 : total) + Number(m[1]);
   return total;
 }
 
@@ -418,8 +551,15 @@ async function windowProbe(urls: string[], startInMs: number, lengthMs: number):
 /** The load generator's collections during the window: how many, their total and the longest (ms). */
 function gcInWindow(all: Array<[number, number, string]>, from: number, to: number) {
   const inWindow = all.filter(([at]) => at >= from && at < to);
-  const longest = [...inWindow].sort((x, y) => y[1] - x[1]).slice(0, 5).map(([at, ms, kind]) => ({ atS: Math.round((at - from) / 100) / 10, ms, kind }));
-  return { count: inWindow.length, totalMs: Math.round(inWindow.reduce((sum, [, ms]) => sum + ms, 0)), longest };
+  const longest = [...inWindow]
+    .sort((x, y) => y[1] - x[1])
+    .slice(0, 5)
+    .map(([at, ms, kind]) => ({ atS: Math.round((at - from) / 100) / 10, ms, kind }));
+  return {
+    count: inWindow.length,
+    totalMs: Math.round(inWindow.reduce((sum, [, ms]) => sum + ms, 0)),
+    longest,
+  };
 }
 
 // ---------- one set-up's servers ----------
@@ -436,7 +576,12 @@ interface Running {
   stop(): Promise<void>;
 }
 
-async function startSetup(setup: SetupName, peersDir: string, scratch: string, infra: OursInfra | undefined): Promise<Running> {
+async function startSetup(
+  setup: SetupName,
+  peersDir: string,
+  scratch: string,
+  infra: OursInfra | undefined,
+): Promise<Running> {
   const stops: Array<() => Promise<void> | void> = [];
   const stop = async () => {
     for (const s of stops.reverse()) await s();
@@ -446,13 +591,32 @@ async function startSetup(setup: SetupName, peersDir: string, scratch: string, i
       const port = await freePort();
       const s = await startPeerServer(peersDir, 'bare-ws-server.mjs', ['--port', String(port)]);
       stops.push(() => stopChild(s.child, 10_000));
-      return { urls: [`ws://127.0.0.1:${port}`], pids: [s.pid], auxPids: [], adapter: 'bare', opts: [], stop };
+      return {
+        urls: [`ws://127.0.0.1:${port}`],
+        pids: [s.pid],
+        auxPids: [],
+        adapter: 'bare',
+        opts: [],
+        stop,
+      };
     }
     if (setup === 'nest-gw' || setup === 'nest-plain') {
       const port = await freePort();
-      const s = await startTsServer(path.join(__dirname, 'nest-ws-server.ts'), ['--port', String(port), '--mode', setup === 'nest-gw' ? 'gateway' : 'plain']);
+      const s = await startTsServer(path.join(__dirname, 'nest-ws-server.ts'), [
+        '--port',
+        String(port),
+        '--mode',
+        setup === 'nest-gw' ? 'gateway' : 'plain',
+      ]);
       stops.push(() => stopChild(s.child, 10_000));
-      return { urls: [`ws://127.0.0.1:${port}`], pids: [s.pid], auxPids: [], adapter: 'bare', opts: [], stop };
+      return {
+        urls: [`ws://127.0.0.1:${port}`],
+        pids: [s.pid],
+        auxPids: [],
+        adapter: 'bare',
+        opts: [],
+        stop,
+      };
     }
     const redis = await startRedis(scratch);
     stops.push(() => redis.stop());
@@ -461,7 +625,12 @@ async function startSetup(setup: SetupName, peersDir: string, scratch: string, i
       const pids: number[] = [];
       for (let i = 0; i < 2; i++) {
         const port = await freePort();
-        const s = await startPeerServer(peersDir, 'socketio-redis-server.mjs', ['--port', String(port), '--redis', redis.url]);
+        const s = await startPeerServer(peersDir, 'socketio-redis-server.mjs', [
+          '--port',
+          String(port),
+          '--redis',
+          redis.url,
+        ]);
         stops.push(() => stopChild(s.child, 10_000));
         urls.push(`http://127.0.0.1:${port}`);
         pids.push(s.pid);
@@ -485,18 +654,31 @@ async function startSetup(setup: SetupName, peersDir: string, scratch: string, i
     if (setup === 'ours-fix') opts.push(...a['fix-opt']);
     if (setup === 'ours' || setup === 'ours-fix') {
       if (KILL_AFTER !== undefined) opts.push(`failover=${replicaUrls.join(',')}`);
-      return { urls: replicaUrls, pids: [r1.pid, r2.pid], auxPids: [redis.pid], adapter: path.join(__dirname, 'adapters/ours.mjs'), opts, victim: r2.child, metricsUrls: metricsOf([r1.port, r2.port]), stop };
+      return {
+        urls: replicaUrls,
+        pids: [r1.pid, r2.pid],
+        auxPids: [redis.pid],
+        adapter: path.join(__dirname, 'adapters/ours.mjs'),
+        opts,
+        victim: r2.child,
+        metricsUrls: metricsOf([r1.port, r2.port]),
+        stop,
+      };
     }
     // Several gateways, as a load balancer spreads clients over the gateway pods: the load generator deals its
     // clients out over them, and a dropped client reconnects through the next one.
     const gateways: Launched[] = [];
     for (let i = 0; i < GATEWAYS; i++) {
-      const gw = await startGateway(infra, redis.url, scratch, i === 0 ? gatewayPort : await freePort(), [r1.port, r2.port]);
+      const gw = await startGateway(infra, redis.url, scratch, i === 0 ? gatewayPort : await freePort(), [
+        r1.port,
+        r2.port,
+      ]);
       stops.push(() => gw.stop());
       gateways.push(gw);
     }
     const urls = gateways.map((gw) => `ws://127.0.0.1:${gw.port}/ws`);
-    if (KILL_AFTER !== undefined) opts.push(`failover=${(urls.length > 1 ? urls : [urls[0], urls[0]]).join(',')}`);
+    if (KILL_AFTER !== undefined)
+      opts.push(`failover=${(urls.length > 1 ? urls : [urls[0], urls[0]]).join(',')}`);
     return {
       urls,
       pids: [...gateways.map((gw) => gw.pid), r1.pid, r2.pid],
@@ -523,13 +705,24 @@ function patchedCopy(scratch: string): string {
   if (!a['chat-patch'] && a['fix-opt'].length > 0) return REPO_ROOT; // only the adapter's options differ
   const root = path.join(scratch, 'patched');
   mkdirSync(root, { recursive: true });
-  for (const part of ['launcher', 'libs', 'services', 'gateway', 'package.json', 'tsconfig.base.json', 'tsconfig.runtime.json']) {
+  for (const part of [
+    'launcher',
+    'libs',
+    'services',
+    'gateway',
+    'package.json',
+    'tsconfig.base.json',
+    'tsconfig.runtime.json',
+  ]) {
     const r = spawnSync('cp', ['-a', path.join(REPO_ROOT, part), root]);
     if (r.status !== 0) throw new Error(`copying ${part} failed`);
   }
   symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(root, 'node_modules'));
   if (!a['chat-patch']) throw new Error('ours-fix needs --chat-patch FILE');
-  const applied = spawnSync('patch', ['-p1', '-i', path.resolve(a['chat-patch'])], { cwd: root, encoding: 'utf8' });
+  const applied = spawnSync('patch', ['-p1', '-i', path.resolve(a['chat-patch'])], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   if (applied.status !== 0) throw new Error(`the patch does not apply: ${applied.stdout}${applied.stderr}`);
   progress(`ours-fix runs from ${root} with ${a['chat-patch']} applied`);
   patchedRoot = root;
@@ -563,20 +756,41 @@ interface LoadResult {
   gc?: Array<[number, number, string]>;
 }
 
-function runLoad(peersDir: string, setup: SetupName, running: Running, clients: number, onConnected: () => void): Promise<LoadResult> {
+function runLoad(
+  peersDir: string,
+  setup: SetupName,
+  running: Running,
+  clients: number,
+  onConnected: () => void,
+): Promise<LoadResult> {
   const argv = [
-    process.execPath, '--max-old-space-size=8192', ...LOADGEN_NODE_ARGS,
+    process.execPath,
+    '--max-old-space-size=8192',
+    ...LOADGEN_NODE_ARGS,
     ...(a['loadgen-gc'] ? ['-r', path.join(__dirname, 'loadgen-gc.cjs')] : []),
     ...(a['loadgen-prof'] ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(a['loadgen-prof'])] : []),
     'load.mjs',
-    '--adapter', running.adapter,
-    '--urls', running.urls.join(','),
-    '--pids', running.pids.join(','),
+    '--adapter',
+    running.adapter,
+    '--urls',
+    running.urls.join(','),
+    '--pids',
+    running.pids.join(','),
     ...(running.auxPids.length ? ['--aux-pids', running.auxPids.join(',')] : []),
-    '--clients', String(clients), '--rooms', a.rooms, '--rate', a.rate,
-    '--duration', a.duration, '--warmup', a.warmup,
-    '--connect-timeout', a['connect-timeout'],
-    '--label', a.label ? `${a.label}:${setup}` : setup,
+    '--clients',
+    String(clients),
+    '--rooms',
+    a.rooms,
+    '--rate',
+    a.rate,
+    '--duration',
+    a.duration,
+    '--warmup',
+    a.warmup,
+    '--connect-timeout',
+    a['connect-timeout'],
+    '--label',
+    a.label ? `${a.label}:${setup}` : setup,
     ...running.opts.flatMap((o) => ['--opt', o]),
   ];
   const cmd = ['timeout', '--kill-after=5', a['run-timeout'], ...pin(LOAD_CPUS, argv)];
@@ -619,19 +833,26 @@ function preparePeers(scratch: string): { dir: string; files: Record<string, str
     files[rel] = createHash('sha256').update(readFileSync(src)).digest('hex').slice(0, 16);
   };
   for (const f of readdirSync(a.peers)) if (f.endsWith('.mjs') || f === 'package.json') copy(f);
-  for (const f of readdirSync(path.join(a.peers, 'adapters'))) if (f.endsWith('.mjs')) copy(path.join('adapters', f));
+  for (const f of readdirSync(path.join(a.peers, 'adapters')))
+    if (f.endsWith('.mjs')) copy(path.join('adapters', f));
   // The peers' files run unchanged; their packages (ws, socket.io…) come from the repository's node_modules.
   symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(dir, 'node_modules'));
   return { dir, files };
 }
 
 /** The kernel's TCP counters that show connections queued past a listening socket's backlog (/proc/net/netstat). */
-const TCP_COUNTERS = { ListenOverflows: 'listenOverflows', ListenDrops: 'listenDrops', TCPSynRetrans: 'synRetrans' } as const;
+const TCP_COUNTERS = {
+  ListenOverflows: 'listenOverflows',
+  ListenDrops: 'listenDrops',
+  TCPSynRetrans: 'synRetrans',
+} as const;
 type TcpCounters = Record<(typeof TCP_COUNTERS)[keyof typeof TCP_COUNTERS], number>;
 
 function tcpCounters(): TcpCounters | undefined {
   try {
-    const lines = readFileSync('/proc/net/netstat', 'utf8').split('\n').filter((l) => l.startsWith('TcpExt:'));
+    const lines = readFileSync('/proc/net/netstat', 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('TcpExt:'));
     const [names, values] = lines.map((l) => l.split(/\s+/).slice(1));
     const out: Partial<TcpCounters> = {};
     for (const [name, key] of Object.entries(TCP_COUNTERS)) out[key] = Number(values[names.indexOf(name)]);
@@ -644,7 +865,9 @@ function tcpCounters(): TcpCounters | undefined {
 /** Machine-wide, over the whole run (connects included); nothing else on the machine makes connections meanwhile. */
 function tcpDelta(before: TcpCounters | undefined, after: TcpCounters | undefined): TcpCounters | undefined {
   if (!before || !after) return undefined;
-  return Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - before[k as keyof TcpCounters]])) as TcpCounters;
+  return Object.fromEntries(
+    Object.entries(after).map(([k, v]) => [k, v - before[k as keyof TcpCounters]]),
+  ) as TcpCounters;
 }
 
 async function main(): Promise<void> {
@@ -656,7 +879,11 @@ async function main(): Promise<void> {
   const ports = widenPortRange(a['port-range']);
   // Put back however the script ends, success, failure or signal (restore() is synchronous).
   process.once('exit', () => ports.restore());
-  const portRange = { before: ports.before && describePortRange(ports.before), used: ports.used && describePortRange(ports.used), note: ports.note };
+  const portRange = {
+    before: ports.before && describePortRange(ports.before),
+    used: ports.used && describePortRange(ports.used),
+    note: ports.note,
+  };
   progress(`local port range ${portRange.used ?? 'unknown'}${ports.note ? `: ${ports.note}` : ''}`);
   mkdirSync(path.dirname(path.resolve(a.out)), { recursive: true });
   const header = {
@@ -669,12 +896,17 @@ async function main(): Promise<void> {
     peers: peers.files,
     // What was measured: the commit, and any uncommitted change to the code the servers run.
     commit: spawnSync('git', ['rev-parse', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).stdout.trim(),
-    dirty: spawnSync('git', ['status', '--porcelain', '--', 'services', 'libs', 'gateway', 'launcher'], { cwd: REPO_ROOT, encoding: 'utf8' }).stdout.trim(),
+    dirty: spawnSync('git', ['status', '--porcelain', '--', 'services', 'libs', 'gateway', 'launcher'], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+    }).stdout.trim(),
     senders: Number(a.senders),
     portRange,
   };
   appendFileSync(a.out, `${JSON.stringify(header)}\n`);
-  progress(`set-ups ${setups.join(', ')}; clients ${clientCounts.join(', ')}; ${PAIRS} pair(s); out ${a.out}; scratch ${scratch}`);
+  progress(
+    `set-ups ${setups.join(', ')}; clients ${clientCounts.join(', ')}; ${PAIRS} pair(s); out ${a.out}; scratch ${scratch}`,
+  );
 
   let infra: OursInfra | undefined;
   let current: Running | undefined;
@@ -689,7 +921,9 @@ async function main(): Promise<void> {
     // CHAT_BENCH_LOGS=DIR keeps the servers' logs (the launcher processes log to the scratch directory).
     if (process.env.CHAT_BENCH_LOGS) {
       mkdirSync(process.env.CHAT_BENCH_LOGS, { recursive: true });
-      for (const f of readdirSync(scratch)) if (f.endsWith('.log')) copyFileSync(path.join(scratch, f), path.join(process.env.CHAT_BENCH_LOGS, f));
+      for (const f of readdirSync(scratch))
+        if (f.endsWith('.log'))
+          copyFileSync(path.join(scratch, f), path.join(process.env.CHAT_BENCH_LOGS, f));
     }
     await rm(scratch, { recursive: true, force: true });
   };
@@ -705,7 +939,9 @@ async function main(): Promise<void> {
       for (let pair = 1; pair <= PAIRS; pair++) {
         for (const setup of setups) {
           for (let attempt = 1; attempt <= Number(a.retries) + 1; attempt++) {
-            progress(`===== ${setup}, ${clients} clients, pair ${pair}/${PAIRS}${attempt > 1 ? `, attempt ${attempt}` : ''} =====`);
+            progress(
+              `===== ${setup}, ${clients} clients, pair ${pair}/${PAIRS}${attempt > 1 ? `, attempt ${attempt}` : ''} =====`,
+            );
             const idle = await waitIdle();
             let r: LoadResult = { code: null, json: null };
             let killedAt: number | undefined;
@@ -716,7 +952,9 @@ async function main(): Promise<void> {
             try {
               const started = Date.now();
               current = await startSetup(setup, peers.dir, scratch, infra);
-              progress(`${setup} up in ${((Date.now() - started) / 1000).toFixed(1)} s: ${current.urls.join(' ')} (pids ${current.pids.join(',')}${current.auxPids.length ? `, redis ${current.auxPids.join(',')}` : ''})`);
+              progress(
+                `${setup} up in ${((Date.now() - started) / 1000).toFixed(1)} s: ${current.urls.join(' ')} (pids ${current.pids.join(',')}${current.auxPids.length ? `, redis ${current.auxPids.join(',')}` : ''})`,
+              );
               await sleep(1000);
               const running = current;
               runOpts = running.opts;
@@ -724,7 +962,8 @@ async function main(): Promise<void> {
                 // The window starts after the settle (2 s) and the warm-up.
                 const windowInMs = (2 + Number(a.warmup)) * 1000;
                 windowFrom = Date.now() + windowInMs;
-                if (running.metricsUrls) probe = windowProbe(running.metricsUrls, windowInMs, Number(a.duration) * 1000);
+                if (running.metricsUrls)
+                  probe = windowProbe(running.metricsUrls, windowInMs, Number(a.duration) * 1000);
                 if (KILL_AFTER === undefined || !running.victim) return;
                 const victim = running.victim;
                 // settle (2 s) + warm-up, then KILL_AFTER seconds into the measured window
@@ -742,22 +981,36 @@ async function main(): Promise<void> {
               current = undefined;
             }
             const json = r.json;
-            const noisy = !!json && Number((json.machine as { otherCpuPct: number }).otherCpuPct) > Number(a['noisy-pct']);
+            const noisy =
+              !!json &&
+              Number((json.machine as { otherCpuPct: number }).otherCpuPct) > Number(a['noisy-pct']);
             const last = attempt === Number(a.retries) + 1;
             if (json) {
               json.suite = { target: setup, pair, attempt, idleBefore: idle, noisy };
-              if (r.oursStats) json.ours = { ...(r.oursStats as object), senders: Number(a.senders), refs: !a['no-refs'], rosterDigest: !a['no-roster-digest'], adapterOpts: runOpts.filter((o) => !o.startsWith('setup=') && !o.startsWith('failover=')) };
-              const window = probe ? await Promise.race([probe, sleep(10_000).then(() => undefined)]) : undefined;
+              if (r.oursStats)
+                json.ours = {
+                  ...(r.oursStats as object),
+                  senders: Number(a.senders),
+                  refs: !a['no-refs'],
+                  rosterDigest: !a['no-roster-digest'],
+                  adapterOpts: runOpts.filter((o) => !o.startsWith('setup=') && !o.startsWith('failover=')),
+                };
+              const window = probe
+                ? await Promise.race([probe, sleep(10_000).then(() => undefined)])
+                : undefined;
               if (window) json.serverWindow = window;
-              if (r.gc && windowFrom) json.loadgenGc = gcInWindow(r.gc, windowFrom, windowFrom + Number(a.duration) * 1000);
+              if (r.gc && windowFrom)
+                json.loadgenGc = gcInWindow(r.gc, windowFrom, windowFrom + Number(a.duration) * 1000);
               if (LOADGEN_NODE_ARGS.length) json.loadgenNodeArgs = LOADGEN_NODE_ARGS;
               if (a['redis-cpus']) json.redisCpus = a['redis-cpus'];
               if (killedAt) json.kill = { afterS: KILL_AFTER, at: new Date(killedAt).toISOString() };
               json.tcp = tcpDelta(tcpBefore, tcpCounters());
               // The first `gateways` of the line's servers are the gateways (report-tables.mjs splits the CPU so).
               if (setup === 'ours-gw') json.gateways = GATEWAYS;
-              if (setup.startsWith('ours')) json.listenBacklog = a['listen-backlog'] ? Number(a['listen-backlog']) : 'launcher default';
-              if (noisy && !last) json.discarded = `other processes used ${(json.machine as { otherCpuPct: number }).otherCpuPct} % CPU during the run`;
+              if (setup.startsWith('ours'))
+                json.listenBacklog = a['listen-backlog'] ? Number(a['listen-backlog']) : 'launcher default';
+              if (noisy && !last)
+                json.discarded = `other processes used ${(json.machine as { otherCpuPct: number }).otherCpuPct} % CPU during the run`;
               appendFileSync(a.out, `${JSON.stringify(json)}\n`);
             } else progress(`load exited ${r.code} for ${setup}: no result`);
             await sleep(2000);
@@ -772,8 +1025,12 @@ async function main(): Promise<void> {
     process.off('SIGTERM', onSignal);
   }
   // A real ESM import (the TypeScript here is compiled to CommonJS, whose import() would become require()).
-  const esmImport = new Function('url', 'return import(url)') as (url: string) => Promise<{ summarize: (files: string[]) => Promise<string> }>;
-  const { summarize } = await esmImport(pathToFileURL(path.join(REPO_ROOT, 'bench/chat/report-tables.mjs')).href);
+  const esmImport = new Function('url', 'return import(url)') as (
+    url: string,
+  ) => Promise<{ summarize: (files: string[]) => Promise<string> }>;
+  const { summarize } = await esmImport(
+    pathToFileURL(path.join(REPO_ROOT, 'bench/chat/report-tables.mjs')).href,
+  );
   process.stdout.write(`${await summarize([a.out])}\n`);
 }
 

@@ -53,13 +53,18 @@ async function redisChild(variant: string): Promise<Record<string, number>> {
   }
   const lone = cpuMicros(t) / 20_000;
   t = process.cpuUsage();
-  for (let i = 0; i < 200; i++) await Promise.all(Array.from({ length: 100 }, () => client.evalsha(sha, 1, `${prefix}n`)));
+  for (let i = 0; i < 200; i++)
+    await Promise.all(Array.from({ length: 100 }, () => client.evalsha(sha, 1, `${prefix}n`)));
   const burst = cpuMicros(t) / 20_000;
   const before = process.memoryUsage();
   for (let j = 0; j < 9_500; j += 50) {
     const joins = [];
     for (let k = j; k < j + 50; k++)
-      joins.push(client.mget(`${prefix}a${k}`, `${prefix}b${k}`), client.set(`${prefix}s${k}`, 'x'.repeat(100)), client.get(`${prefix}c${k}`));
+      joins.push(
+        client.mget(`${prefix}a${k}`, `${prefix}b${k}`),
+        client.set(`${prefix}s${k}`, 'x'.repeat(100)),
+        client.get(`${prefix}c${k}`),
+      );
     await Promise.all(joins);
     await sleep(5);
   }
@@ -67,7 +72,12 @@ async function redisChild(variant: string): Promise<Record<string, number>> {
   const after = process.memoryUsage();
   await client.del(`${prefix}n`, ...Array.from({ length: 9_500 }, (_, k) => `${prefix}s${k}`));
   await client.quit();
-  return { loneUs: lone, burstUs: burst, heapHeldMb: (after.heapUsed - before.heapUsed) / 2 ** 20, rssMb: (after.rss - before.rss) / 2 ** 20 };
+  return {
+    loneUs: lone,
+    burstUs: burst,
+    heapHeldMb: (after.heapUsed - before.heapUsed) / 2 ** 20,
+    rssMb: (after.rss - before.rss) / 2 ** 20,
+  };
 }
 
 async function tokenChild(variant: string): Promise<Record<string, number>> {
@@ -76,13 +86,23 @@ async function tokenChild(variant: string): Promise<Record<string, number>> {
   const issuer = 'district-identity';
   const tokens: string[] = [];
   for (let i = 0; i < 3_000; i++)
-    tokens.push(await new SignJWT({ n: i }).setProtectedHeader({ alg: 'ES256' }).setIssuer(issuer).setIssuedAt().setExpirationTime('1h').sign(privateKey));
+    tokens.push(
+      await new SignJWT({ n: i })
+        .setProtectedHeader({ alg: 'ES256' })
+        .setIssuer(issuer)
+        .setIssuedAt()
+        .setExpirationTime('1h')
+        .sign(privateKey),
+    );
   const joseKey = await importSPKI(pem, 'ES256');
   const key = es256PublicKey(pem);
   const now = Math.floor(Date.now() / 1000);
   const t = process.cpuUsage();
   for (const token of tokens) {
-    const ok = variant === 'jose' ? (await jwtVerify(token, joseKey, { issuer, algorithms: ['ES256'] })).payload : verifyEs256Jwt(token, key, issuer, now);
+    const ok =
+      variant === 'jose'
+        ? (await jwtVerify(token, joseKey, { issuer, algorithms: ['ES256'] })).payload
+        : verifyEs256Jwt(token, key, issuer, now);
     if (!ok) throw new Error('a good token was refused');
   }
   return { verifyUs: cpuMicros(t) / tokens.length };
@@ -96,18 +116,26 @@ async function main(): Promise<void> {
     return;
   }
   const run = (child: string): Record<string, number> => {
-    const { command, args } = pinnedCommand(process.execPath, [...process.execArgv, __filename, '--child', child, '--redis', a.redis], a.cpu);
+    const { command, args } = pinnedCommand(
+      process.execPath,
+      [...process.execArgv, __filename, '--child', child, '--redis', a.redis],
+      a.cpu,
+    );
     const r = spawnSync(command, args, { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`${child} failed: ${r.stderr}`);
     return JSON.parse(r.stdout) as Record<string, number>;
   };
   const f = (n: number) => n.toFixed(1);
-  console.log('| round | Redis commands | alone in a turn: µs CPU each | 100 a turn: µs CPU each | after 28,500: heap held / RSS (MB) |');
+  console.log(
+    '| round | Redis commands | alone in a turn: µs CPU each | 100 a turn: µs CPU each | after 28,500: heap held / RSS (MB) |',
+  );
   console.log('|---|---|---|---|---|');
   for (let round = 1; round <= Number(a.rounds); round++)
     for (const v of REDIS_VARIANTS) {
       const r = run(`redis:${v}`);
-      console.log(`| ${round} | ${v} | ${f(r.loneUs)} | ${f(r.burstUs)} | ${f(r.heapHeldMb)} / ${f(r.rssMb)} |`);
+      console.log(
+        `| ${round} | ${v} | ${f(r.loneUs)} | ${f(r.burstUs)} | ${f(r.heapHeldMb)} / ${f(r.rssMb)} |`,
+      );
     }
   console.log('\n| round | token verify | µs CPU per token (3,000) |');
   console.log('|---|---|---|');

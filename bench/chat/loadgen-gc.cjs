@@ -15,7 +15,11 @@ const kinds = {
 const all = [];
 new PerformanceObserver((list) => {
   for (const e of list.getEntries())
-    all.push([Math.round(performance.timeOrigin + e.startTime), Math.round(e.duration * 10) / 10, kinds[e.detail?.kind] ?? String(e.detail?.kind)]);
+    all.push([
+      Math.round(performance.timeOrigin + e.startTime),
+      Math.round(e.duration * 10) / 10,
+      kinds[e.detail?.kind] ?? String(e.detail?.kind),
+    ]);
 }).observe({ entryTypes: ['gc'] });
 
 process.on('exit', () => process.stderr.write(`[loadgen-gc] ${JSON.stringify(all)}\n`));

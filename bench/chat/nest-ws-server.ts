@@ -59,7 +59,13 @@ class Rooms {
     if (typeof msg.room !== 'string') return;
     const set = this.rooms.get(msg.room);
     if (!set || !set.has(ws)) return;
-    const out = JSON.stringify({ type: 'message', room: msg.room, text: String(msg.text ?? ''), seq: msg.seq, sentAt: msg.sentAt });
+    const out = JSON.stringify({
+      type: 'message',
+      room: msg.room,
+      text: String(msg.text ?? ''),
+      seq: msg.seq,
+      sentAt: msg.sentAt,
+    });
     for (const client of set) if (client.readyState === WebSocket.OPEN) client.send(out);
   }
 
@@ -87,7 +93,10 @@ class ChatBenchGateway implements OnGatewayDisconnect {
   }
 
   @SubscribeMessage('message')
-  message(@ConnectedSocket() ws: Member, @MessageBody() msg: { room?: unknown; text?: unknown; seq?: unknown; sentAt?: unknown }): void {
+  message(
+    @ConnectedSocket() ws: Member,
+    @MessageBody() msg: { room?: unknown; text?: unknown; seq?: unknown; sentAt?: unknown },
+  ): void {
     this.rooms.message(ws, msg);
   }
 
@@ -98,7 +107,12 @@ class ChatBenchGateway implements OnGatewayDisconnect {
 
 @Injectable()
 class PlainWsServer implements OnApplicationBootstrap {
-  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD, perMessageDeflate: false, clientTracking: false });
+  private readonly wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_PAYLOAD,
+    perMessageDeflate: false,
+    clientTracking: false,
+  });
 
   constructor(
     @Inject(HttpAdapterHost) private readonly host: HttpAdapterHost,
@@ -137,14 +151,22 @@ class BenchModule {
   static forMode(mode: string): DynamicModule {
     return {
       module: BenchModule,
-      providers: [{ provide: ROOMS, useValue: new Rooms() }, mode === 'plain' ? PlainWsServer : ChatBenchGateway],
+      providers: [
+        { provide: ROOMS, useValue: new Rooms() },
+        mode === 'plain' ? PlainWsServer : ChatBenchGateway,
+      ],
     };
   }
 }
 
 async function main(): Promise<void> {
-  if (args.mode !== 'gateway' && args.mode !== 'plain') throw new Error(`--mode gateway|plain, not ${args.mode}`);
-  const app = await NestFactory.create<NestFastifyApplication>(BenchModule.forMode(args.mode), new FastifyAdapter(), { logger: ['error', 'warn'] });
+  if (args.mode !== 'gateway' && args.mode !== 'plain')
+    throw new Error(`--mode gateway|plain, not ${args.mode}`);
+  const app = await NestFactory.create<NestFastifyApplication>(
+    BenchModule.forMode(args.mode),
+    new FastifyAdapter(),
+    { logger: ['error', 'warn'] },
+  );
   if (args.mode === 'gateway') {
     // The bare protocol's {type, …} frames: `type` is the event, the whole object the handler's body.
     app.useWebSocketAdapter(
@@ -158,7 +180,9 @@ async function main(): Promise<void> {
   }
   app.enableShutdownHooks();
   await app.listen({ port: Number(args.port), host: args.host, backlog: 4096 });
-  process.stdout.write(`READY ${JSON.stringify({ server: `nest-ws-${args.mode}`, port: Number(args.port), pid: process.pid })}\n`);
+  process.stdout.write(
+    `READY ${JSON.stringify({ server: `nest-ws-${args.mode}`, port: Number(args.port), pid: process.pid })}\n`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -9,7 +9,15 @@
 import { readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
-const { values: a, positionals } = parseArgs({ allowPositionals: true, options: { from: { type: 'string' }, to: { type: 'string' }, top: { type: 'string', default: '25' }, stalls: { type: 'string' } } });
+const { values: a, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    from: { type: 'string' },
+    to: { type: 'string' },
+    top: { type: 'string', default: '25' },
+    stalls: { type: 'string' },
+  },
+});
 const file = positionals[0];
 const prof = JSON.parse(readFileSync(file, 'utf8'));
 const endEpoch = statSync(file).mtimeMs;
@@ -56,7 +64,12 @@ for (const [id, ms] of selfByNode) {
   fns.set(k, (fns.get(k) ?? 0) + ms);
 }
 const top = Number(a.top);
-const fmt = (entries) => entries.sort((x, y) => y[1] - x[1]).slice(0, top).map(([k, ms]) => `| ${k} | ${ms.toFixed(0)} | ${((100 * ms) / total).toFixed(1)} % |`).join('\n');
+const fmt = (entries) =>
+  entries
+    .sort((x, y) => y[1] - x[1])
+    .slice(0, top)
+    .map(([k, ms]) => `| ${k} | ${ms.toFixed(0)} | ${((100 * ms) / total).toFixed(1)} % |`)
+    .join('\n');
 console.log(`${file}: ${total.toFixed(0)} ms of non-idle samples in the window\n`);
 console.log('| group (self time) | ms | share |\n|---|---|---|');
 console.log(fmt([...groups]));
@@ -75,7 +88,8 @@ if (a.stalls) {
       const cf = byId.get(n).callFrame;
       if (cf.functionName === '(root)') break;
       const g = group(cf);
-      if (/^(services|libs)\//.test(g)) ours = `${cf.functionName || '(anonymous)'}  ${g}:${cf.lineNumber + 1}`;
+      if (/^(services|libs)\//.test(g))
+        ours = `${cf.functionName || '(anonymous)'}  ${g}:${cf.lineNumber + 1}`;
       if (cf.url) outer = `${cf.functionName || '(anonymous)'}  ${g}:${cf.lineNumber + 1}`;
     }
     return ours ?? outer ?? byId.get(id).callFrame.functionName;
@@ -100,7 +114,12 @@ if (a.stalls) {
   if (run && run.ms >= min) stalls.push(run);
   const start = Number.isFinite(from) ? from : toEpoch(prof.startTime);
   console.log(`\n${stalls.length} stretches of ${min} ms or more without going idle`);
-  const list = (m) => [...m].sort((x, y) => y[1] - x[1]).slice(0, 6).map(([k, ms]) => `${k} ${ms.toFixed(1)}`).join('; ');
+  const list = (m) =>
+    [...m]
+      .sort((x, y) => y[1] - x[1])
+      .slice(0, 6)
+      .map(([k, ms]) => `${k} ${ms.toFixed(1)}`)
+      .join('; ');
   for (const s of stalls.sort((x, y) => y.ms - x.ms).slice(0, top)) {
     console.log(`\n- at +${((s.at - start) / 1000).toFixed(2)} s, ${s.ms.toFixed(1)} ms`);
     console.log(`  running: ${list(s.tasks)}`);

@@ -35,7 +35,16 @@ async function main(): Promise<void> {
   const kept = Number(a.kept);
   const userId = randomUUID();
   for (let i = 0; i < kept; i++) {
-    const json = JSON.stringify({ type: 'message', id: randomUUID(), name: `Student ${i % 30}`, role: 'student', text: `${'¿Qué tal la clase de hoy? '.repeat(8)}${i}`, timestamp: new Date().toISOString(), chatroom: randomUUID(), ref: randomUUID().replace(/-/g, '') });
+    const json = JSON.stringify({
+      type: 'message',
+      id: randomUUID(),
+      name: `Student ${i % 30}`,
+      role: 'student',
+      text: `${'¿Qué tal la clase de hoy? '.repeat(8)}${i}`,
+      timestamp: new Date().toISOString(),
+      chatroom: randomUUID(),
+      ref: randomUUID().replace(/-/g, ''),
+    });
     await pubsub.appendAndPublish('bench-room', 'log', `${userId} ${json}`, { keep: kept, ttlMs: 600_000 });
   }
   const calls = Number(a.calls);
@@ -56,21 +65,28 @@ async function main(): Promise<void> {
   for (let round = 1; round <= Number(a.rounds); round++) {
     for (const r of reads) {
       rows.push({ round, what: r.what, script: 'before', ...(await measure(() => before(r.after))) });
-      rows.push({ round, what: r.what, script: 'now (readLog)', ...(await measure(() => pubsub.readLog('log', r.after))) });
+      rows.push({
+        round,
+        what: r.what,
+        script: 'now (readLog)',
+        ...(await measure(() => pubsub.readLog('log', r.after))),
+      });
     }
   }
   // Both give the same answer.
   for (const r of reads) {
     const now = await pubsub.readLog('log', r.after);
     const was = await before(r.after);
-    if (now.entries.length !== was.entries.length || now.last !== was.last) throw new Error(`different answers for ${r.what}`);
+    if (now.entries.length !== was.entries.length || now.last !== was.last)
+      throw new Error(`different answers for ${r.what}`);
   }
   await pubsub.deleteLog('log');
   await pubsub.close();
   await client.quit();
   console.log(`A log of ${kept} kept messages, ${calls} reads per row (µs per read):\n`);
   console.log('| round | read | script | wall (replica side) | Redis CPU |\n|---|---|---|---|---|');
-  for (const r of rows) console.log(`| ${r.round} | ${r.what} | ${r.script} | ${r.wallUs} | ${r.redisCpuUs} |`);
+  for (const r of rows)
+    console.log(`| ${r.round} | ${r.what} | ${r.script} | ${r.wallUs} | ${r.redisCpuUs} |`);
 }
 
 void main().catch((error: unknown) => {

@@ -56,7 +56,11 @@ async function main(): Promise<void> {
   const processKey = `${prefix}seat-process:`;
   const rows: Array<{ round: number; script: string; wallMs: number; redisCpuMs: number }> = [];
   for (let round = 1; round <= Number(a.rounds); round++) {
-    rows.push({ round, script: 'before', ...(await measure(() => client.eval(BEFORE, 1, seatKey, processKey))) });
+    rows.push({
+      round,
+      script: 'before',
+      ...(await measure(() => client.eval(BEFORE, 1, seatKey, processKey))),
+    });
     rows.push({ round, script: 'now (reapSeats)', ...(await measure(() => store.reapSeats('room'))) });
   }
   if ((await store.seats('room')).length !== seats) throw new Error('a live seat was reaped');

@@ -29,7 +29,9 @@ if (a.serve) {
     socket.on('error', () => undefined);
     held.push(socket);
   });
-  server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, () => process.send?.((server.address() as net.AddressInfo).port));
+  server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, () =>
+    process.send?.((server.address() as net.AddressInfo).port),
+  );
 } else {
   void main().catch((error: unknown) => {
     console.error(error);
@@ -96,7 +98,11 @@ async function surge(serverCpu: string | undefined, clients: number): Promise<Om
     const allBackMs = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
     for (const socket of [...held, ...again]) socket.destroy();
-    return { allBackMs: Math.round(allBackMs), cpuMs: Math.round((cpu.user + cpu.system) / 1000), kernelMs: Math.round(cpu.system / 1000) };
+    return {
+      allBackMs: Math.round(allBackMs),
+      cpuMs: Math.round((cpu.user + cpu.system) / 1000),
+      kernelMs: Math.round(cpu.system / 1000),
+    };
   } finally {
     kept.child.kill('SIGKILL');
     doomed.child.kill('SIGKILL');
@@ -133,7 +139,10 @@ async function main(): Promise<void> {
       '',
       '| round | local port range | all back (ms) | load generator CPU (ms) | of which kernel (ms) |',
       '|---|---|---|---|---|',
-      ...rounds.map((r, i) => `| ${Math.floor(i / setups.length) + 1} | ${r.range} | ${r.allBackMs} | ${r.cpuMs} | ${r.kernelMs} |`),
+      ...rounds.map(
+        (r, i) =>
+          `| ${Math.floor(i / setups.length) + 1} | ${r.range} | ${r.allBackMs} | ${r.cpuMs} | ${r.kernelMs} |`,
+      ),
       '',
     ].join('\n'),
   );

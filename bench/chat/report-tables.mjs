@@ -11,7 +11,8 @@ import path from 'node:path';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const PEERS = process.env.CHAT_BENCH_PEERS ?? path.resolve(HERE, '../../../shared/bench-peers/chat');
 
-const f = (x, d = 1) => (x === null || x === undefined || !Number.isFinite(Number(x)) ? '–' : Number(x).toFixed(d));
+const f = (x, d = 1) =>
+  x === null || x === undefined || !Number.isFinite(Number(x)) ? '–' : Number(x).toFixed(d);
 const median = (xs) => {
   const s = xs.filter(Number.isFinite).sort((p, q) => p - q);
   if (!s.length) return NaN;
@@ -20,8 +21,16 @@ const median = (xs) => {
 };
 
 export function readRuns(files) {
-  const lines = files.flatMap((file) => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)));
-  return { headers: lines.filter((l) => l.kind === 'header'), runs: lines.filter((l) => l.kind !== 'header') };
+  const lines = files.flatMap((file) =>
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l)),
+  );
+  return {
+    headers: lines.filter((l) => l.kind === 'header'),
+    runs: lines.filter((l) => l.kind !== 'header'),
+  };
 }
 
 /**
@@ -31,10 +40,16 @@ export function readRuns(files) {
 function cpuSplit(r) {
   const d = Math.max(1, r.deliveries);
   const us = (s) => (s * 1e6) / d;
-  const gateways = r.label.endsWith('ours-gw') ? r.gateways ?? 1 : 0;
+  const gateways = r.label.endsWith('ours-gw') ? (r.gateways ?? 1) : 0;
   const gw = r.servers.slice(0, gateways).reduce((sum, s) => sum + (s.cpuSec ?? 0), 0);
   const total = r.serverCpuSec + (r.auxCpuSec || 0);
-  return { total: us(total), servers: us(r.serverCpuSec - gw), gateway: us(gw), redis: us(r.auxCpuSec || 0), gatewayShare: total > 0 ? gw / total : 0 };
+  return {
+    total: us(total),
+    servers: us(r.serverCpuSec - gw),
+    gateway: us(gw),
+    redis: us(r.auxCpuSec || 0),
+    gatewayShare: total > 0 ? gw / total : 0,
+  };
 }
 
 export async function summarize(files) {
@@ -43,33 +58,54 @@ export async function summarize(files) {
   const { summarize: peers } = await import(pathToFileURL(path.join(PEERS, 'report.mjs')).href);
   const out = [peers(runs)];
   const kept = runs.filter((r) => !r.discarded && !(r.suite && r.suite.noisy));
-  out.push('', '| # | set-up | clients | p99 ms | CPU µs per delivery (all) | of which servers | gateway | Redis | gateway share of CPU | idle RSS MB (servers) | ours: notices / rejected |');
+  out.push(
+    '',
+    '| # | set-up | clients | p99 ms | CPU µs per delivery (all) | of which servers | gateway | Redis | gateway share of CPU | idle RSS MB (servers) | ours: notices / rejected |',
+  );
   out.push('|---|---|---|---|---|---|---|---|---|---|---|');
   kept.forEach((r, i) => {
     const c = cpuSplit(r);
     const isGw = r.label.endsWith('ours-gw');
     const notes = r.ours ? `${JSON.stringify(r.ours.notices)} / ${JSON.stringify(r.ours.rejected)}` : '';
-    out.push(`| ${i + 1} | ${r.label} | ${r.clients} | ${f(r.latencyMs.p99)} | ${f(c.total)} | ${f(c.servers)} | ${isGw ? f(c.gateway) : '–'} | ${r.auxCpuSec ? f(c.redis) : '–'} | ${isGw ? `${f(c.gatewayShare * 100, 0)} %` : '–'} | ${f(r.serverRssIdleKB / 1024)} | ${notes} |`);
+    out.push(
+      `| ${i + 1} | ${r.label} | ${r.clients} | ${f(r.latencyMs.p99)} | ${f(c.total)} | ${f(c.servers)} | ${isGw ? f(c.gateway) : '–'} | ${r.auxCpuSec ? f(c.redis) : '–'} | ${isGw ? `${f(c.gatewayShare * 100, 0)} %` : '–'} | ${f(r.serverRssIdleKB / 1024)} | ${notes} |`,
+    );
   });
   // Our processes' own view of the window (chat.bench.ts windowProbe): the servers' share of the clients' delay.
   const probed = kept.filter((r) => Array.isArray(r.serverWindow));
   if (probed.length) {
-    out.push('', "| # | set-up | clients | clients' p99 ms | clients' max ms | per process (chat replicas, then the gateway): event-loop delay p99 / max ms (sampled every 10 ms: about 10 is none), GC ms (collections) in the window |");
+    out.push(
+      '',
+      "| # | set-up | clients | clients' p99 ms | clients' max ms | per process (chat replicas, then the gateway): event-loop delay p99 / max ms (sampled every 10 ms: about 10 is none), GC ms (collections) in the window |",
+    );
     out.push('|---|---|---|---|---|---|');
     for (const r of probed) {
-      const each = r.serverWindow.map((w) => (w.error ? w.error : `${f(w.loopDelayP99Ms)} / ${f(w.loopDelayMaxMs)}, GC ${f(w.gcMs)} (${w.gcCount})${w.scrapeMs ? `, scrapes ${w.scrapeMs.map(f).join(' + ')} ms` : ''}${w.memoryAtStart ? `, at the start RSS ${f(w.memoryAtStart.rssMB)} MB (heap ${f(w.memoryAtStart.heapUsedMB)} used of ${f(w.memoryAtStart.heapTotalMB)}, external ${f(w.memoryAtStart.externalMB)})` : ''}`)).join(' · ');
-      out.push(`| ${kept.indexOf(r) + 1} | ${r.label} | ${r.clients} | ${f(r.latencyMs.p99)} | ${f(r.latencyMs.max)} | ${each} |`);
+      const each = r.serverWindow
+        .map((w) =>
+          w.error
+            ? w.error
+            : `${f(w.loopDelayP99Ms)} / ${f(w.loopDelayMaxMs)}, GC ${f(w.gcMs)} (${w.gcCount})${w.scrapeMs ? `, scrapes ${w.scrapeMs.map(f).join(' + ')} ms` : ''}${w.memoryAtStart ? `, at the start RSS ${f(w.memoryAtStart.rssMB)} MB (heap ${f(w.memoryAtStart.heapUsedMB)} used of ${f(w.memoryAtStart.heapTotalMB)}, external ${f(w.memoryAtStart.externalMB)})` : ''}`,
+        )
+        .join(' · ');
+      out.push(
+        `| ${kept.indexOf(r) + 1} | ${r.label} | ${r.clients} | ${f(r.latencyMs.p99)} | ${f(r.latencyMs.max)} | ${each} |`,
+      );
     }
   }
   // The load generator's own stalls and collections in the window (chat.bench.ts --loadgen-gc): the client's share.
   const gcRuns = kept.filter((r) => r.loadgenGc);
   if (gcRuns.length) {
-    out.push('', "| # | set-up | clients | clients' p99 / max ms | load generator: loop delay p99 / max ms | its GC in the window: count, total ms, longest (s into the window: ms kind) |");
+    out.push(
+      '',
+      "| # | set-up | clients | clients' p99 / max ms | load generator: loop delay p99 / max ms | its GC in the window: count, total ms, longest (s into the window: ms kind) |",
+    );
     out.push('|---|---|---|---|---|---|');
     for (const r of gcRuns) {
       const g = r.loadgenGc;
       const longest = g.longest.map((e) => `${f(e.atS)}: ${f(e.ms)} ${e.kind}`).join(', ');
-      out.push(`| ${kept.indexOf(r) + 1} | ${r.label} | ${r.clients} | ${f(r.latencyMs.p99)} / ${f(r.latencyMs.max)} | ${f(r.loadgen.loopDelayP99Ms)} / ${f(r.loadgen.loopDelayMaxMs)} | ${g.count}, ${f(g.totalMs)}, ${longest} |`);
+      out.push(
+        `| ${kept.indexOf(r) + 1} | ${r.label} | ${r.clients} | ${f(r.latencyMs.p99)} / ${f(r.latencyMs.max)} | ${f(r.loadgen.loopDelayP99Ms)} / ${f(r.loadgen.loopDelayMaxMs)} | ${g.count}, ${f(g.totalMs)}, ${longest} |`,
+      );
     }
   }
   // medians per (clients, set-up)
@@ -79,9 +115,14 @@ export async function summarize(files) {
     if (!groups.has(k)) groups.set(k, []);
     groups.get(k).push(r);
   }
-  out.push('', '| clients | set-up | runs | p50 ms | p95 ms | p99 ms | CPU µs per delivery (incl. Redis) | gateway µs | gateway share | lost / dup / reordered (sum) |');
+  out.push(
+    '',
+    '| clients | set-up | runs | p50 ms | p95 ms | p99 ms | CPU µs per delivery (incl. Redis) | gateway µs | gateway share | lost / dup / reordered (sum) |',
+  );
   out.push('|---|---|---|---|---|---|---|---|---|---|');
-  for (const [k, rs] of [...groups].sort((x, y) => Number(x[0].split('\u0000')[0]) - Number(y[0].split('\u0000')[0]))) {
+  for (const [k, rs] of [...groups].sort(
+    (x, y) => Number(x[0].split('\u0000')[0]) - Number(y[0].split('\u0000')[0]),
+  )) {
     const [clients, label] = k.split('\u0000');
     const cs = rs.map(cpuSplit);
     const isGw = label.endsWith('ours-gw');
@@ -93,20 +134,36 @@ export async function summarize(files) {
   // marginal CPU of one more delivery, the intercept the CPU it spends whatever the traffic (timers, polling, GC).
   const fits = [];
   for (const label of [...new Set(kept.map((r) => r.label))]) {
-    const pts = kept.filter((r) => r.label === label && !r.kill).map((r) => [r.deliveriesPerSec, (r.serverCpuSec + (r.auxCpuSec || 0)) / r.durationS]);
+    const pts = kept
+      .filter((r) => r.label === label && !r.kill)
+      .map((r) => [r.deliveriesPerSec, (r.serverCpuSec + (r.auxCpuSec || 0)) / r.durationS]);
     if (new Set(pts.map((p) => p[0])).size < 2) continue;
-    const n = pts.length, mx = pts.reduce((t, p) => t + p[0], 0) / n, my = pts.reduce((t, p) => t + p[1], 0) / n;
-    const b = pts.reduce((t, p) => t + (p[0] - mx) * (p[1] - my), 0) / pts.reduce((t, p) => t + (p[0] - mx) ** 2, 0);
-    fits.push(`${label} ${f(b * 1e6)} µs per delivery + ${f((my - b * mx) * 100)} % of a CPU fixed (${n} runs)`);
+    const n = pts.length,
+      mx = pts.reduce((t, p) => t + p[0], 0) / n,
+      my = pts.reduce((t, p) => t + p[1], 0) / n;
+    const b =
+      pts.reduce((t, p) => t + (p[0] - mx) * (p[1] - my), 0) / pts.reduce((t, p) => t + (p[0] - mx) ** 2, 0);
+    fits.push(
+      `${label} ${f(b * 1e6)} µs per delivery + ${f((my - b * mx) * 100)} % of a CPU fixed (${n} runs)`,
+    );
   }
-  if (fits.length) out.push('', `Server CPU (incl. Redis) against deliveries per second, slope and intercept: ${fits.join('; ')}.`);
+  if (fits.length)
+    out.push(
+      '',
+      `Server CPU (incl. Redis) against deliveries per second, slope and intercept: ${fits.join('; ')}.`,
+    );
   const killed = kept.filter((r) => r.kill);
   if (killed.length) {
-    out.push('', '| # | set-up | clients | killed after (s into window) | reconnects | reconnect ms p50 / max | all back (ms from first drop) | failures | lost (loader) | gaps in the service\'s numbering | dup | reordered | p99 ms | max ms | listen backlog | listen overflows / SYN retransmits |');
+    out.push(
+      '',
+      "| # | set-up | clients | killed after (s into window) | reconnects | reconnect ms p50 / max | all back (ms from first drop) | failures | lost (loader) | gaps in the service's numbering | dup | reordered | p99 ms | max ms | listen backlog | listen overflows / SYN retransmits |",
+    );
     out.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
     killed.forEach((r, i) => {
       const o = r.ours ?? {};
-      out.push(`| ${i + 1} | ${r.label} | ${r.clients} | ${r.kill.afterS} | ${o.reconnects ?? '–'} | ${o.reconnectMsP50 ?? '–'} / ${o.reconnectMsMax ?? '–'} | ${o.allBackMs ?? '–'} | ${o.reconnectFailures ?? '–'} | ${r.lost} | ${o.seqGaps ?? '–'} | ${r.duplicates} | ${r.reordered} | ${f(r.latencyMs.p99)} | ${f(r.latencyMs.max)} | ${r.listenBacklog ?? '–'} | ${r.tcp ? `${r.tcp.listenOverflows} / ${r.tcp.synRetrans}` : '–'} |`);
+      out.push(
+        `| ${i + 1} | ${r.label} | ${r.clients} | ${r.kill.afterS} | ${o.reconnects ?? '–'} | ${o.reconnectMsP50 ?? '–'} / ${o.reconnectMsMax ?? '–'} | ${o.allBackMs ?? '–'} | ${o.reconnectFailures ?? '–'} | ${r.lost} | ${o.seqGaps ?? '–'} | ${r.duplicates} | ${r.reordered} | ${f(r.latencyMs.p99)} | ${f(r.latencyMs.max)} | ${r.listenBacklog ?? '–'} | ${r.tcp ? `${r.tcp.listenOverflows} / ${r.tcp.synRetrans}` : '–'} |`,
+      );
     });
   }
   return out.join('\n');

@@ -73,7 +73,13 @@ export function renderClassroomReport(run: ClassroomRun): string {
       : []),
     ...(proxiedRounds.some((r) => r.proxyArrayBuffersMaxMiB !== undefined)
       ? [
-          `- The classroom proxy's memory during the proxied rounds (200 ms samples of \`process.memoryUsage()\`): V8 heap in use at most ${n(memoryMax((r) => r.proxyHeapUsedMaxMiB), 1)} MiB, ArrayBuffers (the streamed chunks, in flight or waiting for the collector) at most ${n(memoryMax((r) => r.proxyArrayBuffersMaxMiB), 1)} MiB; its garbage collections added up to ${n(gcMs)} ms per round (median; wall-clock durations as \`perf_hooks\` reports them, so a process waiting for the CPU stretches them).`,
+          `- The classroom proxy's memory during the proxied rounds (200 ms samples of \`process.memoryUsage()\`): V8 heap in use at most ${n(
+            memoryMax((r) => r.proxyHeapUsedMaxMiB),
+            1,
+          )} MiB, ArrayBuffers (the streamed chunks, in flight or waiting for the collector) at most ${n(
+            memoryMax((r) => r.proxyArrayBuffersMaxMiB),
+            1,
+          )} MiB; its garbage collections added up to ${n(gcMs)} ms per round (median; wall-clock durations as \`perf_hooks\` reports them, so a process waiting for the CPU stretches them).`,
         ]
       : []),
     s.upstreamOn === 'load'
@@ -111,7 +117,9 @@ export function renderClassroomReport(run: ClassroomRun): string {
       ? "- **The proxy's memory of recent files was off** (`--no-cache`): every Range request was relayed from the upstream, as for a file the proxy does not keep (ADR 0025)."
       : "- **The proxy's memory of recent files was on, as shipped** (ADR 0025): after the warm-up's first answers it had downloaded the file once, whole, and answered the Range requests from memory; `--no-cache` measures the relay itself.",
     ...(s.proxyNodeArgs && s.proxyNodeArgs.length > 0
-      ? [`- **The proxy's process ran with node flags**: \`${s.proxyNodeArgs.join(' ')}\` (those the service declares in services/classroom/package.json, which the launcher starts every classroom process with, then any --node-args).`]
+      ? [
+          `- **The proxy's process ran with node flags**: \`${s.proxyNodeArgs.join(' ')}\` (those the service declares in services/classroom/package.json, which the launcher starts every classroom process with, then any --node-args).`,
+        ]
       : []),
     "- **Proxy**: the real classroom service in its own process (its root module, the platform, a throwaway schema on the local PostgreSQL, in-memory store and bus, logging silent as in the tests), `GET /api/audio-proxy?url=` for a Drive share link (`http://drive.google.com:{port}/file/d/…/view`, rewritten to its download form). The only change from production is the network override test apps use: the resolver maps drive.google.com to the upstream on 127.0.0.1, loopback is let through and plain HTTP is allowed on its port. Every request goes through the guard (a signed-in student's session cookie), the per-user rate limit in the store (raised out of the way), the target checks, the checked connection (undici pool, keep-alive) and the streamed answer with its size cap (bench/classroom/proxy-server.ts).",
     `- **Load**: ${s.listeners} concurrent listeners in the bench script (undici, keep-alive, one connection each), each reading the file front to back in ${n(s.chunkBytes / 1024)} KiB \`Range: bytes=a-b\` requests, one after another, starting at different places and wrapping around; every answer checked for 206 and its length (byte-exactness checked once per contender before timing). Throughput is bytes received ÷ the round's time.`,
@@ -119,7 +127,7 @@ export function renderClassroomReport(run: ClassroomRun): string {
     "- **RSS**: the proxy process's VmRSS (/proc) sampled every 100 ms during every round; the baseline is taken after the warm-up. The proxy also prints its V8 heap in use, its ArrayBuffer memory and its garbage collections every 200 ms (bench/classroom/proxy-server.ts).",
     ...(floor.mine.length > 0
       ? [
-          '- **Floor**: bench/classroom/floor-proxy.ts, a bare Node `http` server on the proxy\'s CPU passing the Range header to the upstream and the answer back through the same undici `stream()` as the classroom proxy: no framework, no session, no checks, no rate limit. Its rounds alternate with the others; in its rows the proxy CPU and RSS columns are its own.',
+          "- **Floor**: bench/classroom/floor-proxy.ts, a bare Node `http` server on the proxy's CPU passing the Range header to the upstream and the answer back through the same undici `stream()` as the classroom proxy: no framework, no session, no checks, no rate limit. Its rounds alternate with the others; in its rows the proxy CPU and RSS columns are its own.",
         ]
       : []),
     '',

@@ -8,7 +8,14 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Agent } from 'undici';
-import { callerPath, firstJsonLine, REPO_ROOT, serviceNodeArgs, spawnTypeScript, stopChild } from '../lib/child-processes';
+import {
+  callerPath,
+  firstJsonLine,
+  REPO_ROOT,
+  serviceNodeArgs,
+  spawnTypeScript,
+  stopChild,
+} from '../lib/child-processes';
 import { pinBenchScript, planPinning, type Pinning } from '../lib/cpu-pinning';
 import { clockTicksPerSecond, describeMachine, loadAverage, type MachineInfo } from '../lib/machine-info';
 import { processTicks } from '../lib/process-cpu';
@@ -99,7 +106,13 @@ export interface ClassroomRun {
   };
   rounds: RoundResult[];
   /** The proxy's RSS (MiB) after start, after the warm-up (the baseline) and at the end. */
-  rss: { afterStartMiB: number; baselineMiB: number; maxMiB: number; endMiB: number; floorBaselineMiB?: number };
+  rss: {
+    afterStartMiB: number;
+    baselineMiB: number;
+    maxMiB: number;
+    endMiB: number;
+    floorBaselineMiB?: number;
+  };
   /** Set when the proxy ran under node --cpu-prof (its figures are then skewed by the profiler). */
   cpuProfile?: boolean;
   /** Markdown from --notes, shown at the end of the report. */
@@ -324,10 +337,17 @@ async function main(): Promise<void> {
   try {
     const upstream = await firstJsonLine<{ url: string; pid: number }>(upstreamChild, 30_000);
     const proxyChild = spawnTypeScript('bench/classroom/proxy-server.ts', [upstream.url], {
-      env: { ...process.env, NODE_ENV: 'production', ...(settings.noCache ? { CLASSROOM_AUDIO_PROXY_CACHE_BYTES: '0' } : {}) },
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        ...(settings.noCache ? { CLASSROOM_AUDIO_PROXY_CACHE_BYTES: '0' } : {}),
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
       cpus: pinning.serverCpus,
-      nodeArgs: [...settings.proxyNodeArgs, ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [])],
+      nodeArgs: [
+        ...settings.proxyNodeArgs,
+        ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []),
+      ],
     });
     children.push(proxyChild);
     const proxy = await firstJsonLine<{ url: string; pid: number; cookie: string; link: string }>(

@@ -3,15 +3,22 @@ import { renderContentReport } from './content-report';
 import { fixtureRun } from './content-run.fixture';
 
 describe('content report', () => {
-  const run = fixtureRun([loadedRound(20000, 9000, 4000), loadedRound(21000, 9500, 4200), loadedRound(19000, 8500, 3900)], [keptUpRate, keptUpRate, keptUpRate]);
+  const run = fixtureRun(
+    [loadedRound(20000, 9000, 4000), loadedRound(21000, 9500, 4200), loadedRound(19000, 8500, 3900)],
+    [keptUpRate, keptUpRate, keptUpRate],
+  );
   const report = renderContentReport(run);
 
   it('states every target with its verdict', () => {
     expect(report).toContain(
       '| throughput via the gateway ÷ bare Node http server, same JSON | `page` | 0.20 | ≥ 0.4 | **missed** by 0.20 (50 % of the budget) | issue; ARCHITECTURE.md §9 |',
     );
-    expect(report).toContain('| p99 via the gateway at 1000 req/s | `page` | 7.50 ms | ≤ 50 ms | **met** (margin 42.50 ms) | issue; ARCHITECTURE.md §9 |');
-    expect(report).toContain('| content endpoint direct ÷ bare Node http server | `page` | 0.45 | ≥ 0.6 | **missed** by 0.15 (25 % of the budget) |');
+    expect(report).toContain(
+      '| p99 via the gateway at 1000 req/s | `page` | 7.50 ms | ≤ 50 ms | **met** (margin 42.50 ms) | issue; ARCHITECTURE.md §9 |',
+    );
+    expect(report).toContain(
+      '| content endpoint direct ÷ bare Node http server | `page` | 0.45 | ≥ 0.6 | **missed** by 0.15 (25 % of the budget) |',
+    );
   });
 
   it('says what the throughput budget leaves per request, and who spends it', () => {
@@ -37,7 +44,9 @@ describe('content report', () => {
 
   it('compares with an earlier run and shows the notes when the run carries them', () => {
     expect(report).not.toContain('## Before and after');
-    const before = fixtureRun([loadedRound(20000, 180, 120)], [], { code: { commit: 'fedcba9876543210', dirty: true, label: 'before' } });
+    const before = fixtureRun([loadedRound(20000, 180, 120)], [], {
+      code: { commit: 'fedcba9876543210', dirty: true, label: 'before' },
+    });
     const compared = renderContentReport({ ...run, before, notes: '## What changed\n\nA cache.' });
     expect(compared).toContain('## What changed\n\nA cache.');
     expect(compared).toContain('## Before and after');

@@ -1,5 +1,22 @@
-import { contenderBullets, contenderLabels, cpuInShort, loadBullets, num, rateRows, renderReport, throughputTable } from '../lib/report';
-import { CONTENDERS, assessNoise, keptUp, serverSeconds, summariseProbe, type ProbeSummary, type RateLevelSummary } from '../lib/results';
+import {
+  contenderBullets,
+  contenderLabels,
+  cpuInShort,
+  loadBullets,
+  num,
+  rateRows,
+  renderReport,
+  throughputTable,
+} from '../lib/report';
+import {
+  CONTENDERS,
+  assessNoise,
+  keptUp,
+  serverSeconds,
+  summariseProbe,
+  type ProbeSummary,
+  type RateLevelSummary,
+} from '../lib/results';
 import { BUDGETS, checkTargets, compareRuns, type Change, type ContentRun } from './content-results';
 
 function rateTable(level: RateLevelSummary): string[] {
@@ -36,10 +53,15 @@ function comparisonSection(before: ContentRun, after: ContentRun): string[] {
       `The *${before.code.label}* run was \`${before.command}\`; all its figures are in content.json under \`before\`.`,
   );
   out.push('');
-  out.push(`| probe | contender | req/s ${before.code.label} → ${after.code.label} | × | CPU µs/req, answering process | × | CPU µs/req, PostgreSQL |`);
+  out.push(
+    `| probe | contender | req/s ${before.code.label} → ${after.code.label} | × | CPU µs/req, answering process | × | CPU µs/req, PostgreSQL |`,
+  );
   out.push('|---|---|---|---|---|---|---|');
   for (const c of cmp.throughput) {
-    const db = c.contender === 'bare' ? '–' : `${num(c.databaseCpuUsPerRequest.before)} → ${num(c.databaseCpuUsPerRequest.after)}`;
+    const db =
+      c.contender === 'bare'
+        ? '–'
+        : `${num(c.databaseCpuUsPerRequest.before)} → ${num(c.databaseCpuUsPerRequest.after)}`;
     out.push(
       `| \`${c.probe}\` | ${c.contender} | ${num(c.reqPerSec.before)} → ${num(c.reqPerSec.after)} | ${factor(c.reqPerSec)} | ` +
         `${num(c.serverCpuUsPerRequest.before)} → ${num(c.serverCpuUsPerRequest.after)} | ${factor(c.serverCpuUsPerRequest, 2)} | ${db} |`,
@@ -47,7 +69,9 @@ function comparisonSection(before: ContentRun, after: ContentRun): string[] {
   }
   if (cmp.rates.length > 0) {
     out.push('');
-    out.push(`| probe | rate | contender | answered req/s ${before.code.label} → ${after.code.label} | p99 ms ${before.code.label} → ${after.code.label} |`);
+    out.push(
+      `| probe | rate | contender | answered req/s ${before.code.label} → ${after.code.label} | p99 ms ${before.code.label} → ${after.code.label} |`,
+    );
     out.push('|---|---|---|---|---|');
     for (const r of cmp.rates) {
       out.push(
@@ -115,7 +139,9 @@ export function renderContentReport(run: ContentRun): string {
     ),
     '- **Probes** (every contender answers byte-identical JSON, checked before timing):',
     ...run.probes.map((p) => {
-      const headers = Object.entries(p.headers).map(([k, v]) => `\`${k}: ${v}\``).join(', ');
+      const headers = Object.entries(p.headers)
+        .map(([k, v]) => `\`${k}: ${v}\``)
+        .join(', ');
       return `  - \`GET ${p.path}\`${headers ? ` with ${headers}` : ''} (\`${p.id}\`, ${num(p.bodyBytes)} bytes, X-Total-Count ${num(p.totalCount)}): ${p.description}`;
     }),
     ...loadBullets(run.settings, 'on the probes marked for it'),
@@ -135,7 +161,11 @@ export function renderContentReport(run: ContentRun): string {
       const p = run.probes.find((x) => x.id === s.probe);
       return `\`${s.probe}\`: \`GET ${p?.path ?? s.probe}\`${p?.headline ? ' (headline)' : ''}`;
     },
-    throughputTable: (s) => throughputTable(s, { service: 'content', ratios: ['gatewayOverBare', 'directOverBare', 'gatewayOverDirect'] }),
+    throughputTable: (s) =>
+      throughputTable(s, {
+        service: 'content',
+        ratios: ['gatewayOverBare', 'directOverBare', 'gatewayOverDirect'],
+      }),
     rateTable,
     serverColumn: { title: 'answering CPU s', seconds: serverSeconds },
   });

@@ -15,7 +15,10 @@ const rate = (gatewayP99: number, gatewayAchieved = 1000) => ({
 
 describe('content results', () => {
   it("judges the issue's two targets and §9's budgets, with margins", () => {
-    const run = fixtureRun([round(10000, 6000, 3000), round(10000, 6000, 3500), round(10000, 6000, 3200)], [rate(40), rate(60), rate(45)]);
+    const run = fixtureRun(
+      [round(10000, 6000, 3000), round(10000, 6000, 3500), round(10000, 6000, 3200)],
+      [rate(40), rate(60), rate(45)],
+    );
     const byId = Object.fromEntries(checkTargets(run, [summariseProbe(run, 'page')]).map((c) => [c.id, c]));
     expect(byId['gateway-over-bare']).toMatchObject({ verdict: 'missed', measured: 0.32, budget: 0.4 });
     expect(byId['gateway-over-bare'].margin).toBeCloseTo(-0.08, 10);
@@ -42,7 +45,9 @@ describe('content results', () => {
   });
 
   it('compares two runs probe by probe and contender by contender', () => {
-    const before = fixtureRun([round(10000, 200, 150)], [rate(9000, 180)], { code: { commit: 'aaaa', dirty: false, label: 'before' } });
+    const before = fixtureRun([round(10000, 200, 150)], [rate(9000, 180)], {
+      code: { commit: 'aaaa', dirty: false, label: 'before' },
+    });
     const after = fixtureRun([round(10000, 5000, 2000)], [rate(20)]);
     const cmp = compareRuns(before, after);
     expect(cmp.before.code.label).toBe('before');
@@ -51,10 +56,17 @@ describe('content results', () => {
     // Same CPU seconds for 25 times the requests: a 25th of the CPU per request.
     expect(direct?.serverCpuUsPerRequest.factor).toBeCloseTo(1 / 25, 10);
     const gatewayRate = cmp.rates.find((r) => r.contender === 'gateway');
-    expect(gatewayRate).toMatchObject({ rate: 1000, achievedRate: { before: 180, after: 1000 }, p99Ms: { before: 9000, after: 20 } });
+    expect(gatewayRate).toMatchObject({
+      rate: 1000,
+      achievedRate: { before: 180, after: 1000 },
+      p99Ms: { before: 9000, after: 20 },
+    });
 
     // A probe that changed its request between the runs is not compared.
-    const moved = { ...before, probes: before.probes.map((p) => ({ ...p, path: '/api/posts/public?limit=10' })) };
+    const moved = {
+      ...before,
+      probes: before.probes.map((p) => ({ ...p, path: '/api/posts/public?limit=10' })),
+    };
     expect(compareRuns(moved, after).throughput).toEqual([]);
   });
 });

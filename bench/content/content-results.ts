@@ -162,7 +162,11 @@ export interface RunComparison {
   rates: RateComparison[];
 }
 
-const change = (before: number, after: number): Change => ({ before, after, factor: before > 0 ? after / before : Number.NaN });
+const change = (before: number, after: number): Change => ({
+  before,
+  after,
+  factor: before > 0 ? after / before : Number.NaN,
+});
 
 /**
  * The medians of two runs side by side, for every probe (same id and same request) and contender both
@@ -185,7 +189,10 @@ export function compareRuns(before: ContentRun, after: ContentRun): RunCompariso
           contender,
           reqPerSec: change(tb.reqPerSec.median, ta.reqPerSec.median),
           serverCpuUsPerRequest: change(tb.serverCpuUsPerRequest.median, ta.serverCpuUsPerRequest.median),
-          databaseCpuUsPerRequest: change(tb.databaseCpuUsPerRequest.median, ta.databaseCpuUsPerRequest.median),
+          databaseCpuUsPerRequest: change(
+            tb.databaseCpuUsPerRequest.median,
+            ta.databaseCpuUsPerRequest.median,
+          ),
         });
       }
     }
@@ -207,5 +214,9 @@ export function compareRuns(before: ContentRun, after: ContentRun): RunCompariso
       }
     }
   }
-  return { before: { startedAt: before.startedAt, code: before.code, noisy: assessNoise(before).noisy }, throughput, rates };
+  return {
+    before: { startedAt: before.startedAt, code: before.code, noisy: assessNoise(before).noisy },
+    throughput,
+    rates,
+  };
 }

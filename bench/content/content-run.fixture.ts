@@ -2,7 +2,11 @@ import { measuredFixture, type RoundFigures } from '../lib/run.fixture';
 import type { ContentRun } from './content-results';
 
 /** A run of the headline probe (`page`) with the given per-round figures of each contender, at 1,000 req/s. */
-export function fixtureRun(throughput: RoundFigures, rate: RoundFigures, overrides: Partial<ContentRun> = {}): ContentRun {
+export function fixtureRun(
+  throughput: RoundFigures,
+  rate: RoundFigures,
+  overrides: Partial<ContentRun> = {},
+): ContentRun {
   return {
     benchmark: 'content',
     formatVersion: 1,

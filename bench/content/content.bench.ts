@@ -3,7 +3,13 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { BareAnswer } from '../lib/bare-server';
-import { COMMON_OPTIONS, benchCommand, commonOptions, positive, type CommonOptions } from '../lib/bench-options';
+import {
+  COMMON_OPTIONS,
+  benchCommand,
+  commonOptions,
+  positive,
+  type CommonOptions,
+} from '../lib/bench-options';
 import { fetchAnswer, progressLog, runContest } from '../lib/bench-run';
 import { REPO_ROOT } from '../lib/child-processes';
 import { embeddedDatabaseUrl } from '../lib/launcher-stack';
@@ -52,7 +58,7 @@ const PROBES: Record<string, Omit<ContentProbeInfo, 'bodyBytes' | 'totalCount'>>
     headers: {},
     description:
       "the blog list's first page of 20 lessons (full content, as the list answers), as a visitor's browser asks for it: " +
-      'the issue\'s headline.',
+      "the issue's headline.",
   },
   'page-fresh': {
     id: 'page-fresh',
@@ -81,7 +87,8 @@ const PROBES: Record<string, Omit<ContentProbeInfo, 'bodyBytes' | 'totalCount'>>
     headline: false,
     fixedRate: false,
     headers: BYPASS,
-    description: 'the first page of one category (by slug; about one post in nine), from the database every time.',
+    description:
+      'the first page of one category (by slug; about one post in nine), from the database every time.',
   },
   search: {
     id: 'search',
@@ -90,7 +97,8 @@ const PROBES: Record<string, Omit<ContentProbeInfo, 'bodyBytes' | 'totalCount'>>
     headline: false,
     fixedRate: false,
     headers: BYPASS,
-    description: 'a `q=` search (PostgreSQL full text, prefix match; about one post in twenty matches), from the database every time.',
+    description:
+      'a `q=` search (PostgreSQL full text, prefix match; about one post in twenty matches), from the database every time.',
   },
 };
 
@@ -129,7 +137,10 @@ interface Fetched {
   totalCount: number;
 }
 
-async function fetchProbe(origin: string, probe: Omit<ContentProbeInfo, 'bodyBytes' | 'totalCount'>): Promise<Fetched> {
+async function fetchProbe(
+  origin: string,
+  probe: Omit<ContentProbeInfo, 'bodyBytes' | 'totalCount'>,
+): Promise<Fetched> {
   const { body, headers } = await fetchAnswer(origin, probe);
   return { body, etag: headers.get('etag') ?? '', totalCount: Number(headers.get('x-total-count')) };
 }
@@ -144,7 +155,7 @@ function describeTopology(logLevel: string): string {
 }
 
 const SEED_HOW =
-  "Seeded after the launcher started, straight into the embedded PostgreSQL the launcher runs (port from its postmaster.pid, schema `content`): " +
+  'Seeded after the launcher started, straight into the embedded PostgreSQL the launcher runs (port from its postmaster.pid, schema `content`): ' +
   'eight categories, then one `INSERT … SELECT generate_series` writing rows as posts.service.ts does (HTML content of ~1.4 KB and its ' +
   'plain text, excerpt, read time, category, tags, the demo authors, distinct publication times), then `VACUUM ANALYZE`, as autovacuum ' +
   "would after such an insert (bench/content/content-seed.ts). The demo's own lessons count towards the total.";
@@ -170,20 +181,28 @@ async function run(options: Options): Promise<ContentRun> {
     request: (id) => ({ path: PROBES[id].path, headers: PROBES[id].headers }),
     prepare: async (launcher) => {
       const seeded = await seedPosts(await embeddedDatabaseUrl(launcher.dataDir), 'content', options.posts);
-      progress(`seeded ${seeded.added} posts in ${seeded.seconds.toFixed(1)} s: ${seeded.posts} published, ${seeded.categories} categories`);
+      progress(
+        `seeded ${seeded.added} posts in ${seeded.seconds.toFixed(1)} s: ${seeded.posts} published, ${seeded.categories} categories`,
+      );
       const fetched: Record<string, Fetched> = {};
       for (const id of options.probes) fetched[id] = await fetchProbe(launcher.gatewayUrl, PROBES[id]);
       const headline = fetched.page;
       if (headline && headline.totalCount !== seeded.posts) {
-        throw new Error(`the list counts ${headline.totalCount} posts, the database ${seeded.posts}: the seed is not what the service sees`);
+        throw new Error(
+          `the list counts ${headline.totalCount} posts, the database ${seeded.posts}: the seed is not what the service sees`,
+        );
       }
       for (const [id, f] of Object.entries(fetched)) {
-        if ((JSON.parse(f.body) as unknown[]).length !== 20) throw new Error(`${id} answered ${f.body.length} bytes, not a page of 20 posts`);
+        if ((JSON.parse(f.body) as unknown[]).length !== 20)
+          throw new Error(`${id} answered ${f.body.length} bytes, not a page of 20 posts`);
       }
       const answers: Record<string, BareAnswer> = {};
       const bodies: Record<string, string> = {};
       for (const [id, f] of Object.entries(fetched)) {
-        answers[PROBES[id].path] = { body: f.body, headers: { etag: f.etag, 'x-total-count': String(f.totalCount) } };
+        answers[PROBES[id].path] = {
+          body: f.body,
+          headers: { etag: f.etag, 'x-total-count': String(f.totalCount) },
+        };
         bodies[id] = f.body;
       }
       return { state: { seeded, fetched }, answers, bodies };
@@ -198,7 +217,13 @@ async function run(options: Options): Promise<ContentRun> {
     code,
     settings: measured.settings,
     topology: describeTopology(options.logLevel),
-    seed: { posts: seeded.posts, added: seeded.added, categories: seeded.categories, seconds: seeded.seconds, how: SEED_HOW },
+    seed: {
+      posts: seeded.posts,
+      added: seeded.added,
+      categories: seeded.categories,
+      seconds: seeded.seconds,
+      how: SEED_HOW,
+    },
     probes: options.probes.map((id) => ({
       ...PROBES[id],
       bodyBytes: Buffer.byteLength(fetched[id].body),
@@ -213,9 +238,13 @@ async function main(): Promise<void> {
   const jsonFile = path.join(options.out, 'content.json');
   const mdFile = path.join(options.out, 'content.md');
   // Read first, so a wrong path fails before ten minutes of measuring rather than after.
-  const before = options.before ? (JSON.parse(await readFile(options.before, 'utf8')) as ContentRun) : undefined;
+  const before = options.before
+    ? (JSON.parse(await readFile(options.before, 'utf8')) as ContentRun)
+    : undefined;
   const notes = options.notes ? await readFile(options.notes, 'utf8') : undefined;
-  const result = options.reportOnly ? (JSON.parse(await readFile(jsonFile, 'utf8')) as ContentRun) : await run(options);
+  const result = options.reportOnly
+    ? (JSON.parse(await readFile(jsonFile, 'utf8')) as ContentRun)
+    : await run(options);
   // With --report-only, --before and --notes replace what the run carries (the measurements stay as they are).
   if (before) result.before = { ...before, before: undefined, notes: undefined };
   if (notes) result.notes = notes;
@@ -223,7 +252,9 @@ async function main(): Promise<void> {
   await mkdir(options.out, { recursive: true });
   if (rewriteJson) await writeFile(jsonFile, `${JSON.stringify(result, null, 2)}\n`);
   await writeFile(mdFile, renderContentReport(result));
-  progress(`wrote ${path.relative(process.cwd(), mdFile)}${rewriteJson ? ` and ${path.relative(process.cwd(), jsonFile)}` : ''}`);
+  progress(
+    `wrote ${path.relative(process.cwd(), mdFile)}${rewriteJson ? ` and ${path.relative(process.cwd(), jsonFile)}` : ''}`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -33,19 +33,43 @@ export function renderFaultReport(run: FaultRun): string {
   ];
   for (const s of run.scenarios) {
     lines.push(`## ${s.title}`, '');
-    lines.push(`${s.seconds} s from ${s.startedAt.slice(11, 19)} UTC; ${s.requests} requests, ${s.failed} failed (no answer or 5xx), longest ${s.maxLatencyMs} ms.`);
-    if (Object.keys(s.statuses).length) lines.push(`Answers other than success, by status (0 = no answer): ${Object.entries(s.statuses).map(([k, v]) => `${k} × ${v}`).join(', ')}.`);
-    if (Object.keys(s.failedByOp).length) lines.push(`Failed by stream: ${Object.entries(s.failedByOp).map(([k, v]) => `${k} × ${v}`).join(', ')}.`);
-    if (s.sampleErrors.length) lines.push(`Errors seen: ${s.sampleErrors.map((e) => `\`${e.replace(/`/g, "'")}\``).join('; ')}.`);
-    lines.push(`Measured: ${Object.entries(s.measured).map(([k, v]) => `${k} = ${v}`).join(', ')}.`);
+    lines.push(
+      `${s.seconds} s from ${s.startedAt.slice(11, 19)} UTC; ${s.requests} requests, ${s.failed} failed (no answer or 5xx), longest ${s.maxLatencyMs} ms.`,
+    );
+    if (Object.keys(s.statuses).length)
+      lines.push(
+        `Answers other than success, by status (0 = no answer): ${Object.entries(s.statuses)
+          .map(([k, v]) => `${k} × ${v}`)
+          .join(', ')}.`,
+      );
+    if (Object.keys(s.failedByOp).length)
+      lines.push(
+        `Failed by stream: ${Object.entries(s.failedByOp)
+          .map(([k, v]) => `${k} × ${v}`)
+          .join(', ')}.`,
+      );
+    if (s.sampleErrors.length)
+      lines.push(`Errors seen: ${s.sampleErrors.map((e) => `\`${e.replace(/`/g, "'")}\``).join('; ')}.`);
+    lines.push(
+      `Measured: ${Object.entries(s.measured)
+        .map(([k, v]) => `${k} = ${v}`)
+        .join(', ')}.`,
+    );
     lines.push(
       `Writes: ${s.writes.commentsAcknowledged} comments and ${s.writes.gradesAcknowledged} grades acknowledged, ${s.writes.commentsMissing + s.writes.gradesMissing} of them missing, ${s.writes.gradeDuplicates} stored twice, ${s.writes.gradesUnknown} submissions that failed every retry.`,
     );
     lines.push(
       `Chat: ${s.chat.sent} sent, ${s.chat.confirmed} echoed back to their sender, ${s.chat.refused} refused with a notice, ${s.chat.unanswered} unanswered, ${s.chat.received} deliveries, ${s.chat.missing} missing, ${s.chat.duplicates} duplicated; ${s.chat.reconnects} reconnects (slowest ${s.chat.maxReconnectMs} ms to joined).`,
     );
-    lines.push('', '| event subject | written | published | consumer deliveries / expected |', '|---|---|---|---|');
-    for (const [subject, e] of Object.entries(s.events.bySubject).sort()) lines.push(`| \`${subject}\` | ${e.written} | ${e.published} | ${e.expected ? `${e.delivered} / ${e.expected}` : '—'} |`);
+    lines.push(
+      '',
+      '| event subject | written | published | consumer deliveries / expected |',
+      '|---|---|---|---|',
+    );
+    for (const [subject, e] of Object.entries(s.events.bySubject).sort())
+      lines.push(
+        `| \`${subject}\` | ${e.written} | ${e.published} | ${e.expected ? `${e.delivered} / ${e.expected}` : '—'} |`,
+      );
     lines.push('', '| check | held | detail |', '|---|---|---|');
     for (const c of s.checks) lines.push(`| ${c.name} | ${c.ok ? 'yes' : '**no**'} | ${c.detail} |`);
     lines.push('');

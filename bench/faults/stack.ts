@@ -6,7 +6,15 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import { REPO_ROOT, freePort, spawnTypeScript, stopChild } from '../lib/child-processes';
-import { ProcessTracker, startNats, startRedis, tailOf, waitHttp, type Nats, type Redis } from '../lib/cluster-infra';
+import {
+  ProcessTracker,
+  startNats,
+  startRedis,
+  tailOf,
+  waitHttp,
+  type Nats,
+  type Redis,
+} from '../lib/cluster-infra';
 
 /**
  * The cluster topology for the fault suite (issue #14 §3): `launcher/src/cluster.ts` — every service replica its
@@ -49,7 +57,14 @@ async function startPostgres(scratch: string): Promise<Restartable & { dispose()
     persistent: true,
     createPostgresUser: isRoot,
     initdbFlags: ['--encoding=UTF8', '--locale=C', '--lc-messages=C'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=300'],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'max_connections=300',
+    ],
     onLog: () => undefined,
     onError: () => undefined,
   });
@@ -126,7 +141,10 @@ export class FaultStack {
         CONTENT_COMMENT_RATE_PER_ADDRESS: '100000',
         ...Object.fromEntries(SERVICES.map((s) => [`${s.toUpperCase()}_REPLICAS`, String(options.replicas)])),
       };
-      const cluster = spawnTypeScript(path.join(REPO_ROOT, 'launcher/src/cluster.ts'), [], { env, stdio: ['ignore', logFd, logFd] });
+      const cluster = spawnTypeScript(path.join(REPO_ROOT, 'launcher/src/cluster.ts'), [], {
+        env,
+        stdio: ['ignore', logFd, logFd],
+      });
       disposers.unshift(async () => {
         await stopChild(cluster, 30_000);
         closeSync(logFd);
@@ -134,7 +152,13 @@ export class FaultStack {
       const stack = new FaultStack(scratch, gateway, postgres, redis, nats, cluster, logFile, disposers);
       await waitHttp(
         `${gateway}/readyz`,
-        (status, body) => status === 200 && SERVICES.every((s) => (JSON.parse(body) as { services: Record<string, { available: number }> }).services[s]?.available === options.replicas),
+        (status, body) =>
+          status === 200 &&
+          SERVICES.every(
+            (s) =>
+              (JSON.parse(body) as { services: Record<string, { available: number }> }).services[s]
+                ?.available === options.replicas,
+          ),
         240_000,
         cluster,
         logFile,
@@ -179,8 +203,10 @@ export class FaultStack {
     for (;;) {
       const replicas = this.members().filter((m) => m.service !== 'gateway');
       const answers = await Promise.all(replicas.map((m) => readyz(m.port)));
-      if (replicas.length > 0 && answers.every(Boolean) && (await this.gatewayAllUp())) return Date.now() - started;
-      if (Date.now() - started > timeoutMs) throw new Error(`not every replica ready within ${timeoutMs} ms:\n${tailOf(this.logFile, 30)}`);
+      if (replicas.length > 0 && answers.every(Boolean) && (await this.gatewayAllUp()))
+        return Date.now() - started;
+      if (Date.now() - started > timeoutMs)
+        throw new Error(`not every replica ready within ${timeoutMs} ms:\n${tailOf(this.logFile, 30)}`);
       await sleep(100);
     }
   }
@@ -189,7 +215,10 @@ export class FaultStack {
     try {
       const res = await fetch(`${this.gateway}/readyz`, { signal: AbortSignal.timeout(2000) });
       const body = (await res.json()) as { services: Record<string, { available: number; total: number }> };
-      return res.status === 200 && SERVICES.every((s) => body.services[s] && body.services[s].available === body.services[s].total);
+      return (
+        res.status === 200 &&
+        SERVICES.every((s) => body.services[s] && body.services[s].available === body.services[s].total)
+      );
     } catch {
       return false;
     }
@@ -198,7 +227,9 @@ export class FaultStack {
   /** Lines of the cluster's log that say a replica exited and was restarted by the supervisor. */
   restartsLogged(): number {
     try {
-      return readFileSync(this.logFile, 'utf8').split('\n').filter((l) => l.includes('process exited; restarting')).length;
+      return readFileSync(this.logFile, 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('process exited; restarting')).length;
     } catch {
       return 0;
     }

@@ -32,10 +32,19 @@ export async function eventCounts(databaseUrl: string, since: Date): Promise<Eve
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
   try {
-    const counts: EventCounts = { written: 0, published: 0, expectedDeliveries: 0, delivered: 0, bySubject: {} };
+    const counts: EventCounts = {
+      written: 0,
+      published: 0,
+      expectedDeliveries: 0,
+      delivered: 0,
+      bySubject: {},
+    };
     const inboxIds: Record<string, Set<string>> = {};
     for (const schema of SERVICES) {
-      const { rows } = await db.query<{ message_id: string }>(`SELECT message_id FROM "${schema}".inbox WHERE processed_at >= $1`, [since]);
+      const { rows } = await db.query<{ message_id: string }>(
+        `SELECT message_id FROM "${schema}".inbox WHERE processed_at >= $1`,
+        [since],
+      );
       inboxIds[schema] = new Set(rows.map((r) => r.message_id));
     }
     for (const schema of SERVICES) {
@@ -44,7 +53,12 @@ export async function eventCounts(databaseUrl: string, since: Date): Promise<Eve
         [since],
       );
       for (const row of rows) {
-        const entry = (counts.bySubject[row.subject] ??= { written: 0, published: 0, expected: 0, delivered: 0 });
+        const entry = (counts.bySubject[row.subject] ??= {
+          written: 0,
+          published: 0,
+          expected: 0,
+          delivered: 0,
+        });
         entry.written += 1;
         counts.written += 1;
         if (row.published) {
@@ -78,16 +92,28 @@ export interface WriteCheck {
   gradeDuplicates: number;
 }
 
-export async function checkWrites(databaseUrl: string, comments: readonly string[], grades: ReadonlyMap<string, string | null>): Promise<WriteCheck> {
+export async function checkWrites(
+  databaseUrl: string,
+  comments: readonly string[],
+  grades: ReadonlyMap<string, string | null>,
+): Promise<WriteCheck> {
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
   try {
     const storedComments = new Set(
-      (await db.query<{ id: string }>('SELECT id::text AS id FROM content.comments WHERE id = ANY($1::uuid[])', [[...comments]])).rows.map((r) => r.id),
+      (
+        await db.query<{ id: string }>(
+          'SELECT id::text AS id FROM content.comments WHERE id = ANY($1::uuid[])',
+          [[...comments]],
+        )
+      ).rows.map((r) => r.id),
     );
     const keys = [...grades.keys()];
     const rows = (
-      await db.query<{ id: string; key: string }>('SELECT id::text AS id, idempotency_key::text AS key FROM assessment.grades WHERE idempotency_key = ANY($1::uuid[])', [keys])
+      await db.query<{ id: string; key: string }>(
+        'SELECT id::text AS id, idempotency_key::text AS key FROM assessment.grades WHERE idempotency_key = ANY($1::uuid[])',
+        [keys],
+      )
     ).rows;
     const byKey = new Map<string, string[]>();
     for (const row of rows) byKey.set(row.key, [...(byKey.get(row.key) ?? []), row.id]);

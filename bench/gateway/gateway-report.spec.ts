@@ -3,14 +3,19 @@ import { renderGatewayReport } from './gateway-report';
 import { fixtureRun } from './gateway-run.fixture';
 
 describe('gateway report', () => {
-  const run = fixtureRun([loadedRound(20000, 1200, 700), loadedRound(21000, 1100, 650), loadedRound(19000, 1150, 690)], [keptUpRate, keptUpRate, keptUpRate]);
+  const run = fixtureRun(
+    [loadedRound(20000, 1200, 700), loadedRound(21000, 1100, 650), loadedRound(19000, 1150, 690)],
+    [keptUpRate, keptUpRate, keptUpRate],
+  );
   const report = renderGatewayReport(run);
 
   it('states every target with its verdict', () => {
     expect(report).toContain(
       '| throughput through the gateway ÷ direct to identity | `me` | 0.59 | ≥ 0.5 | **met** (margin 0.09) | issue; ARCHITECTURE.md §9 |',
     );
-    expect(report).toContain('| p99 added by the gateway at 500 req/s | `me` | 3.50 ms | ≤ 5 ms | **met** (margin 1.50 ms) |');
+    expect(report).toContain(
+      '| p99 added by the gateway at 500 req/s | `me` | 3.50 ms | ≤ 5 ms | **met** (margin 1.50 ms) |',
+    );
     expect(report).toContain(
       '| identity endpoint ÷ bare Node http server, same JSON | `me` | 0.06 | ≥ 0.6 | **missed** by 0.54 (90 % of the budget) |',
     );
@@ -24,7 +29,9 @@ describe('gateway report', () => {
 
   it('says the ratios and the differences are steadier on a busy machine', () => {
     const noisy = renderGatewayReport({ ...run, loadAverage: { start: [6, 5, 4], end: [6, 5, 4] } });
-    expect(noisy).toContain('> **Noisy machine.** the 1-minute load average was 6 when the run started, on 2 cores.');
+    expect(noisy).toContain(
+      '> **Noisy machine.** the 1-minute load average was 6 when the run started, on 2 cores.',
+    );
     expect(noisy).toContain('the ratios and differences come from contenders run back to back');
   });
 

@@ -1,4 +1,13 @@
-import { contenderBullets, cpuInShort, loadBullets, num, rateRows, renderReport, signed, throughputTable } from '../lib/report';
+import {
+  contenderBullets,
+  cpuInShort,
+  loadBullets,
+  num,
+  rateRows,
+  renderReport,
+  signed,
+  throughputTable,
+} from '../lib/report';
 import { assessNoise, summariseProbe, type ProbeSummary, type RateLevelSummary } from '../lib/results';
 import { checkTargets, identityKeptUp, type GatewayRun } from './gateway-results';
 
@@ -48,7 +57,9 @@ function inShort(run: GatewayRun, s: ProbeSummary): string[] {
     lines.push(
       identityKeptUp(level)
         ? `- At ${level.rate} req/s: p99 ${num(d.p99Ms.median, 2)} ms direct, ${num(g.p99Ms.median, 2)} ms through the gateway` +
-            (level.addedP99Ms ? ` (added p99, paired by round: ${signed(level.addedP99Ms.median, 2)} ms).` : '.')
+            (level.addedP99Ms
+              ? ` (added p99, paired by round: ${signed(level.addedP99Ms.median, 2)} ms).`
+              : '.')
         : `- At ${level.rate} req/s identity alone answered ${num(d.achievedRate.median)} req/s and the gateway path ${num(g.achievedRate.median)}: ` +
             'the rate is beyond this machine, and latencies there are queueing.',
     );
@@ -61,7 +72,9 @@ export function renderGatewayReport(run: GatewayRun): string {
   const summaries = run.probes.map((p) => summariseProbe(run, p.id));
   const headline = run.probes.find((p) => p.headline)?.id;
   const headlineSummary = summaries.find((x) => run.probes.find((p) => p.id === x.probe)?.headline);
-  const checks = checkTargets(run, summaries).sort((a, b) => Number(b.probe === headline) - Number(a.probe === headline));
+  const checks = checkTargets(run, summaries).sort(
+    (a, b) => Number(b.probe === headline) - Number(a.probe === headline),
+  );
   const measured = [
     `- **Topology**: ${run.topology}`,
     ...contenderBullets(
@@ -69,7 +82,9 @@ export function renderGatewayReport(run: GatewayRun): string {
       "Node's own `http` server answering the exact JSON body the endpoint returned, by path; no framework, no cookie check, no database.",
     ),
     "- **Probes** (all with the demo admin's session cookie, signed in once through the gateway):",
-    ...run.probes.map((p) => `  - \`GET ${p.path}\` (\`${p.id}\`, ${p.bodyBytes} bytes of JSON): ${p.description}`),
+    ...run.probes.map(
+      (p) => `  - \`GET ${p.path}\` (\`${p.id}\`, ${p.bodyBytes} bytes of JSON): ${p.description}`,
+    ),
     ...loadBullets(run.settings, 'on the probes through the gateway'),
   ];
   const remark = run.topology.includes('one Node process')
@@ -84,7 +99,10 @@ export function renderGatewayReport(run: GatewayRun): string {
     checks,
     afterTargets:
       headline && run.probes.length > 1
-        ? [`\`${headline}\` is the headline probe (the issue's); the others are measured beside it to show where the cost is.`, '']
+        ? [
+            `\`${headline}\` is the headline probe (the issue's); the others are measured beside it to show where the cost is.`,
+            '',
+          ]
         : [],
     measured,
     summaries,
@@ -92,7 +110,12 @@ export function renderGatewayReport(run: GatewayRun): string {
       const p = run.probes.find((x) => x.id === s.probe);
       return `\`GET ${p?.path ?? s.probe}\`${p?.headline ? ' (headline)' : ''}`;
     },
-    throughputTable: (s) => throughputTable(s, { service: 'identity', ratios: ['gatewayOverDirect', 'directOverBare', 'gatewayOverBare'], remark }),
+    throughputTable: (s) =>
+      throughputTable(s, {
+        service: 'identity',
+        ratios: ['gatewayOverDirect', 'directOverBare', 'gatewayOverBare'],
+        remark,
+      }),
     rateTable,
     serverColumn: { title: 'launcher CPU s', seconds: (r) => r.cpu.groups.launcher ?? 0 },
   });

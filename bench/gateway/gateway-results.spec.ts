@@ -15,7 +15,10 @@ const rate = (directP99: number, gatewayP99: number, directAchieved = 500) => ({
 
 describe('gateway results', () => {
   it('says which targets are met and by how much the others are missed', () => {
-    const run = fixtureRun([round(10000, 1000, 400), round(10000, 1000, 450), round(10000, 1000, 420)], [rate(4, 12), rate(4, 11), rate(4, 13)]);
+    const run = fixtureRun(
+      [round(10000, 1000, 400), round(10000, 1000, 450), round(10000, 1000, 420)],
+      [rate(4, 12), rate(4, 11), rate(4, 13)],
+    );
     const checks = checkTargets(run, [summariseProbe(run, 'me')]);
     const byId = Object.fromEntries(checks.map((c) => [c.id, c]));
     expect(byId['gateway-throughput']).toMatchObject({ verdict: 'missed', measured: 0.42, budget: 0.5 });
@@ -48,7 +51,9 @@ describe('gateway results', () => {
     expect(summary.rates.map((l) => l.rate)).toEqual([500, 100]);
     const added = checkTargets(run, [summary]).find((c) => c.id === 'gateway-added-p99');
     expect(added?.verdict).toBe('not measured');
-    expect(added?.note).toContain('; at 100 req/s, which it sustains, gateway p99 minus direct p99 is 1.50 ms');
+    expect(added?.note).toContain(
+      '; at 100 req/s, which it sustains, gateway p99 minus direct p99 is 1.50 ms',
+    );
   });
 
   it('says so when the gateway path, not identity, fell behind the rate', () => {

@@ -120,7 +120,10 @@ async function run(options: CommonOptions): Promise<GatewayRun> {
     ...measured.context,
     settings: measured.settings,
     topology: describeTopology(options.logLevel),
-    probes: options.probes.map((id) => ({ ...PROBES[id], bodyBytes: Buffer.byteLength(measured.bodies[id]) })),
+    probes: options.probes.map((id) => ({
+      ...PROBES[id],
+      bodyBytes: Buffer.byteLength(measured.bodies[id]),
+    })),
     ...measured.rounds,
   };
 }
@@ -129,11 +132,15 @@ async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   const jsonFile = path.join(options.out, 'gateway.json');
   const mdFile = path.join(options.out, 'gateway.md');
-  const result = options.reportOnly ? (JSON.parse(await readFile(jsonFile, 'utf8')) as GatewayRun) : await run(options);
+  const result = options.reportOnly
+    ? (JSON.parse(await readFile(jsonFile, 'utf8')) as GatewayRun)
+    : await run(options);
   await mkdir(options.out, { recursive: true });
   if (!options.reportOnly) await writeFile(jsonFile, `${JSON.stringify(result, null, 2)}\n`);
   await writeFile(mdFile, renderGatewayReport(result));
-  progress(`wrote ${path.relative(process.cwd(), mdFile)}${options.reportOnly ? '' : ` and ${path.relative(process.cwd(), jsonFile)}`}`);
+  progress(
+    `wrote ${path.relative(process.cwd(), mdFile)}${options.reportOnly ? '' : ` and ${path.relative(process.cwd(), jsonFile)}`}`,
+  );
 }
 
 main().catch((error: unknown) => {

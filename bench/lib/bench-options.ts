@@ -25,7 +25,9 @@ export const COMMON_OPTIONS = {
 
 /** What parseArgs gives for COMMON_OPTIONS. */
 export type CommonValues = {
-  [K in keyof typeof COMMON_OPTIONS]?: (typeof COMMON_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string;
+  [K in keyof typeof COMMON_OPTIONS]?: (typeof COMMON_OPTIONS)[K]['type'] extends 'boolean'
+    ? boolean
+    : string;
 };
 
 export interface CommonOptions extends LoadPlan {
@@ -64,7 +66,10 @@ export function commonOptions(values: CommonValues, defaults: CommonDefaults): C
     console.log(defaults.usage);
     process.exit(0);
   }
-  const probes = (values.probes ?? defaults.probes.join(',')).split(',').map((p) => p.trim()).filter(Boolean);
+  const probes = (values.probes ?? defaults.probes.join(','))
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   const unknown = probes.filter((p) => !defaults.probes.includes(p));
   if (unknown.length > 0 || probes.length === 0) {
     throw new Error(`--probes takes a list of ${defaults.probes.join(', ')} (got "${values.probes}")`);
@@ -72,7 +77,8 @@ export function commonOptions(values: CommonValues, defaults: CommonDefaults): C
   const wrkInstalled = toolVersion('wrk') !== undefined;
   const tool = values.tool ?? (wrkInstalled ? 'wrk' : 'undici');
   if (tool !== 'wrk' && tool !== 'undici') throw new Error(`--tool must be wrk or undici (got "${tool}")`);
-  if (tool === 'wrk' && !wrkInstalled) throw new Error('wrk is not installed: apt-get install -y wrk, or pass --tool undici');
+  if (tool === 'wrk' && !wrkInstalled)
+    throw new Error('wrk is not installed: apt-get install -y wrk, or pass --tool undici');
   return {
     rounds: Math.round(positive('rounds', values.rounds, 3)),
     durationSeconds: positive('duration', values.duration, 10),
@@ -97,7 +103,11 @@ export function commonOptions(values: CommonValues, defaults: CommonDefaults): C
  * report went (`--out`, and the script's own file options in `skipWithValue`) or `--report-only`. Paths are shown
  * relative to the repository, so the command reads the same on every machine.
  */
-export function benchCommand(script: string, argv: readonly string[], skipWithValue: readonly string[] = []): string {
+export function benchCommand(
+  script: string,
+  argv: readonly string[],
+  skipWithValue: readonly string[] = [],
+): string {
   const skipped = new Set(['--out', ...skipWithValue]);
   const args: string[] = [];
   for (let i = 0; i < argv.length; i++) {

@@ -18,7 +18,9 @@ describe('benchmark run helpers', () => {
     const { body, headers } = await fetchAnswer(sameUrl, { path: '/a', headers: {} });
     expect(body).toBe('{"a":1}');
     expect(headers.get('content-type')).toBe('application/json; charset=utf-8');
-    await expect(fetchAnswer(sameUrl, { path: '/c', headers: {} })).rejects.toThrow(`GET ${sameUrl}/c answered 404: {"message":"Not found"}`);
+    await expect(fetchAnswer(sameUrl, { path: '/c', headers: {} })).rejects.toThrow(
+      `GET ${sameUrl}/c answered 404: {"message":"Not found"}`,
+    );
   });
 
   it('checks that every contender of a probe answers the same body', async () => {
@@ -28,10 +30,12 @@ describe('benchmark run helpers', () => {
       { id: 'a', contenders: ['bare', 'direct', 'gateway'] as const, fixedRate: true },
       { id: 'b', contenders: ['bare', 'direct'] as const, fixedRate: false },
     ];
-    await expect(verifyAnswers({ bare: sameUrl, direct: sameUrl, gateway: otherUrl }, probes, request, expected)).resolves.toBeUndefined();
-    await expect(verifyAnswers({ bare: sameUrl, direct: otherUrl, gateway: sameUrl }, probes, request, expected)).rejects.toThrow(
-      'direct answered /b with another body (7 bytes, expected 7)',
-    );
+    await expect(
+      verifyAnswers({ bare: sameUrl, direct: sameUrl, gateway: otherUrl }, probes, request, expected),
+    ).resolves.toBeUndefined();
+    await expect(
+      verifyAnswers({ bare: sameUrl, direct: otherUrl, gateway: sameUrl }, probes, request, expected),
+    ).rejects.toThrow('direct answered /b with another body (7 bytes, expected 7)');
   });
 
   it('runs the bare server in its own process until stopped', async () => {

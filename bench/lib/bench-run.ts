@@ -22,10 +22,14 @@ export function progressLog(benchmark: string): (message: string) => void {
 }
 
 /** GETs a probe from one contender; anything but a 200 is an error. */
-export async function fetchAnswer(origin: string, request: ProbeRequest): Promise<{ body: string; headers: Headers }> {
+export async function fetchAnswer(
+  origin: string,
+  request: ProbeRequest,
+): Promise<{ body: string; headers: Headers }> {
   const res = await fetch(new URL(request.path, origin), { headers: request.headers });
   const body = await res.text();
-  if (res.status !== 200) throw new Error(`GET ${origin}${request.path} answered ${res.status}: ${body.slice(0, 500)}`);
+  if (res.status !== 200)
+    throw new Error(`GET ${origin}${request.path} answered ${res.status}: ${body.slice(0, 500)}`);
   return { body, headers: res.headers };
 }
 
@@ -39,13 +43,16 @@ export async function verifyAnswers<C extends string = Contender>(
   request: (probe: string) => ProbeRequest,
   expected: Record<string, string>,
 ): Promise<void> {
-  const origin = typeof origins === 'function' ? origins : (_probe: string, contender: C) => origins[contender];
+  const origin =
+    typeof origins === 'function' ? origins : (_probe: string, contender: C) => origins[contender];
   for (const probe of probes) {
     const sent = request(probe.id);
     for (const contender of probe.contenders) {
       const { body } = await fetchAnswer(origin(probe.id, contender), sent);
       if (body !== expected[probe.id]) {
-        throw new Error(`${contender} answered ${sent.path} with another body (${body.length} bytes, expected ${expected[probe.id].length})`);
+        throw new Error(
+          `${contender} answered ${sent.path} with another body (${body.length} bytes, expected ${expected[probe.id].length})`,
+        );
       }
     }
   }
@@ -64,7 +71,12 @@ export type BareProcess = ServerProcess;
  * Starts one of lib's server scripts in its own process (on `cpus` when given) and waits for the line it prints
  * with its URL; stop() ends it, then runs `cleanUp`.
  */
-async function startServerScript(file: string, args: string[], cpus: string | undefined, cleanUp = async () => {}): Promise<ServerProcess> {
+async function startServerScript(
+  file: string,
+  args: string[],
+  cpus: string | undefined,
+  cleanUp = async () => {},
+): Promise<ServerProcess> {
   const child = spawnTypeScript(path.join(__dirname, file), args, {
     env: { PATH: process.env.PATH },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -86,11 +98,16 @@ async function startServerScript(file: string, args: string[], cpus: string | un
 }
 
 /** Starts lib/bare-server.ts in its own process, answering `answers` (by URL); stop() also removes its file. */
-export async function startBareServer(answers: Record<string, BareAnswer>, cpus?: string): Promise<BareProcess> {
+export async function startBareServer(
+  answers: Record<string, BareAnswer>,
+  cpus?: string,
+): Promise<BareProcess> {
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'district-bench-bare-'));
   const answersFile = path.join(scratch, 'answers.json');
   await writeFile(answersFile, JSON.stringify(answers));
-  return startServerScript('bare-server.ts', [answersFile], cpus, () => rm(scratch, { recursive: true, force: true }));
+  return startServerScript('bare-server.ts', [answersFile], cpus, () =>
+    rm(scratch, { recursive: true, force: true }),
+  );
 }
 
 /** Starts lib/minimal-proxy.ts in its own process, in front of `upstream`. */
@@ -152,11 +169,17 @@ export async function runContest<S>(options: CommonOptions, spec: ContestSpec<S>
   };
   return stoppingOnSignals(progress, cleanUp, async () => {
     const serviceUrl = launcher.serviceUrls[spec.service];
-    progress(`launcher ready: gateway ${launcher.gatewayUrl}, ${spec.service} ${serviceUrl} (log ${launcher.logFile})`);
+    progress(
+      `launcher ready: gateway ${launcher.gatewayUrl}, ${spec.service} ${serviceUrl} (log ${launcher.logFile})`,
+    );
     const prepared = await spec.prepare(launcher, serviceUrl);
     const request = (probe: string) => spec.request(probe, prepared.state);
     bare = await startBareServer(prepared.answers, pinning.serverCpus);
-    const origins: Record<Contender, string> = { bare: bare.url, direct: serviceUrl, gateway: launcher.gatewayUrl };
+    const origins: Record<Contender, string> = {
+      bare: bare.url,
+      direct: serviceUrl,
+      gateway: launcher.gatewayUrl,
+    };
     await verifyAnswers(origins, spec.probes, request, prepared.bodies);
     progress('every contender answers the same JSON');
 
@@ -170,7 +193,13 @@ export async function runContest<S>(options: CommonOptions, spec: ContestSpec<S>
     });
     return {
       ...prepared,
-      context: { startedAt, finishedAt: new Date().toISOString(), machine, loadAverage: { start: loadStart, end: loadAverage() }, pinning },
+      context: {
+        startedAt,
+        finishedAt: new Date().toISOString(),
+        machine,
+        loadAverage: { start: loadStart, end: loadAverage() },
+        pinning,
+      },
       settings: runSettings(options, tools),
       rounds,
     };
@@ -187,7 +216,10 @@ export interface RunOpening {
 }
 
 /** Chooses the servers' Node, pins this script, and notes what RunOpening records. */
-export async function openRun(options: CommonOptions, progress: (message: string) => void): Promise<RunOpening> {
+export async function openRun(
+  options: CommonOptions,
+  progress: (message: string) => void,
+): Promise<RunOpening> {
   runServersOn(options.node);
   const machine = describeMachine(serversNode());
   // Planned before this script is pinned, which narrows the CPUs it sees.
@@ -201,7 +233,10 @@ export async function openRun(options: CommonOptions, progress: (message: string
 }
 
 /** What a run's JSON records of how it was measured. */
-export function runSettings(options: CommonOptions, tools: Pick<RunSettings, 'throughputTool' | 'rateTool'>): RunSettings {
+export function runSettings(
+  options: CommonOptions,
+  tools: Pick<RunSettings, 'throughputTool' | 'rateTool'>,
+): RunSettings {
   return {
     rounds: options.rounds,
     durationSeconds: options.durationSeconds,
@@ -220,7 +255,11 @@ export function runSettings(options: CommonOptions, tools: Pick<RunSettings, 'th
  * Runs `body`, then `cleanUp` however it ends: on success, on an error, and on Ctrl-C or SIGTERM (then exits
  * 130), so that no server the benchmark started outlives it.
  */
-export async function stoppingOnSignals<T>(progress: (message: string) => void, cleanUp: () => Promise<void>, body: () => Promise<T>): Promise<T> {
+export async function stoppingOnSignals<T>(
+  progress: (message: string) => void,
+  cleanUp: () => Promise<void>,
+  body: () => Promise<T>,
+): Promise<T> {
   const interrupted = (signal: NodeJS.Signals) => {
     progress(`${signal}: stopping the servers`);
     void cleanUp().finally(() => process.exit(130));

@@ -15,7 +15,9 @@ export function freePort(): Promise<number> {
     server.on('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -44,7 +46,11 @@ export function spawnTypeScript(
   args: string[],
   options: { env: NodeJS.ProcessEnv; stdio: StdioOptions; cpus?: string; nodeArgs?: readonly string[] },
 ): ChildProcess {
-  const { command, args: argv } = pinnedCommand(serverNode, [...(options.nodeArgs ?? []), '-r', '@swc-node/register', file, ...args], options.cpus);
+  const { command, args: argv } = pinnedCommand(
+    serverNode,
+    [...(options.nodeArgs ?? []), '-r', '@swc-node/register', file, ...args],
+    options.cpus,
+  );
   return spawn(command, argv, {
     cwd: REPO_ROOT,
     env: { ...options.env, SWC_NODE_PROJECT: path.join(REPO_ROOT, 'tsconfig.runtime.json') },
@@ -72,7 +78,8 @@ export function firstJsonLine<T>(child: ChildProcess, timeoutMs: number): Promis
         finish(error as Error);
       }
     };
-    const onExit = (code: number | null) => finish(new Error(`exited with ${code} before its handshake line`));
+    const onExit = (code: number | null) =>
+      finish(new Error(`exited with ${code} before its handshake line`));
     function finish(error?: Error, value?: T) {
       clearTimeout(timer);
       stdout?.off('data', onData);
@@ -98,7 +105,10 @@ export async function stopChild(child: ChildProcess, graceMs = 20_000): Promise<
   child.kill('SIGTERM');
   // An unreferenced timer: the child's own handle keeps Node alive while it runs, and once it has exited the
   // grace period must not hold the caller (a finished benchmark, a test) open until it runs out.
-  const inTime = await Promise.race([exited.then(() => true), sleep(graceMs, undefined, { ref: false }).then(() => false)]);
+  const inTime = await Promise.race([
+    exited.then(() => true),
+    sleep(graceMs, undefined, { ref: false }).then(() => false),
+  ]);
   if (!inTime && !hasExited(child)) {
     child.kill('SIGKILL');
     await exited;
@@ -127,7 +137,9 @@ export function serveForBench(server: Server): void {
  * bench's own `extra` (a space-separated option value such as "--trace-gc").
  */
 export function serviceNodeArgs(service: string, extra = ''): string[] {
-  const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'services', service, 'package.json'), 'utf8')) as {
+  const manifest = JSON.parse(
+    readFileSync(path.join(REPO_ROOT, 'services', service, 'package.json'), 'utf8'),
+  ) as {
     district?: { nodeFlags?: string[] };
   };
   return [...(manifest.district?.nodeFlags ?? []), ...extra.split(/\s+/).filter(Boolean)];

@@ -66,10 +66,17 @@ export function tailOf(file: string | undefined, lines = 15): string {
   }
 }
 
-export async function waitHttp(url: string, ok: (status: number, body: string) => boolean, ms: number, child?: ChildProcess, log?: string): Promise<void> {
+export async function waitHttp(
+  url: string,
+  ok: (status: number, body: string) => boolean,
+  ms: number,
+  child?: ChildProcess,
+  log?: string,
+): Promise<void> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
-    if (child && hasExited(child)) throw new Error(`${url}: the process exited (${child.exitCode}); log ${log ?? '-'}:\n${tailOf(log)}`);
+    if (child && hasExited(child))
+      throw new Error(`${url}: the process exited (${child.exitCode}); log ${log ?? '-'}:\n${tailOf(log)}`);
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
       if (ok(res.status, await res.text())) return;
@@ -92,19 +99,47 @@ export interface Redis {
 }
 
 /** A Redis of the run's own in `scratch`, nothing kept on disk, on `cpus`. */
-export async function startRedis(tracker: ProcessTracker, scratch: string, cpus: string | undefined): Promise<Redis> {
+export async function startRedis(
+  tracker: ProcessTracker,
+  scratch: string,
+  cpus: string | undefined,
+): Promise<Redis> {
   const port = await freePort();
   const dir = path.join(scratch, `redis-${port}`);
   mkdirSync(dir, { recursive: true });
   const argv = pin(cpus, ['redis-server']);
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'yes', '--dir', dir];
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--daemonize',
+    'yes',
+    '--dir',
+    dir,
+  ];
   const redis: Redis = {
     port,
     pid: 0,
     url: `redis://127.0.0.1:${port}`,
     stop: () => (tracker.redisStops.delete(stop), stop()),
     start: async () => {
-      const r = spawnSync(argv[0], [...argv.slice(1), ...args, '--pidfile', path.join(dir, 'redis.pid'), '--logfile', path.join(dir, 'redis.log')], { encoding: 'utf8' });
+      const r = spawnSync(
+        argv[0],
+        [
+          ...argv.slice(1),
+          ...args,
+          '--pidfile',
+          path.join(dir, 'redis.pid'),
+          '--logfile',
+          path.join(dir, 'redis.log'),
+        ],
+        { encoding: 'utf8' },
+      );
       if (r.status !== 0) throw new Error(`redis-server failed: ${r.stderr}`);
       for (let i = 0; i < 100; i++) {
         const ping = spawnSync('redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8' });
@@ -138,7 +173,11 @@ export interface Nats {
 }
 
 /** A NATS server with JetStream in `scratch`, on `cpus`. */
-export async function startNats(tracker: ProcessTracker, scratch: string, cpus: string | undefined): Promise<Nats> {
+export async function startNats(
+  tracker: ProcessTracker,
+  scratch: string,
+  cpus: string | undefined,
+): Promise<Nats> {
   const port = await freePort();
   const argv = pin(cpus, ['nats-server']);
   let child: ChildProcess | undefined;
@@ -149,7 +188,13 @@ export async function startNats(tracker: ProcessTracker, scratch: string, cpus: 
       if (child) await stopChild(child, 5000);
     },
     start: async () => {
-      child = tracker.track(spawn(argv[0], [...argv.slice(1), '-a', '127.0.0.1', '-p', String(port), '-js', '-sd', path.join(scratch, 'nats')], { stdio: 'ignore' }));
+      child = tracker.track(
+        spawn(
+          argv[0],
+          [...argv.slice(1), '-a', '127.0.0.1', '-p', String(port), '-js', '-sd', path.join(scratch, 'nats')],
+          { stdio: 'ignore' },
+        ),
+      );
       nats.pid = child.pid;
       await waitPort(port, 10_000);
     },
@@ -161,7 +206,10 @@ export async function startNats(tracker: ProcessTracker, scratch: string, cpus: 
 const ADMIN_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /** A database on the local PostgreSQL (127.0.0.1:5432, trust) for one run; `drop` removes it. */
-export async function createThrowawayDatabase(prefix: string, progress: (m: string) => void): Promise<{ name: string; url: string; drop(): Promise<void> }> {
+export async function createThrowawayDatabase(
+  prefix: string,
+  progress: (m: string) => void,
+): Promise<{ name: string; url: string; drop(): Promise<void> }> {
   const name = `${prefix}_${process.pid}_${Date.now()}`;
   const admin = new Client({ connectionString: ADMIN_DATABASE_URL });
   await admin.connect();
@@ -181,7 +229,10 @@ export async function createThrowawayDatabase(prefix: string, progress: (m: stri
 }
 
 /** A fresh signing key pair (identity's kind: ES256) and a signer for sessions as identity issues them. */
-export function sessionSigner(): { publicKeyPem: string; sign(claims: Omit<SessionClaims, 'sid' | 'sst'>): Promise<string> } {
+export function sessionSigner(): {
+  publicKeyPem: string;
+  sign(claims: Omit<SessionClaims, 'sid' | 'sst'>): Promise<string>;
+} {
   const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const publicKeyPem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
   const privateKeyPem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
@@ -193,7 +244,8 @@ export function sessionSigner(): { publicKeyPem: string; sign(claims: Omit<Sessi
 export async function writeSessions(redisUrl: string, userIds: string[]): Promise<void> {
   const store = new RedisEphemeralStore(redisUrl);
   const state = new SessionStateStore(store);
-  for (let i = 0; i < userIds.length; i += 5000) await state.warm(Object.fromEntries(userIds.slice(i, i + 5000).map((id) => [id, 1])));
+  for (let i = 0; i < userIds.length; i += 5000)
+    await state.warm(Object.fromEntries(userIds.slice(i, i + 5000).map((id) => [id, 1])));
   await state.markRestored();
   await store.close();
 }

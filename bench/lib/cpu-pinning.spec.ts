@@ -1,13 +1,24 @@
 import { readFileSync } from 'node:fs';
 import { startBareServer } from './bench-run';
-import { describePinning, parseCpuList, pinProcessCommand, pinnedCommand, planPinning, systemPinningProbe } from './cpu-pinning';
+import {
+  describePinning,
+  parseCpuList,
+  pinProcessCommand,
+  pinnedCommand,
+  planPinning,
+  systemPinningProbe,
+} from './cpu-pinning';
 
 describe('CPU pinning', () => {
   const twoCpus = { tasksetInstalled: true, allowedCpus: [0, 1] };
 
   it('puts the load generator on the first CPU and the servers on the second', () => {
     expect(planPinning(true, twoCpus)).toEqual({ pinned: true, serverCpus: '1', loadCpus: '0' });
-    expect(planPinning(true, { tasksetInstalled: true, allowedCpus: [4, 5, 6, 7] })).toEqual({ pinned: true, serverCpus: '5', loadCpus: '4' });
+    expect(planPinning(true, { tasksetInstalled: true, allowedCpus: [4, 5, 6, 7] })).toEqual({
+      pinned: true,
+      serverCpus: '5',
+      loadCpus: '4',
+    });
   });
 
   it('pins nothing with --no-pin, without taskset, or on one CPU, and says why', () => {
@@ -28,7 +39,9 @@ describe('CPU pinning', () => {
       command: 'taskset',
       args: ['-c', '0', 'wrk', '-t1', '-c50', 'http://127.0.0.1:1/'],
     });
-    expect(pinnedCommand('/usr/bin/node', ['-r', '@swc-node/register', 'launcher/src/main.ts'], serverCpus)).toEqual({
+    expect(
+      pinnedCommand('/usr/bin/node', ['-r', '@swc-node/register', 'launcher/src/main.ts'], serverCpus),
+    ).toEqual({
       command: 'taskset',
       args: ['-c', '1', '/usr/bin/node', '-r', '@swc-node/register', 'launcher/src/main.ts'],
     });
@@ -47,7 +60,9 @@ describe('CPU pinning', () => {
     expect(describePinning(undefined)).toBe('not recorded (this run predates the record)');
     expect(describePinning(planPinning(false, twoCpus))).toBe('not pinned: turned off with --no-pin');
     expect(describePinning(planPinning(true, twoCpus))).toContain('servers on CPU 1 (`taskset -c 1`');
-    expect(describePinning(planPinning(true, twoCpus))).toContain('load generator on CPU 0 (`taskset -c 0 wrk`');
+    expect(describePinning(planPinning(true, twoCpus))).toContain(
+      'load generator on CPU 0 (`taskset -c 0 wrk`',
+    );
   });
 
   const probe = systemPinningProbe();

@@ -31,7 +31,8 @@ export function parseCpuList(list: string): number[] {
   for (const part of list.trim().split(',')) {
     if (part === '') continue;
     const [from, to = from] = part.split('-').map((n) => Number(n));
-    if (!Number.isInteger(from) || !Number.isInteger(to) || to < from) throw new Error(`not a CPU list: "${list}"`);
+    if (!Number.isInteger(from) || !Number.isInteger(to) || to < from)
+      throw new Error(`not a CPU list: "${list}"`);
     for (let cpu = from; cpu <= to; cpu++) cpus.add(cpu);
   }
   return [...cpus].sort((a, b) => a - b);
@@ -62,16 +63,24 @@ export function systemPinningProbe(): PinningProbe {
  */
 export function planPinning(pin: boolean, probe: PinningProbe = systemPinningProbe()): Pinning {
   if (!pin) return { pinned: false, reason: 'turned off with --no-pin' };
-  if (!probe.tasksetInstalled) return { pinned: false, reason: 'taskset is not installed (it is in util-linux)' };
+  if (!probe.tasksetInstalled)
+    return { pinned: false, reason: 'taskset is not installed (it is in util-linux)' };
   if (probe.allowedCpus.length < 2) {
-    return { pinned: false, reason: `only one CPU (${probe.allowedCpus.join(',') || 'none'}) is available to the benchmark` };
+    return {
+      pinned: false,
+      reason: `only one CPU (${probe.allowedCpus.join(',') || 'none'}) is available to the benchmark`,
+    };
   }
   const [load, server] = probe.allowedCpus;
   return { pinned: true, serverCpus: String(server), loadCpus: String(load) };
 }
 
 /** `command args` as it runs on `cpus`: `taskset -c <cpus> command args`, or unchanged without CPUs. */
-export function pinnedCommand(command: string, args: readonly string[], cpus: string | undefined): { command: string; args: string[] } {
+export function pinnedCommand(
+  command: string,
+  args: readonly string[],
+  cpus: string | undefined,
+): { command: string; args: string[] } {
   if (cpus === undefined) return { command, args: [...args] };
   // taskset sets the affinity and execs the command: the child's pid is the command's own.
   return { command: 'taskset', args: ['-c', cpus, command, ...args] };

@@ -17,7 +17,9 @@ describe('launcher stack helpers', () => {
       identity: 'http://127.0.0.1:4101',
     });
     // Not ready while a wanted service has no replica up, or is not there at all.
-    expect(serviceUrlsOf('gateway_upstream_up{service="content",replica="x"} 0', ['content'])).toBeUndefined();
+    expect(
+      serviceUrlsOf('gateway_upstream_up{service="content",replica="x"} 0', ['content']),
+    ).toBeUndefined();
     expect(serviceUrlsOf('', ['content'])).toBeUndefined();
   });
 
@@ -25,9 +27,21 @@ describe('launcher stack helpers', () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-stack-spec-'));
     try {
       await mkdir(path.join(dataDir, 'postgres'));
-      const pid = ['4242', `${dataDir}/postgres`, '1732400000', '41234', '', '127.0.0.1', '0', 'ready', ''].join('\n');
+      const pid = [
+        '4242',
+        `${dataDir}/postgres`,
+        '1732400000',
+        '41234',
+        '',
+        '127.0.0.1',
+        '0',
+        'ready',
+        '',
+      ].join('\n');
       await writeFile(path.join(dataDir, 'postgres', 'postmaster.pid'), pid);
-      expect(await embeddedDatabaseUrl(dataDir)).toBe('postgres://postgres:postgres@127.0.0.1:41234/district');
+      expect(await embeddedDatabaseUrl(dataDir)).toBe(
+        'postgres://postgres:postgres@127.0.0.1:41234/district',
+      );
       await writeFile(path.join(dataDir, 'postgres', 'postmaster.pid'), '4242\n');
       await expect(embeddedDatabaseUrl(dataDir)).rejects.toThrow('no port');
     } finally {

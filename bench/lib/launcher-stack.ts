@@ -33,7 +33,6 @@ export interface LauncherOptions {
   env?: Record<string, string>;
 }
 
-
 /**
  * Starts the standalone topology exactly as `npm start` runs it: `launcher/src/main.ts --target=all` in its
  * own process (the gateway and every service in one Node process, an embedded PostgreSQL beside it), from a
@@ -71,7 +70,11 @@ export async function startLauncher(options: LauncherOptions): Promise<RunningLa
     LOG_LEVEL: options.logLevel,
     ...options.env,
   };
-  const child = spawnTypeScript(path.join(REPO_ROOT, 'launcher/src/main.ts'), [], { env, stdio: ['ignore', logFd, logFd], cpus: options.cpus });
+  const child = spawnTypeScript(path.join(REPO_ROOT, 'launcher/src/main.ts'), [], {
+    env,
+    stdio: ['ignore', logFd, logFd],
+    cpus: options.cpus,
+  });
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
@@ -100,13 +103,18 @@ export async function startLauncher(options: LauncherOptions): Promise<RunningLa
 export const DEMO_ADMIN = { email: 'admin@demo.school', password: 'demo1234' };
 
 /** Signs a demo account in through the gateway; resolves with the `district_session=…` cookie to send. */
-export async function signInDemo(gatewayUrl: string, email: string, password = DEMO_ADMIN.password): Promise<string> {
+export async function signInDemo(
+  gatewayUrl: string,
+  email: string,
+  password = DEMO_ADMIN.password,
+): Promise<string> {
   const res = await fetch(`${gatewayUrl}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: gatewayUrl },
     body: JSON.stringify({ email, password }),
   });
-  if (res.status !== 200) throw new Error(`sign-in through the gateway answered ${res.status}: ${await res.text()}`);
+  if (res.status !== 200)
+    throw new Error(`sign-in through the gateway answered ${res.status}: ${await res.text()}`);
   const cookie = res.headers.getSetCookie().find((c) => c.startsWith('district_session='));
   if (!cookie) throw new Error('sign-in set no district_session cookie');
   return cookie.split(';')[0];
@@ -121,7 +129,10 @@ export function signInDemoAdmin(gatewayUrl: string): Promise<string> {
  * The URL of an up replica of each wanted service, once the gateway is ready; otherwise undefined. Replica
  * addresses are not in `/readyz` (they are internal); the gateway's `/metrics` has them, open on loopback.
  */
-async function readyServices(gatewayUrl: string, wanted: readonly string[]): Promise<Record<string, string> | undefined> {
+async function readyServices(
+  gatewayUrl: string,
+  wanted: readonly string[],
+): Promise<Record<string, string> | undefined> {
   try {
     const ready = await fetch(`${gatewayUrl}/readyz`, { signal: AbortSignal.timeout(2000) });
     if (ready.status !== 200) return undefined;
@@ -134,9 +145,14 @@ async function readyServices(gatewayUrl: string, wanted: readonly string[]): Pro
 }
 
 /** Picks each wanted service's first replica that is up from the gateway's `gateway_upstream_up` series. */
-export function serviceUrlsOf(metricsText: string, wanted: readonly string[]): Record<string, string> | undefined {
+export function serviceUrlsOf(
+  metricsText: string,
+  wanted: readonly string[],
+): Record<string, string> | undefined {
   const up = new Map<string, string>();
-  for (const [, service, replica] of metricsText.matchAll(/^gateway_upstream_up\{service="([^"]+)",replica="([^"]+)"\} 1$/gm))
+  for (const [, service, replica] of metricsText.matchAll(
+    /^gateway_upstream_up\{service="([^"]+)",replica="([^"]+)"\} 1$/gm,
+  ))
     if (!up.has(service)) up.set(service, replica);
   const urls: Record<string, string> = {};
   for (const service of wanted) {

@@ -36,7 +36,10 @@ describe('load clients (against a real local server)', () => {
   });
 
   it('counts answers that are not 2xx', async () => {
-    const result = await runAtRate({ origin, path: '/nowhere', headers: {} }, { rate: 50, durationMs: 200, connections: 2 });
+    const result = await runAtRate(
+      { origin, path: '/nowhere', headers: {} },
+      { rate: 50, durationMs: 200, connections: 2 },
+    );
     expect(result.completed).toBe(10);
     expect(result.non2xx).toBe(10);
   });
@@ -59,11 +62,17 @@ describe('load clients (against a real local server)', () => {
   });
 
   it('runs a closed loop for the given time on the given connections', async () => {
-    const result = await runClosedLoop({ origin, path: '/api/auth/me', headers: {} }, { connections: 4, durationMs: 500 });
+    const result = await runClosedLoop(
+      { origin, path: '/api/auth/me', headers: {} },
+      { connections: 4, durationMs: 500 },
+    );
     expect(result.requests).toBeGreaterThan(10);
     expect(result.reqPerSec).toBeCloseTo(result.requests / 0.5, 5);
     expect(result).toMatchObject({ non2xx: 0, errors: 0, tool: 'undici closed loop' });
-    const missing = await runClosedLoop({ origin, path: '/nowhere', headers: {} }, { connections: 2, durationMs: 200 });
+    const missing = await runClosedLoop(
+      { origin, path: '/nowhere', headers: {} },
+      { connections: 2, durationMs: 200 },
+    );
     expect(missing.non2xx).toBe(missing.requests);
   });
 

@@ -48,7 +48,8 @@ export interface RateResult {
   serviceTimeMs: LatencyMs;
 }
 
-export const newHistogram = (): RecordableHistogram => createHistogram({ lowest: 1, highest: 3_600e9, figures: 3 });
+export const newHistogram = (): RecordableHistogram =>
+  createHistogram({ lowest: 1, highest: 3_600e9, figures: 3 });
 
 /** Records a duration given in milliseconds; the histogram holds nanoseconds. */
 export function recordMs(histogram: RecordableHistogram, ms: number): void {
@@ -80,7 +81,11 @@ function newPool(origin: string, connections: number, timeoutMs: number): Pool {
 
 /** Sends the probe once; resolves with the status code after the whole body has been read. */
 async function send(pool: Pool, probe: Probe): Promise<number> {
-  const { statusCode, body } = await pool.request({ path: probe.path, method: 'GET', headers: probe.headers });
+  const { statusCode, body } = await pool.request({
+    path: probe.path,
+    method: 'GET',
+    headers: probe.headers,
+  });
   for await (const _chunk of body) {
     // Reading the body is part of the exchange being measured.
   }
@@ -194,7 +199,9 @@ export async function runAtRate(
   });
 
   const drained = Promise.all(pending).then(() => true);
-  const gaveUp = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), options.drainMs ?? 10_000).unref());
+  const gaveUp = new Promise<boolean>((resolve) =>
+    setTimeout(() => resolve(false), options.drainMs ?? 10_000).unref(),
+  );
   await Promise.race([drained, gaveUp]);
   // Read before the pool is destroyed: destroying it fails the unanswered requests, which are not errors.
   const unanswered = pending.size;

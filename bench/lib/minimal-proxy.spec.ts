@@ -6,20 +6,24 @@ import { createMinimalProxy } from './minimal-proxy';
 
 /** GET over one keep-alive agent, so that the client's connections to the proxy can be counted too. */
 function get(agent: http.Agent, origin: string, path: string, headers: Record<string, string> = {}) {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
-    http
-      .get(new URL(path, origin), { agent, headers }, (res) => {
-        let body = '';
-        res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      })
-      .on('error', reject);
-  });
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>(
+    (resolve, reject) => {
+      http
+        .get(new URL(path, origin), { agent, headers }, (res) => {
+          let body = '';
+          res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+        })
+        .on('error', reject);
+    },
+  );
 }
 
 describe('minimal proxy', () => {
   const page = JSON.stringify([{ id: 'a', title: 'Lesson' }]);
-  const upstream = createBareServer({ '/api/posts/public?limit=20': { body: page, headers: { etag: '"p1"', 'x-total-count': '1' } } });
+  const upstream = createBareServer({
+    '/api/posts/public?limit=20': { body: page, headers: { etag: '"p1"', 'x-total-count': '1' } },
+  });
   const seen: Array<{ url: string; cookie?: string; connection?: string }> = [];
   let upstreamConnections = 0;
   upstream.prependListener('request', (req: http.IncomingMessage) =>
@@ -62,7 +66,8 @@ describe('minimal proxy', () => {
     const client = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const before = { upstream: upstreamConnections, proxy: proxyConnections };
     try {
-      for (let i = 0; i < 5; i++) expect((await get(client, proxyUrl, '/api/posts/public?limit=20')).body).toBe(page);
+      for (let i = 0; i < 5; i++)
+        expect((await get(client, proxyUrl, '/api/posts/public?limit=20')).body).toBe(page);
     } finally {
       client.destroy();
     }
@@ -90,7 +95,10 @@ describe('minimal proxy', () => {
     const running = await startMinimalProxy(upstreamUrl);
     try {
       expect(running.pid).not.toBe(process.pid);
-      const { body, headers } = await fetchAnswer(running.url, { path: '/api/posts/public?limit=20', headers: {} });
+      const { body, headers } = await fetchAnswer(running.url, {
+        path: '/api/posts/public?limit=20',
+        headers: {},
+      });
       expect(body).toBe(page);
       expect(headers.get('etag')).toBe('"p1"');
     } finally {

@@ -2,7 +2,15 @@ import http from 'node:http';
 import { serveForBench } from './child-processes';
 
 /** Hop-by-hop headers (RFC 9110 §7.6.1): they describe one connection, so a proxy does not pass them on. */
-const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
+const HOP_BY_HOP = [
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+];
 
 function withoutHopByHop(headers: http.IncomingHttpHeaders): http.IncomingHttpHeaders {
   const copy = { ...headers };

@@ -13,7 +13,8 @@ describe('the load generator’s local port range', () => {
   it('reads the kernel’s form and the option’s, and refuses anything else', () => {
     expect(parsePortRange('32768\t60999\n')).toEqual({ low: 32768, high: 60999 });
     expect(parsePortRange('10000-65535')).toEqual({ low: 10000, high: 65535 });
-    for (const bad of ['', 'wide', '80-65535', '10000-70000', '60000-50000', '1-2-3']) expect(parsePortRange(bad)).toBeUndefined();
+    for (const bad of ['', 'wide', '80-65535', '10000-70000', '60000-50000', '1-2-3'])
+      expect(parsePortRange(bad)).toBeUndefined();
     expect(describePortRange({ low: 10000, high: 65535 })).toBe('10000-65535 (55536 ports)');
   });
 
@@ -32,7 +33,10 @@ describe('the load generator’s local port range', () => {
 
   it('keeps the machine’s range when asked or when it cannot be read, and says so', () => {
     const f = file();
-    expect(widenPortRange('keep', f)).toMatchObject({ used: { low: 32768, high: 60999 }, note: expect.stringContaining('keep') });
+    expect(widenPortRange('keep', f)).toMatchObject({
+      used: { low: 32768, high: 60999 },
+      note: expect.stringContaining('keep'),
+    });
     expect(readFileSync(f, 'utf8')).toBe('32768\t60999\n');
     expect(widenPortRange('10000-65535', path.join(f, 'missing')).note).toMatch(/cannot be read/);
     expect(() => widenPortRange('everything', f)).toThrow(/--port-range everything/);

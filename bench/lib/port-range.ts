@@ -50,14 +50,20 @@ export function widenPortRange(wanted: string, file = PORT_RANGE_FILE): PortRang
   } catch {
     return { note: `${file} cannot be read: the range is the system's`, restore: () => undefined };
   }
-  if (wanted === 'keep') return { before, used: before, note: 'kept as it was (--port-range keep)', restore: () => undefined };
+  if (wanted === 'keep')
+    return { before, used: before, note: 'kept as it was (--port-range keep)', restore: () => undefined };
   const range = parsePortRange(wanted);
   if (!range) throw new Error(`--port-range ${wanted}: expected LOW-HIGH within 1024-65535, or keep`);
   try {
     writeFileSync(file, `${range.low} ${range.high}`);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    return { before, used: before, note: `could not be set (${why}): kept as it was`, restore: () => undefined };
+    return {
+      before,
+      used: before,
+      note: `could not be set (${why}): kept as it was`,
+      restore: () => undefined,
+    };
   }
   let restored = false;
   return {

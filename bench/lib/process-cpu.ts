@@ -17,7 +17,10 @@ export function parseProcStat(line: string): ProcessTicks {
   const close = line.lastIndexOf(')');
   if (close === -1) throw new Error(`not a /proc stat line: ${line.slice(0, 80)}`);
   // fields[0] is field 3 (state); utime is field 14, stime 15, cutime 16, cstime 17.
-  const fields = line.slice(close + 2).trim().split(/\s+/);
+  const fields = line
+    .slice(close + 2)
+    .trim()
+    .split(/\s+/);
   const n = (field: number) => Number(fields[field - 3]);
   return { ppid: n(4), own: n(14) + n(15), reapedChildren: n(16) + n(17) };
 }

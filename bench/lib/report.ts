@@ -46,14 +46,16 @@ export function describeCheck(c: TargetCheck): string {
   const unit = c.unit === '×' ? '' : ` ${c.unit}`;
   const budget = `${c.comparator === '>=' ? '≥' : '≤'} ${num(c.budget, c.unit === '×' ? 1 : 0)}${unit}`;
   // A figure that cannot be judged is not shown as if it could: the note says why.
-  const measured = c.measured === undefined || c.verdict === 'not measured' ? '–' : `${num(c.measured, 2)}${unit}`;
+  const measured =
+    c.measured === undefined || c.verdict === 'not measured' ? '–' : `${num(c.measured, 2)}${unit}`;
   let verdict: string;
   if (c.verdict === 'met') {
     verdict = `**met** (margin ${num(c.margin ?? 0, 2)}${unit})`;
   } else if (c.verdict === 'missed') {
     const short = Math.abs(c.margin ?? 0);
     // A share of the budget says something for a ratio; for a latency or CPU ceiling the plain excess says it better.
-    const relative = c.unit === '×' && c.budget !== 0 ? ` (${num((short / c.budget) * 100, 0)} % of the budget)` : '';
+    const relative =
+      c.unit === '×' && c.budget !== 0 ? ` (${num((short / c.budget) * 100, 0)} % of the budget)` : '';
     verdict = `**missed** by ${num(short, 2)}${unit}${relative}`;
   } else {
     verdict = 'not measured';
@@ -90,13 +92,16 @@ export function throughputTable(s: ProbeSummary, options: ThroughputTableOptions
   const shown = options.ratios
     .filter((ratio) => s.ratios[ratio] !== undefined)
     .map((ratio) => `${RATIO_LABEL[ratio]} **${withRange(s.ratios[ratio], 2)}**`);
-  if (shown.length > 0) lines.push(`Throughput ratios (per round, then the median; range over rounds): ${shown.join(', ')}.`);
+  if (shown.length > 0)
+    lines.push(`Throughput ratios (per round, then the median; range over rounds): ${shown.join(', ')}.`);
   if (s.gatewayCpuUsPerRequest) {
     const direct = s.throughput.direct?.serverCpuUsPerRequest.median;
     lines.push('');
     lines.push(
       `CPU the gateway adds per request in the launcher process (gateway round minus direct round): **${withRange(s.gatewayCpuUsPerRequest)} µs**` +
-        (direct !== undefined ? ` (${options.service}'s own work in the same process: ${num(direct)} µs).` : '.') +
+        (direct !== undefined
+          ? ` (${options.service}'s own work in the same process: ${num(direct)} µs).`
+          : '.') +
         (options.remark === undefined ? '' : ` ${options.remark}`),
     );
   }
@@ -106,9 +111,13 @@ export function throughputTable(s: ProbeSummary, options: ThroughputTableOptions
 /** The "In short" line on CPU per request at full load, from which the throughput ratios follow. */
 export function cpuInShort(s: ProbeSummary, service: string): string {
   const t = s.throughput;
-  const figure = (summary: ThroughputSummary | undefined, pick: 'serverCpuUsPerRequest' | 'databaseCpuUsPerRequest') =>
-    summary ? num(summary[pick].median) : '–';
-  const added = s.gatewayCpuUsPerRequest ? `; the gateway adds ${num(s.gatewayCpuUsPerRequest.median)} µs` : '';
+  const figure = (
+    summary: ThroughputSummary | undefined,
+    pick: 'serverCpuUsPerRequest' | 'databaseCpuUsPerRequest',
+  ) => (summary ? num(summary[pick].median) : '–');
+  const added = s.gatewayCpuUsPerRequest
+    ? `; the gateway adds ${num(s.gatewayCpuUsPerRequest.median)} µs`
+    : '';
   return (
     `- CPU per request: ${figure(t.bare, 'serverCpuUsPerRequest')} µs for the bare server, ${figure(t.direct, 'serverCpuUsPerRequest')} µs for ${service} ` +
     `(plus ${figure(t.direct, 'databaseCpuUsPerRequest')} µs in PostgreSQL)${added}. The ratios follow from these.`
@@ -118,14 +127,33 @@ export function cpuInShort(s: ProbeSummary, service: string): string {
 /** Latencies of every contender at one fixed rate; `withCpu` adds the answering process's CPU per request. */
 export function rateRows(level: RateLevelSummary, service: string, withCpu: boolean): string[] {
   const labels = contenderLabels(service);
-  const header = ['contender', 'achieved req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'p99.9 ms', 'max ms', ...(withCpu ? ['CPU µs/req'] : [])];
+  const header = [
+    'contender',
+    'achieved req/s',
+    'p50 ms',
+    'p90 ms',
+    'p99 ms',
+    'p99.9 ms',
+    'max ms',
+    ...(withCpu ? ['CPU µs/req'] : []),
+  ];
   header.push('non-2xx / errors / unanswered');
   const lines = [`| ${header.join(' | ')} |`, `|${'---|'.repeat(header.length)}`];
   for (const contender of CONTENDERS) {
     const t = level.byContender[contender];
     if (!t) continue;
-    const cells = [labels[contender], withRange(t.achievedRate), withRange(t.p50Ms, 2), withRange(t.p90Ms, 2), withRange(t.p99Ms, 2)];
-    cells.push(withRange(t.p999Ms, 1), withRange(t.maxMs, 1), ...(withCpu ? [withRange(t.serverCpuUsPerRequest)] : []));
+    const cells = [
+      labels[contender],
+      withRange(t.achievedRate),
+      withRange(t.p50Ms, 2),
+      withRange(t.p90Ms, 2),
+      withRange(t.p99Ms, 2),
+    ];
+    cells.push(
+      withRange(t.p999Ms, 1),
+      withRange(t.maxMs, 1),
+      ...(withCpu ? [withRange(t.serverCpuUsPerRequest)] : []),
+    );
     cells.push(`${t.non2xx} / ${t.errors} / ${t.unanswered}`);
     lines.push(`| ${cells.join(' | ')} |`);
   }
@@ -139,15 +167,29 @@ export interface ServerColumn<C extends string = Contender> {
 }
 
 /** Every round of both phases, as measured. */
-export function roundsTable<C extends string>(run: Pick<MeasuredRun<C>, 'throughput' | 'fixedRate'>, server: ServerColumn<C>): string[] {
+export function roundsTable<C extends string>(
+  run: Pick<MeasuredRun<C>, 'throughput' | 'fixedRate'>,
+  server: ServerColumn<C>,
+): string[] {
   const lines = [
     `| phase | round | probe | contender | req/s | p50 ms | p99 ms | ${server.title} | PostgreSQL CPU s | others' CPU, cores |`,
     '|---|---|---|---|---|---|---|---|---|---|',
   ];
-  const others = (cpu: { others: number; wallSeconds: number }) => num(cpu.wallSeconds > 0 ? cpu.others / cpu.wallSeconds : 0, 2);
+  const others = (cpu: { others: number; wallSeconds: number }) =>
+    num(cpu.wallSeconds > 0 ? cpu.others / cpu.wallSeconds : 0, 2);
   const rows: Array<[string, ThroughputRound<C> | RateRound<C>, number, number]> = [
-    ...run.throughput.map((r): [string, ThroughputRound<C>, number, number] => ['max', r, r.result.reqPerSec, 1]),
-    ...run.fixedRate.map((r): [string, RateRound<C>, number, number] => [`${r.rate}/s`, r, r.result.achievedRate, 2]),
+    ...run.throughput.map((r): [string, ThroughputRound<C>, number, number] => [
+      'max',
+      r,
+      r.result.reqPerSec,
+      1,
+    ]),
+    ...run.fixedRate.map((r): [string, RateRound<C>, number, number] => [
+      `${r.rate}/s`,
+      r,
+      r.result.achievedRate,
+      2,
+    ]),
   ];
   for (const [phase, r, perSecond, digits] of rows) {
     lines.push(
@@ -159,7 +201,10 @@ export function roundsTable<C extends string>(run: Pick<MeasuredRun<C>, 'through
 }
 
 /** The machine, its load, and what other programs took during the measurements. */
-export function machineSection(run: Pick<MeasuredRun<string>, 'machine' | 'loadAverage' | 'pinning'>, noise: NoiseSummary): string[] {
+export function machineSection(
+  run: Pick<MeasuredRun<string>, 'machine' | 'loadAverage' | 'pinning'>,
+  noise: NoiseSummary,
+): string[] {
   const m = run.machine;
   return [
     '## Machine',
@@ -279,7 +324,9 @@ export function renderReport<S extends ReportedProbe = ProbeSummary, C extends s
       out.push('');
     }
     for (const level of s.rates) {
-      out.push(`### Fixed rate, ${level.rate} req/s (median of ${set.rounds} rounds, lowest–highest in brackets)`);
+      out.push(
+        `### Fixed rate, ${level.rate} req/s (median of ${set.rounds} rounds, lowest–highest in brackets)`,
+      );
       out.push('');
       out.push(...layout.rateTable(level));
       out.push('');

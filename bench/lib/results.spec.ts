@@ -1,7 +1,13 @@
 import { assessNoise, judge, keptUp, paired, serverSeconds, summariseProbe, type Target } from './results';
 import { cpu, measuredFixture, type RoundFigures } from './run.fixture';
 
-const spec = { probe: 'p', rate: 500, command: 'npm run bench:x -w bench', minutes: 10, topology: 'one Node process' };
+const spec = {
+  probe: 'p',
+  rate: 500,
+  command: 'npm run bench:x -w bench',
+  minutes: 10,
+  topology: 'one Node process',
+};
 const run = (throughput: RoundFigures, rate: RoundFigures = []) => measuredFixture(spec, throughput, rate);
 
 const round = (bare: number, direct: number, gateway: number) => ({
@@ -9,7 +15,11 @@ const round = (bare: number, direct: number, gateway: number) => ({
   direct: { reqPerSec: direct, serverCpu: 8, databaseCpu: 0.5 },
   gateway: { reqPerSec: gateway, serverCpu: 9, databaseCpu: 0.5 },
 });
-const rate = (directP99: number, gatewayP99: number, achieved: { direct?: number; gateway?: number } = {}) => ({
+const rate = (
+  directP99: number,
+  gatewayP99: number,
+  achieved: { direct?: number; gateway?: number } = {},
+) => ({
   bare: { reqPerSec: 0, p50: 0.5, p99: 1 },
   direct: { reqPerSec: 0, p50: 1, p99: directP99, achievedRate: achieved.direct, serverCpu: 4 },
   gateway: { reqPerSec: 0, p50: 1.5, p99: gatewayP99, achievedRate: achieved.gateway },
@@ -18,7 +28,10 @@ const rate = (directP99: number, gatewayP99: number, achieved: { direct?: number
 describe('results shared by the benchmarks', () => {
   it('takes ratios round by round, then the median', () => {
     // Round 2 is slow for everybody (drift): the per-round ratios do not care.
-    const s = summariseProbe(run([round(10000, 6000, 4000), round(5000, 3000, 2000), round(10000, 6000, 4500)]), 'p');
+    const s = summariseProbe(
+      run([round(10000, 6000, 4000), round(5000, 3000, 2000), round(10000, 6000, 4500)]),
+      'p',
+    );
     expect(s.ratios.gatewayOverBare?.values).toEqual([0.4, 0.4, 0.45]);
     expect(s.ratios.gatewayOverBare?.median).toBe(0.4);
     expect(s.ratios.directOverBare?.median).toBe(0.6);
@@ -43,7 +56,11 @@ describe('results shared by the benchmarks', () => {
     onlyBare.throughput = onlyBare.throughput.filter((r) => r.contender === 'bare');
     const s = summariseProbe(onlyBare, 'p');
     expect(Object.keys(s.throughput)).toEqual(['bare']);
-    expect(s.ratios).toEqual({ gatewayOverBare: undefined, directOverBare: undefined, gatewayOverDirect: undefined });
+    expect(s.ratios).toEqual({
+      gatewayOverBare: undefined,
+      directOverBare: undefined,
+      gatewayOverDirect: undefined,
+    });
     expect(s.gatewayCpuUsPerRequest).toBeUndefined();
     expect(s.rates).toEqual([]);
   });
@@ -66,16 +83,28 @@ describe('results shared by the benchmarks', () => {
   });
 
   it('says whether a contender kept up with a rate', () => {
-    const levels = summariseProbe(run([], [rate(4, 6, { direct: 480, gateway: 300 })]), 'p').rates[0].byContender;
+    const levels = summariseProbe(run([], [rate(4, 6, { direct: 480, gateway: 300 })]), 'p').rates[0]
+      .byContender;
     expect(keptUp(levels.direct, 500)).toBe(true);
     expect(keptUp(levels.gateway, 500)).toBe(false);
     expect(keptUp(undefined, 500)).toBe(false);
-    const unanswered = summariseProbe(run([], [{ ...rate(4, 6), direct: { reqPerSec: 0, unanswered: 3 } }]), 'p').rates[0];
+    const unanswered = summariseProbe(
+      run([], [{ ...rate(4, 6), direct: { reqPerSec: 0, unanswered: 3 } }]),
+      'p',
+    ).rates[0];
     expect(keptUp(unanswered.byContender.direct, 500)).toBe(false);
   });
 
   it('judges a target with its margin, or says why it was not', () => {
-    const ratio: Target = { id: 'r', probe: 'p', what: 'ratio', source: 's', unit: '×', comparator: '>=', budget: 0.5 };
+    const ratio: Target = {
+      id: 'r',
+      probe: 'p',
+      what: 'ratio',
+      source: 's',
+      unit: '×',
+      comparator: '>=',
+      budget: 0.5,
+    };
     const ceiling: Target = { ...ratio, id: 'c', unit: 'ms', comparator: '<=', budget: 5 };
     expect(judge(ratio, 0.6).verdict).toBe('met');
     expect(judge(ratio, 0.6).margin).toBeCloseTo(0.1, 10);
@@ -83,7 +112,10 @@ describe('results shared by the benchmarks', () => {
     expect(judge(ceiling, 8)).toMatchObject({ verdict: 'missed', measured: 8, margin: -3 });
     expect(judge(ceiling, 8).note).toBeUndefined();
     expect(judge(ceiling, 8, { note: 'queued' })).toMatchObject({ verdict: 'missed', note: 'queued' });
-    expect(judge(ceiling, undefined)).toMatchObject({ verdict: 'not measured', note: 'not part of this run' });
+    expect(judge(ceiling, undefined)).toMatchObject({
+      verdict: 'not measured',
+      note: 'not part of this run',
+    });
     expect(judge(ceiling, 8, { unjudgeable: 'the rate is beyond this machine' })).toMatchObject({
       verdict: 'not measured',
       note: 'the rate is beyond this machine',

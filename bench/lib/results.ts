@@ -132,7 +132,8 @@ export interface NoiseSummary {
 }
 
 /** CPU seconds spent over the requests answered, in µs each (0 when nothing was answered). */
-export const perRequestUs = (seconds: number, requests: number) => (requests > 0 ? (seconds * 1e6) / requests : 0);
+export const perRequestUs = (seconds: number, requests: number) =>
+  requests > 0 ? (seconds * 1e6) / requests : 0;
 export const maybeSpread = (values: number[]) => (values.length > 0 ? spread(values) : undefined);
 
 /** CPU seconds of the process that answered a round: the bare server, or the launcher (gateway and services). */
@@ -141,7 +142,11 @@ export function serverSeconds(row: { contender: Contender; cpu: CpuUsage }): num
 }
 
 /** The rows of one probe and one contender. */
-export function mine<T extends { probe: string; contender: string }>(rows: readonly T[], probe: string, contender: T['contender']): T[] {
+export function mine<T extends { probe: string; contender: string }>(
+  rows: readonly T[],
+  probe: string,
+  contender: T['contender'],
+): T[] {
   return rows.filter((r) => r.probe === probe && r.contender === contender);
 }
 
@@ -168,7 +173,10 @@ export function paired<T extends { round: number; probe: string; contender: stri
 }
 
 /** Medians (with ranges) of every figure of one probe, ratios and differences taken round by round. */
-export function summariseProbe(run: Pick<MeasuredRun, 'throughput' | 'fixedRate' | 'settings'>, probe: string): ProbeSummary {
+export function summariseProbe(
+  run: Pick<MeasuredRun, 'throughput' | 'fixedRate' | 'settings'>,
+  probe: string,
+): ProbeSummary {
   const throughput: ProbeSummary['throughput'] = {};
   for (const contender of CONTENDERS) {
     const rows = mine(run.throughput, probe, contender);
@@ -178,7 +186,9 @@ export function summariseProbe(run: Pick<MeasuredRun, 'throughput' | 'fixedRate'
       p50Ms: spread(rows.map((r) => r.result.latencyMs.p50)),
       p99Ms: spread(rows.map((r) => r.result.latencyMs.p99)),
       serverCpuUsPerRequest: spread(rows.map((r) => perRequestUs(serverSeconds(r), r.result.requests))),
-      databaseCpuUsPerRequest: spread(rows.map((r) => perRequestUs(r.cpu.groups.database ?? 0, r.result.requests))),
+      databaseCpuUsPerRequest: spread(
+        rows.map((r) => perRequestUs(r.cpu.groups.database ?? 0, r.result.requests)),
+      ),
       non2xx: rows.reduce((a, r) => a + r.result.non2xx, 0),
       errors: rows.reduce((a, r) => a + r.result.errors, 0),
     };
@@ -188,9 +198,13 @@ export function summariseProbe(run: Pick<MeasuredRun, 'throughput' | 'fixedRate'
     probe,
     throughput,
     ratios: {
-      gatewayOverBare: maybeSpread(paired(run.throughput, probe, 'gateway', 'bare', (g, b) => rps(g) / rps(b))),
+      gatewayOverBare: maybeSpread(
+        paired(run.throughput, probe, 'gateway', 'bare', (g, b) => rps(g) / rps(b)),
+      ),
       directOverBare: maybeSpread(paired(run.throughput, probe, 'direct', 'bare', (d, b) => rps(d) / rps(b))),
-      gatewayOverDirect: maybeSpread(paired(run.throughput, probe, 'gateway', 'direct', (g, d) => rps(g) / rps(d))),
+      gatewayOverDirect: maybeSpread(
+        paired(run.throughput, probe, 'gateway', 'direct', (g, d) => rps(g) / rps(d)),
+      ),
     },
     gatewayCpuUsPerRequest: maybeSpread(
       paired(
@@ -198,11 +212,19 @@ export function summariseProbe(run: Pick<MeasuredRun, 'throughput' | 'fixedRate'
         probe,
         'gateway',
         'direct',
-        (g, d) => perRequestUs(serverSeconds(g), g.result.requests) - perRequestUs(serverSeconds(d), d.result.requests),
+        (g, d) =>
+          perRequestUs(serverSeconds(g), g.result.requests) -
+          perRequestUs(serverSeconds(d), d.result.requests),
       ),
     ),
     rates: run.settings.rates
-      .map((rate) => summariseRate(run.fixedRate.filter((r) => r.rate === rate), probe, rate))
+      .map((rate) =>
+        summariseRate(
+          run.fixedRate.filter((r) => r.rate === rate),
+          probe,
+          rate,
+        ),
+      )
       .filter((level) => Object.keys(level.byContender).length > 0),
   };
 }
@@ -230,8 +252,12 @@ function summariseRate(rows: readonly RateRound[], probe: string, rate: number):
   return {
     rate,
     byContender,
-    addedP99Ms: maybeSpread(paired(rows, probe, 'gateway', 'direct', (g, d) => g.result.latencyMs.p99 - d.result.latencyMs.p99)),
-    addedP50Ms: maybeSpread(paired(rows, probe, 'gateway', 'direct', (g, d) => g.result.latencyMs.p50 - d.result.latencyMs.p50)),
+    addedP99Ms: maybeSpread(
+      paired(rows, probe, 'gateway', 'direct', (g, d) => g.result.latencyMs.p99 - d.result.latencyMs.p99),
+    ),
+    addedP50Ms: maybeSpread(
+      paired(rows, probe, 'gateway', 'direct', (g, d) => g.result.latencyMs.p50 - d.result.latencyMs.p50),
+    ),
   };
 }
 
@@ -244,16 +270,33 @@ export function keptUp(summary: RateSummary | undefined, rate: number): boolean 
  * A target's verdict and margin. Not measured when there is no figure, or when the figure cannot be judged
  * (`unjudgeable` says why); `note` explains a judged figure.
  */
-export function judge(target: Target, measured: number | undefined, explain: { note?: string; unjudgeable?: string } = {}): TargetCheck {
+export function judge(
+  target: Target,
+  measured: number | undefined,
+  explain: { note?: string; unjudgeable?: string } = {},
+): TargetCheck {
   if (measured === undefined || explain.unjudgeable) {
-    return { ...target, measured, verdict: 'not measured', note: explain.unjudgeable ?? 'not part of this run' };
+    return {
+      ...target,
+      measured,
+      verdict: 'not measured',
+      note: explain.unjudgeable ?? 'not part of this run',
+    };
   }
   const margin = target.comparator === '>=' ? measured - target.budget : target.budget - measured;
-  return { ...target, measured, verdict: margin >= 0 ? 'met' : 'missed', margin, ...(explain.note ? { note: explain.note } : {}) };
+  return {
+    ...target,
+    measured,
+    verdict: margin >= 0 ? 'met' : 'missed',
+    margin,
+    ...(explain.note ? { note: explain.note } : {}),
+  };
 }
 
 /** A run is noisy when other programs took a real share of the CPU, or the load was high when it started. */
-export function assessNoise(run: Pick<MeasuredRun<string>, 'throughput' | 'fixedRate' | 'machine' | 'loadAverage'>): NoiseSummary {
+export function assessNoise(
+  run: Pick<MeasuredRun<string>, 'throughput' | 'fixedRate' | 'machine' | 'loadAverage'>,
+): NoiseSummary {
   const rows = [...run.throughput, ...run.fixedRate];
   const others = rows.map((r) => (r.cpu.wallSeconds > 0 ? r.cpu.others / r.cpu.wallSeconds : 0));
   const othersCores = others.length > 0 ? spread(others) : spread([0]);
@@ -266,6 +309,7 @@ export function assessNoise(run: Pick<MeasuredRun<string>, 'throughput' | 'fixed
   }
   // The load average at the end includes this benchmark's own last minute, so only the start one is judged.
   const start = run.loadAverage.start[0];
-  if (start > cores * 0.5) reasons.push(`the 1-minute load average was ${start} when the run started, on ${cores} cores`);
+  if (start > cores * 0.5)
+    reasons.push(`the 1-minute load average was ${start} when the run started, on ${cores} cores`);
   return { othersCores, noisy: reasons.length > 0, reasons };
 }

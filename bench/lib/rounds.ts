@@ -21,7 +21,10 @@ export interface PlannedProbe<C extends string = Contender> {
 /** The two ways load is put on a contender: as much as it answers, and a fixed rate. */
 export interface LoadGenerator {
   closedLoop(probe: Probe, seconds: number): Promise<ThroughputResult>;
-  atRate(probe: Probe, options: { rate: number; durationMs: number; connections: number }): Promise<RateResult>;
+  atRate(
+    probe: Probe,
+    options: { rate: number; durationMs: number; connections: number },
+  ): Promise<RateResult>;
 }
 
 export interface Meter {
@@ -56,9 +59,14 @@ export function loadGenerator(tool: 'wrk' | 'undici', connections: number, cpus?
 }
 
 /** What the report says measured the rounds. */
-export async function describeTools(tool: 'wrk' | 'undici'): Promise<Pick<RunSettings, 'throughputTool' | 'rateTool'>> {
-  const throughputTool = tool === 'wrk' ? `wrk (${toolVersion('wrk') ?? 'unknown version'}, 1 thread)` : 'undici closed loop';
-  const undiciVersion = (JSON.parse(await readFile(require.resolve('undici/package.json'), 'utf8')) as { version: string }).version;
+export async function describeTools(
+  tool: 'wrk' | 'undici',
+): Promise<Pick<RunSettings, 'throughputTool' | 'rateTool'>> {
+  const throughputTool =
+    tool === 'wrk' ? `wrk (${toolVersion('wrk') ?? 'unknown version'}, 1 thread)` : 'undici closed loop';
+  const undiciVersion = (
+    JSON.parse(await readFile(require.resolve('undici/package.json'), 'utf8')) as { version: string }
+  ).version;
   return { throughputTool, rateTool: `undici ${undiciVersion} open loop, Node's HdrHistogram (perf_hooks)` };
 }
 
@@ -67,7 +75,11 @@ export async function describeTools(tool: 'wrk' | 'undici'): Promise<Pick<RunSet
  * bare server: the groups the results read; `others` adds a group for each further process (by name: its pid),
  * e.g. a proxy in its own process.
  */
-export function contenderMeter(launcherPid: number, barePid: number, others: Record<string, number> = {}): CpuMeter {
+export function contenderMeter(
+  launcherPid: number,
+  barePid: number,
+  others: Record<string, number> = {},
+): CpuMeter {
   return new CpuMeter(
     [
       { name: 'launcher', ticks: () => processTicks(launcherPid)?.own ?? 0 },
@@ -114,7 +126,9 @@ export async function measureRounds<C extends string = Contender>(
             `p99 ${result.latencyMs.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors}, others ${othersCores(cpu)} cores`,
         );
         if (result.non2xx > 0) {
-          throw new Error(`${contender} answered ${result.non2xx} non-2xx responses to ${probe.id}: the figures would be meaningless`);
+          throw new Error(
+            `${contender} answered ${result.non2xx} non-2xx responses to ${probe.id}: the figures would be meaningless`,
+          );
         }
         await pause();
       }

@@ -1,6 +1,12 @@
 import type { CpuUsage } from './cpu-meter';
 import type { RateResult, ThroughputResult } from './load-client';
-import { CONTENDERS, type Contender, type MeasuredRun, type RateRound, type ThroughputRound } from './results';
+import {
+  CONTENDERS,
+  type Contender,
+  type MeasuredRun,
+  type RateRound,
+  type ThroughputRound,
+} from './results';
 
 /** Figures of one contender in one round, for building runs whose verdicts are known in advance. */
 export interface Figures {
@@ -26,7 +32,11 @@ export function cpu(contender: Contender, f: Omit<Figures, 'reqPerSec'> = {}): C
   const others = f.others ?? 0.1;
   return {
     wallSeconds: 10,
-    groups: { launcher: contender === 'bare' ? 0 : server, database, bare: contender === 'bare' ? server : 0 },
+    groups: {
+      launcher: contender === 'bare' ? 0 : server,
+      database,
+      bare: contender === 'bare' ? server : 0,
+    },
     loadGenerator: 1,
     others,
     machineBusy: server + database + 1 + others,
@@ -46,7 +56,14 @@ export function throughputResult(f: Figures): ThroughputResult {
 }
 
 export function rateResult(f: Figures, rate: number): RateResult {
-  const latency = { mean: f.p50 ?? 1, p50: f.p50 ?? 1, p90: f.p99 ?? 2, p99: f.p99 ?? 2, p999: f.p99 ?? 2, max: f.p99 ?? 2 };
+  const latency = {
+    mean: f.p50 ?? 1,
+    p50: f.p50 ?? 1,
+    p90: f.p99 ?? 2,
+    p99: f.p99 ?? 2,
+    p999: f.p99 ?? 2,
+    max: f.p99 ?? 2,
+  };
   const achieved = f.achievedRate ?? rate;
   return {
     targetRate: rate,
@@ -76,7 +93,11 @@ export interface FixtureSpec {
  * A run of one probe at one fixed rate with the given per-round figures of each contender, on a quiet
  * two-core test machine; the benchmark's fixture adds its probes and own fields.
  */
-export function measuredFixture(spec: FixtureSpec, throughput: RoundFigures, rate: RoundFigures): Omit<MeasuredRun, 'probes'> {
+export function measuredFixture(
+  spec: FixtureSpec,
+  throughput: RoundFigures,
+  rate: RoundFigures,
+): Omit<MeasuredRun, 'probes'> {
   const throughputRounds: ThroughputRound[] = throughput.flatMap((byContender, i) =>
     CONTENDERS.map((contender) => ({
       round: i + 1,
@@ -100,7 +121,14 @@ export function measuredFixture(spec: FixtureSpec, throughput: RoundFigures, rat
     command: spec.command,
     startedAt: '2026-01-01T10:00:00.000Z',
     finishedAt: new Date(Date.parse('2026-01-01T10:00:00.000Z') + spec.minutes * 60_000).toISOString(),
-    machine: { cpuModel: 'Test CPU', cores: 2, memoryGiB: 8, node: 'v20.20.0', os: 'Linux x64', kernel: '6.1' },
+    machine: {
+      cpuModel: 'Test CPU',
+      cores: 2,
+      memoryGiB: 8,
+      node: 'v20.20.0',
+      os: 'Linux x64',
+      kernel: '6.1',
+    },
     loadAverage: { start: [0.2, 0.3, 0.4], end: [2.1, 1, 0.5] },
     settings: {
       rounds: Math.max(throughput.length, rate.length),

@@ -24,7 +24,9 @@ describe('wrk runner', () => {
   });
 
   it('fails loudly when wrk printed no summary', () => {
-    expect(() => parseWrkOutput('unable to connect to 127.0.0.1:1 Connection refused')).toThrow('wrk printed no summary');
+    expect(() => parseWrkOutput('unable to connect to 127.0.0.1:1 Connection refused')).toThrow(
+      'wrk printed no summary',
+    );
   });
 
   // wrk is a Debian package (apt-get install -y wrk); machines without it run the undici fallback instead.
@@ -36,12 +38,18 @@ describe('wrk runner', () => {
     server.prependListener('request', (req: http.IncomingMessage) => cookies.add(String(req.headers.cookie)));
     const origin = await listen(server);
     try {
-      const ok = await runWrk({ origin, path: '/me', headers: { cookie: 'a=b' } }, { connections: 2, durationMs: 1000 });
+      const ok = await runWrk(
+        { origin, path: '/me', headers: { cookie: 'a=b' } },
+        { connections: 2, durationMs: 1000 },
+      );
       expect(ok.requests).toBeGreaterThan(0);
       expect(ok.non2xx).toBe(0);
       expect(ok.latencyMs.p99).toBeGreaterThanOrEqual(ok.latencyMs.p50);
       expect([...cookies]).toEqual(['a=b']);
-      const missing = await runWrk({ origin, path: '/elsewhere', headers: {} }, { connections: 2, durationMs: 1000 });
+      const missing = await runWrk(
+        { origin, path: '/elsewhere', headers: {} },
+        { connections: 2, durationMs: 1000 },
+      );
       expect(missing.non2xx).toBe(missing.requests);
     } finally {
       await close(server);

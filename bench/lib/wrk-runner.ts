@@ -45,7 +45,14 @@ export function parseWrkOutput(stdout: string, tool = 'wrk'): ThroughputResult {
  */
 export function runWrk(
   probe: Probe,
-  options: { connections: number; durationMs: number; threads?: number; timeoutMs?: number; tool?: string; cpus?: string },
+  options: {
+    connections: number;
+    durationMs: number;
+    threads?: number;
+    timeoutMs?: number;
+    tool?: string;
+    cpus?: string;
+  },
 ): Promise<ThroughputResult> {
   const args = [
     `-t${options.threads ?? 1}`,

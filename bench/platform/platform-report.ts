@@ -53,7 +53,12 @@ function throughputTable(run: PlatformRun, s: PlatformProbeSummary): string[] {
   for (const setup of SETUPS) {
     const t = s.throughput[setup];
     if (!t) continue;
-    const parts = ANSWERING[setup].length > 1 ? ANSWERING[setup].map((g) => `${GROUP_LABEL[g] ?? g} ${num(t.cpuUsPerRequestBy[g].median)}`).join(', ') : '–';
+    const parts =
+      ANSWERING[setup].length > 1
+        ? ANSWERING[setup]
+            .map((g) => `${GROUP_LABEL[g] ?? g} ${num(t.cpuUsPerRequestBy[g].median)}`)
+            .join(', ')
+        : '–';
     const db = setup === 'bare' ? '–' : withRange(t.databaseCpuUsPerRequest);
     lines.push(
       `| ${setupLabel(setup, service)} | ${withRange(t.reqPerSec)} | ${withRange(t.p50Ms, 1)} | ${withRange(t.p99Ms, 1)} | ` +
@@ -64,7 +69,10 @@ function throughputTable(run: PlatformRun, s: PlatformProbeSummary): string[] {
     .filter((r) => r.probe === s.probe)
     .map((r) => [r, ratioOf(run, r.probe, r.numerator, r.denominator)] as const)
     .filter((pair): pair is readonly [(typeof pair)[0], Spread] => pair[1] !== undefined)
-    .map(([r, ratio]) => `${setupLabel(r.numerator, service)} ÷ ${setupLabel(r.denominator, service)} **${withRange(ratio, 2)}**`);
+    .map(
+      ([r, ratio]) =>
+        `${setupLabel(r.numerator, service)} ÷ ${setupLabel(r.denominator, service)} **${withRange(ratio, 2)}**`,
+    );
   if (shown.length > 0) {
     lines.push('');
     lines.push(`Throughput ratios (per round, then the median; range over rounds): ${shown.join('; ')}.`);
@@ -81,8 +89,13 @@ function inShort(run: PlatformRun, summaries: readonly PlatformProbeSummary[]): 
   if (page?.direct) {
     const figures = (['bare', 'direct', 'gateway', 'cluster-gateway', 'minimal-proxy'] as const)
       .filter((setup) => page[setup])
-      .map((setup) => `${setupLabel(setup, 'content')} ${num(page[setup]?.reqPerSec.median ?? 0)} req/s (${num(page[setup]?.cpuUsPerRequest.median ?? 0)} µs CPU)`);
-    lines.push(`- \`GET ${pageInfo?.path}\` (${num(pageInfo?.bodyBytes ?? 0)} bytes) at full load, medians: ${figures.join(', ')}.`);
+      .map(
+        (setup) =>
+          `${setupLabel(setup, 'content')} ${num(page[setup]?.reqPerSec.median ?? 0)} req/s (${num(page[setup]?.cpuUsPerRequest.median ?? 0)} µs CPU)`,
+      );
+    lines.push(
+      `- \`GET ${pageInfo?.path}\` (${num(pageInfo?.bodyBytes ?? 0)} bytes) at full load, medians: ${figures.join(', ')}.`,
+    );
   }
   const proxy = page?.['minimal-proxy'];
   const cluster = page?.['cluster-gateway'];
@@ -119,7 +132,7 @@ export function renderPlatformReport(run: PlatformRun): string {
     '- **Set-ups**, alternated round by round (the order rotates every round, so none always runs first or last):',
     "  - *bare Node `http`*: Node's own `http` server in its own process answering the exact bytes the service returned (with the ETag and X-Total-Count), by path and query; no framework, no database.",
     "  - *direct*: the service's Nest/Fastify application on its own loopback port inside the standalone launcher.",
-    '  - *standalone gateway*: the launcher\'s gateway, which hands the request to the service in its own process (no loopback hop).',
+    "  - *standalone gateway*: the launcher's gateway, which hands the request to the service in its own process (no loopback hop).",
     "  - *cluster gateway (own process)*: `launcher/src/main.ts` with `TARGET=gateway` and `UPSTREAM_CONTENT` set to content's loopback port in the standalone launcher.",
     '  - *minimal proxy (own process)*: `bench/lib/minimal-proxy.ts`, a plain `http.request` + `pipe` proxy with a keep-alive `http.Agent`, in front of the same port: the cost of the hop itself.',
     '- **Probes** (every set-up answers a byte-identical body, checked before timing):',
@@ -131,7 +144,7 @@ export function renderPlatformReport(run: PlatformRun): string {
     `- **Maximum throughput**: ${set.throughputTool}, ${set.connections} keep-alive connections, ${set.durationSeconds} s per round, ` +
       `${set.rounds} rounds, after a ${set.warmupSeconds} s warm-up of every set-up. Closed loop: its latencies are those of a saturated server. No fixed-rate phase.`,
     '- CPU per request is read from /proc (user + system time) for every process that does the work of a request (for the proxies: the proxy and the launcher ' +
-      'where content runs, together and apart), and for the embedded PostgreSQL (the launcher\'s descendants) separately.',
+      "where content runs, together and apart), and for the embedded PostgreSQL (the launcher's descendants) separately.",
   ];
   return renderReport(run, {
     title: 'Platform benchmark: the request path, standalone and proxied',

@@ -80,14 +80,19 @@ export function answeringSeconds(row: { contender: Setup; cpu: { groups: Record<
 }
 
 /** Medians (with ranges) of every set-up of one probe at full load. */
-export function summarisePlatformProbe(run: Pick<PlatformRun, 'throughput'>, probe: string): PlatformProbeSummary {
+export function summarisePlatformProbe(
+  run: Pick<PlatformRun, 'throughput'>,
+  probe: string,
+): PlatformProbeSummary {
   const throughput: PlatformProbeSummary['throughput'] = {};
   for (const setup of SETUPS) {
     const rows = mine(run.throughput, probe, setup);
     if (rows.length === 0) continue;
     const cpuUsPerRequestBy: Record<string, Spread> = {};
     for (const group of ANSWERING[setup]) {
-      cpuUsPerRequestBy[group] = spread(rows.map((r) => perRequestUs(r.cpu.groups[group] ?? 0, r.result.requests)));
+      cpuUsPerRequestBy[group] = spread(
+        rows.map((r) => perRequestUs(r.cpu.groups[group] ?? 0, r.result.requests)),
+      );
     }
     throughput[setup] = {
       reqPerSec: spread(rows.map((r) => r.result.reqPerSec)),
@@ -95,7 +100,9 @@ export function summarisePlatformProbe(run: Pick<PlatformRun, 'throughput'>, pro
       p99Ms: spread(rows.map((r) => r.result.latencyMs.p99)),
       cpuUsPerRequest: spread(rows.map((r) => perRequestUs(answeringSeconds(r), r.result.requests))),
       cpuUsPerRequestBy,
-      databaseCpuUsPerRequest: spread(rows.map((r) => perRequestUs(r.cpu.groups.database ?? 0, r.result.requests))),
+      databaseCpuUsPerRequest: spread(
+        rows.map((r) => perRequestUs(r.cpu.groups.database ?? 0, r.result.requests)),
+      ),
       non2xx: rows.reduce((a, r) => a + r.result.non2xx, 0),
       errors: rows.reduce((a, r) => a + r.result.errors, 0),
     };
@@ -141,7 +148,14 @@ export const RATIO_TARGETS: readonly RatioTarget[] = [
     what: 'identity `/healthz` ÷ bare Node `http` (framework overhead)',
     budget: 0.6,
   },
-  { id: 'content-over-bare', probe: 'page', numerator: 'direct', denominator: 'bare', what: 'content direct ÷ bare Node `http`', budget: 0.5 },
+  {
+    id: 'content-over-bare',
+    probe: 'page',
+    numerator: 'direct',
+    denominator: 'bare',
+    what: 'content direct ÷ bare Node `http`',
+    budget: 0.5,
+  },
   {
     id: 'me-gateway-over-direct',
     probe: 'me',
@@ -156,7 +170,12 @@ export const RATIO_TARGETS: readonly RatioTarget[] = [
 export const ME_CPU_BUDGET_US = 300;
 
 /** Throughput of `numerator` ÷ `denominator` on a probe, round by round, then the median; undefined when not both ran. */
-export function ratioOf(run: Pick<PlatformRun, 'throughput'>, probe: string, numerator: Setup, denominator: Setup): Spread | undefined {
+export function ratioOf(
+  run: Pick<PlatformRun, 'throughput'>,
+  probe: string,
+  numerator: Setup,
+  denominator: Setup,
+): Spread | undefined {
   const rps = (r: ThroughputRound<Setup>) => r.result.reqPerSec;
   return maybeSpread(paired(run.throughput, probe, numerator, denominator, (x, y) => rps(x) / rps(y)));
 }
@@ -165,7 +184,15 @@ export function ratioOf(run: Pick<PlatformRun, 'throughput'>, probe: string, num
 export function checkPlatformTargets(run: Pick<PlatformRun, 'throughput'>): TargetCheck[] {
   const checks = RATIO_TARGETS.map((t) =>
     judge(
-      { id: t.id, probe: t.probe, what: t.what, source: SOURCE, unit: '×', comparator: '>=', budget: t.budget },
+      {
+        id: t.id,
+        probe: t.probe,
+        what: t.what,
+        source: SOURCE,
+        unit: '×',
+        comparator: '>=',
+        budget: t.budget,
+      },
       ratioOf(run, t.probe, t.numerator, t.denominator)?.median,
     ),
   );

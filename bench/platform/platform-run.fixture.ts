@@ -15,7 +15,10 @@ const ROUNDS: Array<Record<string, Partial<Record<Setup, Cell>>>> = [
       'minimal-proxy': [3200, { 'minimal-proxy': 4, launcher: 3.2 }],
     },
     healthz: { bare: [20000, { bare: 6 }], direct: [8000, { launcher: 7 }] },
-    me: { direct: [2000, { launcher: 8, database: 0.4 }], gateway: [1700, { launcher: 8.5, database: 0.34 }] },
+    me: {
+      direct: [2000, { launcher: 8, database: 0.4 }],
+      gateway: [1700, { launcher: 8.5, database: 0.34 }],
+    },
   },
   {
     page: {
@@ -26,7 +29,10 @@ const ROUNDS: Array<Record<string, Partial<Record<Setup, Cell>>>> = [
       'minimal-proxy': [3000, { 'minimal-proxy': 3.75, launcher: 3 }],
     },
     healthz: { bare: [20000, { bare: 6 }], direct: [8000, { launcher: 7 }] },
-    me: { direct: [2000, { launcher: 8, database: 0.4 }], gateway: [1700, { launcher: 8.5, database: 0.34 }] },
+    me: {
+      direct: [2000, { launcher: 8, database: 0.4 }],
+      gateway: [1700, { launcher: 8.5, database: 0.34 }],
+    },
   },
 ];
 
@@ -59,7 +65,14 @@ export function platformFixture(): PlatformRun {
     command: 'npm run bench:platform -w bench',
     startedAt: '2026-01-01T10:00:00.000Z',
     finishedAt: '2026-01-01T10:06:00.000Z',
-    machine: { cpuModel: 'Test CPU', cores: 2, memoryGiB: 8, node: 'v20.20.0', os: 'Linux x64', kernel: '6.1' },
+    machine: {
+      cpuModel: 'Test CPU',
+      cores: 2,
+      memoryGiB: 8,
+      node: 'v20.20.0',
+      os: 'Linux x64',
+      kernel: '6.1',
+    },
     loadAverage: { start: [0.2, 0.3, 0.4], end: [1.1, 0.8, 0.5] },
     pinning: { pinned: true, serverCpus: '1', loadCpus: '0' },
     settings: {
@@ -75,7 +88,8 @@ export function platformFixture(): PlatformRun {
       logLevel: 'info',
       probes: ['page', 'healthz', 'me'],
     },
-    topology: 'the standalone launcher, and beside it the bare server, a cluster gateway and the minimal proxy',
+    topology:
+      'the standalone launcher, and beside it the bare server, a cluster gateway and the minimal proxy',
     clusterGateway: '`TARGET=gateway` with `UPSTREAM_CONTENT`.',
     probes: [
       {

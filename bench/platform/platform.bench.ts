@@ -52,7 +52,8 @@ const PROBES: Record<string, Omit<PlatformProbeInfo, 'bodyBytes'>> = {
     headline: true,
     withCookie: false,
     setups: ['bare', 'direct', 'gateway', 'cluster-gateway', 'minimal-proxy'],
-    description: "content's public lesson list, first page of 20 with the demo data, as a visitor's browser asks for it.",
+    description:
+      "content's public lesson list, first page of 20 with the demo data, as a visitor's browser asks for it.",
   },
   healthz: {
     id: 'healthz',
@@ -62,7 +63,8 @@ const PROBES: Record<string, Omit<PlatformProbeInfo, 'bodyBytes'>> = {
     headline: false,
     withCookie: false,
     setups: ['bare', 'direct'],
-    description: "identity's liveness answer without a cookie: the Nest/Fastify floor (routing, hooks, no token, no database).",
+    description:
+      "identity's liveness answer without a cookie: the Nest/Fastify floor (routing, hooks, no token, no database).",
   },
   me: {
     id: 'me',
@@ -138,11 +140,16 @@ async function run(options: CommonOptions): Promise<PlatformRun> {
     await clusterGateway?.stop();
     await bare?.stop();
     await launcher.stop();
-    if (options.keep) progress(`kept the launchers' data and logs: ${launcher.dataDir}${clusterGateway ? `, ${clusterGateway.dataDir}` : ''}`);
+    if (options.keep)
+      progress(
+        `kept the launchers' data and logs: ${launcher.dataDir}${clusterGateway ? `, ${clusterGateway.dataDir}` : ''}`,
+      );
   };
   return stoppingOnSignals(progress, cleanUp, async () => {
     const { content: contentUrl, identity: identityUrl } = launcher.serviceUrls;
-    progress(`launcher ready: gateway ${launcher.gatewayUrl}, content ${contentUrl}, identity ${identityUrl} (log ${launcher.logFile})`);
+    progress(
+      `launcher ready: gateway ${launcher.gatewayUrl}, content ${contentUrl}, identity ${identityUrl} (log ${launcher.logFile})`,
+    );
     const cookie = await signInDemoAdmin(launcher.gatewayUrl);
     const directOf = (probe: string) => (PROBES[probe].service === 'content' ? contentUrl : identityUrl);
 
@@ -168,7 +175,8 @@ async function run(options: CommonOptions): Promise<PlatformRun> {
     const adapters: Record<string, string> = {};
     if (uses('cluster-gateway')) {
       const publicKey = await readFile(path.join(launcher.dataDir, 'keys', 'session-public.pem'), 'utf8');
-      for (const [name, url] of Object.entries(CLUSTER_ADAPTERS)) if (await listening(url)) adapters[name] = url;
+      for (const [name, url] of Object.entries(CLUSTER_ADAPTERS))
+        if (await listening(url)) adapters[name] = url;
       clusterGateway = await startLauncher({
         logLevel: options.logLevel,
         keep: options.keep,
@@ -191,7 +199,11 @@ async function run(options: CommonOptions): Promise<PlatformRun> {
       'minimal-proxy': proxy?.url ?? '',
     };
     const origin = (probe: string, setup: Setup) => (setup === 'direct' ? directOf(probe) : origins[setup]);
-    const probes: PlannedProbe<Setup>[] = options.probes.map((id) => ({ id, contenders: PROBES[id].setups, fixedRate: false }));
+    const probes: PlannedProbe<Setup>[] = options.probes.map((id) => ({
+      id,
+      contenders: PROBES[id].setups,
+      fixedRate: false,
+    }));
     await verifyAnswers(origin, probes, (id) => request(id, cookie), bodies);
     progress('every set-up answers the same body');
 
@@ -200,12 +212,17 @@ async function run(options: CommonOptions): Promise<PlatformRun> {
       probes,
       request: (id, setup) => ({ origin: origin(id, setup), ...request(id, cookie) }),
       load: loadGenerator(options.tool, options.connections, pinning.loadCpus),
-      meter: contenderMeter(launcher.pid, bare?.pid ?? 0, { 'cluster-gateway': clusterGateway?.pid ?? 0, 'minimal-proxy': proxy?.pid ?? 0 }),
+      meter: contenderMeter(launcher.pid, bare?.pid ?? 0, {
+        'cluster-gateway': clusterGateway?.pid ?? 0,
+        'minimal-proxy': proxy?.pid ?? 0,
+      }),
       progress,
     });
     const adapterText =
       Object.keys(adapters).length > 0
-        ? `with ${Object.entries(adapters).map(([k, v]) => `${k}=${v}`).join(' and ')}, as cluster.ts gives it`
+        ? `with ${Object.entries(adapters)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(' and ')}, as cluster.ts gives it`
         : `without NATS and Redis (none answered at ${Object.values(CLUSTER_ADAPTERS).join(', ')}), so with in-process adapters; the proxied request uses neither`;
     return {
       benchmark: 'platform',
@@ -219,7 +236,7 @@ async function run(options: CommonOptions): Promise<PlatformRun> {
       settings: { ...runSettings(options, tools), rateTool: 'none (no fixed-rate phase)' },
       topology: describeTopology(options.logLevel),
       clusterGateway: clusterGateway
-        ? '`launcher/src/main.ts` with `TARGET=gateway`, `UPSTREAM_CONTENT` set to content\'s loopback port in the standalone launcher, ' +
+        ? "`launcher/src/main.ts` with `TARGET=gateway`, `UPSTREAM_CONTENT` set to content's loopback port in the standalone launcher, " +
           `\`AUTH_PUBLIC_KEY\` from that launcher's keys, \`DEMO=false\`, its own data directory, ${adapterText}.`
         : 'not started: no probe of this run goes through it.',
       probes: options.probes.map((id) => ({ ...PROBES[id], bodyBytes: Buffer.byteLength(bodies[id]) })),
@@ -232,11 +249,15 @@ async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   const jsonFile = path.join(options.out, 'platform.json');
   const mdFile = path.join(options.out, 'platform.md');
-  const result = options.reportOnly ? (JSON.parse(await readFile(jsonFile, 'utf8')) as PlatformRun) : await run(options);
+  const result = options.reportOnly
+    ? (JSON.parse(await readFile(jsonFile, 'utf8')) as PlatformRun)
+    : await run(options);
   await mkdir(options.out, { recursive: true });
   if (!options.reportOnly) await writeFile(jsonFile, `${JSON.stringify(result, null, 2)}\n`);
   await writeFile(mdFile, renderPlatformReport(result));
-  progress(`wrote ${path.relative(process.cwd(), mdFile)}${options.reportOnly ? '' : ` and ${path.relative(process.cwd(), jsonFile)}`}`);
+  progress(
+    `wrote ${path.relative(process.cwd(), mdFile)}${options.reportOnly ? '' : ` and ${path.relative(process.cwd(), jsonFile)}`}`,
+  );
 }
 
 main().catch((error: unknown) => {

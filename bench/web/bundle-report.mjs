@@ -14,7 +14,10 @@ if (build.status !== 0) process.exit(build.status ?? 1);
 
 const size = JSON.parse(readFileSync(path.join(root, 'web/dist/home-route-size.json'), 'utf8'));
 const kb = (b) => (b / 1024).toFixed(1);
-const verdict = (limit) => (size.totalGzipBytes <= limit ? `met (${kb(limit - size.totalGzipBytes)} KB to spare)` : `missed by ${kb(size.totalGzipBytes - limit)} KB`);
+const verdict = (limit) =>
+  size.totalGzipBytes <= limit
+    ? `met (${kb(limit - size.totalGzipBytes)} KB to spare)`
+    : `missed by ${kb(size.totalGzipBytes - limit)} KB`;
 const lines = [
   '# Web bundle: JavaScript for the home route',
   '',
@@ -26,7 +29,9 @@ const lines = [
   '',
   '| chunk | raw | gzipped |',
   '|---|---|---|',
-  ...size.chunks.sort((a, b) => b.gzipBytes - a.gzipBytes).map((c) => `| \`${c.file}\` | ${kb(c.bytes)} KB | ${kb(c.gzipBytes)} KB |`),
+  ...size.chunks
+    .sort((a, b) => b.gzipBytes - a.gzipBytes)
+    .map((c) => `| \`${c.file}\` | ${kb(c.bytes)} KB | ${kb(c.gzipBytes)} KB |`),
   '',
   `Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, Node ${process.version}. The build fails when the budget is exceeded (web/vite.config.ts), so this figure is enforced on every build. Home's code ships with the entry; every other route is its own chunk (React.lazy, fetched at start when it is the opened page), zod loads with the first answer that needs it and jspdf only when a PDF is made (ADR 0023). Lighthouse figures: web-lighthouse.md.`,
   '',

@@ -84,8 +84,18 @@ function summarise(lhr) {
   const shifts = audit('layout-shifts')?.details?.items ?? [];
   const lcpElement = audit('largest-contentful-paint-element')?.details?.items?.[0]?.items?.[0]?.node;
   const lcpPhases = audit('largest-contentful-paint-element')?.details?.items?.[1]?.items ?? [];
-  const opportunities = ['render-blocking-resources', 'unused-javascript', 'unused-css-rules', 'server-response-time', 'redirects']
-    .map((id) => ({ id, ms: audit(id)?.metricSavings?.LCP ?? audit(id)?.numericValue ?? 0, bytes: audit(id)?.details?.overallSavingsBytes ?? 0 }))
+  const opportunities = [
+    'render-blocking-resources',
+    'unused-javascript',
+    'unused-css-rules',
+    'server-response-time',
+    'redirects',
+  ]
+    .map((id) => ({
+      id,
+      ms: audit(id)?.metricSavings?.LCP ?? audit(id)?.numericValue ?? 0,
+      bytes: audit(id)?.details?.overallSavingsBytes ?? 0,
+    }))
     .filter((o) => o.ms > 0 || o.bytes > 0);
   return {
     finalUrl: lhr.finalDisplayedUrl,
@@ -98,7 +108,9 @@ function summarise(lhr) {
     benchmarkIndex: lhr.environment.benchmarkIndex,
     lcpElement: lcpElement ? { selector: lcpElement.selector, snippet: lcpElement.snippet } : null,
     lcpPhases: lcpPhases.map((p) => ({ phase: p.phase, ms: Math.round(p.timing) })),
-    shifts: shifts.slice(0, 5).map((s) => ({ score: s.score, node: s.node?.selector ?? s.node?.snippet ?? null })),
+    shifts: shifts
+      .slice(0, 5)
+      .map((s) => ({ score: s.score, node: s.node?.selector ?? s.node?.snippet ?? null })),
     opportunities,
     requests: (audit('network-requests')?.details?.items ?? []).map((r) => ({
       url: r.url.replace(/^https?:\/\/[^/]+/, ''),
@@ -127,7 +139,11 @@ async function runLighthouse(url, cookie) {
 
 async function runLighthouseOnce(url, cookie) {
   const userDataDir = await mkdtemp(path.join(os.tmpdir(), 'lighthouse-chrome-'));
-  const chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: CHROME_FLAGS, userDataDir });
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROME_PATH,
+    chromeFlags: CHROME_FLAGS,
+    userDataDir,
+  });
   try {
     const result = await lighthouse(url, {
       port: chrome.port,
@@ -154,7 +170,9 @@ function verdicts(page) {
     const met = higherIsBetter ? value >= target : value <= target;
     const diff = Math.abs(value - target);
     const points = `${diff} point${diff === 1 ? '' : 's'}`;
-    return met ? 'met' : `missed by ${unit === 'ms' ? `${Math.round(diff)} ms` : unit === '' ? diff.toFixed(3) : points}`;
+    return met
+      ? 'met'
+      : `missed by ${unit === 'ms' ? `${Math.round(diff)} ms` : unit === '' ? diff.toFixed(3) : points}`;
   };
   return {
     score: gap(m.score, TARGETS.score, 'points', true),
@@ -170,21 +188,32 @@ function causes(page) {
   const v = verdicts(page);
   if (v.lcp !== 'met' || v.score !== 'met') {
     if (run.lcpElement) out.push(`LCP element \`${run.lcpElement.selector}\``);
-    if (run.lcpPhases.length) out.push(`LCP phases ${run.lcpPhases.map((p) => `${p.phase} ${p.ms} ms`).join(', ')}`);
+    if (run.lcpPhases.length)
+      out.push(`LCP phases ${run.lcpPhases.map((p) => `${p.phase} ${p.ms} ms`).join(', ')}`);
     const entry = /\/assets\/(index|react-vendor)-[^/]+\.js$/;
     const schemas = /\/assets\/(schemas|[a-z]+-contract)-[^/]+\.js$/;
-    const js = run.requests.filter((r) => r.url.startsWith('/assets/') && r.url.endsWith('.js') && !entry.test(r.url));
+    const js = run.requests.filter(
+      (r) => r.url.startsWith('/assets/') && r.url.endsWith('.js') && !entry.test(r.url),
+    );
     const sum = (list) => list.reduce((total, r) => total + r.kb, 0).toFixed(1);
     const routeCode = js.filter((r) => !schemas.test(r.url));
     const schemaCode = js.filter((r) => schemas.test(r.url));
     const late = routeCode.filter((r) => !r.preloaded);
     const early = routeCode.filter((r) => r.preloaded);
     if (late.length)
-      out.push(`the page's own code (${late.length} chunks, ${sum(late)} KB) is fetched once the entry has run: one more round trip before it renders`);
+      out.push(
+        `the page's own code (${late.length} chunks, ${sum(late)} KB) is fetched once the entry has run: one more round trip before it renders`,
+      );
     if (early.length)
-      out.push(`the page's own code (${early.length} chunks, ${sum(early)} KB) is preloaded by its HTML, in parallel with the entry`);
-    if (schemaCode.length) out.push(`zod and the contract's schemas (${sum(schemaCode)} KB) load before the first paint`);
-    for (const o of run.opportunities) out.push(`${o.id}: ${o.ms ? `~${Math.round(o.ms)} ms` : ''}${o.bytes ? ` ${Math.round(o.bytes / 1024)} KB` : ''}`.trim());
+      out.push(
+        `the page's own code (${early.length} chunks, ${sum(early)} KB) is preloaded by its HTML, in parallel with the entry`,
+      );
+    if (schemaCode.length)
+      out.push(`zod and the contract's schemas (${sum(schemaCode)} KB) load before the first paint`);
+    for (const o of run.opportunities)
+      out.push(
+        `${o.id}: ${o.ms ? `~${Math.round(o.ms)} ms` : ''}${o.bytes ? ` ${Math.round(o.bytes / 1024)} KB` : ''}`.trim(),
+      );
   }
   if (v.cls !== 'met') for (const s of run.shifts) out.push(`shift ${s.score.toFixed(3)} at \`${s.node}\``);
   if (run.tbtMs > 200) out.push(`TBT ${Math.round(run.tbtMs)} ms (main-thread work under 4× CPU slowdown)`);
@@ -197,7 +226,10 @@ async function main() {
     // BENCH_NOTE given with REPORT_ONLY replaces the kept note (in the .json too).
     if (process.env.BENCH_NOTE !== undefined) {
       saved.machine.note = process.env.BENCH_NOTE;
-      await writeFile(path.join(root, 'bench/reports/web-lighthouse.json'), `${JSON.stringify(saved, null, 2)}\n`);
+      await writeFile(
+        path.join(root, 'bench/reports/web-lighthouse.json'),
+        `${JSON.stringify(saved, null, 2)}\n`,
+      );
     }
     await writeMarkdown(saved);
     return;
@@ -217,7 +249,14 @@ async function main() {
   const log = createWriteStream(logPath);
   const child = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: base,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout.pipe(log);
@@ -245,15 +284,32 @@ async function main() {
         const lhr = await runLighthouse(`${base}${target.path}`, target.signedIn ? cookie : undefined);
         const run = summarise(lhr);
         runs.push(run);
-        console.log(`${target.name} run ${i + 1}: score ${run.score}, LCP ${Math.round(run.lcpMs)} ms, CLS ${run.cls.toFixed(3)}, TBT ${Math.round(run.tbtMs)} ms`);
+        console.log(
+          `${target.name} run ${i + 1}: score ${run.score}, LCP ${Math.round(run.lcpMs)} ms, CLS ${run.cls.toFixed(3)}, TBT ${Math.round(run.tbtMs)} ms`,
+        );
       }
       const pick = (key) => runs.map((r) => r[key]);
-      const stats = (key) => ({ median: median(pick(key)), min: Math.min(...pick(key)), max: Math.max(...pick(key)) });
+      const stats = (key) => ({
+        median: median(pick(key)),
+        min: Math.min(...pick(key)),
+        max: Math.max(...pick(key)),
+      });
       const page = {
         ...target,
         runs,
-        median: { score: median(pick('score')), lcpMs: median(pick('lcpMs')), cls: median(pick('cls')), tbtMs: median(pick('tbtMs')) },
-        stats: { score: stats('score'), lcpMs: stats('lcpMs'), cls: stats('cls'), tbtMs: stats('tbtMs'), fcpMs: stats('fcpMs') },
+        median: {
+          score: median(pick('score')),
+          lcpMs: median(pick('lcpMs')),
+          cls: median(pick('cls')),
+          tbtMs: median(pick('tbtMs')),
+        },
+        stats: {
+          score: stats('score'),
+          lcpMs: stats('lcpMs'),
+          cls: stats('cls'),
+          tbtMs: stats('tbtMs'),
+          fcpMs: stats('fcpMs'),
+        },
       };
       page.verdicts = verdicts(page);
       page.causes = causes(page);

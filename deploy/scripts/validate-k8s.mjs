@@ -16,7 +16,9 @@ if (!file) {
  * operator's custom resources (PrometheusRule) come from @kubernetes-models/prometheus-operator, built from its CRDs.
  */
 const moduleOf = (apiVersion) =>
-  apiVersion.startsWith('monitoring.coreos.com/') ? `@kubernetes-models/prometheus-operator/${apiVersion}` : `kubernetes-models/${apiVersion}`;
+  apiVersion.startsWith('monitoring.coreos.com/')
+    ? `@kubernetes-models/prometheus-operator/${apiVersion}`
+    : `kubernetes-models/${apiVersion}`;
 
 const documents = parseAllDocuments(readFileSync(file, 'utf8'))
   .map((d) => d.toJS())

@@ -45,7 +45,9 @@ const SETS: Array<[string, string[]]> = [
 ];
 
 function render(extra: string[]): { text: string; objects: K8sObject[] } {
-  const result = spawnSync(helm, ['template', 'district', CHART, '--namespace', 'district', ...extra], { encoding: 'utf8' });
+  const result = spawnSync(helm, ['template', 'district', CHART, '--namespace', 'district', ...extra], {
+    encoding: 'utf8',
+  });
   if (result.status !== 0) throw new Error(result.stderr);
   const objects = YAML.parseAllDocuments(result.stdout)
     .map((d) => d.toJS() as K8sObject | null)
@@ -54,24 +56,43 @@ function render(extra: string[]): { text: string; objects: K8sObject[] } {
 }
 
 /** The rendered objects checked against the Kubernetes API schemas offline (validate-k8s.mjs, a child process). */
-function validate(text: string, name: string): { status: number | null; report: { objects: number; kinds: Record<string, number>; errors: string[] } } {
+function validate(
+  text: string,
+  name: string,
+): { status: number | null; report: { objects: number; kinds: Record<string, number>; errors: string[] } } {
   const file = path.join(scratch, `rendered-${name.replace(/\W+/g, '_')}.yaml`);
   fs.writeFileSync(file, text);
   const run = spawnSync(process.execPath, [VALIDATOR, file], { encoding: 'utf8', cwd: REPO_ROOT });
-  return { status: run.status, report: JSON.parse(run.stdout) as { objects: number; kinds: Record<string, number>; errors: string[] } };
+  return {
+    status: run.status,
+    report: JSON.parse(run.stdout) as { objects: number; kinds: Record<string, number>; errors: string[] },
+  };
 }
 
 const component = (peer: Peer) => peer.podSelector?.matchLabels?.['app.kubernetes.io/component'];
-type IngressPath = { path: string; pathType: string; backend: { service: { name: string; port: { name: string } } } };
+type IngressPath = {
+  path: string;
+  pathType: string;
+  backend: { service: { name: string; port: { name: string } } };
+};
 const ingressPaths = (objects: K8sObject[]) =>
-  (objects.find((o) => o.kind === 'Ingress')?.spec.rules as Array<{ http: { paths: IngressPath[] } }>).map((r) => r.http.paths);
+  (objects.find((o) => o.kind === 'Ingress')?.spec.rules as Array<{ http: { paths: IngressPath[] } }>).map(
+    (r) => r.http.paths,
+  );
 const sourcesOf = (objects: K8sObject[], name: string) =>
-  (objects.find((o) => o.kind === 'NetworkPolicy' && o.metadata.name === name)?.spec as { ingress: Rule[] }).ingress.flatMap((r) => r.from ?? []);
-const ingressController = (peer: Peer) => peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'ingress-nginx';
+  (
+    objects.find((o) => o.kind === 'NetworkPolicy' && o.metadata.name === name)?.spec as { ingress: Rule[] }
+  ).ingress.flatMap((r) => r.from ?? []);
+const ingressController = (peer: Peer) =>
+  peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'ingress-nginx';
 
 describe.each(SETS)('the chart rendered by helm %s', (_, extra) => {
   const { text, objects } = render(extra);
-  const policies = new Map(objects.filter((o) => o.kind === 'NetworkPolicy').map((o) => [o.metadata.name, o.spec as { ingress: Rule[]; egress: Rule[]; policyTypes: string[] }]));
+  const policies = new Map(
+    objects
+      .filter((o) => o.kind === 'NetworkPolicy')
+      .map((o) => [o.metadata.name, o.spec as { ingress: Rule[]; egress: Rule[]; policyTypes: string[] }]),
+  );
   const workloads = objects.filter((o) => o.kind === 'Deployment').map((o) => o.metadata.name);
 
   it('lints clean in strict mode', () => {
@@ -96,7 +117,11 @@ describe.each(SETS)('the chart rendered by helm %s', (_, extra) => {
     for (const [name, p] of policies) {
       const sources = p.ingress.flatMap((r) => r.from ?? []);
       if (name === 'gateway') {
-        expect(sources.some((s) => s.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'ingress-nginx')).toBe(true);
+        expect(
+          sources.some(
+            (s) => s.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'ingress-nginx',
+          ),
+        ).toBe(true);
         expect(sources.every((s) => component(s) === undefined)).toBe(true);
       } else {
         const pods = sources.filter((s) => s.podSelector && !s.namespaceSelector);
@@ -108,13 +133,34 @@ describe.each(SETS)('the chart rendered by helm %s', (_, extra) => {
 
   it('lets the services reach only DNS and the datastores, the gateway the services too, and classroom public addresses on 80/443', () => {
     for (const [name, p] of policies) {
-      const ports = p.egress.map((r) => (r.ports ?? []).map((x) => x.port).sort((a, b) => a - b).join(','));
-      const expected = ['53,53', ...(name === 'gateway' ? ['3000'] : []), '5432', '4222', '6379', ...(name === 'classroom' ? ['80,443'] : [])];
+      const ports = p.egress.map((r) =>
+        (r.ports ?? [])
+          .map((x) => x.port)
+          .sort((a, b) => a - b)
+          .join(','),
+      );
+      const expected = [
+        '53,53',
+        ...(name === 'gateway' ? ['3000'] : []),
+        '5432',
+        '4222',
+        '6379',
+        ...(name === 'classroom' ? ['80,443'] : []),
+      ];
       expect(ports).toEqual(expected);
       const open = p.egress.flatMap((r) => r.to ?? []).filter((t) => t.ipBlock);
       if (name === 'classroom') {
         for (const block of open) expect(block.ipBlock?.except?.length).toBeGreaterThan(0);
-        expect(open.flatMap((b) => b.ipBlock?.except ?? [])).toEqual(expect.arrayContaining(['10.0.0.0/8', '169.254.0.0/16', '127.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7']));
+        expect(open.flatMap((b) => b.ipBlock?.except ?? [])).toEqual(
+          expect.arrayContaining([
+            '10.0.0.0/8',
+            '169.254.0.0/16',
+            '127.0.0.0/8',
+            '172.16.0.0/12',
+            '192.168.0.0/16',
+            'fc00::/7',
+          ]),
+        );
       } else {
         expect(open).toEqual([]);
       }
@@ -122,56 +168,103 @@ describe.each(SETS)('the chart rendered by helm %s', (_, extra) => {
   });
 
   it('keeps ingress.webSocketToChat off: /ws goes through the gateway and chat is reached only from it (ADR 0030)', () => {
-    for (const paths of ingressPaths(objects)) expect(paths.map((p) => p.backend.service.name)).toEqual(['gateway']);
+    for (const paths of ingressPaths(objects))
+      expect(paths.map((p) => p.backend.service.name)).toEqual(['gateway']);
     expect(sourcesOf(objects, 'chat').some(ingressController)).toBe(false);
   });
 
   it('carries /ws through the Ingress to the gateway with long proxy timeouts, and runs every pod hardened', () => {
-    const ingress = objects.find((o) => o.kind === 'Ingress') as K8sObject & { metadata: { annotations: Record<string, string> } };
-    expect(Number(ingress.metadata.annotations['nginx.ingress.kubernetes.io/proxy-read-timeout'])).toBeGreaterThanOrEqual(3600);
-    const paths = (ingress.spec.rules as Array<{ http: { paths: Array<{ path: string; backend: { service: { name: string } } }> } }>).flatMap((r) => r.http.paths);
+    const ingress = objects.find((o) => o.kind === 'Ingress') as K8sObject & {
+      metadata: { annotations: Record<string, string> };
+    };
+    expect(
+      Number(ingress.metadata.annotations['nginx.ingress.kubernetes.io/proxy-read-timeout']),
+    ).toBeGreaterThanOrEqual(3600);
+    const paths = (
+      ingress.spec.rules as Array<{
+        http: { paths: Array<{ path: string; backend: { service: { name: string } } }> };
+      }>
+    ).flatMap((r) => r.http.paths);
     expect(paths.every((p) => p.path === '/' && p.backend.service.name === 'gateway')).toBe(true);
     for (const d of objects.filter((o) => o.kind === 'Deployment')) {
-      const pod = (d.spec.template as { spec: { securityContext: Record<string, unknown>; containers: Array<{ securityContext: Record<string, unknown> }> } }).spec;
-      expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
-      for (const c of pod.containers) expect(c.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
+      const pod = (
+        d.spec.template as {
+          spec: {
+            securityContext: Record<string, unknown>;
+            containers: Array<{ securityContext: Record<string, unknown> }>;
+          };
+        }
+      ).spec;
+      expect(pod.securityContext).toMatchObject({
+        runAsNonRoot: true,
+        seccompProfile: { type: 'RuntimeDefault' },
+      });
+      for (const c of pod.containers)
+        expect(c.securityContext).toMatchObject({
+          readOnlyRootFilesystem: true,
+          allowPrivilegeEscalation: false,
+          capabilities: { drop: ['ALL'] },
+        });
     }
   });
 });
 
 describe('ingress.webSocketToChat (ADR 0030)', () => {
   it('sends /ws (exactly) straight to chat ahead of the gateway’s catch-all, on every host, and lets only chat be reached from the ingress controller besides the gateway', () => {
-    const { text, objects } = render(['-f', PRODUCTION, '--set', 'ingress.webSocketToChat=true', '--set', 'ingress.hosts={a.example,b.example}']);
+    const { text, objects } = render([
+      '-f',
+      PRODUCTION,
+      '--set',
+      'ingress.webSocketToChat=true',
+      '--set',
+      'ingress.hosts={a.example,b.example}',
+    ]);
     expect(validate(text, 'websocket-to-chat').report.errors).toEqual([]);
 
     const rules = ingressPaths(objects);
     expect(rules).toHaveLength(2);
     for (const paths of rules)
-      expect(paths.map((p) => [p.path, p.pathType, p.backend.service.name, p.backend.service.port.name])).toEqual([
+      expect(
+        paths.map((p) => [p.path, p.pathType, p.backend.service.name, p.backend.service.port.name]),
+      ).toEqual([
         ['/ws', 'Exact', 'chat', 'http'],
         ['/', 'Prefix', 'gateway', 'http'],
       ]);
     const chat = sourcesOf(objects, 'chat');
     expect(chat.some(ingressController)).toBe(true);
     expect(chat.filter((s) => s.podSelector && !s.namespaceSelector).map(component)).toEqual(['gateway']);
-    for (const name of ['identity', 'content', 'assessment', 'classroom']) expect(sourcesOf(objects, name).some(ingressController)).toBe(false);
+    for (const name of ['identity', 'content', 'assessment', 'classroom'])
+      expect(sourcesOf(objects, name).some(ingressController)).toBe(false);
   });
 
   it('refuses to render without the chat service', () => {
-    expect(() => render(['-f', PRODUCTION, '--set', 'ingress.webSocketToChat=true', '--set', 'services.chat=null'])).toThrow(
-      /ingress.webSocketToChat needs the chat service/,
-    );
+    expect(() =>
+      render(['-f', PRODUCTION, '--set', 'ingress.webSocketToChat=true', '--set', 'services.chat=null']),
+    ).toThrow(/ingress.webSocketToChat needs the chat service/);
   });
 });
 
 describe('values-production.yaml', () => {
   it('autoscales chat on CPU and open connections per pod, and scales in one pod a minute', () => {
-    const chat = render(['-f', PRODUCTION]).objects.find((o) => o.kind === 'HorizontalPodAutoscaler' && o.metadata.name === 'chat') as K8sObject;
+    const chat = render(['-f', PRODUCTION]).objects.find(
+      (o) => o.kind === 'HorizontalPodAutoscaler' && o.metadata.name === 'chat',
+    ) as K8sObject;
     expect(chat.spec.metrics).toEqual([
-      { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 60 } } },
-      { type: 'Pods', pods: { metric: { name: 'chat_connections' }, target: { type: 'AverageValue', averageValue: '2000' } } },
+      {
+        type: 'Resource',
+        resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 60 } },
+      },
+      {
+        type: 'Pods',
+        pods: {
+          metric: { name: 'chat_connections' },
+          target: { type: 'AverageValue', averageValue: '2000' },
+        },
+      },
     ]);
-    expect(chat.spec.behavior).toMatchObject({ scaleDown: { policies: [{ type: 'Pods', value: 1, periodSeconds: 60 }] } });
+    expect(chat.spec.behavior).toMatchObject({
+      scaleDown: { policies: [{ type: 'Pods', value: 1, periodSeconds: 60 }] },
+    });
   });
 
   it('reads every secret from the operator’s Secret and renders none itself', () => {
@@ -184,10 +277,14 @@ describe('values-production.yaml', () => {
 describe('monitoring (values-production.yaml)', () => {
   const { objects } = render(['-f', PRODUCTION]);
   const rule = objects.find((o) => o.kind === 'PrometheusRule') as K8sObject;
-  const dashboard = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'district-grafana-dashboard') as K8sObject & {
+  const dashboard = objects.find(
+    (o) => o.kind === 'ConfigMap' && o.metadata.name === 'district-grafana-dashboard',
+  ) as K8sObject & {
     data: Record<string, string>;
   };
-  const rules = (rule.spec.groups as Array<{ rules: Array<{ alert: string; expr: string }> }>).flatMap((g) => g.rules);
+  const rules = (rule.spec.groups as Array<{ rules: Array<{ alert: string; expr: string }> }>).flatMap(
+    (g) => g.rules,
+  );
 
   /** Every metric name the code registers (prom-client's `name: '…'`, and the per-durable gauges' helper). */
   const registered = (() => {
@@ -197,28 +294,49 @@ describe('monitoring (values-production.yaml)', () => {
         const file = path.join(dir, entry.name);
         if (entry.isDirectory()) walk(file);
         else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts'))
-          for (const m of fs.readFileSync(file, 'utf8').matchAll(/(?:name: |perDurable\()'([a-z][a-z0-9_]*)'/g)) names.add(m[1]);
+          for (const m of fs
+            .readFileSync(file, 'utf8')
+            .matchAll(/(?:name: |perDurable\()'([a-z][a-z0-9_]*)'/g))
+            names.add(m[1]);
       }
     };
-    for (const root of ['libs/nest-common/src', 'gateway/src', ...fs.readdirSync(path.join(REPO_ROOT, 'services')).map((s) => `services/${s}/src`)])
+    for (const root of [
+      'libs/nest-common/src',
+      'gateway/src',
+      ...fs.readdirSync(path.join(REPO_ROOT, 'services')).map((s) => `services/${s}/src`),
+    ])
       if (fs.existsSync(path.join(REPO_ROOT, root))) walk(path.join(REPO_ROOT, root));
     return names;
   })();
   const metricsIn = (expr: string) =>
-    [...expr.matchAll(/\b([a-z][a-z0-9_]*)\{/g)].map((m) => m[1].replace(/_(count|bucket|sum)$/, '')).filter((n) => !['by', 'rate', 'sum', 'max', 'min'].includes(n));
+    [...expr.matchAll(/\b([a-z][a-z0-9_]*)\{/g)]
+      .map((m) => m[1].replace(/_(count|bucket|sum)$/, ''))
+      .filter((n) => !['by', 'rate', 'sum', 'max', 'min'].includes(n));
 
   it('alerts on outbox backlog, consumer lag, redeliveries, the 5xx ratio and readiness', () => {
     expect(rule.metadata.labels).toMatchObject({ release: 'kube-prometheus-stack' });
     expect(rules.map((r) => r.alert).sort()).toEqual(
-      ['DistrictConsumerLagGrowing', 'DistrictHighErrorRate', 'DistrictOutboxBacklogGrowing', 'DistrictRedeliveries', 'DistrictReplicaNotReady', 'DistrictServiceDown'].sort(),
+      [
+        'DistrictConsumerLagGrowing',
+        'DistrictHighErrorRate',
+        'DistrictOutboxBacklogGrowing',
+        'DistrictRedeliveries',
+        'DistrictReplicaNotReady',
+        'DistrictServiceDown',
+      ].sort(),
     );
     for (const r of rules) expect(r.expr).toContain('namespace="district"');
   });
 
   it('uses only metrics the services and the gateway really export, in the rules and the dashboard', () => {
     expect(registered.size).toBeGreaterThan(8);
-    const panels = (JSON.parse(dashboard.data['district.json']) as { panels: Array<{ targets: Array<{ expr: string }> }> }).panels;
-    const used = [...rules.map((r) => r.expr), ...panels.flatMap((p) => p.targets.map((t) => t.expr))].flatMap(metricsIn);
+    const panels = (
+      JSON.parse(dashboard.data['district.json']) as { panels: Array<{ targets: Array<{ expr: string }> }> }
+    ).panels;
+    const used = [
+      ...rules.map((r) => r.expr),
+      ...panels.flatMap((p) => p.targets.map((t) => t.expr)),
+    ].flatMap(metricsIn);
     expect(used.length).toBeGreaterThan(10);
     for (const name of new Set(used)) expect([name, registered.has(name)]).toEqual([name, true]);
   });
@@ -226,6 +344,8 @@ describe('monitoring (values-production.yaml)', () => {
   it('ships the dashboard for Grafana’s sidecar, and neither object unless asked', () => {
     expect(dashboard.metadata.labels).toMatchObject({ grafana_dashboard: '1' });
     const shipped = render(['-f', secretsFile]).objects;
-    expect(shipped.some((o) => o.kind === 'PrometheusRule' || o.metadata.name === 'district-grafana-dashboard')).toBe(false);
+    expect(
+      shipped.some((o) => o.kind === 'PrometheusRule' || o.metadata.name === 'district-grafana-dashboard'),
+    ).toBe(false);
   });
 });

@@ -342,7 +342,9 @@ describe('the production runtime tree', () => {
       // The build's per-route preloads (web/dist/.vite, ADR 0024) came with the tree: /blog names its code ahead.
       const blog = await fetch(`${gateway.url}/blog`);
       expect(blog.status).toBe(200);
-      expect(await blog.text()).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/[^"]+\.js" \/>/);
+      expect(await blog.text()).toMatch(
+        /<link rel="modulepreload" crossorigin href="\/assets\/[^"]+\.js" \/>/,
+      );
       const login = await fetch(`${gateway.url}/api/auth/login`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', origin: gateway.url },

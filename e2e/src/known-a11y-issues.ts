@@ -13,5 +13,4 @@ export interface KnownA11yIssue {
   fix: string;
 }
 
-export const KNOWN_A11Y_ISSUES: readonly KnownA11yIssue[] = [
-];
+export const KNOWN_A11Y_ISSUES: readonly KnownA11yIssue[] = [];

@@ -19,7 +19,16 @@ import { snapshotWebDist, startStack, TOPOLOGIES, type Stack, type Topology } fr
  * Chromium, stop the stack. Options: --json=<file> (results), --topology=standalone,cluster, --journeys=1,2,3.
  */
 const ARTIFACTS = path.resolve(__dirname, '../artifacts');
-const ALL_JOURNEYS: readonly Journey[] = [...shellJourneys, ...toolsJourneys, ...blogJourneys, ...chatJourneys, ...classroomJourneys, ...quizJourneys, ...keyboardJourneys, ...layoutJourneys];
+const ALL_JOURNEYS: readonly Journey[] = [
+  ...shellJourneys,
+  ...toolsJourneys,
+  ...blogJourneys,
+  ...chatJourneys,
+  ...classroomJourneys,
+  ...quizJourneys,
+  ...keyboardJourneys,
+  ...layoutJourneys,
+];
 
 interface Options {
   json?: string;
@@ -33,7 +42,8 @@ function parseOptions(argv: string[]): Options {
     .split(',')
     .map((t) => t.trim())
     .filter(Boolean);
-  for (const t of topologies) if (!TOPOLOGIES.includes(t as Topology)) throw new Error(`unknown topology ${t}`);
+  for (const t of topologies)
+    if (!TOPOLOGIES.includes(t as Topology)) throw new Error(`unknown topology ${t}`);
   const journeys = value('journeys');
   return {
     json: value('json'),
@@ -62,10 +72,20 @@ async function main(): Promise<number> {
   await mkdir(ARTIFACTS, { recursive: true });
   const axe = new AxeLog();
   const web = await snapshotWebDist();
-  const summary: Summary = { passed: 0, failed: 0, durationMs: 0, topologies: [], results: [], knownA11y: [], artifacts: ARTIFACTS };
+  const summary: Summary = {
+    passed: 0,
+    failed: 0,
+    durationMs: 0,
+    topologies: [],
+    results: [],
+    knownA11y: [],
+    artifacts: ARTIFACTS,
+  };
 
   for (const topology of options.topologies) {
-    const journeys = ALL_JOURNEYS.filter((j) => j.topologies.includes(topology) && (!options.journeys || options.journeys.has(j.id)));
+    const journeys = ALL_JOURNEYS.filter(
+      (j) => j.topologies.includes(topology) && (!options.journeys || options.journeys.has(j.id)),
+    );
     if (journeys.length === 0) continue;
     console.log(`\n${topology}: starting the stack…`);
     let stack: Stack;
@@ -77,11 +97,21 @@ async function main(): Promise<number> {
       summary.topologies.push({ topology, error: message });
       // Every journey that should have run here counts as failed: a stack that does not start is a failure.
       for (const j of journeys) {
-        summary.results.push({ topology, id: j.id, title: j.title, status: 'failed', durationMs: 0, error: 'the stack did not start', screenshots: [] });
+        summary.results.push({
+          topology,
+          id: j.id,
+          title: j.title,
+          status: 'failed',
+          durationMs: 0,
+          error: 'the stack did not start',
+          screenshots: [],
+        });
       }
       continue;
     }
-    console.log(`${topology}: ${stack.baseUrl} ready in ${(stack.startMs / 1000).toFixed(1)} s (server log: ${stack.logFile})`);
+    console.log(
+      `${topology}: ${stack.baseUrl} ready in ${(stack.startMs / 1000).toFixed(1)} s (server log: ${stack.logFile})`,
+    );
     summary.topologies.push({ topology, startMs: stack.startMs });
     const browser = await launchBrowser();
     const runner = new JourneyRunner(browser.browser, stack, ARTIFACTS, runId, axe);
@@ -104,25 +134,38 @@ async function main(): Promise<number> {
 
   const axeReport = path.join(ARTIFACTS, 'axe-report.json');
   await writeFile(axeReport, JSON.stringify(axe.screens, null, 2));
-  const minor = axe.screens.flatMap((s) => s.violations.filter((v) => v.impact !== 'serious' && v.impact !== 'critical').map((v) => `${s.screen}: ${v.id} (${v.impact})`));
-  console.log(`\naxe-core: ${axe.screens.length} screen checks; ${minor.length} minor/moderate finding(s) recorded in ${axeReport}`);
+  const minor = axe.screens.flatMap((s) =>
+    s.violations
+      .filter((v) => v.impact !== 'serious' && v.impact !== 'critical')
+      .map((v) => `${s.screen}: ${v.id} (${v.impact})`),
+  );
+  console.log(
+    `\naxe-core: ${axe.screens.length} screen checks; ${minor.length} minor/moderate finding(s) recorded in ${axeReport}`,
+  );
   for (const m of [...new Set(minor)]) console.log(`  - ${m}`);
   summary.knownA11y = axe.known.map((k) => ({ screen: k.screen, rule: k.issue.rule, elements: k.nodes }));
   const knownRules = [...new Set(axe.known.map((k) => k.issue))];
   if (knownRules.length) {
-    console.log(`\nKNOWN serious accessibility issues in web/ (listed in e2e/src/known-a11y-issues.ts; E2E_STRICT_A11Y=1 fails on them):`);
+    console.log(
+      `\nKNOWN serious accessibility issues in web/ (listed in e2e/src/known-a11y-issues.ts; E2E_STRICT_A11Y=1 fails on them):`,
+    );
     for (const k of knownRules) {
       const screens = [...new Set(axe.known.filter((f) => f.issue === k).map((f) => f.screen))];
       console.log(`  - ${k.rule}: ${k.why}\n      on: ${screens.join(', ')}\n      fix: ${k.fix}`);
     }
   }
-  for (const k of axe.unmatchedKnown()) console.log(`  note: known issue "${k.rule}" (${k.match}) did not occur in this run: if it is fixed, remove its entry.`);
+  for (const k of axe.unmatchedKnown())
+    console.log(
+      `  note: known issue "${k.rule}" (${k.match}) did not occur in this run: if it is fixed, remove its entry.`,
+    );
 
   if (options.json) {
     await mkdir(path.dirname(path.resolve(options.json)), { recursive: true });
     await writeFile(options.json, JSON.stringify(summary, null, 2));
   }
-  console.log(`\ne2e: ${summary.passed} passed, ${summary.failed} failed in ${(summary.durationMs / 1000).toFixed(1)} s`);
+  console.log(
+    `\ne2e: ${summary.passed} passed, ${summary.failed} failed in ${(summary.durationMs / 1000).toFixed(1)} s`,
+  );
   return summary.failed === 0 && summary.passed > 0 ? 0 : 1;
 }
 

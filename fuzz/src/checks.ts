@@ -27,7 +27,10 @@ export function refusal(access: string, persona: Persona): 401 | 403 | undefined
 const LEAKS: ReadonlyArray<readonly [string, RegExp]> = [
   ['stack frame', /\bat (?:async )?[\w$.<>]+ \(|\bat [^\s()]+:\d+:\d+/],
   ['file path', /(?:\/work\/|\/home\/|\/usr\/|\/tmp\/|node_modules|[\w-]+\.(?:ts|js|mjs|cjs):\d+|\/src\/)/],
-  ['SQL', /\b(?:SELECT\s.+\sFROM|INSERT\s+INTO|UPDATE\s+\S+\s+SET|DELETE\s+FROM)\b|syntax error at or near|violates (?:unique|foreign key|not-null|check) constraint|duplicate key value|relation "[^"]+" does not exist|invalid input syntax for type|\bPostgres|\bpg_/i],
+  [
+    'SQL',
+    /\b(?:SELECT\s.+\sFROM|INSERT\s+INTO|UPDATE\s+\S+\s+SET|DELETE\s+FROM)\b|syntax error at or near|violates (?:unique|foreign key|not-null|check) constraint|duplicate key value|relation "[^"]+" does not exist|invalid input syntax for type|\bPostgres|\bpg_/i,
+  ],
   [
     'internal name',
     /\b(?:QueryFailedError|EntityNotFound\w*|TypeORM\w*|ZodError|TypeError|ReferenceError|SyntaxError|RangeError|Nest\w*Exception|\w+Exception\b|\w+Controller\b|\w+Service\b|\w+Module\b|\w+Repository\b|\w+Entity\b|FastifyError|FST_\w+|ERR_[A-Z_]+|ECONNREFUSED|undici|ioredis|NatsError)/,
@@ -49,7 +52,13 @@ export interface Answer {
 }
 
 /** Every problem with one answer; empty when it is acceptable. */
-export function problemsWith(op: Operation, persona: Persona, request: FuzzRequest, answer: Answer, documented: ReadonlySet<string> = new Set()): string[] {
+export function problemsWith(
+  op: Operation,
+  persona: Persona,
+  request: FuzzRequest,
+  answer: Answer,
+  documented: ReadonlySet<string> = new Set(),
+): string[] {
   const problems: string[] = [];
   // A 5xx the authz matrix itself expects (501 from the OpenID routes on a site with no provider) is the
   // route's documented answer, a browser page, not a failure; any other is.
@@ -66,9 +75,11 @@ export function problemsWith(op: Operation, persona: Persona, request: FuzzReque
     } catch {
       problems.push(`${answer.status} body is not JSON`);
     }
-    if (message !== undefined && typeof message !== 'string') problems.push(`${answer.status} body has no string message`);
+    if (message !== undefined && typeof message !== 'string')
+      problems.push(`${answer.status} body has no string message`);
     else if (message === undefined && !problems.length) problems.push(`${answer.status} body has no message`);
-    if (!/^application\/(?:problem\+)?json\b/.test(answer.contentType)) problems.push(`${answer.status} content-type is ${answer.contentType || 'missing'}`);
+    if (!/^application\/(?:problem\+)?json\b/.test(answer.contentType))
+      problems.push(`${answer.status} content-type is ${answer.contentType || 'missing'}`);
   }
   const refused = refusal(op.access, persona);
   if (refused !== undefined && answer.status !== refused) {

@@ -35,14 +35,18 @@ export function changedTables(before: Map<string, string>, after: Map<string, st
  * A fingerprint once the site has gone quiet: two in a row, half a second apart, that agree (the outbox relays
  * and bus consumers finish what earlier requests set off). Throws when it keeps changing for `timeoutMs`.
  */
-export async function settledFingerprint(databaseUrl: string, timeoutMs = 15_000): Promise<Map<string, string>> {
+export async function settledFingerprint(
+  databaseUrl: string,
+  timeoutMs = 15_000,
+): Promise<Map<string, string>> {
   const deadline = Date.now() + timeoutMs;
   let previous = await fingerprint(databaseUrl);
   for (;;) {
     await sleep(500);
     const next = await fingerprint(databaseUrl);
     if (changedTables(previous, next).length === 0) return next;
-    if (Date.now() > deadline) throw new Error(`the database kept changing: ${changedTables(previous, next).join(', ')}`);
+    if (Date.now() > deadline)
+      throw new Error(`the database kept changing: ${changedTables(previous, next).join(', ')}`);
     previous = next;
   }
 }

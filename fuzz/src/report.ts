@@ -30,9 +30,13 @@ export function machine(): string {
 }
 
 export function renderReport(run: FuzzRun): string {
-  const total = run.routes.reduce((sum, r) => sum + Object.values(r.sent).reduce((a, b) => a + (b ?? 0), 0), 0);
+  const total = run.routes.reduce(
+    (sum, r) => sum + Object.values(r.sent).reduce((a, b) => a + (b ?? 0), 0),
+    0,
+  );
   const statusTotals: Record<string, number> = {};
-  for (const r of run.routes) for (const [s, n] of Object.entries(r.statuses)) statusTotals[s] = (statusTotals[s] ?? 0) + n;
+  for (const r of run.routes)
+    for (const [s, n] of Object.entries(r.statuses)) statusTotals[s] = (statusTotals[s] ?? 0) + n;
   const fmt = (counts: Record<string, number>) =>
     Object.entries(counts)
       .sort(([a], [b]) => a.localeCompare(b))
@@ -65,21 +69,29 @@ export function renderReport(run: FuzzRun): string {
   lines.push(
     '## Bugs this suite found (fixed, each with a regression test in its service)',
     '',
-    '- gateway: a URL or headers past 16 KiB (431) or a request line Node cannot parse (400) got Node\'s bare status line, no JSON body — now the platform\'s JSON error (`gateway/test/client-errors.spec.ts`).',
+    "- gateway: a URL or headers past 16 KiB (431) or a request line Node cannot parse (400) got Node's bare status line, no JSON body — now the platform's JSON error (`gateway/test/client-errors.spec.ts`).",
     '- content: `POST /api/posts/{postId}/comments` checked the post id before the sign-in, so a signed-out caller got 404/400 instead of 401 "Please sign in to comment" (`services/content/test/comments.spec.ts`).',
     '- content: `POST /api/upload-image` answered 500 to a cut-off or malformed multipart form — now 400 "Please select an image file" (`services/content/test/images.spec.ts`).',
     '- content: posts created at the same moment with one title raced for one slug; past three retries the losers got 500 — slug choice is now serialised per base slug (`services/content/test/posts.spec.ts`).',
     '',
   );
   if (run.problems.length) {
-    lines.push('## Problems', '', ...run.problems.slice(0, 50).map((p) => `- ${p.replace(/\n/g, ' ').slice(0, 400)}`), '');
+    lines.push(
+      '## Problems',
+      '',
+      ...run.problems.slice(0, 50).map((p) => `- ${p.replace(/\n/g, ' ').slice(0, 400)}`),
+      '',
+    );
   }
   lines.push(
     '## Requests per route',
     '',
     `| Route | Access | ${PERSONAS.join(' | ')} | Statuses |`,
     `|---|---|${PERSONAS.map(() => '---:').join('|')}|---|`,
-    ...run.routes.map((r) => `| \`${r.route}\` | ${r.access} | ${PERSONAS.map((p) => r.sent[p] ?? 0).join(' | ')} | ${fmt(r.statuses)} |`),
+    ...run.routes.map(
+      (r) =>
+        `| \`${r.route}\` | ${r.access} | ${PERSONAS.map((p) => r.sent[p] ?? 0).join(' | ')} | ${fmt(r.statuses)} |`,
+    ),
     '',
   );
   return lines.join('\n');

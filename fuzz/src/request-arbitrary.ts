@@ -1,5 +1,12 @@
 import fc from 'fast-check';
-import { hostileString, hostileValue, objectFor, valueFor, wrongType, type JsonSchema } from './schema-arbitrary';
+import {
+  hostileString,
+  hostileValue,
+  objectFor,
+  valueFor,
+  wrongType,
+  type JsonSchema,
+} from './schema-arbitrary';
 
 interface DocParameter {
   name: string;
@@ -123,8 +130,19 @@ function segmentArbitrary(pool: readonly string[]): fc.Arbitrary<{ segment: stri
   const choices: Array<fc.WeightedArbitrary<{ segment: string; escapes: boolean }>> = [
     { weight: 2, arbitrary: plain(fc.uuid()) },
     { weight: 1, arbitrary: plain(fc.uuid().map((u) => u.toUpperCase())) },
-    { weight: 1, arbitrary: plain(fc.uuid().map((u) => `{${u}}`).map(enc)) },
-    { weight: 3, arbitrary: fc.constantFrom(...HOSTILE_SEGMENTS).map(([segment, escapes]) => ({ segment, escapes })) },
+    {
+      weight: 1,
+      arbitrary: plain(
+        fc
+          .uuid()
+          .map((u) => `{${u}}`)
+          .map(enc),
+      ),
+    },
+    {
+      weight: 3,
+      arbitrary: fc.constantFrom(...HOSTILE_SEGMENTS).map(([segment, escapes]) => ({ segment, escapes })),
+    },
     { weight: 2, arbitrary: plain(hostileString().map((s) => enc(s.replace(/[\ud800-\udfff]/g, '\ufffd')))) },
   ];
   if (pool.length) {
@@ -143,9 +161,27 @@ function segmentArbitrary(pool: readonly string[]): fc.Arbitrary<{ segment: stri
 function queryValue(schema: JsonSchema | undefined): fc.Arbitrary<string> {
   const clean = (s: string) => enc(s.replace(/[\ud800-\udfff]/g, '\ufffd').slice(0, 1_500));
   return fc.oneof(
-    { weight: 30, arbitrary: valueFor(schema).map((v) => clean(typeof v === 'string' ? v : (JSON.stringify(v) ?? ''))) },
+    {
+      weight: 30,
+      arbitrary: valueFor(schema).map((v) => clean(typeof v === 'string' ? v : (JSON.stringify(v) ?? ''))),
+    },
     { weight: 10, arbitrary: hostileString().map(clean) },
-    { weight: 10, arbitrary: fc.constantFrom('%ZZ', '%', '%00', '%ED%A0%80', '-1', '1.5', '1e999', 'NaN', '', '[]', '%5B%5D') },
+    {
+      weight: 10,
+      arbitrary: fc.constantFrom(
+        '%ZZ',
+        '%',
+        '%00',
+        '%ED%A0%80',
+        '-1',
+        '1.5',
+        '1e999',
+        'NaN',
+        '',
+        '[]',
+        '%5B%5D',
+      ),
+    },
     { weight: 1, arbitrary: fc.constant('q'.repeat(17_000)) },
   );
 }
@@ -154,11 +190,23 @@ function queryValue(schema: JsonSchema | undefined): fc.Arbitrary<string> {
 function queryArbitrary(params: DocParameter[]): fc.Arbitrary<string> {
   const documented = params.map((p) =>
     fc.option(
-      fc.array(queryValue(p.schema), { minLength: 1, maxLength: 2 }).map((values) => values.map((v) => `${enc(p.name)}=${v}`)),
+      fc
+        .array(queryValue(p.schema), { minLength: 1, maxLength: 2 })
+        .map((values) => values.map((v) => `${enc(p.name)}=${v}`)),
       { freq: 3 },
     ),
   );
-  const junkKey = fc.constantFrom('__proto__', '__proto__[isAdmin]', 'constructor[prototype][x]', 'a[]', '', '%00', 'q[$ne]', 'x'.repeat(300), '%ZZ');
+  const junkKey = fc.constantFrom(
+    '__proto__',
+    '__proto__[isAdmin]',
+    'constructor[prototype][x]',
+    'a[]',
+    '',
+    '%00',
+    'q[$ne]',
+    'x'.repeat(300),
+    '%ZZ',
+  );
   const junk = fc.array(
     fc.tuple(junkKey, queryValue(undefined)).map(([k, v]) => `${k}=${v}`),
     { maxLength: 3 },
@@ -198,7 +246,9 @@ const JSON_TYPES = fc.oneof(
 /** Every path to a value inside a JSON example (object keys and array indexes), the root excluded. */
 function pathsIn(value: unknown, prefix: Array<string | number> = []): Array<Array<string | number>> {
   if (!value || typeof value !== 'object') return [];
-  const entries: Array<[string | number, unknown]> = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
+  const entries: Array<[string | number, unknown]> = Array.isArray(value)
+    ? value.map((v, i) => [i, v])
+    : Object.entries(value);
   return entries.flatMap(([key, v]) => [[...prefix, key], ...pathsIn(v, [...prefix, key])]);
 }
 
@@ -226,7 +276,12 @@ function fromExample(example: unknown): fc.Arbitrary<unknown> {
   if (!paths.length) return fc.constant(example);
   return fc.oneof(
     { weight: 2, arbitrary: fc.constant(example) },
-    { weight: 4, arbitrary: fc.tuple(fc.constantFrom(...paths), hostileValue()).map(([path, bad]) => replaceAt(example, path, bad)) },
+    {
+      weight: 4,
+      arbitrary: fc
+        .tuple(fc.constantFrom(...paths), hostileValue())
+        .map(([path, bad]) => replaceAt(example, path, bad)),
+    },
     { weight: 1, arbitrary: fc.constantFrom(...paths).map((path) => replaceAt(example, path, DELETE)) },
   );
 }
@@ -235,7 +290,10 @@ function fromExample(example: unknown): fc.Arbitrary<unknown> {
 function jsonBody(schema: JsonSchema, examples: readonly unknown[]): fc.Arbitrary<Body> {
   const fromSchema = schema.type === 'object' || schema.properties ? objectFor(schema) : valueFor(schema);
   const valid = examples.length
-    ? fc.oneof({ weight: 1, arbitrary: fromSchema }, { weight: 2, arbitrary: fc.oneof(...examples.map(fromExample)) })
+    ? fc.oneof(
+        { weight: 1, arbitrary: fromSchema },
+        { weight: 2, arbitrary: fc.oneof(...examples.map(fromExample)) },
+      )
     : fromSchema;
   const keys = Object.keys(schema.properties ?? {});
   const value: fc.Arbitrary<unknown> = fc.oneof(
@@ -243,7 +301,9 @@ function jsonBody(schema: JsonSchema, examples: readonly unknown[]): fc.Arbitrar
     {
       weight: 3,
       arbitrary: keys.length
-        ? fc.tuple(valid, fc.constantFrom(...keys), hostileValue()).map(([v, k, bad]) => ({ ...(v as object), [k]: bad }))
+        ? fc
+            .tuple(valid, fc.constantFrom(...keys), hostileValue())
+            .map(([v, k, bad]) => ({ ...(v as object), [k]: bad }))
         : hostileValue(),
     },
     {
@@ -259,8 +319,17 @@ function jsonBody(schema: JsonSchema, examples: readonly unknown[]): fc.Arbitrar
     {
       weight: 1,
       arbitrary: fc
-        .tuple(valid, fc.dictionary(fc.constantFrom('isAdmin', 'role', 'id', 'authorId', 'approved', 'createdAt', 'extra', '$where'), wrongType(), { minKeys: 1, maxKeys: 3 }))
-        .map(([v, extra]) => (typeof v === 'object' && v && !Array.isArray(v) ? { ...extra, ...v, ...extra } : v)),
+        .tuple(
+          valid,
+          fc.dictionary(
+            fc.constantFrom('isAdmin', 'role', 'id', 'authorId', 'approved', 'createdAt', 'extra', '$where'),
+            wrongType(),
+            { minKeys: 1, maxKeys: 3 },
+          ),
+        )
+        .map(([v, extra]) =>
+          typeof v === 'object' && v && !Array.isArray(v) ? { ...extra, ...v, ...extra } : v,
+        ),
     },
     { weight: 1, arbitrary: hostileValue() },
   );
@@ -269,13 +338,31 @@ function jsonBody(schema: JsonSchema, examples: readonly unknown[]): fc.Arbitrar
     {
       weight: 2,
       arbitrary: fc
-        .tuple(value, fc.constantFrom('truncate', 'trailing', 'single', 'garbage', 'empty', 'bom', 'latin1', 'infinity', 'duplicate', 'huge-integer', 'deep'))
+        .tuple(
+          value,
+          fc.constantFrom(
+            'truncate',
+            'trailing',
+            'single',
+            'garbage',
+            'empty',
+            'bom',
+            'latin1',
+            'infinity',
+            'duplicate',
+            'huge-integer',
+            'deep',
+          ),
+        )
         .map(([v, how]) => {
           const json = JSON.stringify(v) ?? 'null';
           // Still JSON, but what JSON.stringify never writes: a number that parses to Infinity, a key given twice
           // (the last one wins), an integer past 2^53; all on the first key of an object body.
           const key = v && typeof v === 'object' && !Array.isArray(v) ? Object.keys(v)[0] : undefined;
-          const withExtra = (literal: string) => (key === undefined ? Buffer.from(`[${json},${literal}]`) : Buffer.from(`${json.slice(0, -1)},${JSON.stringify(key)}:${literal}}`));
+          const withExtra = (literal: string) =>
+            key === undefined
+              ? Buffer.from(`[${json},${literal}]`)
+              : Buffer.from(`${json.slice(0, -1)},${JSON.stringify(key)}:${literal}}`);
           switch (how) {
             case 'infinity':
               return withExtra('1e999');
@@ -299,7 +386,11 @@ function jsonBody(schema: JsonSchema, examples: readonly unknown[]): fc.Arbitrar
             case 'bom':
               return Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(json)]);
             default:
-              return Buffer.concat([Buffer.from('{"title":"'), Buffer.from([0xff, 0xfe, 0xc0, 0x80, 0xed, 0xa0, 0x80]), Buffer.from('"}')]);
+              return Buffer.concat([
+                Buffer.from('{"title":"'),
+                Buffer.from([0xff, 0xfe, 0xc0, 0x80, 0xed, 0xa0, 0x80]),
+                Buffer.from('"}'),
+              ]);
           }
         }),
     },
@@ -328,12 +419,31 @@ function multipartBody(): fc.Arbitrary<Body> {
     fc
       .tuple(
         fc.constantFrom('image', 'file', '', 'image[]'),
-        fc.constantFrom('a.png', '../../a.png', 'a.svg', 'a.php', '\u202egnp.exe', '', 'x'.repeat(300) + '.png'),
+        fc.constantFrom(
+          'a.png',
+          '../../a.png',
+          'a.svg',
+          'a.php',
+          '\u202egnp.exe',
+          '',
+          'x'.repeat(300) + '.png',
+        ),
         fc.constantFrom('image/png', 'image/svg+xml', 'text/html', 'application/octet-stream', ''),
-        fc.constantFrom(PNG, Buffer.from('<svg onload=alert(1)></svg>'), Buffer.alloc(0), Buffer.from('GIF89a')),
+        fc.constantFrom(
+          PNG,
+          Buffer.from('<svg onload=alert(1)></svg>'),
+          Buffer.alloc(0),
+          Buffer.from('GIF89a'),
+        ),
       )
-      .map(([name, filename, type, data]) => ({ bytes: part(name, filename, type, data), contentType: multipart })),
-    fc.constant({ bytes: part('image', undefined, 'text/plain', Buffer.from('not a file')), contentType: multipart }),
+      .map(([name, filename, type, data]) => ({
+        bytes: part(name, filename, type, data),
+        contentType: multipart,
+      })),
+    fc.constant({
+      bytes: part('image', undefined, 'text/plain', Buffer.from('not a file')),
+      contentType: multipart,
+    }),
     fc.constant({ bytes: part('image', 'a.png', 'image/png', PNG).subarray(0, 60), contentType: multipart }),
     fc.constant({ bytes: part('image', 'a.png', 'image/png', PNG), contentType: 'multipart/form-data' }),
     fc.constant({ bytes: Buffer.from('{"image":"x"}'), contentType: 'application/json' }),
@@ -344,17 +454,33 @@ function multipartBody(): fc.Arbitrary<Body> {
 /** A body sent where none is documented (a DELETE or POST without one). */
 const strayBody: fc.Arbitrary<Body | undefined> = fc.oneof(
   { weight: 4, arbitrary: fc.constant(undefined) },
-  { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }).map((v) => ({ bytes: Buffer.from(JSON.stringify(v) ?? 'null'), contentType: 'application/json' })) },
-  { weight: 1, arbitrary: fc.constant({ bytes: Buffer.from('{"broken":'), contentType: 'application/json' }) },
-  { weight: 1, arbitrary: fc.constant({ bytes: Buffer.from('a=1&b=2'), contentType: 'application/x-www-form-urlencoded' }) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .jsonValue({ maxDepth: 2 })
+      .map((v) => ({ bytes: Buffer.from(JSON.stringify(v) ?? 'null'), contentType: 'application/json' })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constant({ bytes: Buffer.from('{"broken":'), contentType: 'application/json' }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constant({
+      bytes: Buffer.from('a=1&b=2'),
+      contentType: 'application/x-www-form-urlencoded',
+    }),
+  },
 );
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Whether a body gets past the framework's parsers: well-formed JSON sent as JSON, or a multipart upload. */
 function parsable(body: Body): boolean {
-  if (body.contentType === 'multipart/form-data; boundary=fuzzboundary') return body.bytes.includes('--fuzzboundary\r\n');
-  if (body.contentType !== 'application/json' && body.contentType !== 'application/json; charset=utf-8') return false;
+  if (body.contentType === 'multipart/form-data; boundary=fuzzboundary')
+    return body.bytes.includes('--fuzzboundary\r\n');
+  if (body.contentType !== 'application/json' && body.contentType !== 'application/json; charset=utf-8')
+    return false;
   try {
     // Fastify's secure JSON parser also refuses `__proto__` and `constructor.prototype` keys as invalid JSON.
     return !hasPrototypeKeys(JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body.bytes)));
@@ -368,7 +494,8 @@ function hasPrototypeKeys(value: unknown, depth = 0): boolean {
   const record = value as Record<string, unknown>;
   if (Object.prototype.hasOwnProperty.call(record, '__proto__')) return true;
   const ctor = Object.prototype.hasOwnProperty.call(record, 'constructor') ? record.constructor : undefined;
-  if (ctor && typeof ctor === 'object' && Object.prototype.hasOwnProperty.call(ctor, 'prototype')) return true;
+  if (ctor && typeof ctor === 'object' && Object.prototype.hasOwnProperty.call(ctor, 'prototype'))
+    return true;
   return Object.values(record).some((v) => hasPrototypeKeys(v, depth + 1));
 }
 
@@ -383,18 +510,32 @@ function decodable(target: string): boolean {
 }
 
 /** Every request for one route: path ids, query, body and headers, each drawn from the route's schemas. */
-export function requestArbitrary(op: Operation, pools: IdPools, origin: string, examples: readonly unknown[] = []): fc.Arbitrary<FuzzRequest> {
+export function requestArbitrary(
+  op: Operation,
+  pools: IdPools,
+  origin: string,
+  examples: readonly unknown[] = [],
+): fc.Arbitrary<FuzzRequest> {
   const segments = fc.tuple(...op.pathParams.map((name) => segmentArbitrary(pools(op.template, name))));
   const body: fc.Arbitrary<Body | undefined> = SAFE_METHODS.has(op.method)
     ? fc.constant(undefined)
     : op.body?.contentType.startsWith('multipart/')
       ? multipartBody()
       : op.body
-        ? fc.oneof({ weight: 12, arbitrary: jsonBody(op.body.schema, examples) }, { weight: 1, arbitrary: strayBody })
+        ? fc.oneof(
+            { weight: 12, arbitrary: jsonBody(op.body.schema, examples) },
+            { weight: 1, arbitrary: strayBody },
+          )
         : strayBody;
   const originHeader = SAFE_METHODS.has(op.method)
     ? fc.constant<string | undefined>(origin)
-    : fc.oneof({ weight: 15, arbitrary: fc.constant<string | undefined>(origin) }, { weight: 1, arbitrary: fc.constantFrom<string | undefined>(undefined, 'null', 'https://evil.example') });
+    : fc.oneof(
+        { weight: 15, arbitrary: fc.constant<string | undefined>(origin) },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom<string | undefined>(undefined, 'null', 'https://evil.example'),
+        },
+      );
   const extraHeaders = fc.oneof(
     { weight: 6, arbitrary: fc.constant<Record<string, string>>({}) },
     {
@@ -411,23 +552,25 @@ export function requestArbitrary(op: Operation, pools: IdPools, origin: string, 
       ),
     },
   );
-  return fc.tuple(segments, queryArbitrary(op.query), body, originHeader, extraHeaders).map(([ids, query, b, from, extra]) => {
-    let i = 0;
-    const path = op.template.replace(/\{[^}]+\}/g, () => ids[i++].segment) + query;
-    const headers: Record<string, string> = { ...extra };
-    if (from !== undefined) headers.origin = from;
-    if (b?.contentType !== undefined) headers['content-type'] = b.contentType;
-    return {
-      method: op.method,
-      path,
-      headers,
-      body: b?.bytes,
-      flags: {
-        badOrigin: !SAFE_METHODS.has(op.method) && from !== origin,
-        pathEscapes: ids.some((s) => s.escapes || s.segment === ''),
-        urlMalformed: !decodable(path),
-        bodyUnparsable: b !== undefined && !parsable(b),
-      },
-    };
-  });
+  return fc
+    .tuple(segments, queryArbitrary(op.query), body, originHeader, extraHeaders)
+    .map(([ids, query, b, from, extra]) => {
+      let i = 0;
+      const path = op.template.replace(/\{[^}]+\}/g, () => ids[i++].segment) + query;
+      const headers: Record<string, string> = { ...extra };
+      if (from !== undefined) headers.origin = from;
+      if (b?.contentType !== undefined) headers['content-type'] = b.contentType;
+      return {
+        method: op.method,
+        path,
+        headers,
+        body: b?.bytes,
+        flags: {
+          badOrigin: !SAFE_METHODS.has(op.method) && from !== origin,
+          pathEscapes: ids.some((s) => s.escapes || s.segment === ''),
+          urlMalformed: !decodable(path),
+          bodyUnparsable: b !== undefined && !parsable(b),
+        },
+      };
+    });
 }

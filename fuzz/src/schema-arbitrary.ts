@@ -62,7 +62,21 @@ export const NASTY_STRINGS: readonly string[] = [
 /** A JSON value of the wrong kind for almost any field. */
 export function wrongType(): fc.Arbitrary<unknown> {
   return fc.oneof(
-    fc.constantFrom<unknown>(null, true, false, 0, -1, 1.5, -0, 1e308, Number.MAX_SAFE_INTEGER + 2, [], {}, [null], { a: 1 }),
+    fc.constantFrom<unknown>(
+      null,
+      true,
+      false,
+      0,
+      -1,
+      1.5,
+      -0,
+      1e308,
+      Number.MAX_SAFE_INTEGER + 2,
+      [],
+      {},
+      [null],
+      { a: 1 },
+    ),
     fc.integer(),
     fc.double({ noNaN: true, noDefaultInfinity: true }),
     fc.array(fc.string(), { maxLength: 3 }),
@@ -77,7 +91,10 @@ export function hostileString(): fc.Arbitrary<string> {
     { weight: 3, arbitrary: fc.constantFrom(...NASTY_STRINGS) },
     { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
     { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }) },
-    { weight: 1, arbitrary: fc.constantFrom('x'.repeat(5_000), '\u{1f600}'.repeat(3_000), 'é'.repeat(BIG + 1)) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom('x'.repeat(5_000), '\u{1f600}'.repeat(3_000), 'é'.repeat(BIG + 1)),
+    },
   );
 }
 
@@ -106,14 +123,33 @@ function stringOfLength(length: number): fc.Arbitrary<string> {
 }
 
 function stringFor(schema: JsonSchema): fc.Arbitrary<string> {
-  if (schema.format === 'uuid') return fc.oneof(UUID, UUID.map((u) => u.toUpperCase()), fc.constantFrom('00000000-0000-0000-0000-000000000000', 'not-a-uuid', ''));
+  if (schema.format === 'uuid')
+    return fc.oneof(
+      UUID,
+      UUID.map((u) => u.toUpperCase()),
+      fc.constantFrom('00000000-0000-0000-0000-000000000000', 'not-a-uuid', ''),
+    );
   if (schema.format === 'uri' || schema.format === 'url')
-    return fc.oneof(fc.webUrl(), fc.constantFrom('javascript:alert(1)', 'http://127.0.0.1/', 'file:///etc/passwd', 'http://[::1]:22/', ''));
-  if (schema.format === 'email') return fc.oneof(fc.emailAddress(), fc.constantFrom('a@b', '@', 'x'.repeat(300) + '@school.test'));
+    return fc.oneof(
+      fc.webUrl(),
+      fc.constantFrom(
+        'javascript:alert(1)',
+        'http://127.0.0.1/',
+        'file:///etc/passwd',
+        'http://[::1]:22/',
+        '',
+      ),
+    );
+  if (schema.format === 'email')
+    return fc.oneof(fc.emailAddress(), fc.constantFrom('a@b', '@', 'x'.repeat(300) + '@school.test'));
   const min = schema.minLength ?? 0;
   const max = schema.maxLength;
-  const choices: Array<fc.Arbitrary<string>> = [fc.string({ minLength: min, maxLength: Math.max(min, Math.min(max ?? 30, 30)) })];
-  choices.push(fc.string({ unit: 'grapheme', minLength: min, maxLength: Math.max(min, Math.min(max ?? 20, 20)) }));
+  const choices: Array<fc.Arbitrary<string>> = [
+    fc.string({ minLength: min, maxLength: Math.max(min, Math.min(max ?? 30, 30)) }),
+  ];
+  choices.push(
+    fc.string({ unit: 'grapheme', minLength: min, maxLength: Math.max(min, Math.min(max ?? 20, 20)) }),
+  );
   choices.push(stringOfLength(min));
   if (min > 0) choices.push(stringOfLength(min - 1));
   if (max !== undefined && max <= BIG) choices.push(stringOfLength(max), stringOfLength(max + 1));
@@ -126,10 +162,16 @@ function numberFor(schema: JsonSchema, integer: boolean): fc.Arbitrary<number> {
   const min = Math.max(schema.minimum ?? -1e6, Number.MIN_SAFE_INTEGER);
   const max = Math.min(schema.maximum ?? 1e6, Number.MAX_SAFE_INTEGER);
   const edges = [min, max, 0, -1, 1];
-  if (schema.minimum !== undefined && schema.minimum > Number.MIN_SAFE_INTEGER) edges.push(schema.minimum - 1);
-  if (schema.maximum !== undefined && schema.maximum < Number.MAX_SAFE_INTEGER) edges.push(schema.maximum + 1);
+  if (schema.minimum !== undefined && schema.minimum > Number.MIN_SAFE_INTEGER)
+    edges.push(schema.minimum - 1);
+  if (schema.maximum !== undefined && schema.maximum < Number.MAX_SAFE_INTEGER)
+    edges.push(schema.maximum + 1);
   const inRange = integer ? fc.integer({ min, max }) : fc.double({ min, max, noNaN: true });
-  return fc.oneof(fc.constantFrom(...edges), inRange, fc.constantFrom(0.5, -0.5, 1e21, -1e21, 2 ** 31, 2 ** 53));
+  return fc.oneof(
+    fc.constantFrom(...edges),
+    inRange,
+    fc.constantFrom(0.5, -0.5, 1e21, -1e21, 2 ** 31, 2 ** 53),
+  );
 }
 
 /**
@@ -137,9 +179,14 @@ function numberFor(schema: JsonSchema, integer: boolean): fc.Arbitrary<number> {
  * one past them), empty and unicode strings. Invalid kinds come from the mutations in request-arbitrary.ts.
  */
 export function valueFor(schema: JsonSchema | undefined, depth = 0): fc.Arbitrary<unknown> {
-  if (!schema || Object.keys(schema).length === 0 || depth > 4) return fc.oneof(fc.jsonValue({ maxDepth: 2 }), hostileValue());
+  if (!schema || Object.keys(schema).length === 0 || depth > 4)
+    return fc.oneof(fc.jsonValue({ maxDepth: 2 }), hostileValue());
   if ('const' in schema) return fc.constant(schema.const);
-  if (schema.enum) return fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...schema.enum) }, { weight: 1, arbitrary: fc.constantFrom('', 'ADMIN', 'Teacher', 'none') });
+  if (schema.enum)
+    return fc.oneof(
+      { weight: 5, arbitrary: fc.constantFrom(...schema.enum) },
+      { weight: 1, arbitrary: fc.constantFrom('', 'ADMIN', 'Teacher', 'none') },
+    );
   const alternatives = schema.anyOf ?? schema.oneOf;
   if (alternatives) return fc.oneof(...alternatives.map((s) => valueFor(s, depth + 1)));
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
@@ -158,9 +205,12 @@ export function valueFor(schema: JsonSchema | undefined, depth = 0): fc.Arbitrar
       const items = valueFor(schema.items, depth + 1);
       const min = schema.minItems ?? 0;
       const max = Math.min(schema.maxItems ?? 4, 4);
-      const choices: Array<fc.Arbitrary<unknown[]>> = [fc.array(items, { minLength: min, maxLength: Math.max(min, max) })];
+      const choices: Array<fc.Arbitrary<unknown[]>> = [
+        fc.array(items, { minLength: min, maxLength: Math.max(min, max) }),
+      ];
       if (min > 0) choices.push(fc.constant([]));
-      if (schema.maxItems !== undefined && schema.maxItems <= 200) choices.push(fc.array(items, { minLength: schema.maxItems + 1, maxLength: schema.maxItems + 1 }));
+      if (schema.maxItems !== undefined && schema.maxItems <= 200)
+        choices.push(fc.array(items, { minLength: schema.maxItems + 1, maxLength: schema.maxItems + 1 }));
       return fc.oneof(...choices);
     }
     case 'object':
@@ -172,7 +222,9 @@ export function valueFor(schema: JsonSchema | undefined, depth = 0): fc.Arbitrar
 
 export function objectFor(schema: JsonSchema, depth = 0): fc.Arbitrary<Record<string, unknown>> {
   const properties = schema.properties ?? {};
-  const model = Object.fromEntries(Object.entries(properties).map(([key, s]) => [key, valueFor(s, depth + 1)]));
+  const model = Object.fromEntries(
+    Object.entries(properties).map(([key, s]) => [key, valueFor(s, depth + 1)]),
+  );
   const required = (schema.required ?? []).filter((k) => k in properties);
   return fc.record(model, { requiredKeys: required }) as fc.Arbitrary<Record<string, unknown>>;
 }

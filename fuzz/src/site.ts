@@ -102,31 +102,37 @@ export async function startSite(): Promise<Site> {
   const redisUrl = fuzzRedisUrl();
   await emptyFuzzRedis(redisUrl);
   await onAdminDatabase(`CREATE DATABASE "${database}"`);
-  const child: ChildProcess = spawn(process.execPath, ['-r', '@swc-node/register', path.join(REPO_ROOT, 'launcher/src/main.ts')], {
-    cwd: REPO_ROOT,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      LANG: process.env.LANG,
-      TMPDIR: process.env.TMPDIR,
-      SWC_NODE_PROJECT: path.join(REPO_ROOT, 'tsconfig.runtime.json'),
-      TARGET: 'all',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PUBLIC_URL: url,
-      DATA_DIR: dataDir,
-      WEB_DIST: path.join(dataDir, 'no-web-build'),
-      DATABASE_URL: databaseUrl,
-      NATS_URL: process.env.NATS_URL || 'nats://127.0.0.1:4222',
-      REDIS_URL: redisUrl,
-      DEMO: 'true',
-      DEMO_PASSWORD: 'demo1234',
-      LOG_LEVEL: 'warn',
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['-r', '@swc-node/register', path.join(REPO_ROOT, 'launcher/src/main.ts')],
+    {
+      cwd: REPO_ROOT,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        LANG: process.env.LANG,
+        TMPDIR: process.env.TMPDIR,
+        SWC_NODE_PROJECT: path.join(REPO_ROOT, 'tsconfig.runtime.json'),
+        TARGET: 'all',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        PUBLIC_URL: url,
+        DATA_DIR: dataDir,
+        WEB_DIST: path.join(dataDir, 'no-web-build'),
+        DATABASE_URL: databaseUrl,
+        NATS_URL: process.env.NATS_URL || 'nats://127.0.0.1:4222',
+        REDIS_URL: redisUrl,
+        DEMO: 'true',
+        DEMO_PASSWORD: 'demo1234',
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', logFd, logFd],
     },
-    stdio: ['ignore', logFd, logFd],
-  });
+  );
   const exited = () =>
-    child.exitCode === null && child.signalCode === null ? null : `the launcher ended (code ${child.exitCode}, signal ${child.signalCode}):\n${tail(logFile)}`;
+    child.exitCode === null && child.signalCode === null
+      ? null
+      : `the launcher ended (code ${child.exitCode}, signal ${child.signalCode}):\n${tail(logFile)}`;
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {

@@ -34,7 +34,8 @@ function stringList(value: unknown, what: string, pattern: RegExp): string[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) throw new RoutePreloadsError(`${what} must be a list`);
   return value.map((item) => {
-    if (typeof item !== 'string' || !pattern.test(item)) throw new RoutePreloadsError(`${what}: ${JSON.stringify(item)} is not allowed`);
+    if (typeof item !== 'string' || !pattern.test(item))
+      throw new RoutePreloadsError(`${what}: ${JSON.stringify(item)} is not allowed`);
     return item;
   });
 }
@@ -45,7 +46,9 @@ export function renderPreloadTags(modules: readonly string[], fetches: readonly 
   return [
     ...[...new Set(modules)].map((href) => `<link rel="modulepreload" crossorigin href="${e(href)}" />`),
     // As the app's API client asks: CORS mode with credentials, so the browser hands the answer to its fetch.
-    ...[...new Set(fetches)].map((href) => `<link rel="preload" href="${e(href)}" as="fetch" crossorigin="use-credentials" />`),
+    ...[...new Set(fetches)].map(
+      (href) => `<link rel="preload" href="${e(href)}" as="fetch" crossorigin="use-credentials" />`,
+    ),
   ].join('\n    ');
 }
 
@@ -70,14 +73,18 @@ export class RoutePreloads {
     if (!Array.isArray(routes)) throw new RoutePreloadsError('expected { routes: [...] }');
     const compiled = routes.map((route: unknown, i): CompiledRoute | undefined => {
       const { path, modules, fetch } = (route ?? {}) as Record<string, unknown>;
-      if (typeof path !== 'string' || !path.startsWith('/')) throw new RoutePreloadsError(`routes[${i}].path must be a path`);
+      if (typeof path !== 'string' || !path.startsWith('/'))
+        throw new RoutePreloadsError(`routes[${i}].path must be a path`);
       const segments = segmentsOf(path);
-      if (!segments.every((s) => SEGMENT.test(s))) throw new RoutePreloadsError(`routes[${i}].path ${JSON.stringify(path)} is not a route pattern`);
+      if (!segments.every((s) => SEGMENT.test(s)))
+        throw new RoutePreloadsError(`routes[${i}].path ${JSON.stringify(path)} is not a route pattern`);
       const tags = renderPreloadTags(
         stringList(modules, `routes[${i}].modules`, MODULE_URL),
         stringList(fetch, `routes[${i}].fetch`, FETCH_URL),
       );
-      return tags === '' ? undefined : { segments: segments.map((s) => (s.startsWith(':') ? null : s)), tags };
+      return tags === ''
+        ? undefined
+        : { segments: segments.map((s) => (s.startsWith(':') ? null : s)), tags };
     });
     return new RoutePreloads(compiled.filter((r): r is CompiledRoute => r !== undefined));
   }

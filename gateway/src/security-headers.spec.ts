@@ -49,7 +49,10 @@ describe('GatewayResponse', () => {
 
   it("keeps the answer's own value of any of them, whatever its spelling and however it was set", async () => {
     const heads = await headsOf([
-      (res) => res.writeHead(200, { ...serviceHead, 'x-frame-options': 'DENY', 'X-Request-Id': 'own-id-5678' }).end('ok'),
+      (res) =>
+        res
+          .writeHead(200, { ...serviceHead, 'x-frame-options': 'DENY', 'X-Request-Id': 'own-id-5678' })
+          .end('ok'),
       (res) => {
         res.setHeader('Content-Security-Policy', "default-src 'none'");
         res.setHeader('Set-Cookie', ['a=1', 'b=2']);

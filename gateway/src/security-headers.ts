@@ -1,4 +1,9 @@
-import { ServerResponse, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders } from 'node:http';
+import {
+  ServerResponse,
+  type IncomingMessage,
+  type OutgoingHttpHeader,
+  type OutgoingHttpHeaders,
+} from 'node:http';
 import { Headers } from '@district/contracts';
 
 /**
@@ -53,7 +58,11 @@ const TLS_DEFAULTS = triples([...BASE_HEADERS, ['Strict-Transport-Security', STR
 // Read once: the contracts' constants are re-exported through getters, which cost on every request.
 const REQUEST_ID = Headers.requestId.toLowerCase();
 
-type WriteHead = (statusCode: number, reason?: string, headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]) => ServerResponse;
+type WriteHead = (
+  statusCode: number,
+  reason?: string,
+  headers?: OutgoingHttpHeaders | OutgoingHttpHeader[],
+) => ServerResponse;
 const nodeWriteHead = ServerResponse.prototype.writeHead as WriteHead;
 
 /**
@@ -63,7 +72,9 @@ const nodeWriteHead = ServerResponse.prototype.writeHead as WriteHead;
  * ahead with `setHeader`: set ahead, each one is validated on its own and pushes every header the answer then
  * writes onto Node's slower merging path, which cost the gateway about 5 µs of a 120 µs request (ADR 0016).
  */
-export class GatewayResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
+export class GatewayResponse<
+  Request extends IncomingMessage = IncomingMessage,
+> extends ServerResponse<Request> {
   /** The request's id, as the gateway assigned it. */
   requestId: string | undefined;
   private defaults: Defaults | undefined;
@@ -101,9 +112,11 @@ function withDefaults(
   if (Array.isArray(given) || res.getHeaderNames().length > 0) {
     // Headers were set ahead (or come as raw pairs): Node merges them itself; add only what is missing.
     const named = Array.isArray(given) ? rawNames(given) : lowerNames(given);
-    if (requestId !== undefined && !res.hasHeader(REQUEST_ID) && !named.has(REQUEST_ID)) res.setHeader(REQUEST_ID, requestId);
+    if (requestId !== undefined && !res.hasHeader(REQUEST_ID) && !named.has(REQUEST_ID))
+      res.setHeader(REQUEST_ID, requestId);
     for (let i = 0; i < defaults.length; i += 3) {
-      if (!res.hasHeader(defaults[i]) && !named.has(defaults[i])) res.setHeader(defaults[i + 1], defaults[i + 2]);
+      if (!res.hasHeader(defaults[i]) && !named.has(defaults[i]))
+        res.setHeader(defaults[i + 1], defaults[i + 2]);
     }
     return given;
   }
@@ -121,7 +134,8 @@ function withDefaults(
     // Fastify writes every name in lower case; any other spelling is looked up case-insensitively.
     if (mixedCase) named = lowerNames(given);
   }
-  const sets = (lower: string) => (named ? named.has(lower) : given !== undefined && given[lower] !== undefined);
+  const sets = (lower: string) =>
+    named ? named.has(lower) : given !== undefined && given[lower] !== undefined;
   if (requestId !== undefined && !sets(REQUEST_ID)) flat.push(REQUEST_ID, requestId);
   for (let i = 0; i < defaults.length; i += 3) {
     if (!sets(defaults[i])) flat.push(defaults[i + 1], defaults[i + 2]);

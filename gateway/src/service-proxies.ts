@@ -118,8 +118,16 @@ export class ServiceProxies {
         requestTimeoutMs: options.upstreamTimeoutMs,
         onStatusChange: (replica, up, reason) => {
           // `target`, not `service`: the gateway's logger already says `service: gateway`.
-          if (reason) this.logger.error({ target: service, replica: replica.url, up, reason }, 'upstream replica does not name its service: not routed to');
-          else this.logger.warn({ target: service, replica: replica.url, up }, up ? 'upstream replica is back' : 'upstream replica is down');
+          if (reason)
+            this.logger.error(
+              { target: service, replica: replica.url, up, reason },
+              'upstream replica does not name its service: not routed to',
+            );
+          else
+            this.logger.warn(
+              { target: service, replica: replica.url, up },
+              up ? 'upstream replica is back' : 'upstream replica is down',
+            );
         },
       });
       this.pools.set(service, pool);
@@ -314,11 +322,15 @@ export class ServiceProxies {
     // A broken one may have: only a read without a body is sent again.
     const replayable = state.body === null || Buffer.isBuffer(state.body);
     const canRetry =
-      ((refused && replayable) || (broken && state.body === null && IDEMPOTENT_METHODS.has(req.method ?? ''))) &&
+      ((refused && replayable) ||
+        (broken && state.body === null && IDEMPOTENT_METHODS.has(req.method ?? ''))) &&
       state.attempts <= state.pool.replicas.length;
     if (broken) state.retriedStale = true;
     if (canRetry) {
-      this.logger.debug({ err, target: state.route.service, replica: replica?.url }, 'retrying on another replica');
+      this.logger.debug(
+        { err, target: state.route.service, replica: replica?.url },
+        'retrying on another replica',
+      );
       this.dispatch(req, state);
       return;
     }

@@ -254,7 +254,8 @@ export class StaticSite {
     const root = this.root;
     const indexPath = root === undefined ? undefined : path.join(root, 'index.html');
     const stats = indexPath === undefined ? undefined : await fileStat(indexPath);
-    if (root === undefined || indexPath === undefined || stats === undefined) return this.sendNotBuilt(req, res);
+    if (root === undefined || indexPath === undefined || stats === undefined)
+      return this.sendNotBuilt(req, res);
     const key = indexKeyOf(stats);
     if (this.indexCache?.key !== key) this.indexCache = { key, html: await readFile(indexPath, 'utf8') };
     const page = transform(this.indexCache.html);
@@ -263,7 +264,8 @@ export class StaticSite {
     const html = Buffer.from(tags === undefined ? page : injectPreloads(page, tags));
     const hash = createHash('sha256').update(html).digest('base64url').slice(0, 27);
     // A page with its first screen's data is worth compressing (issue #15); the same bytes for everyone, so cached.
-    const encoding = html.length >= COMPRESS_MIN_BYTES ? ENCODINGS.find((e) => acceptsEncoding(req, e.name)) : undefined;
+    const encoding =
+      html.length >= COMPRESS_MIN_BYTES ? ENCODINGS.find((e) => acceptsEncoding(req, e.name)) : undefined;
     const etag = encoding ? `W/"${hash}-${encoding.name}"` : `W/"${hash}"`;
     res.setHeader('Content-Type', CONTENT_TYPES['.html'] as string);
     res.setHeader('Cache-Control', NO_CACHE);

@@ -10,7 +10,14 @@ import type { Dispatcher } from 'undici';
  */
 
 /** Hop-by-hop headers of an answer (RFC 9110 §7.6.1): they describe the upstream connection, not the answer. */
-const HOP_BY_HOP_RESPONSE = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'trailer'];
+const HOP_BY_HOP_RESPONSE = [
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+  'trailer',
+];
 
 export interface DispatchOutcome {
   /** The upstream began to answer (headers received): nothing can be retried any more. */

@@ -208,7 +208,9 @@ export class UpstreamPool {
         this.inFlightChecks.delete(req);
         replica.mismatch = mismatch;
         replica.slowChecks = timedOut ? replica.slowChecks + 1 : 0;
-        replica.healthy = timedOut ? replica.slowChecks < this.healthCheckTimeoutsToDown && replica.healthy : up;
+        replica.healthy = timedOut
+          ? replica.slowChecks < this.healthCheckTimeoutsToDown && replica.healthy
+          : up;
         // A passing active check clears a passive mark: the replica answers again.
         if (up) replica.downUntil = 0;
         this.report(replica);
@@ -230,7 +232,11 @@ export class UpstreamPool {
           res.on('data', (chunk: string) => {
             body += chunk;
             if (body.length <= HEALTH_BODY_LIMIT) return;
-            settle(false, false, `its /healthz answer is over ${HEALTH_BODY_LIMIT} bytes: not a service of ours`);
+            settle(
+              false,
+              false,
+              `its /healthz answer is over ${HEALTH_BODY_LIMIT} bytes: not a service of ours`,
+            );
             res.destroy();
           });
           res.on('error', () => settle(false));
@@ -239,7 +245,11 @@ export class UpstreamPool {
           res.on('end', () => {
             const named = healthAnswerService(body);
             if (named === this.service) return settle(true);
-            settle(false, false, `its /healthz names ${named === undefined ? 'no service' : `"${named}"`}, not "${this.service}"`);
+            settle(
+              false,
+              false,
+              `its /healthz names ${named === undefined ? 'no service' : `"${named}"`}, not "${this.service}"`,
+            );
           });
         },
       );

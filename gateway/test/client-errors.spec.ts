@@ -14,7 +14,11 @@ function rawExchange(base: string, bytes: string): Promise<string> {
   });
 }
 
-function parse(answer: string): { status: number; headers: string; body: { statusCode: number; message: string; requestId: string } } {
+function parse(answer: string): {
+  status: number;
+  headers: string;
+  body: { statusCode: number; message: string; requestId: string };
+} {
   const [head, body] = answer.split('\r\n\r\n');
   return { status: Number(head.split(' ')[1]), headers: head.toLowerCase(), body: JSON.parse(body) };
 }
@@ -30,7 +34,12 @@ describe('requests Node cannot parse', () => {
     const gw = await startGateway({ upstreams: { content: [svc.url] } });
     try {
       const host = new URL(gw.base).host;
-      const answer = parse(await rawExchange(gw.base, `GET /api/posts?q=${'%C3%A9'.repeat(7000)} HTTP/1.1\r\nHost: ${host}\r\n\r\n`));
+      const answer = parse(
+        await rawExchange(
+          gw.base,
+          `GET /api/posts?q=${'%C3%A9'.repeat(7000)} HTTP/1.1\r\nHost: ${host}\r\n\r\n`,
+        ),
+      );
       expect(answer.status).toBe(431);
       expect(answer.headers).toContain('content-type: application/json; charset=utf-8');
       expect(answer.body).toMatchObject({ statusCode: 431, message: 'Request headers too large' });
@@ -62,13 +71,17 @@ describe('requests Node cannot parse', () => {
           // The answer is out before the body arrives; the body then comes in pieces, as a client writes it.
           await new Promise((r) => setTimeout(r, 100));
           for (let at = 0; at < body.length && !socket.destroyed; at += 16 * 1024) {
-            if (!socket.write(body.subarray(at, at + 16 * 1024))) await new Promise((r) => socket.once('drain', r));
+            if (!socket.write(body.subarray(at, at + 16 * 1024)))
+              await new Promise((r) => socket.once('drain', r));
             await new Promise((r) => setTimeout(r, 1));
           }
           socket.end(() => resolve(Buffer.concat(chunks).toString('utf8')));
         });
       });
-      expect(parse(answer)).toMatchObject({ status: 431, body: { statusCode: 431, message: 'Request headers too large' } });
+      expect(parse(answer)).toMatchObject({
+        status: 431,
+        body: { statusCode: 431, message: 'Request headers too large' },
+      });
       expect(svc.requests).toHaveLength(0);
     } finally {
       await gw.close();
@@ -80,7 +93,9 @@ describe('requests Node cannot parse', () => {
     const svc = await startFakeService('content');
     const gw = await startGateway({ upstreams: { content: [svc.url] } });
     try {
-      const answer = parse(await rawExchange(gw.base, 'GET /api/posts HTTP/1.1\r\nHost: \u0000\r\nContent-Length: x\r\n\r\n'));
+      const answer = parse(
+        await rawExchange(gw.base, 'GET /api/posts HTTP/1.1\r\nHost: \u0000\r\nContent-Length: x\r\n\r\n'),
+      );
       expect(answer.status).toBe(400);
       expect(answer.body).toMatchObject({ statusCode: 400, message: 'Malformed request' });
     } finally {

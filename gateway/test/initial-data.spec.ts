@@ -9,7 +9,6 @@ import { startFakeService, type FakeService } from './support/fake-service';
 import { startGateway, type Harness } from './support/gateway-harness';
 import { BUILT_INDEX as INDEX } from './support/test-pages';
 
-
 /** Every way a value could end the script element, open a comment, or break a JavaScript string. */
 const HOSTILE = `</script><script>alert(1)</script><!-- <script> & "quotes" 'single' \u2028\u2029 </SCRIPT >`;
 
@@ -73,7 +72,8 @@ describe('first-screen data in the page (issue #15)', () => {
       text: { heading: 'Latest Lessons', links: [{ href: '/blog/los-colores', title: HOSTILE }] },
     };
     const plugin: PagePlugin = {
-      match: (pathname) => (pathname === '/' || pathname === '/gone' || pathname === '/odd' ? pathname : undefined),
+      match: (pathname) =>
+        pathname === '/' || pathname === '/gone' || pathname === '/odd' ? pathname : undefined,
       async lookup(key, fetch) {
         await fetch('/api/posts/public?limit=6', { fresh: false });
         if (key === '/gone') return { kind: 'missing' };
@@ -162,7 +162,9 @@ describe('first-screen data in the page (issue #15)', () => {
         expect(res.body.length).toBeLessThan(plain.body.length / 3);
         const etag = String(res.headers.etag);
         expect(etag).not.toBe(plain.headers.etag);
-        const again = await request(harness.base, '/', { headers: { 'accept-encoding': encoding, 'if-none-match': etag } });
+        const again = await request(harness.base, '/', {
+          headers: { 'accept-encoding': encoding, 'if-none-match': etag },
+        });
         expect(again.status).toBe(304);
       }
       // The plain answer's ETag does not validate a compressed copy, nor the other way round.

@@ -81,7 +81,10 @@ describe('routing', () => {
 describe('routing from the services it is handed', () => {
   it('with identity and content only, answers the other services’ paths as unknown /api paths', async () => {
     // Replicas for the planned services are configured too: without a registered service they are not used.
-    const partial = await startGateway({ services: WITHOUT_CHAT_AND_PLANNED, upstreams: upstreamsOf(services) });
+    const partial = await startGateway({
+      services: WITHOUT_CHAT_AND_PLANNED,
+      upstreams: upstreamsOf(services),
+    });
     try {
       const before = ['assessment', 'classroom', 'chat'].map((name) => services[name].requests.length);
       for (const path of [

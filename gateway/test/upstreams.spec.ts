@@ -58,21 +58,33 @@ describe('balancing across replicas', () => {
     expect(writes.map((r) => r.status)).toEqual(Array(10).fill(200));
   });
 
-  it('sends a write that met a killed replica\'s refused connection to the other replica, body intact (ADR 0022)', async () => {
+  it("sends a write that met a killed replica's refused connection to the other replica, body intact (ADR 0022)", async () => {
     const a = await track(startFakeService('assessment'));
     const b = await track(startFakeService('assessment'));
     // No active checks and a long passive mark: only the refused connections can tell the gateway.
-    const gw = await track(startGateway({ upstreams: { assessment: [a.url, b.url] }, passiveDownMs: 60_000, healthCheckIntervalMs: 0 }));
+    const gw = await track(
+      startGateway({
+        upstreams: { assessment: [a.url, b.url] },
+        passiveDownMs: 60_000,
+        healthCheckIntervalMs: 0,
+      }),
+    );
     await a.kill();
     const body = JSON.stringify({ quizId: 'q', userAnswers: [0, 1, 2], note: 'x'.repeat(20_000) });
     const writes = await Promise.all(
       Array.from({ length: 6 }, () =>
-        request(gw.base, '/api/text-quiz-grades', { method: 'POST', body, headers: { Origin: PUBLIC_ORIGIN, 'Content-Type': 'application/json' } }),
+        request(gw.base, '/api/text-quiz-grades', {
+          method: 'POST',
+          body,
+          headers: { Origin: PUBLIC_ORIGIN, 'Content-Type': 'application/json' },
+        }),
       ),
     );
     expect(writes.map((r) => r.status)).toEqual(Array(6).fill(200));
     expect(new Set(writes.map(portOf))).toEqual(new Set([b.port]));
-    expect(b.requests.filter((r) => r.method === 'POST').map((r) => [r.bodyBytes, r.complete])).toEqual(Array(6).fill([Buffer.byteLength(body), true]));
+    expect(b.requests.filter((r) => r.method === 'POST').map((r) => [r.bodyBytes, r.complete])).toEqual(
+      Array(6).fill([Buffer.byteLength(body), true]),
+    );
   });
 
   it('finds a dead replica by its health check and takes it back when it recovers', async () => {
@@ -112,7 +124,10 @@ describe('balancing across replicas', () => {
   it('keeps a replica that answers its health check late available until three checks in a row time out', async () => {
     const a = await track(startFakeService('chat'));
     const b = await track(startFakeService('chat'));
-    const pool = new UpstreamPool('chat', [a.url, b.url], { healthCheckIntervalMs: 0, healthCheckTimeoutMs: 200 });
+    const pool = new UpstreamPool('chat', [a.url, b.url], {
+      healthCheckIntervalMs: 0,
+      healthCheckTimeoutMs: 200,
+    });
     running.push({ close: async () => pool.close() });
     const up = () => pool.status()[0].up;
 
@@ -182,7 +197,11 @@ describe('balancing across replicas', () => {
     a.healthName = 'x'.repeat(5000);
     await pool.checkAll();
     expect(pool.status()[0].up).toBe(false);
-    expect(changes[4]).toEqual([a.url, false, 'its /healthz answer is over 1024 bytes: not a service of ours']);
+    expect(changes[4]).toEqual([
+      a.url,
+      false,
+      'its /healthz answer is over 1024 bytes: not a service of ours',
+    ]);
   });
 
   it('uses a restarted replica on the same address again', async () => {
@@ -312,7 +331,10 @@ describe('passing answers on', () => {
     const chunk = Buffer.alloc(64 * 1024, 'x');
     svc.override = (req, res) => {
       if (req.url !== '/api/posts/big') return false;
-      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(chunk.length * 80) });
+      res.writeHead(200, {
+        'content-type': 'application/octet-stream',
+        'content-length': String(chunk.length * 80),
+      });
       if (req.method === 'HEAD') {
         res.end();
         return true;

@@ -38,11 +38,15 @@ async function main(): Promise<void> {
   };
   const members: Member[] = [];
   const upstreams: Record<string, string[]> = {};
-  const replicasOf = (name: string) => Math.max(1, Number(process.env[`${name.toUpperCase()}_REPLICAS`] ?? 1));
+  const replicasOf = (name: string) =>
+    Math.max(1, Number(process.env[`${name.toUpperCase()}_REPLICAS`] ?? 1));
   // Members listen on base+1, base+2, … (CLUSTER_BASE_PORT: 4100 when unset, or auto), checked free first.
   let port: number;
   try {
-    port = await freeClusterBase(process.env.CLUSTER_BASE_PORT, SERVICES.reduce((n, s) => n + replicasOf(s.name), 0));
+    port = await freeClusterBase(
+      process.env.CLUSTER_BASE_PORT,
+      SERVICES.reduce((n, s) => n + replicasOf(s.name), 0),
+    );
   } catch (error) {
     logger.fatal({ err: error }, error instanceof Error ? error.message : String(error));
     process.exit(1);
@@ -51,29 +55,47 @@ async function main(): Promise<void> {
     const replicas = replicasOf(service.name);
     for (let i = 0; i < replicas; i++) {
       port += 1;
-      const env: NodeJS.ProcessEnv = { ...shared, TARGET: service.name, PORT: String(port), HOST: '127.0.0.1' };
+      const env: NodeJS.ProcessEnv = {
+        ...shared,
+        TARGET: service.name,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+      };
       if (service.name === 'identity') env.AUTH_PRIVATE_KEY = keys.privateKeyPem;
-      members.push({ name: `${service.name}-${i + 1}`, env, nodeFlags: nodeFlagsFor([service.name]), restarts: 0 });
+      members.push({
+        name: `${service.name}-${i + 1}`,
+        env,
+        nodeFlags: nodeFlagsFor([service.name]),
+        restarts: 0,
+      });
       (upstreams[service.name] ??= []).push(`http://127.0.0.1:${port}`);
     }
   }
   const gatewayEnv: NodeJS.ProcessEnv = { ...shared, TARGET: 'gateway' };
-  for (const [name, urls] of Object.entries(upstreams)) gatewayEnv[`UPSTREAM_${name.toUpperCase()}`] = urls.join(',');
+  for (const [name, urls] of Object.entries(upstreams))
+    gatewayEnv[`UPSTREAM_${name.toUpperCase()}`] = urls.join(',');
   members.push({ name: 'gateway', env: gatewayEnv, nodeFlags: [], restarts: 0 });
 
   let stopping = false;
   const start = (member: Member) => {
-    const child = spawn(process.execPath, [...process.execArgv, ...member.nodeFlags, path.join(__dirname, 'main.ts')], {
-      cwd: root,
-      env: member.env,
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      [...process.execArgv, ...member.nodeFlags, path.join(__dirname, 'main.ts')],
+      {
+        cwd: root,
+        env: member.env,
+        stdio: ['ignore', 'inherit', 'inherit'],
+      },
+    );
     member.child = child;
     child.on('exit', (code, signal) => {
       if (stopping) return;
       if (code === PORT_TAKEN_EXIT_CODE) {
         // Restarting it would not free the port, and the gateway would go on sending its traffic to whoever holds it.
-        logger.fatal({ member: member.name, port: member.env.PORT }, 'port taken by another program: stopping the cluster (set CLUSTER_BASE_PORT to another base, or to auto)');
+        logger.fatal(
+          { member: member.name, port: member.env.PORT },
+          'port taken by another program: stopping the cluster (set CLUSTER_BASE_PORT to another base, or to auto)',
+        );
         void shutdown(1);
         return;
       }

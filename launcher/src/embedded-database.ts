@@ -36,7 +36,14 @@ export async function startEmbeddedDatabase(dataDir: string, logger: Logger): Pr
     createPostgresUser: isRoot,
     // The package passes --lc-messages=en_US.UTF-8, which many machines lack; a later flag wins.
     initdbFlags: ['--encoding=UTF8', '--locale=C', '--lc-messages=C'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=100'],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'max_connections=100',
+    ],
     onLog: (message) => logger.trace({ postgres: String(message).trim() }),
     onError: (error) => logger.debug({ postgres: String(error).trim() }),
   });
@@ -84,7 +91,9 @@ function freePort(): Promise<number> {
     server.on('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }

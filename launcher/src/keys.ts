@@ -7,7 +7,10 @@ import type { AuthKeys } from '@district/nest-common';
 /** ES256 (P-256) session-signing keys: from the environment in production, generated once under DATA_DIR otherwise. */
 export async function loadOrCreateKeys(env: NodeJS.ProcessEnv, dataDir: string): Promise<AuthKeys> {
   if (env.AUTH_PUBLIC_KEY) {
-    return { publicKeyPem: unescapePem(env.AUTH_PUBLIC_KEY), privateKeyPem: env.AUTH_PRIVATE_KEY ? unescapePem(env.AUTH_PRIVATE_KEY) : undefined };
+    return {
+      publicKeyPem: unescapePem(env.AUTH_PUBLIC_KEY),
+      privateKeyPem: env.AUTH_PRIVATE_KEY ? unescapePem(env.AUTH_PRIVATE_KEY) : undefined,
+    };
   }
   const dir = path.resolve(dataDir, 'keys');
   const publicFile = path.join(dir, 'session-public.pem');
@@ -19,7 +22,10 @@ export async function loadOrCreateKeys(env: NodeJS.ProcessEnv, dataDir: string):
     await writeFile(publicFile, publicKey.export({ type: 'spki', format: 'pem' }));
     await chmod(privateFile, 0o600);
   }
-  return { publicKeyPem: await readFile(publicFile, 'utf8'), privateKeyPem: await readFile(privateFile, 'utf8') };
+  return {
+    publicKeyPem: await readFile(publicFile, 'utf8'),
+    privateKeyPem: await readFile(privateFile, 'utf8'),
+  };
 }
 
 /** Env files often carry PEMs on one line with literal \n. */

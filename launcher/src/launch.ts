@@ -1,5 +1,11 @@
 import { createGateway, gatewaySettingsFromEnv } from '@district/gateway';
-import { createLogger, sessionCookieAuthenticator, startService, type RunningService, type ServiceDefinition } from '@district/nest-common';
+import {
+  createLogger,
+  sessionCookieAuthenticator,
+  startService,
+  type RunningService,
+  type ServiceDefinition,
+} from '@district/nest-common';
 import type { Logger } from 'pino';
 import { loadLauncherConfig, type LauncherConfig } from './launcher.config';
 import { buildRuntime } from './runtime-factory';
@@ -31,7 +37,10 @@ export function warmUpRoundsFor(
  * its own Nest application on a loopback port); `--target=identity` (or a list) runs only those.
  * Services start in dependency order and stop in reverse.
  */
-export async function launch(env: NodeJS.ProcessEnv, logger: Logger = createLogger('launcher', env.LOG_LEVEL)): Promise<Launched> {
+export async function launch(
+  env: NodeJS.ProcessEnv,
+  logger: Logger = createLogger('launcher', env.LOG_LEVEL),
+): Promise<Launched> {
   const config = loadLauncherConfig(env);
   const { services, gateway } = resolveTargets(config.TARGET);
   if (!config.TARGET.includes('all') && services.length > 0) {
@@ -50,14 +59,17 @@ export async function launch(env: NodeJS.ProcessEnv, logger: Logger = createLogg
   let stopping: Promise<void> | undefined;
   const stop = () => (stopping ??= stopAll(true));
   const stopAll = async (drain: boolean) => {
-    if (gatewayHandle) await gatewayHandle.close().catch((err: unknown) => logger.warn({ err }, 'gateway close failed'));
+    if (gatewayHandle)
+      await gatewayHandle.close().catch((err: unknown) => logger.warn({ err }, 'gateway close failed'));
     else if (drain && running.length > 0 && config.SHUTDOWN_DRAIN_MS > 0) {
       // Reached through a gateway in another process: leave its rotation before closing (ADR 0022).
       for (const service of running) service.drain();
       await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DRAIN_MS));
     }
     for (const service of [...running].reverse()) {
-      await service.close().catch((err: unknown) => logger.warn({ err, service: service.name }, 'service close failed'));
+      await service
+        .close()
+        .catch((err: unknown) => logger.warn({ err, service: service.name }, 'service close failed'));
     }
     await built.close();
   };
@@ -65,10 +77,21 @@ export async function launch(env: NodeJS.ProcessEnv, logger: Logger = createLogg
   try {
     const single = services.length === 1 && !gateway;
     for (const definition of services) {
-      const port = single ? config.PORT : gateway ? 0 : Number(env[`${definition.name.toUpperCase()}_PORT`] ?? definition.defaultPort);
+      const port = single
+        ? config.PORT
+        : gateway
+          ? 0
+          : Number(env[`${definition.name.toUpperCase()}_PORT`] ?? definition.defaultPort);
       const host = gateway ? '127.0.0.1' : config.HOST;
       const warmUpRounds = warmUpRoundsFor(config, definition, gateway);
-      running.push(await startService(definition, built.runtime, { port, host, warmUpRounds, backlog: config.LISTEN_BACKLOG }));
+      running.push(
+        await startService(definition, built.runtime, {
+          port,
+          host,
+          warmUpRounds,
+          backlog: config.LISTEN_BACKLOG,
+        }),
+      );
     }
     let url: string | undefined;
     if (gateway) {

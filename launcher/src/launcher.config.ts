@@ -1,26 +1,41 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { ConfigError, envBoolean, envPort, isLoopbackListenHost, loadConfig, logLevelSchema } from '@district/nest-common';
+import {
+  ConfigError,
+  envBoolean,
+  envPort,
+  isLoopbackListenHost,
+  loadConfig,
+  logLevelSchema,
+} from '@district/nest-common';
 
 const optionalUrl = (protocols: string[]) =>
   z
     .string()
     .optional()
     .transform((v) => (v === '' ? undefined : v))
-    .refine((v) => {
-      if (v === undefined) return true;
-      try {
-        return protocols.includes(new URL(v).protocol.replace(':', ''));
-      } catch {
-        return false;
-      }
-    }, `must be a URL starting with ${protocols.map((p) => `${p}://`).join(' or ')}`);
+    .refine(
+      (v) => {
+        if (v === undefined) return true;
+        try {
+          return protocols.includes(new URL(v).protocol.replace(':', ''));
+        } catch {
+          return false;
+        }
+      },
+      `must be a URL starting with ${protocols.map((p) => `${p}://`).join(' or ')}`,
+    );
 
 export const launcherConfigSchema = z.object({
   TARGET: z
     .string()
     .default('all')
-    .transform((v) => v.split(',').map((t) => t.trim()).filter(Boolean)),
+    .transform((v) =>
+      v
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean),
+    ),
   PORT: envPort(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('.data'),
@@ -39,20 +54,35 @@ export const launcherConfigSchema = z.object({
    * (active check every 2 s) and Kubernetes take it out of rotation first (ADR 0022). Not used when the gateway
    * runs in the same process (standalone): it closes first.
    */
-  SHUTDOWN_DRAIN_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(0).max(60_000).default(4000),
+  SHUTDOWN_DRAIN_MS: z.coerce
+    .number({ error: 'must be a number of milliseconds' })
+    .int()
+    .min(0)
+    .max(60_000)
+    .default(4000),
   /**
    * Rounds of each service's warm-up before it listens (a rehearsal of its busiest path, ADR 0019): unset, a
    * service's own default in a process that runs services without the gateway (a replica), none in `--target=all`;
    * 0 turns it off.
    */
-  WARM_UP_ROUNDS: z.coerce.number({ error: 'must be a whole number of rounds' }).int().min(0).max(100_000).optional(),
+  WARM_UP_ROUNDS: z.coerce
+    .number({ error: 'must be a whole number of rounds' })
+    .int()
+    .min(0)
+    .max(100_000)
+    .optional(),
   /**
    * The accept queue of every listening socket this process opens (the gateway's, each service's). When a chat
    * replica dies, its clients all reconnect to the others at once: with Node's default of 511, the queue of a busy
    * survivor overflowed and the kernel dropped the handshakes, which the clients' TCP retried only after 1, 3 and 7 s
    * (ADR 0026). The kernel caps it at `net.core.somaxconn` (4096 on Linux since 5.4).
    */
-  LISTEN_BACKLOG: z.coerce.number({ error: 'must be a whole number of connections' }).int().min(1).max(65_535).default(4096),
+  LISTEN_BACKLOG: z.coerce
+    .number({ error: 'must be a whole number of connections' })
+    .int()
+    .min(1)
+    .max(65_535)
+    .default(4096),
 });
 
 export type LauncherConfig = z.infer<typeof launcherConfigSchema> & { demo: boolean; publicUrl: string };
@@ -63,7 +93,8 @@ export function loadLauncherConfig(env: NodeJS.ProcessEnv): LauncherConfig {
   const config = loadConfig('launcher', launcherConfigSchema, set);
   const standalone = config.TARGET.includes('all') && !config.NATS_URL;
   // Demo accounts are the standalone default and off in the cluster unless asked for.
-  const demo = config.DEMO === undefined || config.DEMO === '' ? standalone : ['true', '1', 'yes'].includes(config.DEMO);
+  const demo =
+    config.DEMO === undefined || config.DEMO === '' ? standalone : ['true', '1', 'yes'].includes(config.DEMO);
   if (demo && !isLoopbackListenHost(config.HOST) && !config.DEMO_ALLOW_REMOTE) {
     throw new ConfigError('launcher', [
       `DEMO: demo mode signs anyone in as a demo teacher or student without a password; it listens only on loopback ` +
@@ -73,4 +104,3 @@ export function loadLauncherConfig(env: NodeJS.ProcessEnv): LauncherConfig {
   const publicUrl = (config.PUBLIC_URL || `http://localhost:${config.PORT}`).replace(/\/$/, '');
   return { ...config, demo, publicUrl };
 }
-

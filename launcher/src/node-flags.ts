@@ -85,7 +85,9 @@ export function ensureNodeFlags(targets: readonly string[], host: RestartHost, r
   if (missing.length === 0) return;
   if (!host.execve || host.env[RESTARTED_ENV]) {
     const them = missing.length > 1 ? 'them' : 'it';
-    host.warn(`running without ${missing.join(' ')} (declared by ${targets.join(',')}): start node with ${them}`);
+    host.warn(
+      `running without ${missing.join(' ')} (declared by ${targets.join(',')}): start node with ${them}`,
+    );
     return;
   }
   host.execve(host.execPath, [host.execPath, ...host.execArgv, ...missing, ...host.argv.slice(1)], {

@@ -23,7 +23,11 @@ export interface BuiltRuntime {
  * Chooses the adapters: NATS/Redis/external PostgreSQL when their URLs are given (the cluster),
  * in-process bus and pub/sub and the embedded database otherwise (standalone). Services never know which.
  */
-export async function buildRuntime(config: LauncherConfig, logger: Logger, needsDatabase: boolean): Promise<BuiltRuntime> {
+export async function buildRuntime(
+  config: LauncherConfig,
+  logger: Logger,
+  needsDatabase: boolean,
+): Promise<BuiltRuntime> {
   const closers: Array<() => Promise<void>> = [];
   try {
     let databaseUrl = config.DATABASE_URL ?? '';

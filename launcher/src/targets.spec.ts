@@ -1,5 +1,11 @@
 import { Subjects } from '@district/contracts';
-import { buildRouteTable, gatewaySettingsFromEnv, isApiPath, matchRoute, WEBSOCKET_PATH } from '@district/gateway';
+import {
+  buildRouteTable,
+  gatewaySettingsFromEnv,
+  isApiPath,
+  matchRoute,
+  WEBSOCKET_PATH,
+} from '@district/gateway';
 import { subjectMatches, type ServiceDefinition } from '@district/nest-common';
 import { SERVICES, dependencyOrder, resolveTargets, serviceNames, streamSubjects } from './targets';
 
@@ -26,7 +32,9 @@ describe('target registry', () => {
   });
 
   it('names unknown targets and lists the known ones', () => {
-    expect(() => resolveTargets(['identity', 'nope'])).toThrow(/Unknown target\(s\): nope\. Known targets: all, gateway, identity/);
+    expect(() => resolveTargets(['identity', 'nope'])).toThrow(
+      /Unknown target\(s\): nope\. Known targets: all, gateway, identity/,
+    );
   });
 
   it('orders services so dependencies start first', () => {
@@ -108,7 +116,8 @@ describe('what the gateway and the bus take from the registry', () => {
   });
 
   it('leaves the planned services’ paths unrouted until a service declares them, and sends the WebSocket to chat', () => {
-    for (const path of PLANNED_PATHS) expect([path, matchRoute(path, table), isApiPath(path)]).toEqual([path, undefined, true]);
+    for (const path of PLANNED_PATHS)
+      expect([path, matchRoute(path, table), isApiPath(path)]).toEqual([path, undefined, true]);
     expect(matchRoute(WEBSOCKET_PATH, table)?.service).toBe('chat');
   });
 
@@ -120,11 +129,15 @@ describe('what the gateway and the bus take from the registry', () => {
   });
 
   it('lets only the image upload use the larger body limit', () => {
-    expect(table.filter((r) => r.bodyLimit === 'upload').map((r) => `${r.service} ${r.path}`)).toEqual(['content /api/upload-image']);
+    expect(table.filter((r) => r.bodyLimit === 'upload').map((r) => `${r.service} ${r.path}`)).toEqual([
+      'content /api/upload-image',
+    ]);
   });
 
   it('reads UPSTREAM_<NAME> for every registered service', () => {
-    const env = Object.fromEntries(serviceNames().map((name) => [`UPSTREAM_${name.toUpperCase()}`, `http://${name}:3000`]));
+    const env = Object.fromEntries(
+      serviceNames().map((name) => [`UPSTREAM_${name.toUpperCase()}`, `http://${name}:3000`]),
+    );
     expect(gatewaySettingsFromEnv(env, serviceNames()).upstreams).toEqual(
       Object.fromEntries(serviceNames().map((name) => [name, [`http://${name}:3000`]])),
     );
@@ -133,7 +146,10 @@ describe('what the gateway and the bus take from the registry', () => {
   it('stores every event subject of the contracts in the stream, one `<name>.>` per service', () => {
     expect(streamSubjects()).toEqual(serviceNames().map((name) => `${name}.>`));
     for (const subject of Object.values(Subjects)) {
-      expect([subject, streamSubjects().some((filter) => subjectMatches(filter, subject))]).toEqual([subject, true]);
+      expect([subject, streamSubjects().some((filter) => subjectMatches(filter, subject))]).toEqual([
+        subject,
+        true,
+      ]);
     }
     expect(streamSubjects([def('library')])).toEqual(['library.>']);
   });
@@ -144,6 +160,11 @@ describe('what the gateway and the bus take from the registry', () => {
     const lessons = SERVICES.find((s) => s.name === 'content')?.pages;
     expect(lessons?.match('/blog/los-colores')).toBe('los-colores');
     expect([lessons?.match('/'), lessons?.match('/blog')]).toEqual(['/', '/blog']);
-    expect(['/blog/Upper', '/blog/a/b', '/admin', '/tools'].map((p) => lessons?.match(p))).toEqual([undefined, undefined, undefined, undefined]);
+    expect(['/blog/Upper', '/blog/a/b', '/admin', '/tools'].map((p) => lessons?.match(p))).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 });

@@ -39,11 +39,16 @@ export function resolveTargets(requested: string[]): { services: ServiceDefiniti
   const known = new Set([...serviceNames(), GATEWAY_TARGET, 'all']);
   const unknown = requested.filter((t) => !known.has(t));
   if (unknown.length) {
-    throw new Error(`Unknown target(s): ${unknown.join(', ')}. Known targets: all, ${GATEWAY_TARGET}, ${serviceNames().join(', ')}`);
+    throw new Error(
+      `Unknown target(s): ${unknown.join(', ')}. Known targets: all, ${GATEWAY_TARGET}, ${serviceNames().join(', ')}`,
+    );
   }
   const all = requested.includes('all');
   const wanted = new Set(all ? serviceNames() : requested.filter((t) => t !== GATEWAY_TARGET));
-  return { services: dependencyOrder(SERVICES.filter((s) => wanted.has(s.name))), gateway: all || requested.includes(GATEWAY_TARGET) };
+  return {
+    services: dependencyOrder(SERVICES.filter((s) => wanted.has(s.name))),
+    gateway: all || requested.includes(GATEWAY_TARGET),
+  };
 }
 
 export function dependencyOrder(services: readonly ServiceDefinition[]): ServiceDefinition[] {
@@ -52,7 +57,8 @@ export function dependencyOrder(services: readonly ServiceDefinition[]): Service
   const state = new Map<string, 'visiting' | 'done'>();
   const visit = (s: ServiceDefinition, trail: string[]) => {
     if (state.get(s.name) === 'done') return;
-    if (state.get(s.name) === 'visiting') throw new Error(`Service dependency cycle: ${[...trail, s.name].join(' -> ')}`);
+    if (state.get(s.name) === 'visiting')
+      throw new Error(`Service dependency cycle: ${[...trail, s.name].join(' -> ')}`);
     state.set(s.name, 'visiting');
     for (const dep of s.dependsOn) {
       const d = byName.get(dep);

@@ -3,7 +3,15 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { GatewayChatClient } from './support/chat-client';
 import { startClusterStack, type ClusterStack, type ReadyBody } from './support/cluster-stack';
-import { cookieOf, freePort, jsonRequest, listenBacklogOf, runTs, stopProcess, waitFor } from './support/processes';
+import {
+  cookieOf,
+  freePort,
+  jsonRequest,
+  listenBacklogOf,
+  runTs,
+  stopProcess,
+  waitFor,
+} from './support/processes';
 
 /**
  * `npm run start:cluster` for real: identity with two replicas, each its own OS process, the gateway in
@@ -30,7 +38,10 @@ describe('cluster topology', () => {
       name: 'cluster',
       admin: { email: 'root@district.test', password: 'correct horse battery' },
       env: { IDENTITY_REPLICAS: '2', CHAT_REPLICAS: '2', ASSESSMENT_REPLICAS: '2' },
-      ready: ({ services }) => services.identity.available === 2 && services.chat?.available === 2 && services.assessment?.available === 2,
+      ready: ({ services }) =>
+        services.identity.available === 2 &&
+        services.chat?.available === 2 &&
+        services.assessment?.available === 2,
       waitingFor: 'the gateway and two replicas each of identity, chat and assessment',
     });
     ({ gateway, dataDir, output, databaseUrl } = stack);
@@ -39,7 +50,12 @@ describe('cluster topology', () => {
     probeUrl = `http://127.0.0.1:${probePort}/api/probe`;
     probe = runTs(
       'launcher/test/fixtures/probe-service.ts',
-      { DATABASE_URL: databaseUrl, NATS_URL: stack.natsUrl, PORT: String(probePort), AUTH_PUBLIC_KEY: publicKey },
+      {
+        DATABASE_URL: databaseUrl,
+        NATS_URL: stack.natsUrl,
+        PORT: String(probePort),
+        AUTH_PUBLIC_KEY: publicKey,
+      },
       output,
     );
     await waitFor(
@@ -76,7 +92,9 @@ describe('cluster topology', () => {
     const metrics = await (await fetch(`${gateway}/metrics`)).text();
     // Every replica the gateway knows, up or not: on a loaded machine a replica can miss a health check for a
     // moment, and its listening socket is what is checked here, not its health.
-    const replicas = [...metrics.matchAll(/^gateway_upstream_up\{service="[a-z0-9]+",replica="([^"]+)"\} [01]$/gm)].map((m) => Number(new URL(m[1]).port));
+    const replicas = [
+      ...metrics.matchAll(/^gateway_upstream_up\{service="[a-z0-9]+",replica="([^"]+)"\} [01]$/gm),
+    ].map((m) => Number(new URL(m[1]).port));
     expect(replicas.length).toBeGreaterThanOrEqual(8);
     for (const port of [Number(new URL(gateway).port), ...replicas]) {
       const { backlog, somaxconn } = listenBacklogOf(port);
@@ -244,8 +262,12 @@ describe('cluster topology', () => {
     );
     const student = (await register.json()) as { id: string };
     expect(
-      (await fetch(`${gateway}/api/users/${student.id}/approval`, jsonRequest(gateway, 'PATCH', { approved: true }, adminCookie)))
-        .status,
+      (
+        await fetch(
+          `${gateway}/api/users/${student.id}/approval`,
+          jsonRequest(gateway, 'PATCH', { approved: true }, adminCookie),
+        )
+      ).status,
     ).toBe(200);
     const signIn = async () =>
       cookieOf(
@@ -259,7 +281,9 @@ describe('cluster topology', () => {
     const tablet = await signIn();
     const chatReplicas = await replicasOf(gateway, 'chat');
     expect(chatReplicas).toHaveLength(2);
-    const signingOut = await Promise.all(chatReplicas.map((replica) => GatewayChatClient.open(gateway, laptop, replica)));
+    const signingOut = await Promise.all(
+      chatReplicas.map((replica) => GatewayChatClient.open(gateway, laptop, replica)),
+    );
     const staying = await GatewayChatClient.open(gateway, tablet);
     try {
       const started = Date.now();

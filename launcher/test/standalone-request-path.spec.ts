@@ -30,19 +30,42 @@ interface Answer {
 }
 
 /** A request from the "ingress" (127.0.0.2), saying which client it forwards. */
-function viaIngress(base: string, pathname: string, client: string, options: { method?: string; body?: unknown; cookie?: string } = {}): Promise<Answer> {
+function viaIngress(
+  base: string,
+  pathname: string,
+  client: string,
+  options: { method?: string; body?: unknown; cookie?: string } = {},
+): Promise<Answer> {
   const url = new URL(base);
   const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
   const headers: OutgoingHttpHeaders = { 'X-Forwarded-For': client, Origin: base };
-  if (payload !== undefined) Object.assign(headers, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) });
+  if (payload !== undefined)
+    Object.assign(headers, {
+      'Content-Type': 'application/json',
+      'Content-Length': Buffer.byteLength(payload),
+    });
   if (options.cookie) headers.Cookie = options.cookie;
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: url.hostname, port: url.port, path: pathname, method: options.method ?? 'GET', headers, localAddress: '127.0.0.2', agent: false },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: pathname,
+        method: options.method ?? 'GET',
+        headers,
+        localAddress: '127.0.0.2',
+        agent: false,
+      },
       (res) => {
         let body = '';
         res.on('data', (c: Buffer) => (body += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, cookie: res.headers['set-cookie']?.[0]?.split(';')[0] ?? '', body }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            cookie: res.headers['set-cookie']?.[0]?.split(';')[0] ?? '',
+            body,
+          }),
+        );
       },
     );
     req.on('error', reject);
@@ -61,7 +84,8 @@ describe('standalone request path', () => {
       .join('')
       .split('\n')
       .filter((l) => l.startsWith('{'));
-  const requestLines = (requestId: string) => logLines().filter((l) => l.includes(`"requestId":"${requestId}"`) && l.includes('"msg":"request"'));
+  const requestLines = (requestId: string) =>
+    logLines().filter((l) => l.includes(`"requestId":"${requestId}"`) && l.includes('"msg":"request"'));
 
   beforeAll(async () => {
     const admin = new Client({ connectionString: adminUrl });
@@ -90,7 +114,12 @@ describe('standalone request path', () => {
       },
       output,
     );
-    await waitFor(async () => (await fetch(`${base}/readyz`)).status === 200, 'the standalone site', 120_000, output);
+    await waitFor(
+      async () => (await fetch(`${base}/readyz`)).status === 200,
+      'the standalone site',
+      120_000,
+      output,
+    );
   });
 
   afterAll(async () => {
@@ -103,7 +132,9 @@ describe('standalone request path', () => {
   });
 
   it('writes exactly one access-log line per proxied request, with no repeated key', async () => {
-    const page = await fetch(`${base}/api/posts/public?limit=20`, { headers: { 'X-Request-Id': 'standalone-one-line-01' } });
+    const page = await fetch(`${base}/api/posts/public?limit=20`, {
+      headers: { 'X-Request-Id': 'standalone-one-line-01' },
+    });
     expect(page.status).toBe(200);
     const me = await fetch(`${base}/api/auth/me`, { headers: { 'X-Request-Id': 'standalone-one-line-02' } });
     expect(me.status).toBe(401);
@@ -128,17 +159,27 @@ describe('standalone request path', () => {
     expect((await fromA()).status).toBe(401);
     expect((await fromA()).status).toBe(429);
     // Another client behind the same ingress is not held back by the first one's failures.
-    expect((await viaIngress(base, '/api/auth/login', '198.51.100.11', { method: 'POST', body: wrong })).status).toBe(401);
+    expect(
+      (await viaIngress(base, '/api/auth/login', '198.51.100.11', { method: 'POST', body: wrong })).status,
+    ).toBe(401);
   });
 
   it('content’s per-address comment limit counts per client address the gateway decided', async () => {
-    const signIn = await viaIngress(base, '/api/auth/login', '198.51.100.20', { method: 'POST', body: { email: 'student@demo.school', password: 'demo1234' } });
+    const signIn = await viaIngress(base, '/api/auth/login', '198.51.100.20', {
+      method: 'POST',
+      body: { email: 'student@demo.school', password: 'demo1234' },
+    });
     expect(signIn.status).toBe(200);
-    const posts = JSON.parse((await viaIngress(base, '/api/posts/public?limit=1', '198.51.100.20')).body) as { data?: Array<{ id: string }> } | Array<{ id: string }>;
+    const posts = JSON.parse((await viaIngress(base, '/api/posts/public?limit=1', '198.51.100.20')).body) as
+      { data?: Array<{ id: string }> } | Array<{ id: string }>;
     const postId = (Array.isArray(posts) ? posts : (posts.data ?? []))[0]?.id;
     expect(postId).toBeDefined();
     const comment = (client: string, n: number) =>
-      viaIngress(base, `/api/posts/${postId}/comments`, client, { method: 'POST', cookie: signIn.cookie, body: { content: `Question ${n}` } });
+      viaIngress(base, `/api/posts/${postId}/comments`, client, {
+        method: 'POST',
+        cookie: signIn.cookie,
+        body: { content: `Question ${n}` },
+      });
     expect((await comment('198.51.100.21', 1)).status).toBe(201);
     expect((await comment('198.51.100.21', 2)).status).toBe(429);
     expect((await comment('198.51.100.22', 3)).status).toBe(201);

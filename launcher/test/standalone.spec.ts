@@ -20,11 +20,24 @@ describe('standalone launcher', () => {
     output = [];
     child = runTs(
       'launcher/src/main.ts',
-      { DATA_DIR: dataDir, PORT: String(port), TARGET: '', DATABASE_URL: '', NATS_URL: '', REDIS_URL: '', WEB_DIST: path.join(dataDir, 'no-web') },
+      {
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        TARGET: '',
+        DATABASE_URL: '',
+        NATS_URL: '',
+        REDIS_URL: '',
+        WEB_DIST: path.join(dataDir, 'no-web'),
+      },
       output,
     );
     const url = `http://localhost:${port}`;
-    await waitFor(async () => (await fetch(`${url}/readyz`)).status === 200, 'the standalone site', 120_000, output);
+    await waitFor(
+      async () => (await fetch(`${url}/readyz`)).status === 200,
+      'the standalone site',
+      120_000,
+      output,
+    );
     return url;
   };
 
@@ -60,11 +73,23 @@ describe('standalone launcher', () => {
     const users = await fetch(`${url}/api/users`, { headers: { cookie } });
     expect(users.status).toBe(200);
     const emails = ((await users.json()) as Array<{ email: string }>).map((u) => u.email);
-    expect(emails).toEqual(expect.arrayContaining(['admin@demo.school', 'teacher@demo.school', 'student@demo.school', 'pending@demo.school']));
+    expect(emails).toEqual(
+      expect.arrayContaining([
+        'admin@demo.school',
+        'teacher@demo.school',
+        'student@demo.school',
+        'pending@demo.school',
+      ]),
+    );
 
     // Demo shortcuts exist in standalone, and never sign in an arbitrary email.
-    expect((await fetch(`${url}/api/auth/quick-login`, jsonRequest(url, 'POST', { type: 'student' }))).status).toBe(200);
-    expect((await fetch(`${url}/api/auth/quick-login`, jsonRequest(url, 'POST', { email: 'someone@else.org' }))).status).toBe(403);
+    expect(
+      (await fetch(`${url}/api/auth/quick-login`, jsonRequest(url, 'POST', { type: 'student' }))).status,
+    ).toBe(200);
+    expect(
+      (await fetch(`${url}/api/auth/quick-login`, jsonRequest(url, 'POST', { email: 'someone@else.org' })))
+        .status,
+    ).toBe(403);
     expect((await fetch(`${url}/api/nowhere`)).status).toBe(404);
 
     // chat through the gateway: the invite list is identity's answer (in-process bus), the demo room is seeded.
@@ -76,7 +101,9 @@ describe('standalone launcher', () => {
     const student = cookieOf(await signIn(url, 'student@demo.school'));
     const rooms = await fetch(`${url}/api/chatrooms`, { headers: { cookie: student } });
     expect(rooms.status).toBe(200);
-    expect(((await rooms.json()) as Array<{ name: string }>).map((r) => r.name)).toEqual(['Spanish Practice']);
+    expect(((await rooms.json()) as Array<{ name: string }>).map((r) => r.name)).toEqual([
+      'Spanish Practice',
+    ]);
 
     // The API reference merges every running service's OpenAPI document.
     const docs = (await (await fetch(`${url}/api/docs/openapi.json`)).json()) as {
@@ -97,7 +124,9 @@ describe('standalone launcher', () => {
     await stopProcess(child);
     const url = await start();
     const cookie = cookieOf(await signIn(url, 'admin@demo.school'));
-    const users = (await (await fetch(`${url}/api/users`, { headers: { cookie } })).json()) as Array<{ email: string }>;
+    const users = (await (await fetch(`${url}/api/users`, { headers: { cookie } })).json()) as Array<{
+      email: string;
+    }>;
     const demo = users.filter((u) => u.email.endsWith('@demo.school'));
     expect(demo.length).toBeGreaterThanOrEqual(4);
     expect(new Set(demo.map((u) => u.email)).size).toBe(demo.length);

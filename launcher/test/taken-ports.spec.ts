@@ -38,16 +38,25 @@ describe('a port another program holds', () => {
   };
 
   it('makes a launched process exit with PORT_TAKEN_EXIT_CODE, saying which port', async () => {
-    const { code, output } = await exited('launcher/src/main.ts', { TARGET: 'gateway', PORT: String(port), LOG_LEVEL: 'info' });
+    const { code, output } = await exited('launcher/src/main.ts', {
+      TARGET: 'gateway',
+      PORT: String(port),
+      LOG_LEVEL: 'info',
+    });
     expect(code).toBe(PORT_TAKEN_EXIT_CODE);
     expect(output).toContain(`port ${port} is taken by another program`);
   });
 
   it('stops the cluster launcher before it starts anything, naming the port', async () => {
-    const { code, output } = await exited('launcher/src/cluster.ts', { CLUSTER_BASE_PORT: String(port - 1), LOG_LEVEL: 'info' });
+    const { code, output } = await exited('launcher/src/cluster.ts', {
+      CLUSTER_BASE_PORT: String(port - 1),
+      LOG_LEVEL: 'info',
+    });
     expect(code).toBe(1);
     expect(output).toContain(`Port ${port} (of the cluster's ${port}–`);
-    expect(output).toContain('is taken by another program: set CLUSTER_BASE_PORT to another base, or to auto');
+    expect(output).toContain(
+      'is taken by another program: set CLUSTER_BASE_PORT to another base, or to auto',
+    );
     expect(output).not.toContain('"msg":"started"');
   });
 });

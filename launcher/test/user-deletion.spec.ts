@@ -112,15 +112,17 @@ describe('deleting a user reaches every service', () => {
     );
     expect(register.status).toBe(201);
     const userId = ((await register.json()) as { id: string }).id;
-    expect((await call('PATCH', `/api/users/${userId}/approval`, adminCookie, { approved: true })).status).toBe(
-      200,
-    );
+    expect(
+      (await call('PATCH', `/api/users/${userId}/approval`, adminCookie, { approved: true })).status,
+    ).toBe(200);
     const teacher = await signIn('morgan@district.test', 'secret-pass');
 
     // content: a comment (and a reply to it by the admin, which goes with it) on the admin's published lesson.
     const post = await call('POST', '/api/posts', adminCookie, { title: 'Saludos', status: 'published' });
     expect(post).toMatchObject({ status: 201 }); // the whole answer, so a failure shows its body
-    const comment = await call('POST', `/api/posts/${post.body.id}/comments`, teacher, { content: '¡Muy bien!' });
+    const comment = await call('POST', `/api/posts/${post.body.id}/comments`, teacher, {
+      content: '¡Muy bien!',
+    });
     expect(comment).toMatchObject({ status: 201 });
     const reply = await call('POST', `/api/posts/${post.body.id}/comments`, adminCookie, {
       content: 'Gracias',
@@ -136,20 +138,28 @@ describe('deleting a user reaches every service', () => {
     });
     expect(quiz).toMatchObject({ status: 201 });
     expect(
-      (await call('PUT', `/api/text-quizzes/${quiz.body.id}/accommodations/${userId}`, adminCookie, { extraAttempts: 2 }))
-        .status,
+      (
+        await call('PUT', `/api/text-quizzes/${quiz.body.id}/accommodations/${userId}`, adminCookie, {
+          extraAttempts: 2,
+        })
+      ).status,
     ).toBe(204);
     expect(
-      (await call('POST', '/api/text-quiz-grades', teacher, { quizId: quiz.body.id, userAnswers: [0] })).status,
+      (await call('POST', '/api/text-quiz-grades', teacher, { quizId: quiz.body.id, userAnswers: [0] }))
+        .status,
     ).toBe(201);
     // An administrative grade deletion (of the admin's own try), for the audit log.
-    const adminTry = await call('POST', '/api/text-quiz-grades', adminCookie, { quizId: quiz.body.id, userAnswers: [1] });
+    const adminTry = await call('POST', '/api/text-quiz-grades', adminCookie, {
+      quizId: quiz.body.id,
+      userAnswers: [1],
+    });
     expect(adminTry).toMatchObject({ status: 201 });
     expect((await call('DELETE', `/api/text-quiz-grades/${adminTry.body.id}`, adminCookie)).status).toBe(204);
     // Comment moderation, for the audit log.
-    expect((await call('PATCH', `/api/comments/${comment.body.id}/status`, adminCookie, { status: 'approved' })).status).toBe(
-      200,
-    );
+    expect(
+      (await call('PATCH', `/api/comments/${comment.body.id}/status`, adminCookie, { status: 'approved' }))
+        .status,
+    ).toBe(200);
 
     // classroom: an audio list, a lesson plan whose teacher line repeats their name, a slide deck.
     const list = await call('POST', '/api/audio-lists', teacher, {
@@ -157,7 +167,12 @@ describe('deleting a user reaches every service', () => {
       audioFiles: [{ name: 'Hola', url: '/sounds/quiz/hola.mp3' }],
     });
     expect(list).toMatchObject({ status: 201 });
-    const phase = { timeAllotted: '10 mins', teacherWill: 'Model', studentsWill: 'Repeat', instructionTypes: [] };
+    const phase = {
+      timeAllotted: '10 mins',
+      teacherWill: 'Model',
+      studentsWill: 'Repeat',
+      instructionTypes: [],
+    };
     const plan = await call('POST', '/api/lesson-plans', teacher, {
       title: 'Greetings',
       teacher: ` ${NAME.toUpperCase()} `,
@@ -175,7 +190,10 @@ describe('deleting a user reaches every service', () => {
     expect(slide).toMatchObject({ status: 201 });
 
     // chat: invited to a room, seated under a name, a message in the room's log.
-    const room = await call('POST', '/api/admin/chatrooms', adminCookie, { name: 'Sala', invitedUserIds: [userId] });
+    const room = await call('POST', '/api/admin/chatrooms', adminCookie, {
+      name: 'Sala',
+      invitedUserIds: [userId],
+    });
     expect(room).toMatchObject({ status: 201 });
     const roomId = room.body.id as string;
     const socket = await GatewayChatClient.open(gateway, teacher);
@@ -203,17 +221,31 @@ describe('deleting a user reaches every service', () => {
       );
 
       // The right of access over real NATS (ADR 0021): every service's part of the file, through the gateway.
-      const exported = await fetch(`${gateway}/api/admin/users/${userId}/export`, { headers: { cookie: adminCookie } });
+      const exported = await fetch(`${gateway}/api/admin/users/${userId}/export`, {
+        headers: { cookie: adminCookie },
+      });
       expect(exported.status).toBe(200);
-      expect(exported.headers.get('content-disposition')).toBe(`attachment; filename="user-${userId}-export.json"`);
-      const file = (await exported.json()) as { services: Record<string, Record<string, Array<{ id?: string }>>> };
+      expect(exported.headers.get('content-disposition')).toBe(
+        `attachment; filename="user-${userId}-export.json"`,
+      );
+      const file = (await exported.json()) as {
+        services: Record<string, Record<string, Array<{ id?: string }>>>;
+      };
       const ids = (service: string, section: string) => file.services[service][section].map((row) => row.id);
-      expect(file.services.identity.user).toMatchObject({ id: userId, name: NAME, email: 'morgan@district.test' });
+      expect(file.services.identity.user).toMatchObject({
+        id: userId,
+        name: NAME,
+        email: 'morgan@district.test',
+      });
       expect(ids('content', 'comments')).toEqual([comment.body.id]);
       expect(file.services.assessment.grades).toHaveLength(1);
-      expect(file.services.assessment.accommodations).toEqual([expect.objectContaining({ quizId: quiz.body.id })]);
+      expect(file.services.assessment.accommodations).toEqual([
+        expect.objectContaining({ quizId: quiz.body.id }),
+      ]);
       expect(ids('chat', 'invitedTo')).toEqual([roomId]);
-      expect(file.services.chat.messages).toEqual([expect.objectContaining({ chatroomId: roomId, text: 'Hola clase' })]);
+      expect(file.services.chat.messages).toEqual([
+        expect.objectContaining({ chatroomId: roomId, text: 'Hola clase' }),
+      ]);
       expect(ids('classroom', 'audioLists')).toEqual([list.body.id]);
       expect(ids('classroom', 'lessonPlans')).toEqual([plan.body.id]);
       expect(ids('classroom', 'slides')).toEqual([slide.body.id]);
@@ -222,7 +254,9 @@ describe('deleting a user reaches every service', () => {
       // Their sockets are closed by chat when the deletion arrives: 4401, the session ended (not 1006, a socket that
       // merely dropped, nor any other close).
       expect(await socket.closedWithin(10_000)).toBe(ChatCloseCodes.sessionChanged);
-      expect(socket.events).toContainEqual(expect.objectContaining({ type: 'notice', code: 'session_changed' }));
+      expect(socket.events).toContainEqual(
+        expect.objectContaining({ type: 'notice', code: 'session_changed' }),
+      );
     } finally {
       socket.close();
     }
@@ -245,7 +279,9 @@ describe('deleting a user reaches every service', () => {
     // The audit log (over NATS from content, chat and assessment; identity's own in its transactions).
     type Entry = { service: string; action: string; targetId: string; actorName: string; ip: string | null };
     const audit = async () =>
-      (await call('GET', '/api/admin/audit-log?pageSize=50', adminCookie)).body as unknown as { entries: Entry[] };
+      (await call('GET', '/api/admin/audit-log?pageSize=50', adminCookie)).body as unknown as {
+        entries: Entry[];
+      };
     const expected = [
       ['identity', 'user.approved', userId],
       ['content', 'comment.approved', comment.body.id],
@@ -265,7 +301,8 @@ describe('deleting a user reaches every service', () => {
     ).catch(() => undefined);
     const { entries } = await audit();
     expect(entries.map((e) => [e.service, e.action, e.targetId])).toEqual(expect.arrayContaining(expected));
-    for (const entry of entries) expect(entry).toMatchObject({ actorName: 'Administrator', ip: expect.any(String) });
+    for (const entry of entries)
+      expect(entry).toMatchObject({ actorName: 'Administrator', ip: expect.any(String) });
 
     // Nothing left to export: the account is gone.
     expect((await call('GET', `/api/admin/users/${userId}/export`, adminCookie)).status).toBe(404);
@@ -273,15 +310,22 @@ describe('deleting a user reaches every service', () => {
     expect(await one(`SELECT count(*) AS n FROM identity.users WHERE id = $1`, [userId])).toBe(0);
     // content (ADR 0006 / consumer): the comment and the replies under it are removed; the post stays.
     expect(
-      await one(`SELECT count(*) AS n FROM content.comments WHERE id = ANY($1)`, [[comment.body.id, reply.body.id]]),
+      await one(`SELECT count(*) AS n FROM content.comments WHERE id = ANY($1)`, [
+        [comment.body.id, reply.body.id],
+      ]),
     ).toBe(0);
     expect(await one(`SELECT count(*) AS n FROM content.posts WHERE id = $1`, [post.body.id])).toBe(1);
     // assessment (ADR 0019 §10): results and accommodations removed; the quiz stays.
     expect(await one(`SELECT count(*) AS n FROM assessment.grades WHERE user_id = $1`, [userId])).toBe(0);
-    expect(await one(`SELECT count(*) AS n FROM assessment.accommodations WHERE user_id = $1`, [userId])).toBe(0);
+    expect(
+      await one(`SELECT count(*) AS n FROM assessment.accommodations WHERE user_id = $1`, [userId]),
+    ).toBe(0);
     expect(await one(`SELECT count(*) AS n FROM assessment.quizzes WHERE id = $1`, [quiz.body.id])).toBe(1);
     // chat (ADRs 0017 §, 0018 §10): off the invite list, the room stays; their message tombstoned, seat freed.
-    const chatRoom = await db.query(`SELECT invited_user_ids::text[] AS ids FROM chat.chatrooms WHERE id = $1`, [roomId]);
+    const chatRoom = await db.query(
+      `SELECT invited_user_ids::text[] AS ids FROM chat.chatrooms WHERE id = $1`,
+      [roomId],
+    );
     expect(chatRoom.rows).toEqual([{ ids: [] }]);
     expect(await chatLog(roomId)).toEqual(['1 ']);
     expect(await chatSeats(roomId)).toEqual([]);
@@ -291,11 +335,14 @@ describe('deleting a user reaches every service', () => {
       ['lesson_plans', plan.body.id],
       ['google_slides', slide.body.id],
     ] as const) {
-      const { rows } = await db.query(`SELECT creator_id, creator_name FROM classroom.${table} WHERE id = $1`, [id]);
+      const { rows } = await db.query(
+        `SELECT creator_id, creator_name FROM classroom.${table} WHERE id = $1`,
+        [id],
+      );
       expect(rows).toEqual([{ creator_id: null, creator_name: 'Former staff member' }]);
     }
-    expect((await db.query(`SELECT teacher FROM classroom.lesson_plans WHERE id = $1`, [plan.body.id])).rows).toEqual([
-      { teacher: '' },
-    ]);
+    expect(
+      (await db.query(`SELECT teacher FROM classroom.lesson_plans WHERE id = $1`, [plan.body.id])).rows,
+    ).toEqual([{ teacher: '' }]);
   });
 });

@@ -5,7 +5,13 @@ import { defineClassroomService } from '@district/classroom';
 import { defineContentService } from '@district/content';
 import { defineIdentityService } from '@district/identity';
 import { startService, type RunningService } from '@district/nest-common';
-import { createTestRuntime, dropSchema, HttpClient, TEST_DATABASE_URL, uniqueSchema } from '@district/nest-common/testing';
+import {
+  createTestRuntime,
+  dropSchema,
+  HttpClient,
+  TEST_DATABASE_URL,
+  uniqueSchema,
+} from '@district/nest-common/testing';
 import { DataSource } from 'typeorm';
 
 /**
@@ -18,7 +24,9 @@ import { DataSource } from 'typeorm';
 jest.setTimeout(90_000);
 
 const ADMIN = { email: 'privacy.admin@district.test', password: 'privacy-admin-1' };
-const runtime = createTestRuntime({ env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, ADMIN_NAME: 'Pat Privacy' } });
+const runtime = createTestRuntime({
+  env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, ADMIN_NAME: 'Pat Privacy' },
+});
 const schemas = {
   identity: uniqueSchema('identity'),
   content: uniqueSchema('content'),
@@ -31,7 +39,10 @@ let identity: RunningService;
 const db = (service: RunningService) => service.app.get(DataSource);
 
 beforeAll(async () => {
-  identity = await startService(defineIdentityService({ schema: schemas.identity }), runtime, { port: 0, host: '127.0.0.1' });
+  identity = await startService(defineIdentityService({ schema: schemas.identity }), runtime, {
+    port: 0,
+    host: '127.0.0.1',
+  });
   running.push(identity);
   for (const define of [
     () => defineContentService({ schema: schemas.content }),
@@ -48,7 +59,8 @@ afterAll(async () => {
   for (const schema of Object.values(schemas)) await dropSchema(TEST_DATABASE_URL, schema);
 });
 
-const client = () => new HttpClient(runtime.publicUrl, {}, { [new URL(runtime.publicUrl).origin]: identity.url });
+const client = () =>
+  new HttpClient(runtime.publicUrl, {}, { [new URL(runtime.publicUrl).origin]: identity.url });
 const service = (name: string) => running.find((s) => s.name === name) as RunningService;
 
 it('assembles one file from every service’s own handler, holding the person’s data and no one else’s', async () => {
@@ -82,17 +94,26 @@ it('assembles one file from every service’s own handler, holding the person’
     `INSERT INTO quizzes (kind, title, questions, created_by_id, created_by_name) VALUES ('text', 'Colores', '[]', $1, 'Pat Privacy') RETURNING id`,
     [other],
   )) as { id: string }[];
-  for (const [user, name, score] of [[me, 'Robin Rights', 100], [other, 'Other', 0]] as const) {
+  for (const [user, name, score] of [
+    [me, 'Robin Rights', 100],
+    [other, 'Other', 0],
+  ] as const) {
     await assessment.query(
       `INSERT INTO grades (kind, quiz_id, user_id, user_name, quiz_title, score, correct_answers, total_questions, passed, user_answers, questions, quiz_version)
        VALUES ('text', $1, $2, $3, 'Colores', $4, 1, 1, true, '[0]', '[]', 1)`,
       [quizId, user, name, score],
     );
-    await assessment.query(`INSERT INTO accommodations (quiz_id, user_id, extra_attempts) VALUES ($1, $2, 2)`, [quizId, user]);
+    await assessment.query(
+      `INSERT INTO accommodations (quiz_id, user_id, extra_attempts) VALUES ($1, $2, 2)`,
+      [quizId, user],
+    );
   }
   // classroom: an audio list each, a lesson plan and a slide deck of the teacher's.
   const classroom = db(service('classroom'));
-  for (const [user, title] of [[me, 'Canciones'], [other, 'Not mine']] as const)
+  for (const [user, title] of [
+    [me, 'Canciones'],
+    [other, 'Not mine'],
+  ] as const)
     await classroom.query(
       `INSERT INTO audio_lists (title, audio_files, creator_id, creator_name) VALUES ($1, '[]', $2, 'x')`,
       [title, user],
@@ -114,7 +135,10 @@ it('assembles one file from every service’s own handler, holding the person’
     [[me, other]],
   )) as { id: string }[];
   await chat.query(`INSERT INTO chatrooms (name, invited_user_ids) VALUES ('Otra', $1)`, [[other]]);
-  for (const [user, name, text] of [[me, 'Robin', 'Hola clase'], [other, 'Kim', `${me} {"type":"message"`]] as const)
+  for (const [user, name, text] of [
+    [me, 'Robin', 'Hola clase'],
+    [other, 'Kim', `${me} {"type":"message"`],
+  ] as const)
     await runtime.pubsub.appendAndPublish(
       `chat:room:${roomId}`,
       `chat:log:${roomId}`,
@@ -129,7 +153,11 @@ it('assembles one file from every service’s own handler, holding the person’
   expect(res.headers.get('content-disposition')).toBe(`attachment; filename="user-${me}-export.json"`);
   const { services } = res.body;
   expect(Object.keys(services).sort()).toEqual(['assessment', 'chat', 'classroom', 'content', 'identity']);
-  expect(services.identity.user).toMatchObject({ id: me, name: 'Robin Rights', email: 'robin@district.test' });
+  expect(services.identity.user).toMatchObject({
+    id: me,
+    name: 'Robin Rights',
+    email: 'robin@district.test',
+  });
   expect(services.content.comments).toEqual([
     expect.objectContaining({ postId, postTitle: 'Saludos', content: '¡Muy bien!', status: 'pending' }),
   ]);
@@ -140,12 +168,20 @@ it('assembles one file from every service’s own handler, holding the person’
   expect(services.assessment.accommodations).toEqual([expect.objectContaining({ quizId, extraAttempts: 2 })]);
   expect(services.assessment.quizzesCreated).toEqual([]);
   expect(services.classroom.audioLists).toEqual([expect.objectContaining({ title: 'Canciones' })]);
-  expect(services.classroom.lessonPlans).toEqual([expect.objectContaining({ title: 'Greetings', teacher: 'Robin Rights' })]);
+  expect(services.classroom.lessonPlans).toEqual([
+    expect.objectContaining({ title: 'Greetings', teacher: 'Robin Rights' }),
+  ]);
   expect(services.classroom.slides).toEqual([expect.objectContaining({ title: 'Números' })]);
   expect(services.chat.invitedTo).toEqual([expect.objectContaining({ id: roomId, name: 'Sala' })]);
   // Only the teacher's own message, even when someone else's text looks like the teacher's mark.
   expect(services.chat.messages).toEqual([
-    expect.objectContaining({ chatroomId: roomId, chatroomName: 'Sala', seq: 1, name: 'Robin', text: 'Hola clase' }),
+    expect.objectContaining({
+      chatroomId: roomId,
+      chatroomName: 'Sala',
+      seq: 1,
+      name: 'Robin',
+      text: 'Hola clase',
+    }),
   ]);
   expect(JSON.stringify(services)).not.toContain(other);
   expect(res.text).not.toContain('Not mine');

@@ -26,10 +26,14 @@ export const webBoundaries = {
     docs: { description: 'Keep web/src imports one-way and features independent of each other.' },
     schema: [],
     messages: {
-      crossFeature: "Feature '{{from}}' must not import feature '{{to}}'. Move shared code to components/ or lib/, or compose both in app/.",
-      sharedToUpper: "Shared code ({{from}}/) must not import from {{to}}; dependencies point shared -> features -> app.",
-      featureToApp: "Feature '{{from}}' must not import from app/; the app composes features, not the reverse.",
-      contractsRoot: "Import a domain entry such as '@district/contracts/content', not the '@district/contracts' barrel.",
+      crossFeature:
+        "Feature '{{from}}' must not import feature '{{to}}'. Move shared code to components/ or lib/, or compose both in app/.",
+      sharedToUpper:
+        'Shared code ({{from}}/) must not import from {{to}}; dependencies point shared -> features -> app.',
+      featureToApp:
+        "Feature '{{from}}' must not import from app/; the app composes features, not the reverse.",
+      contractsRoot:
+        "Import a domain entry such as '@district/contracts/content', not the '@district/contracts' barrel.",
     },
   },
   create(context) {
@@ -57,8 +61,16 @@ export const webBoundaries = {
         context.report({ node, messageId: 'crossFeature', data: { from: from.feature, to: to.feature } });
       } else if (from.layer === 'features' && to.layer === 'app') {
         context.report({ node, messageId: 'featureToApp', data: { from: from.feature } });
-      } else if (from.layer === 'shared' && from.name !== 'testing' && (to.layer === 'features' || to.layer === 'app')) {
-        context.report({ node, messageId: 'sharedToUpper', data: { from: from.name, to: to.layer === 'app' ? 'app/' : `features/${to.feature}` } });
+      } else if (
+        from.layer === 'shared' &&
+        from.name !== 'testing' &&
+        (to.layer === 'features' || to.layer === 'app')
+      ) {
+        context.report({
+          node,
+          messageId: 'sharedToUpper',
+          data: { from: from.name, to: to.layer === 'app' ? 'app/' : `features/${to.feature}` },
+        });
       }
     }
 

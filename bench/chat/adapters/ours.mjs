@@ -56,23 +56,47 @@ import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 
 const now = () => performance.timeOrigin + performance.now();
-const stats = { notices: {}, rejected: {}, seqGaps: 0, seqRepeats: 0, resent: 0, sentAnswers: 0, rosterSkipped: 0, rosterSent: 0, retriedAfterLimit: 0, rejoinUpgradeMs: [], rejoinJoinMs: [], reconnects: 0, reconnectFailures: 0, reconnectMs: [], dropsAt: [], backAt: [] };
+const stats = {
+  notices: {},
+  rejected: {},
+  seqGaps: 0,
+  seqRepeats: 0,
+  resent: 0,
+  sentAnswers: 0,
+  rosterSkipped: 0,
+  rosterSent: 0,
+  retriedAfterLimit: 0,
+  rejoinUpgradeMs: [],
+  rejoinJoinMs: [],
+  reconnects: 0,
+  reconnectFailures: 0,
+  reconnectMs: [],
+  dropsAt: [],
+  backAt: [],
+};
 let setup;
 
 function loadSetup(options) {
   if (!setup) {
-    if (!options.setup) throw new Error('ours adapter: --opt setup=FILE is required (chat.bench.ts writes it)');
+    if (!options.setup)
+      throw new Error('ours adapter: --opt setup=FILE is required (chat.bench.ts writes it)');
     const parsed = JSON.parse(readFileSync(options.setup, 'utf8'));
-    setup = { tokens: parsed.tokens, rooms: new Map(Object.entries(parsed.rooms)), roomOf: new Map(Object.entries(parsed.rooms).map(([k, v]) => [v, k])) };
+    setup = {
+      tokens: parsed.tokens,
+      rooms: new Map(Object.entries(parsed.rooms)),
+      roomOf: new Map(Object.entries(parsed.rooms).map(([k, v]) => [v, k])),
+    };
   }
   return setup;
 }
 
-const median = (xs) => (xs.length ? Math.round([...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]) : null);
+const median = (xs) =>
+  xs.length ? Math.round([...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]) : null;
 
 process.on('exit', () => {
   const ms = stats.reconnectMs.sort((a, b) => a - b);
-  const pick = (p) => (ms.length ? Math.round(ms[Math.min(ms.length - 1, Math.ceil(p * ms.length) - 1)]) : null);
+  const pick = (p) =>
+    ms.length ? Math.round(ms[Math.min(ms.length - 1, Math.ceil(p * ms.length) - 1)]) : null;
   const first = (xs) => (xs.length ? Math.min(...xs) : null);
   const last = (xs) => (xs.length ? Math.max(...xs) : null);
   const summary = {
@@ -93,7 +117,10 @@ process.on('exit', () => {
     rejoinUpgradeMsP50: median(stats.rejoinUpgradeMs),
     rejoinJoinMsP50: median(stats.rejoinJoinMs),
     // From the first drop to the last client back (all clients rejoined and caught up).
-    allBackMs: stats.dropsAt.length && stats.backAt.length ? Math.round(last(stats.backAt) - first(stats.dropsAt)) : null,
+    allBackMs:
+      stats.dropsAt.length && stats.backAt.length
+        ? Math.round(last(stats.backAt) - first(stats.dropsAt))
+        : null,
   };
   process.stderr.write(`[ours] ${JSON.stringify(summary)}\n`);
 });
@@ -140,7 +167,8 @@ export default {
     const failover = (options.failover ?? '').split(',').filter(Boolean);
     const timeout = Number(options.timeoutMs ?? 15000);
     const asWeb = (options.reconnect ?? 'web') === 'web';
-    if (!asWeb && options.reconnect !== 'now') throw new Error(`ours adapter: reconnect=${options.reconnect} is neither web nor now`);
+    if (!asWeb && options.reconnect !== 'now')
+      throw new Error(`ours adapter: reconnect=${options.reconnect} is neither web nor now`);
 
     let ws = null;
     let resume; // seat token of the last join
@@ -176,14 +204,17 @@ export default {
         outbox.delete(m.ref);
         return;
       }
-      setTimeout(() => {
-        if (!outbox.has(m.ref) || closedByUs) return;
-        const socket = held.via === 0 ? (queue ? null : ws) : extras[held.via - 1];
-        if (socket && socket.readyState === WebSocket.OPEN) {
-          socket.send(held.frame);
-          stats.retriedAfterLimit++;
-        }
-      }, Math.max(1, Number(m.retryAfterMs) || 1000));
+      setTimeout(
+        () => {
+          if (!outbox.has(m.ref) || closedByUs) return;
+          const socket = held.via === 0 ? (queue ? null : ws) : extras[held.via - 1];
+          if (socket && socket.readyState === WebSocket.OPEN) {
+            socket.send(held.frame);
+            stats.retriedAfterLimit++;
+          }
+        },
+        Math.max(1, Number(m.retryAfterMs) || 1000),
+      );
     };
     const extras = [];
     /**
@@ -210,13 +241,18 @@ export default {
         const text = m.text;
         const a = text.indexOf(' ');
         const b = text.indexOf(' ', a + 1);
-        onMessage({ room: roomOf.get(m.chatroom), seq: Number(text.slice(0, a)), sentAt: Number(text.slice(a + 1, b)) });
+        onMessage({
+          room: roomOf.get(m.chatroom),
+          seq: Number(text.slice(0, a)),
+          sentAt: Number(text.slice(a + 1, b)),
+        });
         return undefined;
       }
       if (roster && (m.type === 'user_joined' || m.type === 'user_left') && m.name !== name) {
         if (listed && now() > listedUntil) listed = null;
         if (m.type === 'user_left') listed?.delete(m.name);
-        if (m.type === 'user_left' || !listed?.has(m.name)) rosterAdd(roster, m.name, m.role, m.type === 'user_joined' ? 1 : -1);
+        if (m.type === 'user_left' || !listed?.has(m.name))
+          rosterAdd(roster, m.name, m.role, m.type === 'user_joined' ? 1 : -1);
       }
       if (m.type === 'notice') stats.notices[m.code] = (stats.notices[m.code] ?? 0) + 1;
       if (m.type === 'notice' && m.ref !== undefined) refused(m);
@@ -232,7 +268,11 @@ export default {
       new Promise((resolve, reject) => {
         const headers = { cookie: `district_session=${token}` };
         if (options.origin) headers.origin = options.origin;
-        const socket = new WebSocket(target, { perMessageDeflate: false, handshakeTimeout: timeout, headers });
+        const socket = new WebSocket(target, {
+          perMessageDeflate: false,
+          handshakeTimeout: timeout,
+          headers,
+        });
         let joined = false;
         // The upgrade has handshakeTimeout; the join gets the same again.
         const timer = setTimeout(() => {
@@ -244,7 +284,14 @@ export default {
         const sendJoin = () => {
           if (socket.readyState !== WebSocket.OPEN) return;
           const join = { type: 'join', name, role: 'teacher', chatroom };
-          if (rejoin) Object.assign(join, { since: lastSeq, resume, ...(roster && options.roster !== '0' ? { roster: `${roster[0].toString(36)}.${roster[1].toString(36)}` } : {}) });
+          if (rejoin)
+            Object.assign(join, {
+              since: lastSeq,
+              resume,
+              ...(roster && options.roster !== '0'
+                ? { roster: `${roster[0].toString(36)}.${roster[1].toString(36)}` }
+                : {}),
+            });
           socket.send(JSON.stringify(join));
         };
         socket.on('open', () => {
@@ -397,8 +444,22 @@ export default {
     const openExtraOn = (j, target, seat) =>
       new Promise((resolve, reject) => {
         const headers = { cookie: `district_session=${token}` };
-        const socket = new WebSocket(target, { perMessageDeflate: false, handshakeTimeout: timeout, headers });
-        socket.on('open', () => socket.send(JSON.stringify({ type: 'join', name: `${name}-s${j}`, role: 'teacher', chatroom, ...(seat ? { resume: seat } : {}) })));
+        const socket = new WebSocket(target, {
+          perMessageDeflate: false,
+          handshakeTimeout: timeout,
+          headers,
+        });
+        socket.on('open', () =>
+          socket.send(
+            JSON.stringify({
+              type: 'join',
+              name: `${name}-s${j}`,
+              role: 'teacher',
+              chatroom,
+              ...(seat ? { resume: seat } : {}),
+            }),
+          ),
+        );
         const onJoin = (data) => {
           const m = JSON.parse(data);
           if (m.type === 'notice') stats.notices[m.code] = (stats.notices[m.code] ?? 0) + 1;

@@ -3,12 +3,23 @@ import type { Page } from 'puppeteer-core';
 import type { Journey, JourneyContext } from '../support/harness';
 import { assertPdfFile, pdfText, waitForDownload } from '../support/pdf';
 import { TOPOLOGIES } from '../support/stacks';
-import { byRole, click, fill, open, signInWithModal, textOf, waitFor, waitForText, waitForToast } from '../support/ui';
+import {
+  byRole,
+  click,
+  fill,
+  open,
+  signInWithModal,
+  textOf,
+  waitFor,
+  waitForText,
+  waitForToast,
+} from '../support/ui';
 import { ADMIN, DEMO_PASSWORD, STUDENT, TEACHER, pageFetch, signedIn } from './shell.journey';
 
 /** Issue #11, the live chat room. Texts from shared/spec/classroom-tools.md §8 and the protocol's contract. */
 const CHAT = {
-  nameTaken: (name: string) => `Name ${name} is already taken! Please choose a different name to join this chatroom.`,
+  nameTaken: (name: string) =>
+    `Name ${name} is already taken! Please choose a different name to join this chatroom.`,
   exported: 'Chat conversation exported successfully!',
   notApproved: 'Your account must be approved before you can join a chatroom.',
 } as const;
@@ -53,7 +64,8 @@ async function messagesText(page: Page): Promise<string> {
 
 const chatJourney: Journey = {
   id: 15,
-  title: 'chat: an admin invites a student, teacher and student talk live, a second tab is refused, the teacher exports the PDF, a suspension ends the student’s chat',
+  title:
+    'chat: an admin invites a student, teacher and student talk live, a second tab is refused, the teacher exports the PDF, a suspension ends the student’s chat',
   topologies: TOPOLOGIES,
   timeoutMs: 120_000,
   async run(ctx) {
@@ -67,12 +79,24 @@ const chatJourney: Journey = {
     await waitFor(admin, byRole('dialog', 'Create Chatroom'));
     await fill(admin, byRole('textbox', 'Name'), roomName);
     await fill(admin, byRole('textbox', 'Description'), 'Práctica de conversación');
-    await admin.waitForFunction((name: string) => Array.from(document.querySelectorAll('[role="dialog"] label')).some((l) => l.textContent?.includes(name)), {}, STUDENT.name);
-    const listHeight = await admin.$$eval('[role="dialog"] ul', (lists) => lists.map((l) => (l.parentElement as HTMLElement).getBoundingClientRect().height));
+    await admin.waitForFunction(
+      (name: string) =>
+        Array.from(document.querySelectorAll('[role="dialog"] label')).some((l) =>
+          l.textContent?.includes(name),
+        ),
+      {},
+      STUDENT.name,
+    );
+    const listHeight = await admin.$$eval('[role="dialog"] ul', (lists) =>
+      lists.map((l) => (l.parentElement as HTMLElement).getBoundingClientRect().height),
+    );
     assert.ok(listHeight.includes(200), `the invite list is 200 px high (found ${listHeight.join(', ')})`);
     await admin.$$eval(
       '[role="dialog"] label',
-      (labels, name) => (labels.find((l) => l.textContent?.includes(name))?.querySelector('input') as HTMLInputElement).click(),
+      (labels, name) =>
+        (
+          labels.find((l) => l.textContent?.includes(name))?.querySelector('input') as HTMLInputElement
+        ).click(),
       STUDENT.name,
     );
     await ctx.axe.check(admin, 'create chatroom modal');
@@ -128,7 +152,10 @@ const chatJourney: Journey = {
       await waitFor(student, byRole('button', 'Join'));
       ctx.log(`suspended student out of the chat after ${Date.now() - started} ms`);
     } finally {
-      assert.equal((await pageFetch(admin, 'PATCH', `/api/users/${me.id}/approval`, { approved: true })).status, 200);
+      assert.equal(
+        (await pageFetch(admin, 'PATCH', `/api/users/${me.id}/approval`, { approved: true })).status,
+        200,
+      );
     }
   },
 };

@@ -30,7 +30,10 @@ const CLASSROOM = {
 async function audioState(page: Page, scope: string, states: string[]): Promise<string> {
   const handle = await page.waitForFunction(
     (sel: string, wanted: string[]) => {
-      const state = document.querySelector(sel)?.querySelector('[data-audio-state]')?.getAttribute('data-audio-state');
+      const state = document
+        .querySelector(sel)
+        ?.querySelector('[data-audio-state]')
+        ?.getAttribute('data-audio-state');
       return state && wanted.includes(state) ? state : false;
     },
     {},
@@ -42,7 +45,8 @@ async function audioState(page: Page, scope: string, states: string[]): Promise<
 
 const audioList: Journey = {
   id: 40,
-  title: 'audio lists: a teacher creates a list of the shipped Spanish audio (Test → Audio Ready), a student plays a file from it',
+  title:
+    'audio lists: a teacher creates a list of the shipped Spanish audio (Test → Audio Ready), a student plays a file from it',
   topologies: TOPOLOGIES,
   timeoutMs: 120_000,
   async run(ctx) {
@@ -72,13 +76,20 @@ const audioList: Journey = {
     const student = await signedIn(ctx, STUDENT2.email);
     await open(student, ctx.baseUrl, '/audio-lists');
     await waitFor(student, byRole('heading', title));
-    assert.equal(await student.$(byRole('button', 'Create Audio List')), null, 'a student is not offered Create');
+    assert.equal(
+      await student.$(byRole('button', 'Create Audio List')),
+      null,
+      'a student is not offered Create',
+    );
     assert.equal(await student.$(byRole('button', `Edit ${title}`)), null, 'a student is not offered Edit');
     const play = `[aria-label="Files of ${title}"] [role="group"][aria-label="Play Letra Ñ"]`;
     await audioState(student, play, ['ready']);
     await ctx.axe.check(student, 'audio lists (student)');
     await click(student, `${play} button`);
-    assert.ok(['playing', 'ended'].includes(await audioState(student, play, ['playing', 'ended', 'error'])), 'the file plays');
+    assert.ok(
+      ['playing', 'ended'].includes(await audioState(student, play, ['playing', 'ended', 'error'])),
+      'the file plays',
+    );
     const listed = await pageFetch(student, 'GET', '/api/audio-lists');
     const mine = (listed.body as Array<{ title: string; canEdit: boolean }>).find((l) => l.title === title);
     assert.equal(mine?.canEdit, false, 'the server does not let the student edit the teacher’s list');
@@ -87,7 +98,8 @@ const audioList: Journey = {
 
 const proxiedAudio: Journey = {
   id: 44,
-  title: 'audio proxy: a teacher lists a file on a cloud host (a local stand-in), a student plays it through /api/audio-proxy; the proxy keeps the site’s cookies from the host and the host’s from the browser, and refuses loopback',
+  title:
+    'audio proxy: a teacher lists a file on a cloud host (a local stand-in), a student plays it through /api/audio-proxy; the proxy keeps the site’s cookies from the host and the host’s from the browser, and refuses loopback',
   topologies: TOPOLOGIES,
   timeoutMs: 120_000,
   async run(ctx) {
@@ -111,7 +123,10 @@ const proxiedAudio: Journey = {
     const play = `[aria-label="Files of ${title}"] [role="group"][aria-label="Play Buenos días"]`;
     // The browser cannot reach the stand-in's name (only the proxy resolves it): a file that plays came through the site.
     await click(student, `${play} button`);
-    assert.ok(['playing', 'ended'].includes(await audioState(student, play, ['playing', 'ended', 'error'])), 'the cloud file plays');
+    assert.ok(
+      ['playing', 'ended'].includes(await audioState(student, play, ['playing', 'ended', 'error'])),
+      'the cloud file plays',
+    );
     const asked = standIn.seen.slice(before);
     assert.ok(asked.length > 0, 'the stand-in host was asked for the file');
     for (const r of asked) {
@@ -119,14 +134,28 @@ const proxiedAudio: Journey = {
       assert.equal(r.headers.cookie, undefined, 'no cookie of the site reaches the cloud host');
     }
     const fetched = await student.evaluate(async (u: string) => {
-      const res = await fetch(`/api/audio-proxy?url=${encodeURIComponent(u)}`, { headers: { range: 'bytes=0-99' } });
+      const res = await fetch(`/api/audio-proxy?url=${encodeURIComponent(u)}`, {
+        headers: { range: 'bytes=0-99' },
+      });
       await res.arrayBuffer();
-      return { status: res.status, type: res.headers.get('content-type'), range: res.headers.get('content-range'), cookie: res.headers.get('set-cookie') };
+      return {
+        status: res.status,
+        type: res.headers.get('content-type'),
+        range: res.headers.get('content-range'),
+        cookie: res.headers.get('set-cookie'),
+      };
     }, link);
-    assert.deepEqual({ ...fetched, range: fetched.range?.replace(/\/\d+$/, '') }, { status: 206, type: 'audio/mpeg', range: 'bytes 0-99', cookie: null });
+    assert.deepEqual(
+      { ...fetched, range: fetched.range?.replace(/\/\d+$/, '') },
+      { status: 206, type: 'audio/mpeg', range: 'bytes 0-99', cookie: null },
+    );
 
     // The same server by its address, or a name off the list, is refused; so is a visitor.
-    const direct = await pageFetch(student, 'GET', `/api/audio-proxy?url=${encodeURIComponent(`http://127.0.0.1:${standIn.port}/s/e2e/hola.mp3`)}`);
+    const direct = await pageFetch(
+      student,
+      'GET',
+      `/api/audio-proxy?url=${encodeURIComponent(`http://127.0.0.1:${standIn.port}/s/e2e/hola.mp3`)}`,
+    );
     assert.ok(direct.status >= 400 && direct.status < 500, `a loopback link answered ${direct.status}`);
     const anonymous = await fetch(`${ctx.baseUrl}/api/audio-proxy?url=${encodeURIComponent(link)}`);
     assert.equal(anonymous.status, 401);
@@ -135,7 +164,8 @@ const proxiedAudio: Journey = {
 
 const lessonPlan: Journey = {
   id: 41,
-  title: 'lesson plans: a teacher writes a plan with all five phases, edits it and prints it (printable page only in print)',
+  title:
+    'lesson plans: a teacher writes a plan with all five phases, edits it and prints it (printable page only in print)',
   topologies: TOPOLOGIES,
   timeoutMs: 120_000,
   async run(ctx) {
@@ -158,7 +188,12 @@ const lessonPlan: Journey = {
       await fill(teacher, `${scope} ${byRole('textbox', 'Teacher Will')}`, `Teacher ${label}`);
       await fill(teacher, `${scope} ${byRole('textbox', 'Students Will')}`, `Students ${label}`);
       if (key !== 'evaluate') await click(teacher, `${scope} ${byRole('checkbox', 'Guided Practice')}`);
-      else assert.equal(await teacher.$(`${scope} input[type="checkbox"]`), null, 'Evaluate has no instruction types');
+      else
+        assert.equal(
+          await teacher.$(`${scope} input[type="checkbox"]`),
+          null,
+          'Evaluate has no instruction types',
+        );
     }
     await fill(teacher, byRole('textbox', 'Evaluation (Check for Understanding)'), 'Exit ticket');
     await fill(teacher, byRole('textbox', 'Reflection'), 'Primera versión');
@@ -179,7 +214,10 @@ const lessonPlan: Journey = {
     assert.equal(saved.reflection, 'Segunda versión');
     assert.equal(saved.totalTime, '90 mins');
     assert.deepEqual((saved.explain as { instructionTypes: string[] }).instructionTypes, ['Guided Practice']);
-    assert.equal((saved.evaluate as { teacherWill: string }).teacherWill, 'Teacher Evaluate - Closing/Wrap-Up');
+    assert.equal(
+      (saved.evaluate as { teacherWill: string }).teacherWill,
+      'Teacher Evaluate - Closing/Wrap-Up',
+    );
 
     // Print: the browser's print is counted instead of opening a dialog.
     await teacher.evaluate(() => {
@@ -191,8 +229,13 @@ const lessonPlan: Journey = {
     });
     await click(teacher, byRole('button', `Print ${title}`));
     await waitFor(teacher, byRole('dialog', title));
-    assert.equal(await teacher.evaluate(() => (window as unknown as { printed: number }).printed), 1, 'print was called');
-    for (const [, label] of CLASSROOM.phases) await waitForText(teacher, `Students ${label}`, '.lesson-plan-print');
+    assert.equal(
+      await teacher.evaluate(() => (window as unknown as { printed: number }).printed),
+      1,
+      'print was called',
+    );
+    for (const [, label] of CLASSROOM.phases)
+      await waitForText(teacher, `Students ${label}`, '.lesson-plan-print');
     await waitForText(teacher, 'Segunda versión', '.lesson-plan-print');
     await ctx.axe.check(teacher, 'printable lesson plan');
     await teacher.emulateMediaType('print');
@@ -228,21 +271,32 @@ const lessonPlansRefused: Journey = {
 
 const slides: Journey = {
   id: 43,
-  title: 'google slides: a teacher adds a slide by a normal and (private) by a published link, the previews carry the derived embed URLs; a student sees only the public one',
+  title:
+    'google slides: a teacher adds a slide by a normal and (private) by a published link, the previews carry the derived embed URLs; a student sees only the public one',
   topologies: TOPOLOGIES,
   timeoutMs: 120_000,
   async run(ctx) {
     const id = `1Ab-${ctx.runId.replace(/[^A-Za-z0-9]/g, '')}_x`;
     const pub = `2PACX-1v${ctx.runId.replace(/[^A-Za-z0-9]/g, '')}`;
-    const normal = { title: `Los colores ${ctx.runId}`, url: `https://docs.google.com/presentation/d/${id}/edit?usp=sharing` };
-    const published = { title: `Examen ${ctx.runId}`, url: `https://docs.google.com/presentation/d/e/${pub}/pub?start=true&loop=true&delayms=5000` };
+    const normal = {
+      title: `Los colores ${ctx.runId}`,
+      url: `https://docs.google.com/presentation/d/${id}/edit?usp=sharing`,
+    };
+    const published = {
+      title: `Examen ${ctx.runId}`,
+      url: `https://docs.google.com/presentation/d/e/${pub}/pub?start=true&loop=true&delayms=5000`,
+    };
     const params = 'start=false&loop=false&delayms=3000';
 
     const teacher = await signedIn(ctx, TEACHER.email);
     await open(teacher, ctx.baseUrl, '/google-slides');
     await click(teacher, byRole('button', 'Add Google Slides'));
     await fill(teacher, byRole('textbox', 'Title'), normal.title);
-    await fill(teacher, byRole('textbox', 'Google Slides URL'), 'https://example.com/presentation/d/abc/edit');
+    await fill(
+      teacher,
+      byRole('textbox', 'Google Slides URL'),
+      'https://example.com/presentation/d/abc/edit',
+    );
     await click(teacher, byRole('button', 'Add Slide'));
     await waitForText(teacher, CLASSROOM.invalidSlidesUrl);
     await fill(teacher, byRole('textbox', 'Google Slides URL'), normal.url);
@@ -259,24 +313,54 @@ const slides: Journey = {
     await click(teacher, byRole('button', 'Add Slide'));
     await waitForToast(teacher, CLASSROOM.slideAdded);
 
-    const frameSrc = (page: Page, title: string) => page.$eval(`iframe[title="Preview of ${title}"]`, (f) => f.getAttribute('src'));
+    const frameSrc = (page: Page, title: string) =>
+      page.$eval(`iframe[title="Preview of ${title}"]`, (f) => f.getAttribute('src'));
     await waitFor(teacher, `iframe[title="Preview of ${published.title}"]`);
-    assert.equal(await frameSrc(teacher, normal.title), `https://docs.google.com/presentation/d/${id}/embed?${params}`);
-    assert.equal(await frameSrc(teacher, published.title), `https://docs.google.com/presentation/d/e/${pub}/embed?${params}`);
-    const sandbox = await teacher.$eval(`iframe[title="Preview of ${normal.title}"]`, (f) => [f.getAttribute('sandbox'), (f as HTMLElement).getBoundingClientRect().height]);
-    assert.deepEqual(sandbox, ['allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox', 200]);
+    assert.equal(
+      await frameSrc(teacher, normal.title),
+      `https://docs.google.com/presentation/d/${id}/embed?${params}`,
+    );
+    assert.equal(
+      await frameSrc(teacher, published.title),
+      `https://docs.google.com/presentation/d/e/${pub}/embed?${params}`,
+    );
+    const sandbox = await teacher.$eval(`iframe[title="Preview of ${normal.title}"]`, (f) => [
+      f.getAttribute('sandbox'),
+      (f as HTMLElement).getBoundingClientRect().height,
+    ]);
+    assert.deepEqual(sandbox, [
+      'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox',
+      200,
+    ]);
     await ctx.axe.check(teacher, 'google slides (teacher)');
 
     const student = await signedIn(ctx, STUDENT2.email);
     await open(student, ctx.baseUrl, '/google-slides');
     await waitFor(student, byRole('heading', normal.title));
-    assert.equal(await student.$(byRole('heading', published.title)), null, 'the private slide is not shown to a student');
-    assert.equal(await student.$(byRole('button', 'Add Google Slides')), null, 'a student is not offered Add');
+    assert.equal(
+      await student.$(byRole('heading', published.title)),
+      null,
+      'the private slide is not shown to a student',
+    );
+    assert.equal(
+      await student.$(byRole('button', 'Add Google Slides')),
+      null,
+      'a student is not offered Add',
+    );
     const listed = await pageFetch(student, 'GET', '/api/google-slides');
     const titles = (listed.body as Array<{ title: string; isPublic: boolean }>).map((s) => s.title);
-    assert.ok(titles.includes(normal.title) && !titles.includes(published.title), 'the server gives the student only public slides');
+    assert.ok(
+      titles.includes(normal.title) && !titles.includes(published.title),
+      'the server gives the student only public slides',
+    );
     await ctx.axe.check(student, 'google slides (student)');
   },
 };
 
-export const classroomJourneys: readonly Journey[] = [audioList, lessonPlan, lessonPlansRefused, slides, proxiedAudio];
+export const classroomJourneys: readonly Journey[] = [
+  audioList,
+  lessonPlan,
+  lessonPlansRefused,
+  slides,
+  proxiedAudio,
+];

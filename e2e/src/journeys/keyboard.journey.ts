@@ -44,7 +44,11 @@ async function keyboardSignIn(page: Page, email: string): Promise<void> {
   await waitFor(page, byRole('button', 'Logout'));
 }
 
-async function keyboardSession(ctx: JourneyContext, email: string, options: { downloads?: boolean } = {}): Promise<{ page: Page; downloads: string }> {
+async function keyboardSession(
+  ctx: JourneyContext,
+  email: string,
+  options: { downloads?: boolean } = {},
+): Promise<{ page: Page; downloads: string }> {
   const { page, downloads } = await ctx.session(options);
   await open(page, ctx.baseUrl, '/');
   await keyboardSignIn(page, email);
@@ -52,7 +56,12 @@ async function keyboardSession(ctx: JourneyContext, email: string, options: { do
 }
 
 /** Follows a link by keyboard and waits for the route. */
-async function followLink(page: Page, name: string, route: string, options: { back?: boolean } = {}): Promise<void> {
+async function followLink(
+  page: Page,
+  name: string,
+  route: string,
+  options: { back?: boolean } = {},
+): Promise<void> {
   await activate(page, 'link', name, 'Enter', options);
   await page.waitForFunction((r: string) => window.location.pathname === r, {}, route);
 }
@@ -61,7 +70,16 @@ async function followLink(page: Page, name: string, route: string, options: { ba
 async function chooseOption(page: Page, question: string, option: string): Promise<void> {
   const fieldset = await page.$$eval(
     'fieldset[data-question-index]',
-    (sets, q) => sets.find((s) => s.querySelector('p')?.textContent?.replace(/^Question \d+\.\s*/, '').trim() === q)?.getAttribute('data-question-index') ?? null,
+    (sets, q) =>
+      sets
+        .find(
+          (s) =>
+            s
+              .querySelector('p')
+              ?.textContent?.replace(/^Question \d+\.\s*/, '')
+              .trim() === q,
+        )
+        ?.getAttribute('data-question-index') ?? null,
     question,
   );
   assert.ok(fieldset !== null, `no question "${question}"`);
@@ -71,14 +89,21 @@ async function chooseOption(page: Page, question: string, option: string): Promi
     if (await page.$eval(inGroup, (s) => s.contains(document.activeElement))) break;
     await press(page, 'Tab');
   }
-  assert.ok(await page.$eval(inGroup, (s) => s.contains(document.activeElement)), `Tab never reached the question "${question}"`);
+  assert.ok(
+    await page.$eval(inGroup, (s) => s.contains(document.activeElement)),
+    `Tab never reached the question "${question}"`,
+  );
   await press(page, ' ');
   for (let i = 0; i < 4; i++) {
-    const current = await page.evaluate(() => (document.activeElement?.closest('label')?.textContent ?? '').trim());
+    const current = await page.evaluate(() =>
+      (document.activeElement?.closest('label')?.textContent ?? '').trim(),
+    );
     if (current === option) break;
     await press(page, 'ArrowDown');
   }
-  const checked = await page.$eval(inGroup, (s) => (s.querySelector('input:checked')?.closest('label')?.textContent ?? '').trim());
+  const checked = await page.$eval(inGroup, (s) =>
+    (s.querySelector('input:checked')?.closest('label')?.textContent ?? '').trim(),
+  );
   assert.equal(checked, option, `the arrows checked "${checked}" under "${question}"`);
 }
 
@@ -125,7 +150,9 @@ const signInOut: Journey = {
     await activate(page, 'button', 'Logout');
     await waitFor(page, byRole('button', 'Sign In'));
     await expectFocusOn(page, 'button', 'Sign In', 'after signing out (the Logout button is gone)');
-    const me = await page.evaluate(async () => (await fetch('/api/auth/me', { credentials: 'include' })).status);
+    const me = await page.evaluate(
+      async () => (await fetch('/api/auth/me', { credentials: 'include' })).status,
+    );
     assert.equal(me, 401, 'signed out on the server');
   },
 };
@@ -146,7 +173,9 @@ const lessonComment: Journey = {
     await activate(page, 'button', 'Post Comment');
     await page.waitForFunction(
       (text: string, pending: string) =>
-        Array.from(document.querySelectorAll('section[aria-labelledby="comments-title"] li')).some((li) => li.textContent?.includes(text) && li.textContent.includes(pending)),
+        Array.from(document.querySelectorAll('section[aria-labelledby="comments-title"] li')).some(
+          (li) => li.textContent?.includes(text) && li.textContent.includes(pending),
+        ),
       {},
       comment,
       Spec.pendingApproval,
@@ -175,15 +204,25 @@ const moderateComment: Journey = {
 
     // The status filter is a group of toggle buttons: Pending shows the new comment, All everything again.
     const filter = (prefix: string) =>
-      page.$$eval('[role="group"][aria-label="Filter by status"] button', (bs, p) => bs.map((b) => b.textContent?.trim() ?? '').find((t) => t.startsWith(p)) ?? p, prefix);
+      page.$$eval(
+        '[role="group"][aria-label="Filter by status"] button',
+        (bs, p) => bs.map((b) => b.textContent?.trim() ?? '').find((t) => t.startsWith(p)) ?? p,
+        prefix,
+      );
     await activate(page, 'button', await filter('Pending'));
-    await page.waitForSelector('[aria-label="Filter by status"] button[aria-pressed="true"]::-p-text(Pending)');
+    await page.waitForSelector(
+      '[aria-label="Filter by status"] button[aria-pressed="true"]::-p-text(Pending)',
+    );
     await activate(page, 'button', `Approve ${label}`);
     // Approved, it leaves the Pending list with its button: focus goes to the comment now in its place.
     await page.waitForSelector(byRole('button', `Approve ${label}`), { hidden: true });
     await settle(page);
     await expectVisibleFocus(page, 'after approving under Pending');
-    assert.match(await focusedLabel(page), /Approve comment by|Pending/, 'focus stays in the moderation list');
+    assert.match(
+      await focusedLabel(page),
+      /Approve comment by|Pending/,
+      'focus stays in the moderation list',
+    );
     await activate(page, 'button', await filter('All'), 'Enter', { back: true });
     // Under All the same button toggles: focus stays on it.
     await activate(page, 'button', `Unapprove ${label}`);
@@ -212,7 +251,9 @@ const moderateComment: Journey = {
     await settle(page);
     await expectVisibleFocus(page, 'after the comment was deleted');
     assert.ok(
-      await page.evaluate(() => !!document.activeElement?.closest('ul[aria-label="Comments"], [aria-label="Filter by status"]')),
+      await page.evaluate(
+        () => !!document.activeElement?.closest('ul[aria-label="Comments"], [aria-label="Filter by status"]'),
+      ),
       `focus stays in the moderation list after the delete, not on ${await focusedLabel(page)}`,
     );
   },
@@ -233,7 +274,9 @@ const takeQuiz: Journey = {
     await expectVisibleFocus(page, 'the quiz started');
     // Answer in the (shuffled) order the questions are shown, Tab moving from one radio group to the next.
     const answers: Record<string, string> = { rojo: 'red', verde: 'green', amarillo: 'yellow', azul: 'pink' };
-    const shown = await page.$$eval('fieldset[data-question-index] p', (ps) => ps.map((p) => p.textContent?.replace(/^Question \d+\.\s*/, '').trim() ?? ''));
+    const shown = await page.$$eval('fieldset[data-question-index] p', (ps) =>
+      ps.map((p) => p.textContent?.replace(/^Question \d+\.\s*/, '').trim() ?? ''),
+    );
     assert.deepEqual([...shown].sort(), Object.keys(answers).sort());
     for (const q of shown) await chooseOption(page, q, answers[q]);
     await activate(page, 'button', 'Submit Quiz');
@@ -241,7 +284,11 @@ const takeQuiz: Journey = {
     await waitForText(page, '75%');
     await waitForText(page, 'Question Review');
     await settle(page);
-    assert.match(await focusedLabel(page), new RegExp(`^h2 "Results: ${Spec.demoQuiz}"`), 'focus moves to the results');
+    assert.match(
+      await focusedLabel(page),
+      new RegExp(`^h2 "Results: ${Spec.demoQuiz}"`),
+      'focus moves to the results',
+    );
     await expectVisibleFocus(page, 'after submitting the quiz');
     await activate(page, 'button', 'Back to Quizzes');
     await waitFor(page, byRole('button', `Start Quiz: ${Spec.demoQuiz}`));
@@ -250,16 +297,31 @@ const takeQuiz: Journey = {
     await open(page, ctx.baseUrl, '/profile');
     await waitForText(page, 'My Quiz Results');
     // Other journeys may have left results too: the tabs' counts and the row are found, not assumed.
-    const tabs = await page.$$eval('[role="tablist"][aria-label="My Quiz Results"] [role="tab"]', (ts) => ts.map((t) => t.textContent?.trim() ?? ''));
+    const tabs = await page.$$eval('[role="tablist"][aria-label="My Quiz Results"] [role="tab"]', (ts) =>
+      ts.map((t) => t.textContent?.trim() ?? ''),
+    );
     assert.equal(tabs.length, 2, `two result tabs: ${tabs.join(', ')}`);
     assert.match(tabs[1], /^Text Quizzes \(\d+\)$/);
     await tabTo(page, 'tab', tabs[0]);
     await press(page, 'ArrowRight');
-    assert.match(await focusedLabel(page), /^tab\S* "Text Quizzes \(\d+\)"/, 'ArrowRight moves to the Text Quizzes tab');
-    await page.waitForFunction((t: string) => Array.from(document.querySelectorAll('li[data-result-id] p')).some((p) => p.textContent?.trim() === t), {}, Spec.demoQuiz);
+    assert.match(
+      await focusedLabel(page),
+      /^tab\S* "Text Quizzes \(\d+\)"/,
+      'ArrowRight moves to the Text Quizzes tab',
+    );
+    await page.waitForFunction(
+      (t: string) =>
+        Array.from(document.querySelectorAll('li[data-result-id] p')).some(
+          (p) => p.textContent?.trim() === t,
+        ),
+      {},
+      Spec.demoQuiz,
+    );
     const row = await page.$$eval(
       'li[data-result-id]',
-      (lis, t) => lis.find((li) => li.querySelector('p')?.textContent?.trim() === t)?.getAttribute('data-result-id') ?? null,
+      (lis, t) =>
+        lis.find((li) => li.querySelector('p')?.textContent?.trim() === t)?.getAttribute('data-result-id') ??
+        null,
       Spec.demoQuiz,
     );
     assert.ok(row, `a result row for ${Spec.demoQuiz}`);
@@ -267,7 +329,9 @@ const takeQuiz: Journey = {
     await waitFor(page, `section[aria-label="Question Review for ${Spec.demoQuiz}"]`);
     await expectFocusOn(page, 'button', 'Hide Details', 'the toggle keeps focus as it opens the review');
     await press(page, 'Enter');
-    await page.waitForSelector(`section[aria-label="Question Review for ${Spec.demoQuiz}"]`, { hidden: true });
+    await page.waitForSelector(`section[aria-label="Question Review for ${Spec.demoQuiz}"]`, {
+      hidden: true,
+    });
   },
 };
 
@@ -283,11 +347,16 @@ const chatRoom: Journey = {
     // The room picker is a native select: ArrowDown picks the room.
     const select = await tabTo(page, 'combobox', 'Chatroom');
     for (let i = 0; i < 5; i++) {
-      const chosen = await select.evaluate((s) => (s as HTMLSelectElement).selectedOptions[0]?.textContent?.trim());
+      const chosen = await select.evaluate((s) =>
+        (s as HTMLSelectElement).selectedOptions[0]?.textContent?.trim(),
+      );
       if (chosen === Spec.demoRoom) break;
       await press(page, 'ArrowDown');
     }
-    assert.equal(await select.evaluate((s) => (s as HTMLSelectElement).selectedOptions[0]?.textContent?.trim()), Spec.demoRoom);
+    assert.equal(
+      await select.evaluate((s) => (s as HTMLSelectElement).selectedOptions[0]?.textContent?.trim()),
+      Spec.demoRoom,
+    );
     await select.dispose();
     await activate(page, 'button', 'Join');
     await waitForText(page, 'Connected');
@@ -316,10 +385,22 @@ const bingoCard: Journey = {
     await typeInto(page, 'spinbutton', 'Max Number', '75');
     await typeInto(page, 'spinbutton', 'Number of Cards', '2');
     await press(page, 'ArrowUp');
-    assert.equal(await page.$eval(byRole('spinbutton', 'Number of Cards'), (el) => (el as HTMLInputElement).value), '3', 'ArrowUp adds a card');
-    const caller = await tabTo(page, 'checkbox', 'Add a caller sheet (every number in a shuffled call order) as the last page');
+    assert.equal(
+      await page.$eval(byRole('spinbutton', 'Number of Cards'), (el) => (el as HTMLInputElement).value),
+      '3',
+      'ArrowUp adds a card',
+    );
+    const caller = await tabTo(
+      page,
+      'checkbox',
+      'Add a caller sheet (every number in a shuffled call order) as the last page',
+    );
     await press(page, ' ');
-    assert.equal(await caller.evaluate((c) => (c as HTMLInputElement).checked), true, 'Space ticks the caller sheet');
+    assert.equal(
+      await caller.evaluate((c) => (c as HTMLInputElement).checked),
+      true,
+      'Space ticks the caller sheet',
+    );
     await caller.dispose();
     await activate(page, 'button', 'Generate Cards');
     await page.waitForFunction(() => document.querySelectorAll('main table').length === 3);
@@ -344,7 +425,11 @@ const sortWords: Journey = {
     for (const word of ['rojo', 'perro', 'azul', 'gato']) {
       await typeInto(page, 'textbox', 'New word', word);
       await page.keyboard.press('Enter');
-      await page.waitForFunction((w: string) => document.querySelector('main ul[aria-label="List 1"]')?.textContent?.includes(w), {}, word);
+      await page.waitForFunction(
+        (w: string) => document.querySelector('main ul[aria-label="List 1"]')?.textContent?.includes(w),
+        {},
+        word,
+      );
     }
     // Rename List 2 by Enter on its title, type, Enter; focus stays on the renamed title.
     await activate(page, 'button', 'List 2 (click to rename)');
@@ -358,17 +443,28 @@ const sortWords: Journey = {
 
     // Move two animals across: after each move focus stays with the moved word.
     await activate(page, 'button', 'Move "perro" to Animales', 'Enter', { back: true });
-    await page.waitForFunction(() => document.querySelector('main ul[aria-label="Animales"]')?.textContent?.includes('perro'));
+    await page.waitForFunction(() =>
+      document.querySelector('main ul[aria-label="Animales"]')?.textContent?.includes('perro'),
+    );
     await settle(page);
     await expectVisibleFocus(page, 'after moving perro');
     await activate(page, 'button', 'Move "gato" to Animales', 'Enter', { back: true });
-    await page.waitForFunction(() => document.querySelector('main ul[aria-label="Animales"]')?.textContent?.includes('gato'));
+    await page.waitForFunction(() =>
+      document.querySelector('main ul[aria-label="Animales"]')?.textContent?.includes('gato'),
+    );
     await settle(page);
     await expectVisibleFocus(page, 'after moving gato');
     const lists = await page.$$eval('main ul[aria-label]', (uls) =>
       uls.map((ul) => Array.from(ul.querySelectorAll('li span.min-w-0')).map((s) => s.textContent?.trim())),
     );
-    assert.deepEqual(lists, [['rojo', 'azul'], ['perro', 'gato']], 'the words sorted by keyboard');
+    assert.deepEqual(
+      lists,
+      [
+        ['rojo', 'azul'],
+        ['perro', 'gato'],
+      ],
+      'the words sorted by keyboard',
+    );
 
     // Reordering within a list, which the mouse does by dragging: Alt+ArrowUp on the word's arrow button.
     assert.match(await focusedLabel(page), /Move "gato" to List 1/, 'focus followed gato to its new list');
@@ -376,7 +472,9 @@ const sortWords: Journey = {
     await press(page, 'ArrowUp');
     await page.keyboard.up('Alt');
     assert.match(await focusedLabel(page), /Move "gato" to List 1/, 'focus stays on the reordered word');
-    const reordered = await page.$$eval('main ul[aria-label="Animales"] li span.min-w-0', (spans) => spans.map((s) => s.textContent?.trim()));
+    const reordered = await page.$$eval('main ul[aria-label="Animales"] li span.min-w-0', (spans) =>
+      spans.map((s) => s.textContent?.trim()),
+    );
     assert.deepEqual(reordered, ['gato', 'perro'], 'Alt+ArrowUp moved gato up');
 
     await activate(page, 'button', 'Clear All Lists');
@@ -389,4 +487,12 @@ const sortWords: Journey = {
   },
 };
 
-export const keyboardJourneys: readonly Journey[] = [signInOut, lessonComment, moderateComment, takeQuiz, chatRoom, bingoCard, sortWords];
+export const keyboardJourneys: readonly Journey[] = [
+  signInOut,
+  lessonComment,
+  moderateComment,
+  takeQuiz,
+  chatRoom,
+  bingoCard,
+  sortWords,
+];

@@ -48,7 +48,13 @@ interface NewAccount {
 }
 
 /** A JSON call from the test process, sent from the site's own origin (the gateway refuses others for writes). */
-export async function apiCall(ctx: JourneyContext, method: string, route: string, body?: unknown, cookie?: string): Promise<Response> {
+export async function apiCall(
+  ctx: JourneyContext,
+  method: string,
+  route: string,
+  body?: unknown,
+  cookie?: string,
+): Promise<Response> {
   return fetch(new URL(route, ctx.baseUrl), {
     method,
     headers: { 'content-type': 'application/json', origin: ctx.baseUrl, ...(cookie ? { cookie } : {}) },
@@ -57,10 +63,20 @@ export async function apiCall(ctx: JourneyContext, method: string, route: string
 }
 
 /** The same call made by the page itself, with its cookies: what the signed-in person's browser can do. */
-export async function pageFetch(page: Page, method: string, route: string, body?: unknown): Promise<{ status: number; body: unknown }> {
+export async function pageFetch(
+  page: Page,
+  method: string,
+  route: string,
+  body?: unknown,
+): Promise<{ status: number; body: unknown }> {
   return page.evaluate(
     async (m: string, r: string, b: string | null) => {
-      const res = await fetch(r, { method: m, credentials: 'include', headers: { 'content-type': 'application/json' }, body: b ?? undefined });
+      const res = await fetch(r, {
+        method: m,
+        credentials: 'include',
+        headers: { 'content-type': 'application/json' },
+        body: b ?? undefined,
+      });
       let parsed: unknown;
       try {
         parsed = await res.json();
@@ -125,7 +141,11 @@ const visitorHome: Journey = {
     await click(page, byRole('link', 'Go Home'));
     await page.waitForFunction(() => window.location.pathname === '/');
     await waitFor(page, byRole('button', 'Sign Up'));
-    assert.equal(await isPresent(page, byRole('heading', Spec.notFoundTitle)), false, 'the 404 page is still shown after Go Home');
+    assert.equal(
+      await isPresent(page, byRole('heading', Spec.notFoundTitle)),
+      false,
+      'the 404 page is still shown after Go Home',
+    );
   },
 };
 
@@ -181,7 +201,13 @@ const adminApproves: Journey = {
     await ctx.axe.check(page, 'sign-in modal');
     await click(page, byRole('button', 'Close dialog'));
     await signInWithModal(page, ADMIN.email, DEMO_PASSWORD);
-    assert.deepEqual(await navbarLinks(page), ['Lessons', 'Tools', 'My Profile', 'Chatroom', 'Admin Dashboard']);
+    assert.deepEqual(await navbarLinks(page), [
+      'Lessons',
+      'Tools',
+      'My Profile',
+      'Chatroom',
+      'Admin Dashboard',
+    ]);
 
     await click(page, byRole('link', 'Admin Dashboard'));
     await page.waitForFunction(() => window.location.pathname === '/admin');
@@ -249,7 +275,10 @@ const ownAdminFlag: Journey = {
     const me = await pageFetch(page, 'GET', '/api/auth/me');
     const id = (me.body as { id: string }).id;
     const attempt = await pageFetch(page, 'PATCH', `/api/users/${id}/admin`, { isAdmin: false });
-    assert.ok(attempt.status >= 400 && attempt.status < 500, `PATCH own admin flag answered ${attempt.status}`);
+    assert.ok(
+      attempt.status >= 400 && attempt.status < 500,
+      `PATCH own admin flag answered ${attempt.status}`,
+    );
     assert.equal((attempt.body as { message?: string }).message, Spec.cannotChangeOwnAdmin);
     await page.reload({ waitUntil: 'domcontentloaded' });
     await waitFor(page, byRole('link', 'Admin Dashboard'));
@@ -262,7 +291,12 @@ const passwordReset: Journey = {
   topologies: TOPOLOGIES,
   async run(ctx) {
     const tag = `${ctx.runId}${ctx.topology === 'cluster' ? 'c' : 's'}`;
-    const target = { name: `Riley Reset ${tag}`, username: `riley.${tag}`, email: `riley.${tag}@e2e.school`, password: 'first-pass-1' };
+    const target = {
+      name: `Riley Reset ${tag}`,
+      username: `riley.${tag}`,
+      email: `riley.${tag}@e2e.school`,
+      password: 'first-pass-1',
+    };
     const registered = await apiCall(ctx, 'POST', '/api/auth/register', { ...target, role: 'student' });
     assert.equal(registered.status, 201, `registering ${target.email} answered ${registered.status}`);
 
@@ -287,12 +321,25 @@ const passwordReset: Journey = {
     await submit('brand-new-pass', 'brand-new-pass');
     await waitForToast(page, 'Password reset successfully');
     await page.waitForSelector('[role="dialog"]', { hidden: true });
-    const withNew = await apiCall(ctx, 'POST', '/api/auth/login', { email: target.email, password: 'brand-new-pass' });
+    const withNew = await apiCall(ctx, 'POST', '/api/auth/login', {
+      email: target.email,
+      password: 'brand-new-pass',
+    });
     assert.equal(withNew.status, 200, `sign-in with the new password answered ${withNew.status}`);
-    const withOld = await apiCall(ctx, 'POST', '/api/auth/login', { email: target.email, password: target.password });
+    const withOld = await apiCall(ctx, 'POST', '/api/auth/login', {
+      email: target.email,
+      password: target.password,
+    });
     assert.equal(withOld.status, 401, `sign-in with the old password answered ${withOld.status}`);
     assert.equal(pathOf(page), '/admin/users');
   },
 };
 
-export const shellJourneys: readonly Journey[] = [visitorHome, signUp, adminApproves, studentDenied, ownAdminFlag, passwordReset];
+export const shellJourneys: readonly Journey[] = [
+  visitorHome,
+  signUp,
+  adminApproves,
+  studentDenied,
+  ownAdminFlag,
+  passwordReset,
+];

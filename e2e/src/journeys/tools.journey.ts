@@ -6,7 +6,17 @@ import type { Journey, JourneyContext } from '../support/harness';
 import { pdfPageCount, pdfText, renderPage, assertPdfFile, waitForDownload } from '../support/pdf';
 import { sleep } from '../support/processes';
 import { TOPOLOGIES } from '../support/stacks';
-import { byRole, click, fill, open, signInWithModal, textOf, waitFor, waitForText, waitForToast } from '../support/ui';
+import {
+  byRole,
+  click,
+  fill,
+  open,
+  signInWithModal,
+  textOf,
+  waitFor,
+  waitForText,
+  waitForToast,
+} from '../support/ui';
 import { DEMO_PASSWORD, STUDENT, TEACHER } from './shell.journey';
 
 /** Issue #5, the classroom tools. Every text below is copied from shared/spec/classroom-tools.md. */
@@ -30,7 +40,8 @@ const STUDENT_TOOLS = ['Audio Quizzes', 'Text Quizzes', 'Spanish Alphabet', 'Aud
 const BINGO = {
   validationTitle: 'Validation Error',
   rangeTooSmall: 'Number range must be at least 24 numbers for a valid bingo card',
-  tooFewWords: (needed: number, size: number) => `You need at least ${needed} words for a ${size}x${size} grid!`,
+  tooFewWords: (needed: number, size: number) =>
+    `You need at least ${needed} words for a ${size}x${size} grid!`,
   wordInstruction: 'Mark off words as they are called. Get 5 in a row to win!',
   fileName: (title: string) => `${title.replace(/[^a-z0-9]/gi, '_').toLowerCase()}_bingo_cards.pdf`,
 } as const;
@@ -84,7 +95,10 @@ const toolsHub: Journey = {
       `every card has a 'Launch Tool' button: ${JSON.stringify(all)}`,
     );
     assert.deepEqual(all.map((c) => c.href).sort(), [...ALL_TOOL_ROUTES].sort());
-    assert.ok(!(await textOf(teacher, 'main')).includes('Student View'), 'a teacher is shown the Student View note');
+    assert.ok(
+      !(await textOf(teacher, 'main')).includes('Student View'),
+      'a teacher is shown the Student View note',
+    );
     await ctx.axe.check(teacher, 'tools hub (teacher)');
 
     const student = (await ctx.session()).page;
@@ -112,7 +126,9 @@ const toolsHub: Journey = {
 async function previewCards(page: Page): Promise<string[][][]> {
   return page.$$eval('main table', (tables) =>
     tables.map((t) =>
-      Array.from(t.querySelectorAll('tbody tr')).map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent?.trim() ?? '')),
+      Array.from(t.querySelectorAll('tbody tr')).map((tr) =>
+        Array.from(tr.querySelectorAll('td')).map((td) => td.textContent?.trim() ?? ''),
+      ),
     ),
   );
 }
@@ -145,16 +161,25 @@ const numberBingo: Journey = {
     await fill(page, byRole('spinbutton', 'Min Number'), '1');
     await fill(page, byRole('spinbutton', 'Max Number'), '75');
     await fill(page, byRole('spinbutton', 'Number of Cards'), '3');
-    await click(page, byRole('checkbox', 'Add a caller sheet (every number in a shuffled call order) as the last page'));
+    await click(
+      page,
+      byRole('checkbox', 'Add a caller sheet (every number in a shuffled call order) as the last page'),
+    );
     await click(page, byRole('button', 'Generate Cards'));
     await page.waitForFunction(() => document.querySelectorAll('main table').length === 3);
     const onScreen = await previewCards(page);
     for (const card of onScreen) {
       assert.equal(card.length, 5);
       assert.equal(card[2][2], 'FREE');
-      const numbers = card.flat().filter((v) => v !== 'FREE').map(Number);
+      const numbers = card
+        .flat()
+        .filter((v) => v !== 'FREE')
+        .map(Number);
       assert.equal(new Set(numbers).size, 24);
-      assert.ok(numbers.every((n) => Number.isInteger(n) && n >= 1 && n <= 75), `numbers out of range: ${numbers}`);
+      assert.ok(
+        numbers.every((n) => Number.isInteger(n) && n >= 1 && n <= 75),
+        `numbers out of range: ${numbers}`,
+      );
     }
 
     await click(page, byRole('button', 'Generate PDF'));
@@ -170,20 +195,49 @@ const numberBingo: Journey = {
     for (let i = 0; i < 3; i++) {
       const pageText = await pdfText(file, { page: i + 1, layout: true });
       assert.ok(pageText.includes(`Card ${i + 1} of 3`), `page ${i + 1} is not card ${i + 1} of 3`);
-      assert.deepEqual(pdfGridRows(pageText), onScreen[i], `page ${i + 1} differs from card ${i + 1} on screen`);
+      assert.deepEqual(
+        pdfGridRows(pageText),
+        onScreen[i],
+        `page ${i + 1} differs from card ${i + 1} on screen`,
+      );
     }
     // The caller sheet calls every number of the range once.
     const caller = await pdfText(file, { page: 4 });
     const called = [...caller.matchAll(/(\d+)\.\s+(\d+)/g)].map((m) => Number(m[2]));
-    assert.deepEqual([...called].sort((a, b) => a - b), Array.from({ length: 75 }, (_, k) => k + 1));
+    assert.deepEqual(
+      [...called].sort((a, b) => a - b),
+      Array.from({ length: 75 }, (_, k) => k + 1),
+    );
     const png = await renderPage(file, 1, path.join(ctx.artifacts, `${ctx.topology}-number-bingo-page1`));
     ctx.log(`PDF: ${kept}; page 1: ${png}`);
   },
 };
 
 const WORDS_24 = [
-  'gato', 'perro', 'casa', 'libro', 'mesa', 'silla', 'agua', 'sol', 'luna', 'flor', 'árbol', 'niño',
-  'pan', 'leche', 'queso', 'manzana', 'rojo', 'azul', 'verde', 'amarillo', 'tren', 'playa', 'nube', 'mano',
+  'gato',
+  'perro',
+  'casa',
+  'libro',
+  'mesa',
+  'silla',
+  'agua',
+  'sol',
+  'luna',
+  'flor',
+  'árbol',
+  'niño',
+  'pan',
+  'leche',
+  'queso',
+  'manzana',
+  'rojo',
+  'azul',
+  'verde',
+  'amarillo',
+  'tren',
+  'playa',
+  'nube',
+  'mano',
 ];
 
 const wordBingo: Journey = {
@@ -195,7 +249,11 @@ const wordBingo: Journey = {
     await open(page, ctx.baseUrl, '/word-bingo');
     await waitFor(page, byRole('heading', 'Bingo'));
     const previewButton = byRole('button', 'Preview Single Card');
-    assert.equal(await page.$eval(previewButton, (b) => (b as HTMLButtonElement).disabled), true, 'Preview is enabled without words');
+    assert.equal(
+      await page.$eval(previewButton, (b) => (b as HTMLButtonElement).disabled),
+      true,
+      'Preview is enabled without words',
+    );
     await ctx.axe.check(page, 'word bingo');
 
     const title = 'Spanish Animals & Colours!';
@@ -206,15 +264,27 @@ const wordBingo: Journey = {
     assert.equal((await page.$$('main table')).length, 0, 'a card was previewed from too few words');
 
     // Commas and new lines both separate words.
-    await fill(page, byRole('textbox', 'Words'), `${WORDS_24.slice(0, 12).join(', ')}\n${WORDS_24.slice(12).join('\n')}`);
+    await fill(
+      page,
+      byRole('textbox', 'Words'),
+      `${WORDS_24.slice(0, 12).join(', ')}\n${WORDS_24.slice(12).join('\n')}`,
+    );
     await click(page, previewButton);
     await page.waitForSelector('main table');
     await waitForText(page, title, 'main');
     const [card] = await previewCards(page);
     assert.equal(card.length, 5);
     assert.equal(card[2][2], 'FREE');
-    assert.deepEqual(card.flat().filter((w) => w !== 'FREE').sort(), [...WORDS_24].sort());
-    const headings = await page.$$eval('main table thead th', (ths) => ths.map((th) => th.textContent?.trim()));
+    assert.deepEqual(
+      card
+        .flat()
+        .filter((w) => w !== 'FREE')
+        .sort(),
+      [...WORDS_24].sort(),
+    );
+    const headings = await page.$$eval('main table thead th', (ths) =>
+      ths.map((th) => th.textContent?.trim()),
+    );
     assert.deepEqual(headings, ['B', 'I', 'N', 'G', 'O']);
 
     await fill(page, byRole('spinbutton', 'Number of Cards'), '2');
@@ -293,9 +363,14 @@ const crossword: Journey = {
 
     const key = await pdfText(file, { page: 1 });
     assert.ok(key.includes('Answer Key'), 'page 1 is not the answer key');
-    assert.deepEqual(gridLetters(key), [...onScreen].sort(), 'the answer key letters differ from the grid on screen');
+    assert.deepEqual(
+      gridLetters(key),
+      [...onScreen].sort(),
+      'the answer key letters differ from the grid on screen',
+    );
     for (const answer of answers) {
-      for (const letter of answer) assert.ok(gridLetters(key).includes(letter), `the answer key lacks ${letter} of ${answer}`);
+      for (const letter of answer)
+        assert.ok(gridLetters(key).includes(letter), `the answer key lacks ${letter} of ${answer}`);
     }
 
     const sheet = await pdfText(file, { page: 2 });
@@ -327,7 +402,10 @@ const wordSorter: Journey = {
     const { page } = await ctx.session();
     await open(page, ctx.baseUrl, '/word-sorter');
     await waitFor(page, byRole('heading', 'Word Sorter'));
-    assert.equal(await page.$eval('main a[href="/educational-tools"]', (a) => (a as HTMLElement).innerText.trim()), 'Back to Tools');
+    assert.equal(
+      await page.$eval('main a[href="/educational-tools"]', (a) => (a as HTMLElement).innerText.trim()),
+      'Back to Tools',
+    );
 
     const input = byRole('textbox', 'New word');
     await fill(page, input, 'rojo');
@@ -336,7 +414,9 @@ const wordSorter: Journey = {
     await click(page, byRole('button', 'Add Word'));
     await fill(page, input, 'perro');
     await page.keyboard.press('Enter');
-    await page.waitForFunction(() => document.querySelectorAll('main ul[aria-label="List 1"] > li button').length === 6);
+    await page.waitForFunction(
+      () => document.querySelectorAll('main ul[aria-label="List 1"] > li button').length === 6,
+    );
     assert.deepEqual(await listItems(page, 'List 1'), ['rojo', 'azul', 'perro']);
     await ctx.axe.check(page, 'word sorter');
 
@@ -350,21 +430,31 @@ const wordSorter: Journey = {
     const move = await waitFor(page, byRole('button', 'Move "perro" to Animales'));
     await move.focus();
     await page.keyboard.press('Enter');
-    await page.waitForFunction(() => document.querySelectorAll('main ul[aria-label="Animales"] > li button').length === 2);
+    await page.waitForFunction(
+      () => document.querySelectorAll('main ul[aria-label="Animales"] > li button').length === 2,
+    );
     assert.deepEqual(await listItems(page, 'List 1'), ['rojo', 'azul']);
     assert.deepEqual(await listItems(page, 'Animales'), ['perro']);
 
     const clickedAt = Date.now();
     await click(page, byRole('button', 'Clear All Lists'));
     await waitForToast(page, SORTER.clearWarning);
-    assert.deepEqual(await listItems(page, 'List 1'), ['rojo', 'azul'], 'the lists were cleared before the delay');
+    assert.deepEqual(
+      await listItems(page, 'List 1'),
+      ['rojo', 'azul'],
+      'the lists were cleared before the delay',
+    );
     await waitForToast(page, SORTER.cleared);
     const elapsed = Date.now() - clickedAt;
     assert.ok(elapsed >= 2000 && elapsed < 5000, `cleared after ${elapsed} ms, expected about 2 s`);
     assert.deepEqual(await listItems(page, 'List 1'), ['Drop words here']);
     assert.deepEqual(await listItems(page, 'Animales'), ['Drop words here']);
     for (const name of ['Export to PDF', 'Clear All Lists']) {
-      assert.equal(await page.$eval(byRole('button', name), (b) => (b as HTMLButtonElement).disabled), true, `${name} is enabled with empty lists`);
+      assert.equal(
+        await page.$eval(byRole('button', name), (b) => (b as HTMLButtonElement).disabled),
+        true,
+        `${name} is enabled with empty lists`,
+      );
     }
   },
 };
@@ -381,7 +471,8 @@ const spanishAlphabet: Journey = {
       buttons.map((b) => b.querySelector('span:not(.sr-only)')?.textContent?.trim() ?? ''),
     );
     assert.equal(letters.length, 30, `${letters.length} letter cards`);
-    for (const special of ['Ch', 'Ll', 'Ñ', 'RR']) assert.ok(letters.includes(special), `no card for ${special}`);
+    for (const special of ['Ch', 'Ll', 'Ñ', 'RR'])
+      assert.ok(letters.includes(special), `no card for ${special}`);
     await ctx.axe.check(page, 'spanish alphabet');
 
     // A card press requests its recording (percent-encoded) and highlights the card; first, before anything is cached.
@@ -402,7 +493,9 @@ const spanishAlphabet: Journey = {
       const res = await fetch(new URL(url, ctx.baseUrl));
       const body = new Uint8Array(await res.arrayBuffer());
       const type = res.headers.get('content-type');
-      const mp3 = (body[0] === 0x49 && body[1] === 0x44 && body[2] === 0x33) || (body[0] === 0xff && (body[1] & 0xe0) === 0xe0);
+      const mp3 =
+        (body[0] === 0x49 && body[1] === 0x44 && body[2] === 0x33) ||
+        (body[0] === 0xff && (body[1] & 0xe0) === 0xe0);
       if (res.status !== 200 || type !== 'audio/mpeg' || !mp3) {
         problems.push(`${url}: ${res.status} ${type}, ${body.length} bytes${mp3 ? '' : ', not MP3 data'}`);
       }
@@ -431,12 +524,17 @@ const spanishAlphabet: Journey = {
 
     await click(page, byRole('button', 'Play All Letters'));
     await page.waitForSelector('main button[aria-current="true"]::-p-text(Play A:)');
-    assert.equal(await page.$eval(byRole('button', 'Play All Letters'), (b) => (b as HTMLButtonElement).disabled), true);
+    assert.equal(
+      await page.$eval(byRole('button', 'Play All Letters'), (b) => (b as HTMLButtonElement).disabled),
+      true,
+    );
     await page.waitForSelector('main button[aria-current="true"]::-p-text(Play B:)', { timeout: 3000 });
     await click(page, byRole('button', 'Stop'));
     await page.waitForFunction(() => !document.querySelector('main button[aria-current="true"]'));
     await page.waitForFunction(() =>
-      Array.from(document.querySelectorAll('button')).some((b) => b.textContent?.trim() === 'Play All Letters' && !b.disabled),
+      Array.from(document.querySelectorAll('button')).some(
+        (b) => b.textContent?.trim() === 'Play All Letters' && !b.disabled,
+      ),
     );
   },
 };
@@ -455,19 +553,43 @@ const codeEvolution: Journey = {
     const started = Date.now();
     await click(page, byRole('button', 'Play'));
     await waitFor(page, byRole('button', 'Pause'));
-    await page.waitForFunction(() => Array.from(document.querySelectorAll('h2')).some((h) => h.textContent?.startsWith('Step 2 of 5')));
+    await page.waitForFunction(() =>
+      Array.from(document.querySelectorAll('h2')).some((h) => h.textContent?.startsWith('Step 2 of 5')),
+    );
     const firstStep = Date.now() - started;
-    assert.ok(firstStep >= 1900 && firstStep < 4500, `the first step took ${firstStep} ms, expected about 2 s`);
-    await page.waitForFunction(() => Array.from(document.querySelectorAll('h2')).some((h) => h.textContent?.startsWith('Step 3 of 5')), { timeout: 4000 });
-    assert.equal(await page.$eval('main ol [aria-current="step"]', (el) => (el as HTMLElement).innerText.replace(/\s+/g, ' ').trim()), '3 Add a parameter');
+    assert.ok(
+      firstStep >= 1900 && firstStep < 4500,
+      `the first step took ${firstStep} ms, expected about 2 s`,
+    );
+    await page.waitForFunction(
+      () => Array.from(document.querySelectorAll('h2')).some((h) => h.textContent?.startsWith('Step 3 of 5')),
+      { timeout: 4000 },
+    );
+    assert.equal(
+      await page.$eval('main ol [aria-current="step"]', (el) =>
+        (el as HTMLElement).innerText.replace(/\s+/g, ' ').trim(),
+      ),
+      '3 Add a parameter',
+    );
 
     await click(page, byRole('button', 'Reset'));
     await waitFor(page, byRole('heading', 'Step 1 of 5: Print a greeting'));
     await waitFor(page, byRole('button', 'Play'));
     // Reset stops playback: a step later it is still on the first state.
     await sleep(2300);
-    assert.ok(await page.$(byRole('heading', 'Step 1 of 5: Print a greeting')), 'playback went on after Reset');
+    assert.ok(
+      await page.$(byRole('heading', 'Step 1 of 5: Print a greeting')),
+      'playback went on after Reset',
+    );
   },
 };
 
-export const toolsJourneys: readonly Journey[] = [toolsHub, numberBingo, wordBingo, crossword, wordSorter, spanishAlphabet, codeEvolution];
+export const toolsJourneys: readonly Journey[] = [
+  toolsHub,
+  numberBingo,
+  wordBingo,
+  crossword,
+  wordSorter,
+  spanishAlphabet,
+  codeEvolution,
+];

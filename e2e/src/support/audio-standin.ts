@@ -36,11 +36,19 @@ export async function startAudioStandIn(): Promise<AudioStandIn> {
     void stat(file).then(
       ({ size }) => {
         const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '');
-        const headers = { 'content-type': 'audio/mpeg', 'accept-ranges': 'bytes', 'set-cookie': 'cdn_session=secret; Path=/' };
+        const headers = {
+          'content-type': 'audio/mpeg',
+          'accept-ranges': 'bytes',
+          'set-cookie': 'cdn_session=secret; Path=/',
+        };
         if (range && (range[1] !== '' || range[2] !== '')) {
           const start = range[1] === '' ? Math.max(0, size - Number(range[2])) : Number(range[1]);
           const end = range[1] === '' || range[2] === '' ? size - 1 : Math.min(Number(range[2]), size - 1);
-          res.writeHead(206, { ...headers, 'content-length': end - start + 1, 'content-range': `bytes ${start}-${end}/${size}` });
+          res.writeHead(206, {
+            ...headers,
+            'content-length': end - start + 1,
+            'content-range': `bytes ${start}-${end}/${size}`,
+          });
           createReadStream(file, { start, end }).pipe(res);
         } else {
           res.writeHead(200, { ...headers, 'content-length': size });

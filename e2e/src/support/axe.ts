@@ -49,14 +49,22 @@ export async function runAxe(page: Page, screen: string): Promise<AxeScreenResul
       helpUrl: string;
       nodes: AxeNode[];
     }
-    const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: AxeResultItem[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: { run(ctx: Document, opts: object): Promise<{ violations: AxeResultItem[] }> };
+      }
+    ).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
     return result.violations.map((v) => ({
       id: v.id,
       impact: v.impact ?? null,
       help: v.help,
       helpUrl: v.helpUrl,
-      nodes: v.nodes.map((n) => ({ target: n.target.map(String).join(' '), html: n.html.slice(0, 300), summary: n.failureSummary ?? '' })),
+      nodes: v.nodes.map((n) => ({
+        target: n.target.map(String).join(' '),
+        html: n.html.slice(0, 300),
+        summary: n.failureSummary ?? '',
+      })),
     }));
   });
   return { screen, url: page.url(), violations };
@@ -68,7 +76,8 @@ export function describeViolations(violations: readonly AxeViolation[]): string 
   return violations
     .map((v) => {
       const nodes = v.nodes.slice(0, MAX_NODES_SHOWN).map((n) => `      at ${n.target}: ${n.html}`);
-      if (v.nodes.length > MAX_NODES_SHOWN) nodes.push(`      … and ${v.nodes.length - MAX_NODES_SHOWN} more`);
+      if (v.nodes.length > MAX_NODES_SHOWN)
+        nodes.push(`      … and ${v.nodes.length - MAX_NODES_SHOWN} more`);
       return `  [${v.impact}] ${v.id}: ${v.help} (${v.helpUrl})\n${nodes.join('\n')}`;
     })
     .join('\n');
@@ -81,7 +90,10 @@ export interface KnownFinding {
 }
 
 /** Splits a violation into the nodes known issues explain (per issue) and the rest. */
-function splitKnown(v: AxeViolation): { known: Array<{ issue: KnownA11yIssue; nodes: number }>; rest?: AxeViolation } {
+function splitKnown(v: AxeViolation): {
+  known: Array<{ issue: KnownA11yIssue; nodes: number }>;
+  rest?: AxeViolation;
+} {
   const candidates = KNOWN_A11Y_ISSUES.filter((k) => k.rule === v.id);
   const counts = new Map<KnownA11yIssue, number>();
   const restNodes = v.nodes.filter((n) => {

@@ -65,9 +65,12 @@ export async function preparePage(page: Page): Promise<Page> {
   await page.emulateMediaFeatures([{ name: 'prefers-reduced-motion', value: 'reduce' }]);
   const problems: PageProblems = { errors: [] };
   problemsOf.set(page, problems);
-  page.on('pageerror', (error) => problems.errors.push(`uncaught: ${error instanceof Error ? error.message : String(error)}`));
+  page.on('pageerror', (error) =>
+    problems.errors.push(`uncaught: ${error instanceof Error ? error.message : String(error)}`),
+  );
   page.on('console', (message) => {
-    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) problems.errors.push(`CSP: ${message.text()}`);
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text()))
+      problems.errors.push(`CSP: ${message.text()}`);
   });
   return page;
 }

@@ -90,7 +90,8 @@ export class JourneyRunner {
 
   async run(journey: Journey): Promise<JourneyResult> {
     const started = Date.now();
-    const contexts: Array<{ context: BrowserContext; keep: boolean; removeDownloads?: () => Promise<void> }> = [];
+    const contexts: Array<{ context: BrowserContext; keep: boolean; removeDownloads?: () => Promise<void> }> =
+      [];
     const pages: Page[] = [];
     const notes: string[] = [];
     const knownBefore = this.axe.known.length;
@@ -111,9 +112,13 @@ export class JourneyRunner {
       axe: this.axe,
       shared: this.shared,
       session: async (options = {}) => {
-        const downloads = options.downloads ? await mkdtemp(path.join(os.tmpdir(), 'district-e2e-downloads-')) : '';
+        const downloads = options.downloads
+          ? await mkdtemp(path.join(os.tmpdir(), 'district-e2e-downloads-'))
+          : '';
         const context = await newContext(this.browser, downloads ? { downloadPath: downloads } : {});
-        const removeDownloads = downloads ? registerCleanup(() => rm(downloads, { recursive: true, force: true })) : undefined;
+        const removeDownloads = downloads
+          ? registerCleanup(() => rm(downloads, { recursive: true, force: true }))
+          : undefined;
         contexts.push({ context, keep: options.keep ?? false, removeDownloads });
         if (options.keep) this.kept.push(context);
         return { context, page: await page(context), downloads };
@@ -123,25 +128,32 @@ export class JourneyRunner {
     };
 
     let error: unknown;
-    const missing = (journey.needs ?? []).filter((id) => !this.results.some((r) => r.id === id && r.topology === topology && r.status === 'passed'));
+    const missing = (journey.needs ?? []).filter(
+      (id) => !this.results.some((r) => r.id === id && r.topology === topology && r.status === 'passed'),
+    );
     try {
       const dead = this.stack.exited();
       if (dead) throw new Error(`not run: ${dead.split('\n')[0]}`);
-      if (missing.length) throw new Error(`not run: it builds on journey ${missing.join(', ')}, which did not pass`);
+      if (missing.length)
+        throw new Error(`not run: it builds on journey ${missing.join(', ')}, which did not pass`);
       await withTimeout(journey.run(ctx), journey.timeoutMs ?? DEFAULT_TIMEOUT_MS, `journey ${journey.id}`);
       const problems = pages.flatMap((p) => pageProblems(p).errors);
       if (problems.length) throw new Error(`the page reported errors:\n  ${problems.join('\n  ')}`);
     } catch (e) {
       error = e;
       const dead = this.stack.exited();
-      if (dead && !(e instanceof Error && e.message.startsWith('not run:'))) error = new Error(`${errorText(e)}\n\n${dead}`);
+      if (dead && !(e instanceof Error && e.message.startsWith('not run:')))
+        error = new Error(`${errorText(e)}\n\n${dead}`);
     }
 
     const screenshots: string[] = [];
     if (error !== undefined) {
       for (const [i, p] of pages.entries()) {
         if (p.isClosed()) continue;
-        const file = path.join(this.artifacts, `${topology}-j${journey.id}-${slug(journey.title)}-${i + 1}.png`);
+        const file = path.join(
+          this.artifacts,
+          `${topology}-j${journey.id}-${slug(journey.title)}-${i + 1}.png`,
+        );
         try {
           await p.screenshot({ path: file as `${string}.png`, fullPage: true });
           screenshots.push(file);
@@ -173,7 +185,9 @@ export class JourneyRunner {
       for (const s of screenshots) console.log(`      screenshot: ${s}`);
     }
     for (const k of this.axe.known.slice(knownBefore)) {
-      console.log(`      KNOWN a11y issue on ${k.screen}: ${k.issue.rule} (${k.nodes} element(s)), see e2e/src/known-a11y-issues.ts`);
+      console.log(
+        `      KNOWN a11y issue on ${k.screen}: ${k.issue.rule} (${k.nodes} element(s)), see e2e/src/known-a11y-issues.ts`,
+      );
     }
     for (const note of notes) console.log(`      ${note}`);
     return result;

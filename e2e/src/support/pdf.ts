@@ -25,18 +25,41 @@ export async function pdfPageCount(file: string): Promise<number> {
 }
 
 /** poppler's pdftotext for one page (or all), optionally keeping the physical layout (rows stay rows). */
-export async function pdfText(file: string, options: { page?: number; layout?: boolean } = {}): Promise<string> {
-  const args = [...(options.layout ? ['-layout'] : []), ...(options.page ? ['-f', String(options.page), '-l', String(options.page)] : []), file, '-'];
+export async function pdfText(
+  file: string,
+  options: { page?: number; layout?: boolean } = {},
+): Promise<string> {
+  const args = [
+    ...(options.layout ? ['-layout'] : []),
+    ...(options.page ? ['-f', String(options.page), '-l', String(options.page)] : []),
+    file,
+    '-',
+  ];
   const { stdout } = await run('pdftotext', args, { maxBuffer: 16 * 1024 * 1024 });
   return stdout;
 }
 
 /** Renders one page to `<outPrefix>.png` with pdftoppm and returns the file. */
 export async function renderPage(file: string, page: number, outPrefix: string, dpi = 50): Promise<string> {
-  await run('pdftoppm', ['-png', '-r', String(dpi), '-f', String(page), '-l', String(page), '-singlefile', file, outPrefix]);
+  await run('pdftoppm', [
+    '-png',
+    '-r',
+    String(dpi),
+    '-f',
+    String(page),
+    '-l',
+    String(page),
+    '-singlefile',
+    file,
+    outPrefix,
+  ]);
   const png = `${outPrefix}.png`;
   const bytes = await readFile(png);
-  assert.deepEqual([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], `${png} is not a PNG`);
+  assert.deepEqual(
+    [...bytes.subarray(0, 8)],
+    [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
+    `${png} is not a PNG`,
+  );
   return png;
 }
 
@@ -44,7 +67,11 @@ export async function renderPage(file: string, page: number, outPrefix: string, 
  * Waits for the browser to finish saving a download into `dir`: the named file exists, no partial
  * (.crdownload) file is left, and its size has stopped changing. Returns the file's path.
  */
-export async function waitForDownload(dir: string, fileName: string | RegExp, timeoutMs = 20_000): Promise<string> {
+export async function waitForDownload(
+  dir: string,
+  fileName: string | RegExp,
+  timeoutMs = 20_000,
+): Promise<string> {
   const until = Date.now() + timeoutMs;
   const matches = (name: string) => (typeof fileName === 'string' ? name === fileName : fileName.test(name));
   let lastSize = -1;
@@ -59,7 +86,9 @@ export async function waitForDownload(dir: string, fileName: string | RegExp, ti
     }
     await sleep(150);
   }
-  throw new Error(`no single download matching ${String(fileName)} in ${dir} after ${timeoutMs} ms; found: ${(await readdir(dir)).join(', ') || 'nothing'}`);
+  throw new Error(
+    `no single download matching ${String(fileName)} in ${dir} after ${timeoutMs} ms; found: ${(await readdir(dir)).join(', ') || 'nothing'}`,
+  );
 }
 
 export async function assertPdfFile(file: string): Promise<void> {

@@ -34,15 +34,29 @@ export interface ServerProcess {
  * whole tree (the cluster supervisor and its replicas) can be stopped by its id even if the leader hangs.
  * Output goes to `logFile` (kept with the artifacts) and to an in-memory tail.
  */
-export function runTs(entry: string, env: NodeJS.ProcessEnv, logFile: string, preloads: readonly string[] = []): ServerProcess {
+export function runTs(
+  entry: string,
+  env: NodeJS.ProcessEnv,
+  logFile: string,
+  preloads: readonly string[] = [],
+): ServerProcess {
   // Preloads come after the TypeScript hook; the cluster launcher passes its exec arguments (these included) to
   // every process it starts.
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', ...preloads.flatMap((p) => ['-r', p]), entry], {
-    cwd: repoRoot,
-    env: { ...process.env, SWC_NODE_PROJECT: path.join(repoRoot, 'tsconfig.runtime.json'), LOG_LEVEL: process.env.E2E_SERVER_LOG_LEVEL ?? 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
+  const child = spawn(
+    process.execPath,
+    ['-r', '@swc-node/register', ...preloads.flatMap((p) => ['-r', p]), entry],
+    {
+      cwd: repoRoot,
+      env: {
+        ...process.env,
+        SWC_NODE_PROJECT: path.join(repoRoot, 'tsconfig.runtime.json'),
+        LOG_LEVEL: process.env.E2E_SERVER_LOG_LEVEL ?? 'info',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    },
+  );
   const tail = new OutputTail();
   const log = createWriteStream(logFile, { flags: 'w' });
   const keep = (chunk: Buffer) => {
@@ -95,16 +109,25 @@ export async function stopServer(server: ServerProcess | undefined, graceMs = 20
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-export async function waitFor(check: () => Promise<boolean>, what: string, ms: number, server?: ServerProcess): Promise<void> {
+export async function waitFor(
+  check: () => Promise<boolean>,
+  what: string,
+  ms: number,
+  server?: ServerProcess,
+): Promise<void> {
   const until = Date.now() + ms;
   while (Date.now() < until) {
     if (server && server.child.exitCode !== null) {
-      throw new Error(`${what}: the process exited with code ${server.child.exitCode}\n--- output ---\n${server.tail.text()}`);
+      throw new Error(
+        `${what}: the process exited with code ${server.child.exitCode}\n--- output ---\n${server.tail.text()}`,
+      );
     }
     if (await check().catch(() => false)) return;
     await sleep(250);
   }
-  throw new Error(`timed out after ${ms} ms waiting for ${what}${server ? `\n--- output ---\n${server.tail.text()}` : ''}`);
+  throw new Error(
+    `timed out after ${ms} ms waiting for ${what}${server ? `\n--- output ---\n${server.tail.text()}` : ''}`,
+  );
 }
 
 export function freePort(): Promise<number> {

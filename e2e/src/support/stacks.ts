@@ -65,17 +65,41 @@ export async function startStandalone(artifacts: string, webDist: string): Promi
   try {
     server = runTs(
       'launcher/src/main.ts',
-      { DATA_DIR: dataDir, PORT: String(port), TARGET: '', DATABASE_URL: '', NATS_URL: '', REDIS_URL: '', PUBLIC_URL: '', DEMO: '', WEB_DIST: webDist, ...audioStandIn.env },
+      {
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        TARGET: '',
+        DATABASE_URL: '',
+        NATS_URL: '',
+        REDIS_URL: '',
+        PUBLIC_URL: '',
+        DEMO: '',
+        WEB_DIST: webDist,
+        ...audioStandIn.env,
+      },
       logFile,
       [audioStandIn.preload],
     );
     const s = server;
-    await waitFor(async () => (await fetch(`${baseUrl}/readyz`)).status === 200, 'the standalone site', 120_000, s);
+    await waitFor(
+      async () => (await fetch(`${baseUrl}/readyz`)).status === 200,
+      'the standalone site',
+      120_000,
+      s,
+    );
   } catch (error) {
     await stop();
     throw error;
   }
-  return { topology: 'standalone', baseUrl, logFile, startMs: Date.now() - started, exited: () => exitReport(server), audioStandIn, stop };
+  return {
+    topology: 'standalone',
+    baseUrl,
+    logFile,
+    startMs: Date.now() - started,
+    exited: () => exitReport(server),
+    audioStandIn,
+    stop,
+  };
 }
 
 interface ReadyBody {
@@ -148,7 +172,11 @@ export async function startCluster(artifacts: string, webDist: string, runId: st
     await waitFor(
       async () => {
         const services = ((await (await fetch(`${baseUrl}/readyz`)).json()) as ReadyBody).services;
-        return services?.identity?.available === 2 && services?.chat?.available === 2 && services?.assessment?.available === 2;
+        return (
+          services?.identity?.available === 2 &&
+          services?.chat?.available === 2 &&
+          services?.assessment?.available === 2
+        );
       },
       'the gateway and both replicas of identity, chat and assessment',
       150_000,
@@ -158,9 +186,24 @@ export async function startCluster(artifacts: string, webDist: string, runId: st
     await stop();
     throw error;
   }
-  return { topology: 'cluster', baseUrl, logFile, startMs: Date.now() - started, exited: () => exitReport(server), audioStandIn, stop };
+  return {
+    topology: 'cluster',
+    baseUrl,
+    logFile,
+    startMs: Date.now() - started,
+    exited: () => exitReport(server),
+    audioStandIn,
+    stop,
+  };
 }
 
-export function startStack(topology: Topology, artifacts: string, webDist: string, runId: string): Promise<Stack> {
-  return topology === 'standalone' ? startStandalone(artifacts, webDist) : startCluster(artifacts, webDist, runId);
+export function startStack(
+  topology: Topology,
+  artifacts: string,
+  webDist: string,
+  runId: string,
+): Promise<Stack> {
+  return topology === 'standalone'
+    ? startStandalone(artifacts, webDist)
+    : startCluster(artifacts, webDist, runId);
 }

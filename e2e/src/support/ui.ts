@@ -23,7 +23,9 @@ export async function click(page: Page, selector: string): Promise<void> {
  * notice or overwrite on their next render.) A <select> gets the option chosen. The result is checked.
  */
 export async function fill(page: Page, selector: string, value: string): Promise<void> {
-  const handle = (await page.locator(selector).waitHandle()) as ElementHandle<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>;
+  const handle = (await page.locator(selector).waitHandle()) as ElementHandle<
+    HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement
+  >;
   try {
     if (await handle.evaluate((el) => el instanceof HTMLSelectElement)) {
       await handle.select(value);
@@ -36,7 +38,11 @@ export async function fill(page: Page, selector: string, value: string): Promise
       else await page.keyboard.press('Backspace');
     }
     const actual = await handle.evaluate((el) => el.value);
-    assert.equal(actual, value, `${selector} holds ${JSON.stringify(actual)} after filling in ${JSON.stringify(value)}`);
+    assert.equal(
+      actual,
+      value,
+      `${selector} holds ${JSON.stringify(actual)} after filling in ${JSON.stringify(value)}`,
+    );
   } finally {
     await handle.dispose();
   }
@@ -72,7 +78,11 @@ export async function textOf(page: Page, selector = 'body'): Promise<string> {
 }
 
 /** A toast with exactly this message, in the polite (status) or assertive (alert) live region. */
-export async function waitForToast(page: Page, message: string, kind: 'status' | 'alert' = 'status'): Promise<void> {
+export async function waitForToast(
+  page: Page,
+  message: string,
+  kind: 'status' | 'alert' = 'status',
+): Promise<void> {
   await page.waitForFunction(
     (m: string, k: string) =>
       Array.from(document.querySelectorAll(`[role="${k}"] li p`)).some((p) => p.textContent?.trim() === m),
@@ -84,7 +94,10 @@ export async function waitForToast(page: Page, message: string, kind: 'status' |
 
 export async function toastVisible(page: Page, message: string): Promise<boolean> {
   return page.evaluate(
-    (m: string) => Array.from(document.querySelectorAll('[role="status"] li p, [role="alert"] li p')).some((p) => p.textContent?.trim() === m),
+    (m: string) =>
+      Array.from(document.querySelectorAll('[role="status"] li p, [role="alert"] li p')).some(
+        (p) => p.textContent?.trim() === m,
+      ),
     message,
   );
 }
@@ -113,5 +126,7 @@ export async function signInWithModal(page: Page, email: string, password: strin
 
 /** Link texts of the main navigation bar (the desktop list). */
 export async function navbarLinks(page: Page): Promise<string[]> {
-  return page.$$eval('nav[aria-label="Main"] ul a', (links) => links.map((a) => (a as HTMLElement).innerText.trim()));
+  return page.$$eval('nav[aria-label="Main"] ul a', (links) =>
+    links.map((a) => (a as HTMLElement).innerText.trim()),
+  );
 }

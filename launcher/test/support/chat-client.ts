@@ -15,7 +15,9 @@ export class GatewayChatClient {
     const ws = new WebSocket(`${target.replace(/^http/, 'ws')}/ws`, { origin, headers: { cookie } });
     return new Promise((resolve, reject) => {
       ws.once('open', () => resolve(new GatewayChatClient(ws)));
-      ws.once('unexpected-response', (_req, res) => reject(Object.assign(new Error(`upgrade refused: ${res.statusCode}`), { status: res.statusCode })));
+      ws.once('unexpected-response', (_req, res) =>
+        reject(Object.assign(new Error(`upgrade refused: ${res.statusCode}`), { status: res.statusCode })),
+      );
       ws.once('error', reject);
     });
   }
@@ -24,12 +26,17 @@ export class GatewayChatClient {
     this.ws.send(JSON.stringify(message));
   }
 
-  async next(match: (e: Record<string, unknown>) => boolean, what: string, timeoutMs = 5000): Promise<Record<string, unknown>> {
+  async next(
+    match: (e: Record<string, unknown>) => boolean,
+    what: string,
+    timeoutMs = 5000,
+  ): Promise<Record<string, unknown>> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const at = this.events.findIndex(match);
       if (at !== -1) return this.events.splice(at, 1)[0];
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; got ${JSON.stringify(this.events)}`);
+      if (Date.now() > deadline)
+        throw new Error(`timed out waiting for ${what}; got ${JSON.stringify(this.events)}`);
       await new Promise((r) => setTimeout(r, 10));
     }
   }

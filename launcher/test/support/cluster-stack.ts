@@ -32,9 +32,13 @@ const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432
  * and take each other's events: a deletion made in one stack then removed grades in the other.
  */
 async function startPrivateNats(dir: string): Promise<{ url: string; stop(): Promise<void> }> {
-  const binary = process.env.NATS_SERVER_BIN ?? (existsSync('/usr/sbin/nats-server') ? '/usr/sbin/nats-server' : 'nats-server');
+  const binary =
+    process.env.NATS_SERVER_BIN ??
+    (existsSync('/usr/sbin/nats-server') ? '/usr/sbin/nats-server' : 'nats-server');
   const port = await freePort();
-  const child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', path.join(dir, 'nats')], { stdio: 'ignore' });
+  const child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', path.join(dir, 'nats')], {
+    stdio: 'ignore',
+  });
   const stop = () =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();

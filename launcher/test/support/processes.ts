@@ -9,7 +9,12 @@ export const repoRoot = path.resolve(__dirname, '../../..');
 export function runTs(entry: string, env: NodeJS.ProcessEnv, output: string[] = []): ChildProcess {
   const child = spawn(process.execPath, ['-r', '@swc-node/register', entry], {
     cwd: repoRoot,
-    env: { ...process.env, SWC_NODE_PROJECT: path.join(repoRoot, 'tsconfig.runtime.json'), LOG_LEVEL: 'warn', ...env },
+    env: {
+      ...process.env,
+      SWC_NODE_PROJECT: path.join(repoRoot, 'tsconfig.runtime.json'),
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const keep = (chunk: Buffer) => {
@@ -33,13 +38,20 @@ export async function stopProcess(child: ChildProcess | undefined): Promise<void
   });
 }
 
-export async function waitFor(check: () => Promise<boolean>, what: string, ms = 90_000, output?: string[]): Promise<void> {
+export async function waitFor(
+  check: () => Promise<boolean>,
+  what: string,
+  ms = 90_000,
+  output?: string[],
+): Promise<void> {
   const until = Date.now() + ms;
   while (Date.now() < until) {
     if (await check().catch(() => false)) return;
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error(`timed out waiting for ${what}${output ? `\n--- output ---\n${output.join('').slice(-4000)}` : ''}`);
+  throw new Error(
+    `timed out waiting for ${what}${output ? `\n--- output ---\n${output.join('').slice(-4000)}` : ''}`,
+  );
 }
 
 export function freePort(): Promise<number> {
@@ -69,5 +81,8 @@ export function listenBacklogOf(port: number): { backlog: number; somaxconn: num
   if (ss.status !== 0) throw new Error(`ss failed: ${ss.error?.message ?? ss.stderr}`);
   const line = ss.stdout.split('\n').find((l) => l.startsWith('LISTEN'));
   if (!line) throw new Error(`nothing listens on port ${port}:\n${ss.stdout}`);
-  return { backlog: Number(line.trim().split(/\s+/)[2]), somaxconn: Number(readFileSync('/proc/sys/net/core/somaxconn', 'utf8')) };
+  return {
+    backlog: Number(line.trim().split(/\s+/)[2]),
+    somaxconn: Number(readFileSync('/proc/sys/net/core/somaxconn', 'utf8')),
+  };
 }

@@ -7,7 +7,12 @@ import {
   postUnpublishedEventSchema,
 } from './content/events';
 import { chatroomChangedEventSchema, chatroomDeletedEventSchema } from './chat/events';
-import { gradeDeletedEventSchema, gradeRecordedEventSchema, quizChangedEventSchema, quizDeletedEventSchema } from './assessment/events';
+import {
+  gradeDeletedEventSchema,
+  gradeRecordedEventSchema,
+  quizChangedEventSchema,
+  quizDeletedEventSchema,
+} from './assessment/events';
 import {
   audioListChangedEventSchema,
   audioListDeletedEventSchema,

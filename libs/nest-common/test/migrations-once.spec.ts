@@ -25,13 +25,25 @@ afterAll(() => dropSchema(TEST_DATABASE_URL, schema));
 it('creates the schema and runs each migration once when eight replicas start at the same moment', async () => {
   const replicas = Array.from({ length: 8 }, async () => {
     await ensureSchema(TEST_DATABASE_URL, schema);
-    return openWithMigrations(dataSourceOptions({ url: TEST_DATABASE_URL, schema, entities: [], migrations: [CreateThings1700000000000], poolSize: 2 }), schema);
+    return openWithMigrations(
+      dataSourceOptions({
+        url: TEST_DATABASE_URL,
+        schema,
+        entities: [],
+        migrations: [CreateThings1700000000000],
+        poolSize: 2,
+      }),
+      schema,
+    );
   });
   const opened = await Promise.all(replicas);
   try {
-    const [{ n }] = (await opened[0].query(`SELECT count(*)::int AS n FROM "${schema}".migrations`)) as { n: number }[];
+    const [{ n }] = (await opened[0].query(`SELECT count(*)::int AS n FROM "${schema}".migrations`)) as {
+      n: number;
+    }[];
     expect(n).toBe(1);
-    for (const dataSource of opened) expect(await dataSource.query(`SELECT count(*)::int AS n FROM "${schema}".things`)).toEqual([{ n: 0 }]);
+    for (const dataSource of opened)
+      expect(await dataSource.query(`SELECT count(*)::int AS n FROM "${schema}".things`)).toEqual([{ n: 0 }]);
   } finally {
     await Promise.all(opened.map((d) => d.destroy()));
   }

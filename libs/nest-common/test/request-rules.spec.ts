@@ -1,4 +1,13 @@
-import { Body, Controller, Get, Module, NotFoundException, Post, Req, type DynamicModule } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  Module,
+  NotFoundException,
+  Post,
+  Req,
+  type DynamicModule,
+} from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
@@ -80,7 +89,9 @@ function probeDefinition(): {
   };
 }
 
-async function start(env: NodeJS.ProcessEnv = {}): Promise<{ service: RunningService; runtime: ReturnType<typeof createTestRuntime> }> {
+async function start(
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ service: RunningService; runtime: ReturnType<typeof createTestRuntime> }> {
   const runtime = createTestRuntime({ env });
   const service = await startService(probeDefinition(), runtime, { port: 0, host: '127.0.0.1' });
   return { service, runtime };
@@ -126,7 +137,11 @@ describe('forwarding headers', () => {
 describe('request bodies', () => {
   it('answers a form body on a JSON route with 415, and takes it where the route accepts forms', async () => {
     const { service } = await app();
-    const form = { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'text=hello' };
+    const form = {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'text=hello',
+    };
     const refused = await fetch(`${service.url}/probe/json`, form);
     expect(refused.status).toBe(415);
     expect(await refused.json()).toMatchObject({ statusCode: 415, message: 'Unsupported content type' });
@@ -143,7 +158,10 @@ describe('request bodies', () => {
       body: JSON.stringify({ text: 'a\u0000b' }),
     });
     expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ statusCode: 400, message: 'Text may not contain NUL characters' });
+    expect(await res.json()).toMatchObject({
+      statusCode: 400,
+      message: 'Text may not contain NUL characters',
+    });
   });
 });
 
@@ -170,7 +188,11 @@ describe('id parameters', () => {
     expect(res.status).toBe(414);
     expect(res.headers.get('content-type')).toMatch(/application\/json/);
     const body = (await res.json()) as Record<string, unknown>;
-    expect(body).toEqual({ statusCode: 414, message: 'The address is too long', requestId: expect.any(String) });
+    expect(body).toEqual({
+      statusCode: 414,
+      message: 'The address is too long',
+      requestId: expect.any(String),
+    });
   });
 });
 
@@ -197,16 +219,36 @@ describe('the shared session state', () => {
     const { service, runtime } = await app();
     const { cookie, userId, sessions } = await signedInClient(runtime, false);
     expect((await fetch(`${service.url}/probe/private`, { headers: { cookie } })).status).toBe(200);
-    expect(await (await fetch(`${service.url}/probe/signed-in`, { headers: { cookie } })).json()).toEqual({ id: userId });
-    const write = await fetch(`${service.url}/probe/json`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ text: 'hola' }) });
+    expect(await (await fetch(`${service.url}/probe/signed-in`, { headers: { cookie } })).json()).toEqual({
+      id: userId,
+    });
+    const write = await fetch(`${service.url}/probe/json`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'hola' }),
+    });
     expect(write.status).toBe(503);
     expect(write.headers.get('retry-after')).toBe('1');
-    expect(await write.json()).toMatchObject({ message: 'Sign-in state is being restored. Please try again in a moment.' });
+    expect(await write.json()).toMatchObject({
+      message: 'Sign-in state is being restored. Please try again in a moment.',
+    });
     // Nobody signed in: nothing to check, the public write goes through.
-    const anonymous = await fetch(`${service.url}/probe/json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'hola' }) });
+    const anonymous = await fetch(`${service.url}/probe/json`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'hola' }),
+    });
     expect(anonymous.status).toBe(201);
     await sessions.markRestored();
-    expect((await fetch(`${service.url}/probe/json`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ text: 'hola' }) })).status).toBe(201);
+    expect(
+      (
+        await fetch(`${service.url}/probe/json`, {
+          method: 'POST',
+          headers: { cookie, 'content-type': 'application/json' },
+          body: JSON.stringify({ text: 'hola' }),
+        })
+      ).status,
+    ).toBe(201);
   });
 
   it('treats a user the restored state does not know as signed out, not as valid', async () => {

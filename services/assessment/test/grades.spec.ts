@@ -163,7 +163,7 @@ describe('the attempt limit', () => {
             [key],
           )
         )[0].n as number;
-      for (const until = Date.now() + 10_000; (await waiting()) === 0; ) {
+      for (const until = Date.now() + 10_000; (await waiting()) === 0;) {
         if (Date.now() > until) throw new Error('the submission never waited for the lock');
         await new Promise((r) => setTimeout(r, 20));
       }
@@ -265,7 +265,12 @@ describe('idempotent submission', () => {
     // /metrics counts what happened: stored attempts and replayed retries apart.
     const metrics = await (await fetch(`${app.url}/metrics`)).text();
     const value = (outcome: string) =>
-      Number(new RegExp(`^assessment_submissions_total\\{[^}]*kind="text"[^}]*outcome="${outcome}"[^}]*\\} (\\d+)`, 'm').exec(metrics)?.[1] ?? -1);
+      Number(
+        new RegExp(
+          `^assessment_submissions_total\\{[^}]*kind="text"[^}]*outcome="${outcome}"[^}]*\\} (\\d+)`,
+          'm',
+        ).exec(metrics)?.[1] ?? -1,
+      );
     expect(value('replayed')).toBeGreaterThanOrEqual(5);
     expect(value('stored')).toBeGreaterThanOrEqual(2);
   });
@@ -278,7 +283,13 @@ describe('one key raced on two quizzes', () => {
     for (let round = 0; round < 5; round++) {
       const headers = { 'idempotency-key': randomUUID() };
       const answers = await Promise.all(
-        [first, second].map((quiz) => student.post<Grade>('/api/text-quiz-grades', { quizId: quiz.id, userAnswers: [1, 0, 2] }, { headers })),
+        [first, second].map((quiz) =>
+          student.post<Grade>(
+            '/api/text-quiz-grades',
+            { quizId: quiz.id, userAnswers: [1, 0, 2] },
+            { headers },
+          ),
+        ),
       );
       expect(answers.map((a) => a.status).sort()).toEqual([200, 201]);
       expect(answers[0].body.id).toBe(answers[1].body.id);
@@ -325,7 +336,9 @@ describe('a replica marking against the quiz it read before (submit_grade)', () 
     const quiz = await textQuiz(-1);
     const { client: first } = await app.signIn('student');
     // This replica reads the quiz and keeps it.
-    expect((await first.post<Grade>('/api/text-quiz-grades', { quizId: quiz.id, userAnswers: [1, 0, 2] })).body).toMatchObject({ score: 100, quizVersion: 1 });
+    expect(
+      (await first.post<Grade>('/api/text-quiz-grades', { quizId: quiz.id, userAnswers: [1, 0, 2] })).body,
+    ).toMatchObject({ score: 100, quizVersion: 1 });
 
     // A new key: version 2. The next result is marked and stored against it, not the kept version 1.
     const newKey = [
@@ -333,17 +346,34 @@ describe('a replica marking against the quiz it read before (submit_grade)', () 
       { ...textQuestions[1], correctAnswer: 3 },
       { ...textQuestions[2], correctAnswer: 3 },
     ];
-    expect((await teacher.put(`/api/text-quizzes/${quiz.id}`, { title: quiz.title, maxAttempts: -1, questions: newKey })).status).toBe(200);
+    expect(
+      (
+        await teacher.put(`/api/text-quizzes/${quiz.id}`, {
+          title: quiz.title,
+          maxAttempts: -1,
+          questions: newKey,
+        })
+      ).status,
+    ).toBe(200);
     const { client: second } = await app.signIn('student');
-    const marked = await second.post<Grade>('/api/text-quiz-grades', { quizId: quiz.id, userAnswers: [3, 3, 3] });
+    const marked = await second.post<Grade>('/api/text-quiz-grades', {
+      quizId: quiz.id,
+      userAnswers: [3, 3, 3],
+    });
     expect(marked.status).toBe(201);
     expect(marked.body).toMatchObject({ score: 100, correctAnswers: 3, quizVersion: 2 });
     expect(marked.body.questions).toEqual(newKey);
 
     // Two questions now: two answers fit (the kept quiz had three), three do not.
-    await teacher.put(`/api/text-quizzes/${quiz.id}`, { title: quiz.title, maxAttempts: -1, questions: newKey.slice(0, 2) });
+    await teacher.put(`/api/text-quizzes/${quiz.id}`, {
+      title: quiz.title,
+      maxAttempts: -1,
+      questions: newKey.slice(0, 2),
+    });
     const { client: third } = await app.signIn('student');
-    expect((await third.post<Grade>('/api/text-quiz-grades', { quizId: quiz.id, userAnswers: [3, 0] })).body).toMatchObject({
+    expect(
+      (await third.post<Grade>('/api/text-quiz-grades', { quizId: quiz.id, userAnswers: [3, 0] })).body,
+    ).toMatchObject({
       score: 50,
       totalQuestions: 2,
       quizVersion: 3,
@@ -361,15 +391,31 @@ describe('a replica marking against the quiz it read before (submit_grade)', () 
 
   it('publishes the stored result’s assessment.grade.recorded, once, without the answers', async () => {
     const events: BusMessage[] = [];
-    const subscription = await app.runtime.bus.subscribe(Subjects.assessmentGradeRecorded, async (m) => void events.push(m), {
-      durable: `grades-spec-${randomUUID().slice(0, 8)}`,
-    });
+    const subscription = await app.runtime.bus.subscribe(
+      Subjects.assessmentGradeRecorded,
+      async (m) => void events.push(m),
+      {
+        durable: `grades-spec-${randomUUID().slice(0, 8)}`,
+      },
+    );
     try {
       const quiz = await textQuiz(1);
       const { client: student, person } = await app.signIn('student');
       const headers = { 'idempotency-key': randomUUID() };
-      const stored = await student.post<Grade>('/api/text-quiz-grades', { quizId: quiz.id, userAnswers: [1, 0, 0] }, { headers });
-      expect((await student.post('/api/text-quiz-grades', { quizId: quiz.id, userAnswers: [1, 0, 0] }, { headers })).status).toBe(200);
+      const stored = await student.post<Grade>(
+        '/api/text-quiz-grades',
+        { quizId: quiz.id, userAnswers: [1, 0, 0] },
+        { headers },
+      );
+      expect(
+        (
+          await student.post(
+            '/api/text-quiz-grades',
+            { quizId: quiz.id, userAnswers: [1, 0, 0] },
+            { headers },
+          )
+        ).status,
+      ).toBe(200);
       const mine = () => events.filter((e) => (e.data as GradeRecordedEvent).grade.id === stored.body.id);
       await waitFor(() => mine().length > 0, 'the result’s event');
       expect(mine().map((e) => e.data)).toEqual([
@@ -396,10 +442,22 @@ describe('a replica marking against the quiz it read before (submit_grade)', () 
     const quiz = await textQuiz(1);
     const { client: student } = await app.signIn('student');
     const headers = { 'idempotency-key': randomUUID() };
-    const first = await student.post<Grade>('/api/text-quiz-grades', { quizId: quiz.id, userAnswers: [1, 0, 2] }, { headers });
+    const first = await student.post<Grade>(
+      '/api/text-quiz-grades',
+      { quizId: quiz.id, userAnswers: [1, 0, 2] },
+      { headers },
+    );
     expect(first.status).toBe(201);
-    await teacher.put(`/api/text-quizzes/${quiz.id}`, { title: quiz.title, maxAttempts: 1, questions: textQuestions.slice(0, 2) });
-    const retried = await student.post<Grade>('/api/text-quiz-grades', { quizId: quiz.id, userAnswers: [1, 0, 2] }, { headers });
+    await teacher.put(`/api/text-quizzes/${quiz.id}`, {
+      title: quiz.title,
+      maxAttempts: 1,
+      questions: textQuestions.slice(0, 2),
+    });
+    const retried = await student.post<Grade>(
+      '/api/text-quiz-grades',
+      { quizId: quiz.id, userAnswers: [1, 0, 2] },
+      { headers },
+    );
     expect(retried.status).toBe(200);
     expect(retried.body.id).toBe(first.body.id);
   });
@@ -410,7 +468,9 @@ describe('a replica marking against the quiz it read before (submit_grade)', () 
     const repository = app.service.app.get(GradesRepository);
     const real = repository.submit.bind(repository);
     // The quiz is edited between each marking and its storing: submit_grade answers 'stale' every time.
-    const submit = jest.spyOn(repository, 'submit').mockImplementation((manager, s) => real(manager, { ...s, version: s.version + 100 }));
+    const submit = jest
+      .spyOn(repository, 'submit')
+      .mockImplementation((manager, s) => real(manager, { ...s, version: s.version + 100 }));
     try {
       const res = await student.post('/api/text-quiz-grades', { quizId: quiz.id, userAnswers: [1, 0, 2] });
       expect(res.status).toBe(409);
@@ -419,7 +479,9 @@ describe('a replica marking against the quiz it read before (submit_grade)', () 
     } finally {
       submit.mockRestore();
     }
-    const [{ n }] = await app.dataSource.query(`SELECT count(*)::int AS n FROM grades WHERE user_id = $1`, [person.id]);
+    const [{ n }] = await app.dataSource.query(`SELECT count(*)::int AS n FROM grades WHERE user_id = $1`, [
+      person.id,
+    ]);
     expect(n).toBe(0);
   });
 

@@ -50,29 +50,49 @@ it('answers assessment.user.export.v1 with the person’s results, accommodation
   const { client: other } = await app.signIn('student');
   for (const c of [student, other])
     expect((await c.post('/api/text-quiz-grades', { quizId: q.id, userAnswers: [0] })).status).toBe(201);
-  expect((await teacher.put(`/api/text-quizzes/${q.id}/accommodations/${person.id}`, { extraAttempts: 3 })).status).toBe(204);
+  expect(
+    (await teacher.put(`/api/text-quizzes/${q.id}/accommodations/${person.id}`, { extraAttempts: 3 })).status,
+  ).toBe(204);
 
   const reply = userExportReplySchema.parse(
     await app.runtime.bus.request(Subjects.assessmentUserExport, { userId: person.id.toUpperCase() }),
   );
   expect(reply.service).toBe('assessment');
   expect(reply.sections.grades).toEqual([
-    expect.objectContaining({ quizId: q.id, quizTitle: q.title, score: 100, userAnswers: [0], userName: person.name }),
+    expect.objectContaining({
+      quizId: q.id,
+      quizTitle: q.title,
+      score: 100,
+      userAnswers: [0],
+      userName: person.name,
+    }),
   ]);
-  expect(reply.sections.accommodations).toEqual([expect.objectContaining({ quizId: q.id, extraAttempts: 3 })]);
+  expect(reply.sections.accommodations).toEqual([
+    expect.objectContaining({ quizId: q.id, extraAttempts: 3 }),
+  ]);
   expect(reply.sections.quizzesCreated).toEqual([]);
-  const mine = userExportReplySchema.parse(await app.runtime.bus.request(Subjects.assessmentUserExport, { userId: teacherId }));
+  const mine = userExportReplySchema.parse(
+    await app.runtime.bus.request(Subjects.assessmentUserExport, { userId: teacherId }),
+  );
   expect(mine.sections.quizzesCreated.map((r) => r.id)).toContain(q.id);
   expect(mine.sections.grades).toEqual([]);
   // A request out of contract is refused, not answered.
-  await expect(app.runtime.bus.request(Subjects.assessmentUserExport, { userId: 'me' })).rejects.toMatchObject({ code: 'REMOTE' });
+  await expect(
+    app.runtime.bus.request(Subjects.assessmentUserExport, { userId: 'me' }),
+  ).rejects.toMatchObject({ code: 'REMOTE' });
 });
 
 it('publishes assessment.audit.recorded.v1 with each grade deletion: who, which result, when, from where', async () => {
   const q = await quiz();
   const { client: student, person } = await app.signIn('student');
   const grade = (await student.post<Grade>('/api/text-quiz-grades', { quizId: q.id, userAnswers: [0] })).body;
-  expect((await teacher.delete(`/api/text-quiz-grades/${grade.id}`, { headers: { 'x-forwarded-for': '203.0.113.5' } })).status).toBe(204);
+  expect(
+    (
+      await teacher.delete(`/api/text-quiz-grades/${grade.id}`, {
+        headers: { 'x-forwarded-for': '203.0.113.5' },
+      })
+    ).status,
+  ).toBe(204);
   await waitFor(async () => audits.some((a) => a.record.targetId === grade.id), 'the audit event');
   expect(audits.filter((a) => a.record.targetId === grade.id)).toEqual([
     {

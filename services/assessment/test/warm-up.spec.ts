@@ -20,7 +20,9 @@ afterAll(async () => {
 async function rowsLeft(): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   for (const table of ['quizzes', 'grades', 'accommodations', 'outbox']) {
-    const [row] = (await app.dataSource.query(`SELECT count(*)::int AS n FROM "${app.schema}"."${table}"`)) as { n: number }[];
+    const [row] = (await app.dataSource.query(
+      `SELECT count(*)::int AS n FROM "${app.schema}"."${table}"`,
+    )) as { n: number }[];
     counts[table] = row.n;
   }
   return counts;
@@ -33,7 +35,9 @@ describe('the warm-up of a replica (ADR 0019)', () => {
     expect(await rowsLeft()).toEqual({ quizzes: 0, grades: 0, accommodations: 0, outbox: 0 });
     // Nothing of it reached the access log or the submission counts.
     expect(logLines.filter((l) => l.msg === 'request')).toEqual([]);
-    const metrics = await app.service.app.get(ServiceMetrics).registry.getSingleMetricAsString('assessment_submissions_total');
+    const metrics = await app.service.app
+      .get(ServiceMetrics)
+      .registry.getSingleMetricAsString('assessment_submissions_total');
     expect(metrics).not.toMatch(/assessment_submissions_total\{/);
   });
 
@@ -47,10 +51,18 @@ describe('the warm-up of a replica (ADR 0019)', () => {
     expect(quiz.status).toBe(201);
     const { client: student } = await app.signIn('student');
     const key = randomUUID();
-    const first = await student.post<Grade>('/api/text-quiz-grades', { quizId: quiz.body.id, userAnswers: [0] }, { headers: { 'idempotency-key': key } });
+    const first = await student.post<Grade>(
+      '/api/text-quiz-grades',
+      { quizId: quiz.body.id, userAnswers: [0] },
+      { headers: { 'idempotency-key': key } },
+    );
     expect(first.status).toBe(201);
     expect(first.body).toMatchObject({ score: 100, passed: true });
-    const again = await student.post<Grade>('/api/text-quiz-grades', { quizId: quiz.body.id, userAnswers: [0] }, { headers: { 'idempotency-key': key } });
+    const again = await student.post<Grade>(
+      '/api/text-quiz-grades',
+      { quizId: quiz.body.id, userAnswers: [0] },
+      { headers: { 'idempotency-key': key } },
+    );
     expect(again.status).toBe(200);
     expect(again.body.id).toBe(first.body.id);
     expect(await rowsLeft()).toMatchObject({ quizzes: 1, grades: 1 });
@@ -74,13 +86,20 @@ describe('the warm-up of a replica (ADR 0019)', () => {
       expect(await grades.rehearse(40, Date.now() + 10_000)).toBe(40);
       // Ten made-up people take turns: ten locks at most, however many rounds.
       expect(Math.max(...locksHeld)).toBe(10);
-      const outcomes = await Promise.all(submit.mock.results.map((r) => r.value as ReturnType<GradesRepository['submit']>));
+      const outcomes = await Promise.all(
+        submit.mock.results.map((r) => r.value as ReturnType<GradesRepository['submit']>),
+      );
       const statuses = outcomes.map((o) => o.status);
       expect(statuses.filter((s) => s === 'created')).toHaveLength(40);
       expect(statuses.filter((s) => s === 'replayed')).toHaveLength(4);
       expect(statuses).toHaveLength(44);
       // Marked by the service from the quiz's key (answer i is (i + round) mod 4; question i's key is i mod 4).
-      expect(outcomes[0].grade).toMatchObject({ correctAnswers: 10, score: 100, passed: true, quizTitle: 'Rehearsal' });
+      expect(outcomes[0].grade).toMatchObject({
+        correctAnswers: 10,
+        score: 100,
+        passed: true,
+        quizTitle: 'Rehearsal',
+      });
       expect(await rowsLeft()).toEqual(before);
       // Past its deadline it does nothing more.
       submit.mockClear();

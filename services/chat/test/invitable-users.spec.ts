@@ -73,7 +73,9 @@ it('asks identity for everyone but administrators and answers them by name, with
 });
 
 it('asks page after page while identity says more may follow, and stops at an identity that does not page', async () => {
-  const people = Array.from({ length: 5 }, (_, i) => user(`Person ${i}`)).sort((a, b) => a.id.localeCompare(b.id));
+  const people = Array.from({ length: 5 }, (_, i) => user(`Person ${i}`)).sort((a, b) =>
+    a.id.localeCompare(b.id),
+  );
   await identityAnswers((data) => {
     const { after } = data as { after?: string };
     const rest = people.filter((p) => !after || p.id > after);
@@ -82,7 +84,11 @@ it('asks page after page while identity says more may follow, and stops at an id
   });
   const res = await admin.get<InvitableUser[]>('/api/admin/chatrooms/invitable-users');
   expect(res.body.map((u) => u.name)).toEqual(people.map((p) => p.name).sort());
-  expect(requests.map((r) => (r.data as { after?: string }).after)).toEqual([undefined, people[1].id, people[3].id]);
+  expect(requests.map((r) => (r.data as { after?: string }).after)).toEqual([
+    undefined,
+    people[1].id,
+    people[3].id,
+  ]);
 
   await identity?.unsubscribe();
   requests.length = 0;

@@ -23,7 +23,12 @@ class HeldStore extends MemoryEphemeralStore {
     return { entered: enteredP, release };
   }
 
-  override async claimSeat(group: string, seat: string, holder: SeatHolder, takeOverFrom?: string): Promise<SeatClaim> {
+  override async claimSeat(
+    group: string,
+    seat: string,
+    holder: SeatHolder,
+    takeOverFrom?: string,
+  ): Promise<SeatClaim> {
     const held = this.held;
     if (held) {
       this.held = null;
@@ -67,7 +72,12 @@ function room(invitedUserIds: string[]): Promise<Chatroom> {
 }
 
 /** Makes `change` while `s`'s join of `r` is held at its seat claim, and lets the join go on once the replica heard it. */
-async function changeDuringJoin(s: ChatSocket, r: Chatroom, name: string, change: () => Promise<unknown>): Promise<void> {
+async function changeDuringJoin(
+  s: ChatSocket,
+  r: Chatroom,
+  name: string,
+  change: () => Promise<unknown>,
+): Promise<void> {
   const hold = store.holdNextClaim();
   s.send({ type: 'join', name, role: 'student', chatroom: r.id });
   await hold.entered;
@@ -87,7 +97,11 @@ describe('a room changed while a join is on its way in', () => {
     const r = await room([st.id]);
     const s = await open(st.cookie);
     await changeDuringJoin(s, r, 'Ana', () => admin.put(`/api/admin/chatrooms/${r.id}`, { isActive: false }));
-    expect(await s.type('notice', 1000)).toMatchObject({ code: 'room_closed', text: ChatLiveMessages.roomClosed, chatroom: r.id });
+    expect(await s.type('notice', 1000)).toMatchObject({
+      code: 'room_closed',
+      text: ChatLiveMessages.roomClosed,
+      chatroom: r.id,
+    });
     expect((await s.closedWith(1000)).code).toBe(ChatCloseCodes.roomClosed);
     expect(s.events.filter((e) => e.type === 'joined')).toEqual([]);
     // The name is free again once the room is back.
@@ -100,14 +114,18 @@ describe('a room changed while a join is on its way in', () => {
     const st = await person('student');
     const r = await room([st.id]);
     const s = await open(st.cookie);
-    await changeDuringJoin(s, r, 'Bea', () => admin.put(`/api/admin/chatrooms/${r.id}`, { invitedUserIds: [] }));
+    await changeDuringJoin(s, r, 'Bea', () =>
+      admin.put(`/api/admin/chatrooms/${r.id}`, { invitedUserIds: [] }),
+    );
     expect((await s.closedWith(1000)).code).toBe(ChatCloseCodes.roomClosed);
     expect(s.events.filter((e) => e.type === 'joined')).toEqual([]);
 
     const other = await room([]);
     const r2 = await room([st.id]);
     const s2 = await open(st.cookie);
-    await changeDuringJoin(s2, r2, 'Bea', () => admin.put(`/api/admin/chatrooms/${other.id}`, { isActive: false }));
+    await changeDuringJoin(s2, r2, 'Bea', () =>
+      admin.put(`/api/admin/chatrooms/${other.id}`, { isActive: false }),
+    );
     expect(await s2.type('joined', 1000)).toMatchObject({ name: 'Bea', chatroom: r2.id });
     expect(s2.closed).toBeNull();
   });

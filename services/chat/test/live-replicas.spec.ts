@@ -9,7 +9,13 @@ import {
   type Chatroom,
 } from '@district/contracts';
 import { RedisEphemeralStore, RedisPubSub, SessionStateStore, TokenService } from '@district/nest-common';
-import { REDIS_URL, uniqueToken, waitFor, type HttpClient, type Persona } from '@district/nest-common/testing';
+import {
+  REDIS_URL,
+  uniqueToken,
+  waitFor,
+  type HttpClient,
+  type Persona,
+} from '@district/nest-common/testing';
 import { ChatHub } from '../src/live/chat-hub';
 import { LiveKeys } from '../src/live/live-channels';
 import { createRoom, startChat, type ChatTestApp } from './support/chat-app';
@@ -27,7 +33,10 @@ let admin: HttpClient;
 const sockets: ChatSocket[] = [];
 
 function redisAdapters() {
-  return { pubsub: new RedisPubSub(REDIS_URL, { prefix }), store: new RedisEphemeralStore(REDIS_URL, { prefix }) };
+  return {
+    pubsub: new RedisPubSub(REDIS_URL, { prefix }),
+    store: new RedisEphemeralStore(REDIS_URL, { prefix }),
+  };
 }
 
 beforeAll(async () => {
@@ -57,7 +66,9 @@ afterAll(async () => {
 async function person(persona: Persona, id?: string) {
   const { client, person: p } = await one.signIn(persona, id === undefined ? {} : { id });
   const cookie = client.jar.header(new URL(one.runtime.publicUrl)) as string;
-  const claims = await new TokenService(one.runtime.keys).verify(/district_session=([^;]+)/.exec(cookie)?.[1]);
+  const claims = await new TokenService(one.runtime.keys).verify(
+    /district_session=([^;]+)/.exec(cookie)?.[1],
+  );
   return { id: p.id, cookie, sid: claims?.sid ?? '' };
 }
 
@@ -88,9 +99,21 @@ async function anaOnOneProfeOnTwo() {
  * What is left of the third replica is closed after.
  */
 async function onDoomedReplica(
-  test: (t: { third: ChatTestApp; a: Awaited<ReturnType<typeof person>>; b: Awaited<ReturnType<typeof person>>; r: Chatroom; watcher: ChatSocket; doomed: ChatSocket; joined: Record<string, unknown> }) => Promise<void>,
+  test: (t: {
+    third: ChatTestApp;
+    a: Awaited<ReturnType<typeof person>>;
+    b: Awaited<ReturnType<typeof person>>;
+    r: Chatroom;
+    watcher: ChatSocket;
+    doomed: ChatSocket;
+    joined: Record<string, unknown>;
+  }) => Promise<void>,
 ): Promise<void> {
-  const third = await startChat({ env: { CHAT_HEARTBEAT_MS: String(HEARTBEAT_MS) }, schema: one.schema, runtime: { ...redisAdapters(), keys: one.runtime.keys } });
+  const third = await startChat({
+    env: { CHAT_HEARTBEAT_MS: String(HEARTBEAT_MS) },
+    schema: one.schema,
+    runtime: { ...redisAdapters(), keys: one.runtime.keys },
+  });
   try {
     const a = await person('student');
     const b = await person('student');
@@ -131,16 +154,20 @@ describe('two chat replicas over Redis', () => {
   });
 
   it('keep every client in the same order, without gaps or duplicates, when both replicas send at once', async () => {
-    const people = await Promise.all(['teacher', 'teacher', 'teacher', 'teacher'].map((p) => person(p as Persona)));
+    const people = await Promise.all(
+      ['teacher', 'teacher', 'teacher', 'teacher'].map((p) => person(p as Persona)),
+    );
     const r = await room([]);
     const clients = await Promise.all(people.map((p, i) => open(i % 2 ? two : one, p.cookie)));
     for (const [i, c] of clients.entries()) await c.join(r.id, `T${i}`);
     // 4 senders × 5 messages (the rate limit), interleaved across the replicas.
-    for (let n = 0; n < 5; n++) for (const [i, c] of clients.entries()) c.send({ type: 'message', text: `${i}:${n}`, chatroom: r.id });
+    for (let n = 0; n < 5; n++)
+      for (const [i, c] of clients.entries()) c.send({ type: 'message', text: `${i}:${n}`, chatroom: r.id });
     const seen = await Promise.all(
       clients.map(async (c) => {
         const got: { seq: number; text: string }[] = [];
-        for (let k = 0; k < 20; k++) got.push((await c.type('message')) as unknown as { seq: number; text: string });
+        for (let k = 0; k < 20; k++)
+          got.push((await c.type('message')) as unknown as { seq: number; text: string });
         return got;
       }),
     );
@@ -149,13 +176,17 @@ describe('two chat replicas over Redis', () => {
       expect(got).toEqual(seen[0]);
     }
     // Each sender's own messages keep their order.
-    for (let i = 0; i < 4; i++) expect(seen[0].filter((m) => m.text.startsWith(`${i}:`)).map((m) => m.text)).toEqual([0, 1, 2, 3, 4].map((n) => `${i}:${n}`));
+    for (let i = 0; i < 4; i++)
+      expect(seen[0].filter((m) => m.text.startsWith(`${i}:`)).map((m) => m.text)).toEqual(
+        [0, 1, 2, 3, 4].map((n) => `${i}:${n}`),
+      );
   });
 
   it('answer a join with everyone in the room on both replicas, kept from presence events rather than read per join', async () => {
     const people = await Promise.all(['student', 'student', 'teacher'].map((p) => person(p as Persona)));
     const r = await room(people.map((p) => p.id));
-    const names = (joined: Record<string, unknown>) => (joined.participants as { name: string }[]).map((p) => p.name).sort();
+    const names = (joined: Record<string, unknown>) =>
+      (joined.participants as { name: string }[]).map((p) => p.name).sort();
     const s1 = await open(one, people[0].cookie);
     expect(names(await s1.join(r.id, 'Uno'))).toEqual(['Uno']);
     const s2 = await open(two, people[1].cookie);
@@ -186,22 +217,36 @@ describe('two chat replicas over Redis', () => {
     // Both replicas compute the same digest of the same people, from rosters kept apart.
     expect(joinedT.roster).toBe(chatRosterDigestOf(joinedT.participants as { name: string; role: string }[]));
     await sa.next((e) => e.type === 'user_joined' && e.name === 'Profe', 'Profe joined');
-    const shown = [...(first.participants as { name: string; role: string }[]), { name: 'Profe', role: 'teacher' }];
+    const shown = [
+      ...(first.participants as { name: string; role: string }[]),
+      { name: 'Profe', role: 'teacher' },
+    ];
     expect(chatRosterDigestOf(shown)).toBe(joinedT.roster);
 
     // Ana's connection drops; she rejoins on the other replica with the digest of what her screen shows.
     sa.ws.terminate();
     const back = await open(two, a.cookie);
-    const rejoined = await back.join(r.id, 'Ana', { since: 0, resume: first.resume, roster: chatRosterDigestOf(shown) });
+    const rejoined = await back.join(r.id, 'Ana', {
+      since: 0,
+      resume: first.resume,
+      roster: chatRosterDigestOf(shown),
+    });
     expect(rejoined).toMatchObject({ type: 'joined', name: 'Ana', roster: joinedT.roster });
     expect(rejoined.participants).toBeUndefined();
 
     // Someone left while she was away: her digest is stale, and the list comes.
     back.ws.terminate();
     st.send({ type: 'leave', chatroom: r.id });
-    await waitFor(async () => (await one.runtime.store.seats(LiveKeys.names(r.id))).every((x) => x.seat !== 'profe'), 'Profe gone');
+    await waitFor(
+      async () => (await one.runtime.store.seats(LiveKeys.names(r.id))).every((x) => x.seat !== 'profe'),
+      'Profe gone',
+    );
     const again = await open(one, a.cookie);
-    const fresh = await again.join(r.id, 'Ana', { since: 0, resume: rejoined.resume, roster: chatRosterDigestOf(shown) });
+    const fresh = await again.join(r.id, 'Ana', {
+      since: 0,
+      resume: rejoined.resume,
+      roster: chatRosterDigestOf(shown),
+    });
     expect(fresh.participants).toEqual([{ name: 'Ana', role: 'student' }]);
     expect(fresh.roster).toBe(chatRosterDigestOf([{ name: 'Ana', role: 'student' }]));
   });
@@ -211,7 +256,10 @@ describe('two chat replicas over Redis', () => {
     const b = await person('student');
     const r = await room([a.id, b.id]);
     await (await open(one, a.cookie)).join(r.id, 'Lola');
-    expect(await (await open(two, b.cookie)).join(r.id, 'LOLA')).toMatchObject({ type: 'join_rejected', reason: 'name_taken' });
+    expect(await (await open(two, b.cookie)).join(r.id, 'LOLA')).toMatchObject({
+      type: 'join_rejected',
+      reason: 'name_taken',
+    });
   });
 
   it('let a client that lost one replica rejoin on the other, catch up without a gap and keep its name', async () => {
@@ -223,7 +271,10 @@ describe('two chat replicas over Redis', () => {
     st.send({ type: 'message', text: 'tres', chatroom: r.id });
     await st.next((e) => e.type === 'message' && e.text === 'tres', 'tres');
     const back = await open(two, a.cookie);
-    expect(await back.join(r.id, 'Ana', { since: 1, resume: joined.resume })).toMatchObject({ type: 'joined', seq: 3 });
+    expect(await back.join(r.id, 'Ana', { since: 1, resume: joined.resume })).toMatchObject({
+      type: 'joined',
+      seq: 3,
+    });
     expect([(await back.type('message')).text, (await back.type('message')).text]).toEqual(['dos', 'tres']);
   });
 
@@ -251,7 +302,9 @@ describe('two chat replicas over Redis', () => {
       expect(await (await open(two, b.cookie)).join(r.id, 'Ana')).toMatchObject({ reason: 'name_taken' });
       killQuietly(third);
       const died = Date.now();
-      expect(await watcher.next((e) => e.type === 'user_left' && e.name === 'Ana', 'user_left of Ana', 5000)).toBeDefined();
+      expect(
+        await watcher.next((e) => e.type === 'user_left' && e.name === 'Ana', 'user_left of Ana', 5000),
+      ).toBeDefined();
       expect(Date.now() - died).toBeLessThan(HEARTBEAT_MS * 6);
       expect(await (await open(two, b.cookie)).join(r.id, 'Ana')).toMatchObject({ type: 'joined' });
       doomed.ws.terminate();
@@ -266,7 +319,10 @@ describe('two chat replicas over Redis', () => {
       const back = await open(two, a.cookie);
       const rejoined = await back.join(r.id, 'Ana', { resume: joined.resume });
       expect(rejoined).toMatchObject({ type: 'joined', name: 'Ana' });
-      expect((rejoined.participants as { name: string }[]).map((p) => p.name).sort()).toEqual(['Ana', 'Beto']);
+      expect((rejoined.participants as { name: string }[]).map((p) => p.name).sort()).toEqual([
+        'Ana',
+        'Beto',
+      ]);
       // Nobody is told Ana arrived (she never left), nor, once the dead replica's heartbeat has run out, that she left.
       await watcher.quietFor(HEARTBEAT_MS * 6, (e) => e.type === 'user_joined' || e.type === 'user_left');
       // Her name is hers still, now held by a live replica.
@@ -282,12 +338,15 @@ describe('two chat replicas over Redis', () => {
     const tabs = [await open(one, a.cookie), await open(two, a.cookie)];
     await tabs[0].join(r.id, 'Ana');
     await tabs[1].join(r.id, 'Ana 2');
-    for (let i = 0; i < 4; i++) for (const [k, s] of tabs.entries()) s.send({ type: 'message', text: `${k}:${i}`, chatroom: r.id });
-    const limitedOn = (s: ChatSocket) => s.events.filter((e) => e.type === 'notice' && e.code === 'rate_limited');
+    for (let i = 0; i < 4; i++)
+      for (const [k, s] of tabs.entries()) s.send({ type: 'message', text: `${k}:${i}`, chatroom: r.id });
+    const limitedOn = (s: ChatSocket) =>
+      s.events.filter((e) => e.type === 'notice' && e.code === 'rate_limited');
     await waitFor(async () => tabs.flatMap(limitedOn).length === 8 - CHAT_RATE_MESSAGES, 'the refusals');
     await watcher.quietFor(300, () => false);
     expect(watcher.events.filter((e) => e.type === 'message')).toHaveLength(CHAT_RATE_MESSAGES);
-    for (const n of tabs.flatMap(limitedOn)) expect(n).toMatchObject({ text: ChatLiveMessages.rateLimited, retryAfterMs: expect.any(Number) });
+    for (const n of tabs.flatMap(limitedOn))
+      expect(n).toMatchObject({ text: ChatLiveMessages.rateLimited, retryAfterMs: expect.any(Number) });
   });
 
   it('cap an account’s sockets over both replicas, and give a stopped replica’s places back', async () => {
@@ -297,7 +356,8 @@ describe('two chat replicas over Redis', () => {
     await new Promise((r) => setTimeout(r, 1000));
     const kept = opened.filter((s) => !s.closed);
     expect(kept.length).toBeLessThanOrEqual(max);
-    for (const s of opened.filter((x) => x.closed)) expect(s.closed?.code).toBe(ChatCloseCodes.tooManyConnections);
+    for (const s of opened.filter((x) => x.closed))
+      expect(s.closed?.code).toBe(ChatCloseCodes.tooManyConnections);
     for (const s of kept) s.close();
     await Promise.all(kept.map((s) => s.closedWith()));
     // Three on one, two on two: the next is refused on either.
@@ -305,11 +365,16 @@ describe('two chat replicas over Redis', () => {
     for (let i = 0; i < max; i++) tabs.push(await open(i < 3 ? one : two, a.cookie));
     await new Promise((r) => setTimeout(r, 300));
     expect(tabs.every((s) => !s.closed)).toBe(true);
-    for (const app of [one, two]) expect((await (await open(app, a.cookie)).closedWith()).code).toBe(ChatCloseCodes.tooManyConnections);
+    for (const app of [one, two])
+      expect((await (await open(app, a.cookie)).closedWith()).code).toBe(ChatCloseCodes.tooManyConnections);
     // A third replica stopping (a deploy) gives back the places of its sockets at once, so they reconnect elsewhere.
     tabs[0].close();
     await tabs[0].closedWith();
-    const third = await startChat({ env: { CHAT_HEARTBEAT_MS: String(HEARTBEAT_MS) }, schema: one.schema, runtime: { ...redisAdapters(), keys: one.runtime.keys } });
+    const third = await startChat({
+      env: { CHAT_HEARTBEAT_MS: String(HEARTBEAT_MS) },
+      schema: one.schema,
+      runtime: { ...redisAdapters(), keys: one.runtime.keys },
+    });
     try {
       const onThird = await ChatSocket.open(third.url, { cookie: a.cookie });
       await new Promise((r) => setTimeout(r, 200));
@@ -355,7 +420,17 @@ describe('two chat replicas over Redis', () => {
     await new SessionStateStore(one.runtime.store).setVersion(a.id, 2);
     const started = Date.now();
     await one.runtime.bus.publish(Subjects.identityUserUpdated, {
-      user: { id: a.id, name: 'Ana', username: 'ana', email: 'a@school.test', role: 'student', approved: false, isAdmin: false, profileImage: null, createdAt: new Date().toISOString() },
+      user: {
+        id: a.id,
+        name: 'Ana',
+        username: 'ana',
+        email: 'a@school.test',
+        role: 'student',
+        approved: false,
+        isAdmin: false,
+        profileImage: null,
+        createdAt: new Date().toISOString(),
+      },
       tokenVersion: 2,
       changed: ['approval'],
     });
@@ -363,6 +438,9 @@ describe('two chat replicas over Redis', () => {
     expect((await on2.closedWith(1000)).code).toBe(ChatCloseCodes.sessionChanged);
     expect(Date.now() - started).toBeLessThan(1000);
     // Their names come free as the replicas see the sockets go.
-    await waitFor(async () => (await one.runtime.store.seats(LiveKeys.names(r.id))).length === 0, 'names freed');
+    await waitFor(
+      async () => (await one.runtime.store.seats(LiveKeys.names(r.id))).length === 0,
+      'names freed',
+    );
   });
 });

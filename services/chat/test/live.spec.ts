@@ -26,10 +26,18 @@ describe('the /ws upgrade', () => {
   it('refuses a socket without a valid session, from a foreign origin, or on another path', async () => {
     const student = await person('student');
     await expect(ChatSocket.open(app.url)).rejects.toMatchObject({ status: 401 });
-    await expect(ChatSocket.open(app.url, { cookie: 'district_session=forged.token.value' })).rejects.toMatchObject({ status: 401 });
-    await expect(ChatSocket.open(app.url, { cookie: student.cookie, origin: 'https://evil.example' })).rejects.toMatchObject({ status: 403 });
-    await expect(ChatSocket.open(app.url, { cookie: student.cookie, origin: 'null' })).rejects.toMatchObject({ status: 403 });
-    await expect(ChatSocket.open(app.url, { cookie: student.cookie, path: '/ws/other' })).rejects.toMatchObject({ status: 404 });
+    await expect(
+      ChatSocket.open(app.url, { cookie: 'district_session=forged.token.value' }),
+    ).rejects.toMatchObject({ status: 401 });
+    await expect(
+      ChatSocket.open(app.url, { cookie: student.cookie, origin: 'https://evil.example' }),
+    ).rejects.toMatchObject({ status: 403 });
+    await expect(ChatSocket.open(app.url, { cookie: student.cookie, origin: 'null' })).rejects.toMatchObject({
+      status: 403,
+    });
+    await expect(
+      ChatSocket.open(app.url, { cookie: student.cookie, path: '/ws/other' }),
+    ).rejects.toMatchObject({ status: 404 });
     // A signed-out (revoked) or outdated session is refused like none.
     const stale = await person('student');
     await new SessionStateStore(app.runtime.store).setVersion(stale.id, 2);
@@ -65,13 +73,30 @@ describe('joining', () => {
     const s = await open(student.cookie);
     // The client claims to be an admin: ignored.
     const joined = await s.join(r.id.toUpperCase(), '  Ana   María ', { role: 'admin' });
-    expect(joined).toMatchObject({ type: 'joined', chatroom: r.id, name: 'Ana María', role: 'student', canModerate: false, seq: 0 });
+    expect(joined).toMatchObject({
+      type: 'joined',
+      chatroom: r.id,
+      name: 'Ana María',
+      role: 'student',
+      canModerate: false,
+      seq: 0,
+    });
     expect(joined.participants).toEqual([{ name: 'Ana María', role: 'student' }]);
     const t = await open(teacher.cookie);
     const tj = await t.join(r.id, 'Ms. Ruiz');
     expect(tj).toMatchObject({ role: 'teacher', canModerate: true });
-    expect(tj.participants).toEqual(expect.arrayContaining([{ name: 'Ana María', role: 'student' }, { name: 'Ms. Ruiz', role: 'teacher' }]));
-    expect(await s.type('user_joined')).toMatchObject({ name: 'Ms. Ruiz', role: 'teacher', chatroom: r.id, text: 'Ms. Ruiz joined the chatroom' });
+    expect(tj.participants).toEqual(
+      expect.arrayContaining([
+        { name: 'Ana María', role: 'student' },
+        { name: 'Ms. Ruiz', role: 'teacher' },
+      ]),
+    );
+    expect(await s.type('user_joined')).toMatchObject({
+      name: 'Ms. Ruiz',
+      role: 'teacher',
+      chatroom: r.id,
+      text: 'Ms. Ruiz joined the chatroom',
+    });
   });
 
   it('refuses people not invited, unknown and inactive rooms, and invalid names', async () => {
@@ -80,21 +105,34 @@ describe('joining', () => {
     const suspendedAdmin = await person('admin', { approved: false });
     const r = await room([]);
     const s = await open(student.cookie);
-    expect(await s.join(r.id, 'Ana')).toMatchObject({ type: 'join_rejected', reason: 'not_invited', text: ChatLiveMessages.notInvited });
+    expect(await s.join(r.id, 'Ana')).toMatchObject({
+      type: 'join_rejected',
+      reason: 'not_invited',
+      text: ChatLiveMessages.notInvited,
+    });
     // Only approved accounts get a chatroom: a pending or suspended student, teacher or admin is refused, invited
     // or not (and an unapproved teacher or admin has no moderator rights either).
     const pendingStudent = await person('pending');
     const invited = await room([pendingStudent.id, pendingTeacher.id]);
     for (const who of [pendingStudent, pendingTeacher, suspendedAdmin])
-      expect(await (await open(who.cookie)).join(invited.id, 'P')).toMatchObject({ reason: 'not_approved', text: ChatLiveMessages.notApproved });
-    expect(await s.join(randomUUID(), 'Ana')).toMatchObject({ reason: 'no_room', text: ChatLiveMessages.roomUnavailable });
+      expect(await (await open(who.cookie)).join(invited.id, 'P')).toMatchObject({
+        reason: 'not_approved',
+        text: ChatLiveMessages.notApproved,
+      });
+    expect(await s.join(randomUUID(), 'Ana')).toMatchObject({
+      reason: 'no_room',
+      text: ChatLiveMessages.roomUnavailable,
+    });
     expect(await s.join('../../etc', 'Ana')).toMatchObject({ reason: 'no_room' });
     const closed = await room([student.id]);
     await admin.put(`/api/admin/chatrooms/${closed.id}`, { isActive: false });
     expect(await s.join(closed.id, 'Ana')).toMatchObject({ reason: 'no_room' });
     const open_ = await room([student.id]);
     for (const bad of ['', '   ', '\u202e\u200b', 'x'.repeat(51), 42]) {
-      expect(await s.join(open_.id, bad as string)).toMatchObject({ type: 'join_rejected', reason: 'invalid_name' });
+      expect(await s.join(open_.id, bad as string)).toMatchObject({
+        type: 'join_rejected',
+        reason: 'invalid_name',
+      });
     }
     expect(await s.join(open_.id, 'é'.repeat(50))).toMatchObject({ type: 'joined' });
   });
@@ -108,7 +146,11 @@ describe('joining', () => {
     await sa.join(r.id, 'Lucía');
     const sb = await open(b.cookie);
     // The refusal names the name as the room would have shown it (NFKC: full width to plain letters).
-    for (const [clash, shown] of [['Lucía', 'Lucía'], ['LUCÍA', 'LUCÍA'], ['Ｌｕｃíａ', 'Lucía']]) {
+    for (const [clash, shown] of [
+      ['Lucía', 'Lucía'],
+      ['LUCÍA', 'LUCÍA'],
+      ['Ｌｕｃíａ', 'Lucía'],
+    ]) {
       expect(await sb.join(r.id, clash)).toMatchObject({
         type: 'join_rejected',
         reason: 'name_taken',
@@ -148,12 +190,27 @@ describe('look-alike names', () => {
     await sa.join(r.id, 'Sam');
     const sb = await open(b.cookie);
     // Soft hyphen, combining grapheme joiner, Cyrillic Dze and a, Hangul filler, Arabic letter mark, "rn" for "m".
-    for (const alike of ['S\u00ADam', 'Sam\u034F', '\u0405\u0430m', '\u3164Sam', 'S\u061Cam', 'Sarn', 'ＳＡＭ']) {
+    for (const alike of [
+      'S\u00ADam',
+      'Sam\u034F',
+      '\u0405\u0430m',
+      '\u3164Sam',
+      'S\u061Cam',
+      'Sarn',
+      'ＳＡＭ',
+    ]) {
       const answer = await sb.join(r.id, alike);
-      expect({ alike, answer }).toEqual({ alike, answer: expect.objectContaining({ type: 'join_rejected', reason: 'name_taken' }) });
+      expect({ alike, answer }).toEqual({
+        alike,
+        answer: expect.objectContaining({ type: 'join_rejected', reason: 'name_taken' }),
+      });
     }
     for (const empty of ['\u3164', '\u00AD\u034F', ' \u061C\u200B ']) {
-      expect(await sb.join(r.id, empty)).toMatchObject({ type: 'join_rejected', reason: 'invalid_name', text: ChatLiveMessages.enterName });
+      expect(await sb.join(r.id, empty)).toMatchObject({
+        type: 'join_rejected',
+        reason: 'invalid_name',
+        text: ChatLiveMessages.enterName,
+      });
     }
     // Invisible characters are taken out of the name the room sees.
     const joined = await sb.join(r.id, 'Be\u00ADto\u2066');
@@ -184,7 +241,11 @@ describe('the join rules, person by room', () => {
       s.close();
       return e.type === 'joined' ? 'joined' : (e.reason as string);
     };
-    expect([await outcome(active.id), await outcome(other.id), await outcome(closed.id)]).toEqual([invited, uninvited, inactive]);
+    expect([await outcome(active.id), await outcome(other.id), await outcome(closed.id)]).toEqual([
+      invited,
+      uninvited,
+      inactive,
+    ]);
   });
 });
 
@@ -202,7 +263,14 @@ describe('messages', () => {
     await outsider.join(elsewhere.id, 'Beto');
     sa.send({ type: 'message', text: '  ¿Qué tal? <b>hola</b> ', chatroom: r.id });
     const got = await sb.type('message');
-    expect(got).toMatchObject({ type: 'message', seq: 1, name: 'Ana', role: 'student', text: '¿Qué tal? <b>hola</b>', chatroom: r.id });
+    expect(got).toMatchObject({
+      type: 'message',
+      seq: 1,
+      name: 'Ana',
+      role: 'student',
+      text: '¿Qué tal? <b>hola</b>',
+      chatroom: r.id,
+    });
     expect(got.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(new Date(got.timestamp as string).toISOString()).toBe(got.timestamp);
     expect(await sa.type('message')).toEqual(got);
@@ -267,7 +335,10 @@ describe('message refs', () => {
     expect(await s.type('notice')).toMatchObject({ code: 'too_long', ref: 'ref-long-001' });
     for (const ref of ['short', 'has space in it', 'x'.repeat(65), 42]) {
       s.send({ type: 'message', text: 'hi', chatroom: r.id, ref });
-      expect(await s.type('notice')).toMatchObject({ code: 'invalid', text: ChatLiveMessages.invalidMessageRef });
+      expect(await s.type('notice')).toMatchObject({
+        code: 'invalid',
+        text: ChatLiveMessages.invalidMessageRef,
+      });
     }
     // The store failing the append: the sender is told, with the ref.
     const pubsub = app.runtime.pubsub;
@@ -275,7 +346,11 @@ describe('message refs', () => {
     pubsub.appendAndPublish = () => Promise.reject(new Error('store away'));
     try {
       s.send({ type: 'message', text: 'lost?', chatroom: r.id, ref: 'ref-away-001' });
-      expect(await s.type('notice')).toMatchObject({ code: 'unavailable', text: ChatLiveMessages.notSent, ref: 'ref-away-001' });
+      expect(await s.type('notice')).toMatchObject({
+        code: 'unavailable',
+        text: ChatLiveMessages.notSent,
+        ref: 'ref-away-001',
+      });
     } finally {
       pubsub.appendAndPublish = append;
     }
@@ -285,8 +360,11 @@ describe('message refs', () => {
     expect(next).toMatchObject({ seq: 2, text: 'dos' });
     expect(next.ref).toBeUndefined();
     // Rate limits name the ref too (a repeat counts against the limit like any message).
-    for (let i = 0; i < 5; i++) s.send({ type: 'message', text: `r${i}`, chatroom: r.id, ref: `ref-rate-${i}000` });
-    expect(await s.next((e) => e.type === 'notice' && e.code === 'rate_limited', 'rate limited')).toMatchObject({ ref: expect.stringMatching(/^ref-rate-/) });
+    for (let i = 0; i < 5; i++)
+      s.send({ type: 'message', text: `r${i}`, chatroom: r.id, ref: `ref-rate-${i}000` });
+    expect(
+      await s.next((e) => e.type === 'notice' && e.code === 'rate_limited', 'rate limited'),
+    ).toMatchObject({ ref: expect.stringMatching(/^ref-rate-/) });
   });
 });
 
@@ -347,8 +425,19 @@ describe('pub/sub losing messages', () => {
     s.send({ type: 'message', text: 'uno', chatroom: r.id });
     expect(await s.type('message')).toMatchObject({ seq: 1 });
     // Kept and numbered, but published where no replica listens: as if pub/sub dropped it.
-    const lost = JSON.stringify({ type: 'message', id: randomUUID(), name: 'Profe', role: 'teacher', text: 'perdido', timestamp: new Date().toISOString(), chatroom: r.id });
-    await app.runtime.pubsub.appendAndPublish('nowhere', LiveKeys.log(r.id), `${t.id} ${lost}`, { keep: 200, ttlMs: 60_000 });
+    const lost = JSON.stringify({
+      type: 'message',
+      id: randomUUID(),
+      name: 'Profe',
+      role: 'teacher',
+      text: 'perdido',
+      timestamp: new Date().toISOString(),
+      chatroom: r.id,
+    });
+    await app.runtime.pubsub.appendAndPublish('nowhere', LiveKeys.log(r.id), `${t.id} ${lost}`, {
+      keep: 200,
+      ttlMs: 60_000,
+    });
     s.send({ type: 'message', text: 'tres', chatroom: r.id });
     expect(await s.type('message')).toMatchObject({ seq: 2, text: 'perdido' });
     expect(await s.type('message')).toMatchObject({ seq: 3, text: 'tres' });
@@ -362,8 +451,21 @@ describe('pub/sub losing messages', () => {
     // Numbers lower than heard (a writer that remembered nothing of the room): the numbering restarted, and
     // members reconnect to start afresh.
     await app.runtime.pubsub.deleteLog(LiveKeys.log(r.id));
-    const fresh = JSON.stringify({ type: 'message', id: randomUUID(), name: 'Otra', role: 'teacher', text: 'uno otra vez', timestamp: new Date().toISOString(), chatroom: r.id });
-    await app.runtime.pubsub.appendAndPublish(LiveKeys.roomChannel(r.id), LiveKeys.log(r.id), `${t.id} ${fresh}`, { keep: 200, ttlMs: 60_000 });
+    const fresh = JSON.stringify({
+      type: 'message',
+      id: randomUUID(),
+      name: 'Otra',
+      role: 'teacher',
+      text: 'uno otra vez',
+      timestamp: new Date().toISOString(),
+      chatroom: r.id,
+    });
+    await app.runtime.pubsub.appendAndPublish(
+      LiveKeys.roomChannel(r.id),
+      LiveKeys.log(r.id),
+      `${t.id} ${fresh}`,
+      { keep: 200, ttlMs: 60_000 },
+    );
     expect((await s.closedWith()).code).toBe(ChatCloseCodes.serviceRestart);
   });
 });
@@ -378,13 +480,21 @@ describe('moderation', () => {
     await ss.join(r.id, 'Ana');
     await ts.join(r.id, 'Profe');
     ss.send({ type: 'remove', chatroom: r.id, seq: 1 });
-    expect(await ss.type('notice')).toMatchObject({ code: 'forbidden', text: ChatLiveMessages.moderatorsOnly });
+    expect(await ss.type('notice')).toMatchObject({
+      code: 'forbidden',
+      text: ChatLiveMessages.moderatorsOnly,
+    });
 
     ss.send({ type: 'message', text: 'algo feo', chatroom: r.id });
     const bad = await ts.type('message');
     await ss.type('message');
     ts.send({ type: 'remove', chatroom: r.id, seq: bad.seq });
-    expect(await ss.type('message_removed')).toEqual({ type: 'message_removed', chatroom: r.id, seq: bad.seq, id: bad.id });
+    expect(await ss.type('message_removed')).toEqual({
+      type: 'message_removed',
+      chatroom: r.id,
+      seq: bad.seq,
+      id: bad.id,
+    });
     expect((await app.runtime.pubsub.readLog(LiveKeys.log(r.id), 0)).entries).toEqual([]);
 
     ts.send({ type: 'mute', chatroom: r.id, name: 'ana', minutes: 5 });
@@ -427,7 +537,10 @@ describe('closing sockets that may not stay', () => {
     expect((await o.closedWith(1000)).code).toBe(ChatCloseCodes.roomClosed);
     expect(s.closed).toBeNull();
     await admin.put(`/api/admin/chatrooms/${r.id}`, { isActive: false });
-    expect(await s.type('notice', 1000)).toMatchObject({ code: 'room_closed', text: ChatLiveMessages.roomClosed });
+    expect(await s.type('notice', 1000)).toMatchObject({
+      code: 'room_closed',
+      text: ChatLiveMessages.roomClosed,
+    });
     expect((await s.closedWith(1000)).code).toBe(ChatCloseCodes.roomClosed);
     const r2 = await room([st.id]);
     const s2 = await open(st.cookie);
@@ -436,7 +549,11 @@ describe('closing sockets that may not stay', () => {
     await s2.type('message');
     await admin.delete(`/api/admin/chatrooms/${r2.id}`);
     expect((await s2.closedWith(1000)).code).toBe(ChatCloseCodes.roomClosed);
-    expect(await app.runtime.pubsub.readLog(LiveKeys.log(r2.id), 0)).toEqual({ entries: [], last: 0, truncated: false });
+    expect(await app.runtime.pubsub.readLog(LiveKeys.log(r2.id), 0)).toEqual({
+      entries: [],
+      last: 0,
+      truncated: false,
+    });
   });
 
   it('closes a suspended user’s sockets within 1 s of identity.user.updated, and keeps others', async () => {
@@ -473,7 +590,9 @@ describe('closing sockets that may not stay', () => {
     await t.next((e) => e.type === 'message' && e.text === 'del profe', 'teacher message');
     await app.runtime.bus.publish(Subjects.identityUserDeleted, { userId: st.id.toUpperCase() });
     expect((await s.closedWith(1000)).code).toBe(ChatCloseCodes.sessionChanged);
-    await waitUntil(async () => (await app.runtime.pubsub.readLog(LiveKeys.log(r.id), 0)).entries.length === 1);
+    await waitUntil(
+      async () => (await app.runtime.pubsub.readLog(LiveKeys.log(r.id), 0)).entries.length === 1,
+    );
     const [left] = (await app.runtime.pubsub.readLog(LiveKeys.log(r.id), 0)).entries;
     expect(left.entry).toContain('del profe');
   });
@@ -524,7 +643,8 @@ describe('sessions ending without an event', () => {
       const s = await ChatSocket.open(chat.url, { cookie: st.cookie });
       const after = await ChatSocket.open(chat.url, { cookie: other.cookie });
       live.track(before, s, after);
-      const sid = JSON.parse(Buffer.from(st.cookie.split('=')[1].split('.')[1], 'base64url').toString()).sid as string;
+      const sid = JSON.parse(Buffer.from(st.cookie.split('=')[1].split('.')[1], 'base64url').toString())
+        .sid as string;
       await new SessionStateStore(app.runtime.store).revokeSession(sid, Date.now() + 60_000);
       expect((await s.closedWith(1000)).code).toBe(ChatCloseCodes.sessionChanged);
       await new Promise((resolve) => setTimeout(resolve, 300)); // three more sweeps
@@ -560,7 +680,10 @@ describe('a replica stopping', () => {
       const s = await ChatSocket.open(chat.url, { cookie: st.cookie });
       await s.join(r.id, 'Ana');
       const closing = chat.close();
-      expect(await s.type('notice')).toMatchObject({ code: 'reconnect', text: ChatLiveMessages.reconnecting });
+      expect(await s.type('notice')).toMatchObject({
+        code: 'reconnect',
+        text: ChatLiveMessages.reconnecting,
+      });
       expect((await s.closedWith()).code).toBe(ChatCloseCodes.serviceRestart);
       await closing;
       expect(await app.runtime.store.seats(LiveKeys.names(r.id))).toEqual([]);
@@ -572,12 +695,25 @@ describe('a replica stopping', () => {
 
 /** Another replica of this test's chat: its tables, store and pub/sub (standalone: one memory backend). */
 function sharing() {
-  return { schema: app.schema, runtime: { store: app.runtime.store, pubsub: app.runtime.pubsub, keys: app.runtime.keys } };
+  return {
+    schema: app.schema,
+    runtime: { store: app.runtime.store, pubsub: app.runtime.pubsub, keys: app.runtime.keys },
+  };
 }
 
 function userChanged(id: string) {
   return {
-    user: { id, name: 'X', username: 'x', email: 'x@school.test', role: 'student', isAdmin: false, approved: false, profileImage: null, createdAt: new Date().toISOString() },
+    user: {
+      id,
+      name: 'X',
+      username: 'x',
+      email: 'x@school.test',
+      role: 'student',
+      isAdmin: false,
+      approved: false,
+      profileImage: null,
+      createdAt: new Date().toISOString(),
+    },
     tokenVersion: 2,
     changed: ['approval'],
   };

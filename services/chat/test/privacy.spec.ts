@@ -35,7 +35,11 @@ afterAll(async () => {
 });
 
 const createRoom = async (name: string, invitedUserIds: string[]) => {
-  const res = await admin.post<Chatroom>('/api/admin/chatrooms', { name, invitedUserIds }, { headers: { 'x-forwarded-for': '192.0.2.8' } });
+  const res = await admin.post<Chatroom>(
+    '/api/admin/chatrooms',
+    { name, invitedUserIds },
+    { headers: { 'x-forwarded-for': '192.0.2.8' } },
+  );
   expect(res.status).toBe(201);
   return res.body;
 };
@@ -57,14 +61,32 @@ it('answers chat.user.export.v1 with the rooms the person is invited to and thei
   await say(room.id, other, 'Kim', `${me} {"type":"message"`);
   // A room they were never invited to (as an admin, say), still theirs to see.
   await say(elsewhere.id, me, 'Ana', 'Adiós');
-  const reply = userExportReplySchema.parse(await app.runtime.bus.request(Subjects.chatUserExport, { userId: me.toUpperCase() }));
+  const reply = userExportReplySchema.parse(
+    await app.runtime.bus.request(Subjects.chatUserExport, { userId: me.toUpperCase() }),
+  );
   expect(reply.service).toBe('chat');
-  expect(reply.sections.invitedTo).toEqual([expect.objectContaining({ id: room.id, name: 'Privacidad', isActive: true })]);
-  expect(reply.sections.messages).toEqual([
-    expect.objectContaining({ chatroomId: room.id, chatroomName: 'Privacidad', seq: 1, name: 'Ana', text: 'Hola' }),
-    expect.objectContaining({ chatroomId: elsewhere.id, chatroomName: 'Otra sala', seq: 1, name: 'Ana', text: 'Adiós' }),
+  expect(reply.sections.invitedTo).toEqual([
+    expect.objectContaining({ id: room.id, name: 'Privacidad', isActive: true }),
   ]);
-  const nobody = userExportReplySchema.parse(await app.runtime.bus.request(Subjects.chatUserExport, { userId: randomUUID() }));
+  expect(reply.sections.messages).toEqual([
+    expect.objectContaining({
+      chatroomId: room.id,
+      chatroomName: 'Privacidad',
+      seq: 1,
+      name: 'Ana',
+      text: 'Hola',
+    }),
+    expect.objectContaining({
+      chatroomId: elsewhere.id,
+      chatroomName: 'Otra sala',
+      seq: 1,
+      name: 'Ana',
+      text: 'Adiós',
+    }),
+  ]);
+  const nobody = userExportReplySchema.parse(
+    await app.runtime.bus.request(Subjects.chatUserExport, { userId: randomUUID() }),
+  );
   expect(nobody.sections).toEqual({ invitedTo: [], messages: [] });
 });
 
@@ -72,12 +94,27 @@ it('publishes chat.audit.recorded.v1 with each chatroom change: created, updated
   const room = await createRoom('Audited room', []);
   expect((await admin.put(`/api/admin/chatrooms/${room.id}`, { isActive: false })).status).toBe(200);
   expect((await admin.delete(`/api/admin/chatrooms/${room.id}`)).status).toBe(204);
-  await waitFor(async () => audits.filter((a) => a.record.targetId === room.id).length === 3, 'three audit events');
+  await waitFor(
+    async () => audits.filter((a) => a.record.targetId === room.id).length === 3,
+    'three audit events',
+  );
   const records = audits.filter((a) => a.record.targetId === room.id).map((a) => a.record);
-  expect(records.map((r) => r.action).sort()).toEqual(['chatroom.created', 'chatroom.deleted', 'chatroom.updated']);
+  expect(records.map((r) => r.action).sort()).toEqual([
+    'chatroom.created',
+    'chatroom.deleted',
+    'chatroom.updated',
+  ]);
   for (const record of records)
-    expect(record).toMatchObject({ actorId: adminId, targetType: 'chatroom', targetLabel: 'Audited room', ip: expect.stringMatching(/\S/) });
-  expect(records.find((r) => r.action === 'chatroom.updated')?.details).toEqual({ changed: ['isActive'], isActive: false });
+    expect(record).toMatchObject({
+      actorId: adminId,
+      targetType: 'chatroom',
+      targetLabel: 'Audited room',
+      ip: expect.stringMatching(/\S/),
+    });
+  expect(records.find((r) => r.action === 'chatroom.updated')?.details).toEqual({
+    changed: ['isActive'],
+    isActive: false,
+  });
   // A refused change (no such room) is no action taken.
   const before = audits.length;
   expect((await admin.delete(`/api/admin/chatrooms/${randomUUID()}`)).status).toBe(404);

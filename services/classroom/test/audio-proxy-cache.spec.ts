@@ -112,11 +112,19 @@ describe('the audio proxy keeps recently played small files', () => {
   it('keeps a file reached through redirects under the link played, every hop checked on the way', async () => {
     const first = await rawProxyGet(app, listener, on('/redirect'));
     expect(first.status).toBe(200);
-    await waitFor(() => standIn.seen.filter((r) => r.url === '/uc?id=landed').length === 2, 'the whole download');
+    await waitFor(
+      () => standIn.seen.filter((r) => r.url === '/uc?id=landed').length === 2,
+      'the whole download',
+    );
     await new Promise((resolve) => setTimeout(resolve, 100));
     const again = await rawProxyGet(app, listener, on('/redirect'), { range: 'bytes=5-9' });
     expect(again.body?.equals(standIn.audio.subarray(5, 10))).toBe(true);
-    expect(standIn.seen.map((r) => r.url)).toEqual(['/redirect', '/uc?id=landed', '/redirect', '/uc?id=landed']);
+    expect(standIn.seen.map((r) => r.url)).toEqual([
+      '/redirect',
+      '/uc?id=landed',
+      '/redirect',
+      '/uc?id=landed',
+    ]);
   });
 
   it('does not keep a file over the size limit: every request goes to the host', async () => {
@@ -133,7 +141,11 @@ describe('the audio proxy keeps recently played small files', () => {
     await new Promise((resolve) => setTimeout(resolve, TTL_MS + 100));
     const res = await rawProxyGet(app, listener, on('/uc?id=aging'), { range: 'bytes=0-9' });
     expect(res.status).toBe(206);
-    expect(hostAsked('aging').map((r) => r.headers.range).slice(0, 3)).toEqual(['bytes=0-99', undefined, 'bytes=0-9']);
+    expect(
+      hostAsked('aging')
+        .map((r) => r.headers.range)
+        .slice(0, 3),
+    ).toEqual(['bytes=0-99', undefined, 'bytes=0-9']);
   });
 
   it('still answers 401 to anonymous callers and counts kept answers in the rate limit', async () => {
@@ -142,7 +154,8 @@ describe('the audio proxy keeps recently played small files', () => {
     expect(anonymous.status).toBe(401);
     const { client: busy } = await app.signIn('teacher');
     const link = proxyPath(on('/uc?id=guarded'));
-    for (let i = 0; i < RATE_LIMIT; i++) expect((await busy.get(link, { headers: { range: 'bytes=0-0' } })).status).toBe(206);
+    for (let i = 0; i < RATE_LIMIT; i++)
+      expect((await busy.get(link, { headers: { range: 'bytes=0-0' } })).status).toBe(206);
     const refused = await busy.get<{ message: string }>(link);
     expect(refused.status).toBe(429);
     expect(refused.body.message).toBe(M.rateLimited);

@@ -16,9 +16,15 @@ it('answers classroom.user.export.v1 with the audio lists, lesson plans and slid
   const { client: teacher, person } = await app.signIn('teacher');
   const { client: colleague } = await app.signIn('teacher');
   const audioFiles = [{ name: 'Hola', url: '/sounds/quiz/hola.mp3' }];
-  const list = (await teacher.post<AudioList>('/api/audio-lists', { title: 'Mis canciones', audioFiles })).body;
+  const list = (await teacher.post<AudioList>('/api/audio-lists', { title: 'Mis canciones', audioFiles }))
+    .body;
   expect((await colleague.post('/api/audio-lists', { title: 'Not mine', audioFiles })).status).toBe(201);
-  const phase = { timeAllotted: '10 mins', teacherWill: 'Model', studentsWill: 'Repeat', instructionTypes: [] };
+  const phase = {
+    timeAllotted: '10 mins',
+    teacherWill: 'Model',
+    studentsWill: 'Repeat',
+    instructionTypes: [],
+  };
   const plan = await teacher.post<{ id: string }>('/api/lesson-plans', {
     title: 'Greetings',
     warmUp: phase,
@@ -39,11 +45,21 @@ it('answers classroom.user.export.v1 with the audio lists, lesson plans and slid
   );
   expect(reply.service).toBe('classroom');
   expect(reply.sections.audioLists).toEqual([
-    expect.objectContaining({ id: list.id, title: 'Mis canciones', audioFiles: [expect.objectContaining({ name: 'Hola' })] }),
+    expect.objectContaining({
+      id: list.id,
+      title: 'Mis canciones',
+      audioFiles: [expect.objectContaining({ name: 'Hola' })],
+    }),
   ]);
-  expect(reply.sections.lessonPlans).toEqual([expect.objectContaining({ id: plan.body.id, title: 'Greetings' })]);
-  expect(reply.sections.slides).toEqual([expect.objectContaining({ id: slide.body.id, title: 'Los números' })]);
+  expect(reply.sections.lessonPlans).toEqual([
+    expect.objectContaining({ id: plan.body.id, title: 'Greetings' }),
+  ]);
+  expect(reply.sections.slides).toEqual([
+    expect.objectContaining({ id: slide.body.id, title: 'Los números' }),
+  ]);
   expect(JSON.stringify(reply)).not.toContain('Not mine');
-  const nobody = userExportReplySchema.parse(await app.runtime.bus.request(Subjects.classroomUserExport, { userId: randomUUID() }));
+  const nobody = userExportReplySchema.parse(
+    await app.runtime.bus.request(Subjects.classroomUserExport, { userId: randomUUID() }),
+  );
   expect(nobody.sections).toEqual({ audioLists: [], lessonPlans: [], slides: [] });
 });

@@ -30,7 +30,9 @@ describe('writing comments', () => {
     // The id used to be checked first: a malformed one answered 404, one with NUL 400, before the sign-in.
     for (const id of ['true', `${post.id}%00`, post.id.toUpperCase(), randomUUID(), '..%2F']) {
       const res = await app.client().post(`/api/posts/${id}/comments`, { content: 'hello' });
-      expect(`${id}: ${res.status} ${(res.body as { message?: string }).message}`).toBe(`${id}: 401 ${ContentMessages.signInToComment}`);
+      expect(`${id}: ${res.status} ${(res.body as { message?: string }).message}`).toBe(
+        `${id}: 401 ${ContentMessages.signInToComment}`,
+      );
     }
   });
 

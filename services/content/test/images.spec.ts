@@ -80,7 +80,9 @@ it('lets only admins upload', async () => {
 it('answers a broken multipart form with 400, in the spec words, never 500 (found by the route fuzzer)', async () => {
   const boundary = 'fuzzboundary';
   const whole = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`,
+    ),
     png(10),
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -98,6 +100,8 @@ it('answers a broken multipart form with 400, in the spec words, never 500 (foun
       body,
     });
     const answer = (await res.json()) as { message?: string };
-    expect(`${what}: ${res.status} ${answer.message}`).toBe(`${what}: 400 ${ContentMessages.selectImageFile}`);
+    expect(`${what}: ${res.status} ${answer.message}`).toBe(
+      `${what}: 400 ${ContentMessages.selectImageFile}`,
+    );
   }
 });

@@ -74,7 +74,9 @@ describe('writing posts', () => {
 
   it('gives posts created at the same moment with one title each their own slug (found by the route fuzzer)', async () => {
     // Ten at once used to pick the same free slug; past three retries the losers got a 500.
-    const answers = await Promise.all(Array.from({ length: 10 }, () => admin.post<Post>('/api/posts', { title: 'Same Moment' })));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => admin.post<Post>('/api/posts', { title: 'Same Moment' })),
+    );
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(201));
     const slugs = answers.map((a) => a.body.slug);
     expect(new Set(slugs).size).toBe(10);

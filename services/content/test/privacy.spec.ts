@@ -46,16 +46,27 @@ it('answers content.user.export.v1 with the person’s comments and posts, and n
   const { client: other } = await app.signIn('student');
   const mine = await comment(student, 'Me gusta');
   await comment(other, 'Not mine');
-  const reply = userExportReplySchema.parse(await app.runtime.bus.request(Subjects.contentUserExport, { userId: person.id }));
+  const reply = userExportReplySchema.parse(
+    await app.runtime.bus.request(Subjects.contentUserExport, { userId: person.id }),
+  );
   expect(reply).toEqual({
     service: 'content',
     sections: {
-      comments: [expect.objectContaining({ id: mine.id, postId: post.id, postTitle: 'Privacy lesson', authorName: person.name })],
+      comments: [
+        expect.objectContaining({
+          id: mine.id,
+          postId: post.id,
+          postTitle: 'Privacy lesson',
+          authorName: person.name,
+        }),
+      ],
       posts: [],
     },
   });
   expect(JSON.stringify(reply)).not.toContain('Not mine');
-  const authored = userExportReplySchema.parse(await app.runtime.bus.request(Subjects.contentUserExport, { userId: adminId }));
+  const authored = userExportReplySchema.parse(
+    await app.runtime.bus.request(Subjects.contentUserExport, { userId: adminId }),
+  );
   expect(authored.sections.posts.map((p) => p.id)).toContain(post.id);
 });
 
@@ -63,12 +74,23 @@ it('publishes content.audit.recorded.v1 with each moderation: approve, unapprove
   const { client: student, person } = await app.signIn('student');
   const target = await comment(student, 'Moderate me');
   const ip = { headers: { 'x-forwarded-for': '198.51.100.4' } };
-  expect((await admin.patch(`/api/comments/${target.id}/status`, { status: 'pending' }, ip)).status).toBe(200);
-  expect((await admin.patch(`/api/comments/${target.id}/status`, { status: 'approved' }, ip)).status).toBe(200);
+  expect((await admin.patch(`/api/comments/${target.id}/status`, { status: 'pending' }, ip)).status).toBe(
+    200,
+  );
+  expect((await admin.patch(`/api/comments/${target.id}/status`, { status: 'approved' }, ip)).status).toBe(
+    200,
+  );
   expect((await admin.delete(`/api/comments/${target.id}`, ip)).status).toBe(204);
-  await waitFor(async () => audits.filter((a) => a.record.targetId === target.id).length === 3, 'three audit events');
+  await waitFor(
+    async () => audits.filter((a) => a.record.targetId === target.id).length === 3,
+    'three audit events',
+  );
   const records = audits.filter((a) => a.record.targetId === target.id).map((a) => a.record);
-  expect(records.map((r) => r.action).sort()).toEqual(['comment.approved', 'comment.deleted', 'comment.unapproved']);
+  expect(records.map((r) => r.action).sort()).toEqual([
+    'comment.approved',
+    'comment.deleted',
+    'comment.unapproved',
+  ]);
   for (const record of records)
     expect(record).toMatchObject({
       actorId: adminId,

@@ -61,10 +61,17 @@ describe('the audit log', () => {
       ['PATCH', 'approval', { approved: false }],
     ];
     for (const [, path, body] of steps)
-      expect((await admin.patch(`/api/users/${user.id}/${path}`, body, { headers: forwarded })).status).toBe(200);
+      expect((await admin.patch(`/api/users/${user.id}/${path}`, body, { headers: forwarded })).status).toBe(
+        200,
+      );
     expect(
-      (await admin.put(`/api/admin/users/${user.id}/password`, { newPassword: 'brand-new-pass-1' }, { headers: forwarded }))
-        .status,
+      (
+        await admin.put(
+          `/api/admin/users/${user.id}/password`,
+          { newPassword: 'brand-new-pass-1' },
+          { headers: forwarded },
+        )
+      ).status,
     ).toBe(200);
     expect((await admin.delete(`/api/users/${user.id}`, { headers: forwarded })).status).toBe(204);
 
@@ -132,7 +139,10 @@ describe('the audit log', () => {
       ip: '198.51.100.2',
     });
     // An event out of contract is dropped, not recorded.
-    await app.runtime.bus.publish(Subjects.chatAuditRecorded, { service: 'chat', record: { action: 'chatroom.nuked' } });
+    await app.runtime.bus.publish(Subjects.chatAuditRecorded, {
+      service: 'chat',
+      record: { action: 'chatroom.nuked' },
+    });
     await new Promise((r) => setTimeout(r, 300));
     expect((await log('?action=chatroom.created')).total).toBe(0);
   });
@@ -152,16 +162,20 @@ describe('the audit log', () => {
     const newest = await log(`?action=user.approved&pageSize=3`);
     expect(newest.entries.map((e) => e.targetId)).toEqual(people.map((p) => p.user.id).reverse());
     // By part of a name (actor or target), case-insensitively, and by a date range.
-    expect((await log(`?actor=${encodeURIComponent(adminUser.name.slice(1, 5).toUpperCase())}`)).total).toBeGreaterThan(0);
+    expect(
+      (await log(`?actor=${encodeURIComponent(adminUser.name.slice(1, 5).toUpperCase())}`)).total,
+    ).toBeGreaterThan(0);
     expect((await log(`?actor=nobody-by-this-name`)).total).toBe(0);
-    expect((await log(`?target=${encodeURIComponent(people[0].user.name)}`)).entries.map((e) => e.targetId)).toEqual([
-      people[0].user.id,
-    ]);
+    expect(
+      (await log(`?target=${encodeURIComponent(people[0].user.name)}`)).entries.map((e) => e.targetId),
+    ).toEqual([people[0].user.id]);
     expect((await log(`?actor=%25`)).total).toBe(0);
     const today = new Date().toISOString().slice(0, 10);
     expect((await log(`?from=${today}&to=${today}&action=user.approved`)).total).toBe(approved.total);
     expect((await log(`?to=2000-01-01`)).total).toBe(0);
-    expect((await log(`?from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).total).toBe(0);
+    expect(
+      (await log(`?from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).total,
+    ).toBe(0);
   });
 
   it('answers 400 with a message for a bad query', async () => {
@@ -185,11 +199,19 @@ describe('the audit log', () => {
 
   it('keeps the log append-only: the table refuses UPDATE, DELETE and TRUNCATE', async () => {
     const table = `"${app.schema}".audit_log`;
-    const [{ n }] = (await app.dataSource.query(`SELECT count(*)::int AS n FROM ${table}`)) as { n: number }[];
+    const [{ n }] = (await app.dataSource.query(`SELECT count(*)::int AS n FROM ${table}`)) as {
+      n: number;
+    }[];
     expect(n).toBeGreaterThan(0);
-    for (const sql of [`UPDATE ${table} SET actor_name = 'someone else'`, `DELETE FROM ${table}`, `TRUNCATE ${table}`])
+    for (const sql of [
+      `UPDATE ${table} SET actor_name = 'someone else'`,
+      `DELETE FROM ${table}`,
+      `TRUNCATE ${table}`,
+    ])
       await expect(app.dataSource.query(sql)).rejects.toThrow(/audit_log is append-only/);
-    const [{ n: after }] = (await app.dataSource.query(`SELECT count(*)::int AS n FROM ${table}`)) as { n: number }[];
+    const [{ n: after }] = (await app.dataSource.query(`SELECT count(*)::int AS n FROM ${table}`)) as {
+      n: number;
+    }[];
     expect(after).toBe(n);
     // And no route changes or removes an entry.
     for (const method of ['delete', 'patch', 'put'] as const)

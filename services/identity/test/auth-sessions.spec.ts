@@ -267,7 +267,8 @@ describe('absolute session lifetime (ADR 0011)', () => {
     expect(first.sst).toBe(first.iat);
 
     // An active user refreshes every few hours; the last refresh before the end is cut to the end.
-    for (const hours of [7, 14, 21]) expect((await at(hours * 3600, () => client.get('/api/auth/me'))).status).toBe(200);
+    for (const hours of [7, 14, 21])
+      expect((await at(hours * 3600, () => client.get('/api/auth/me'))).status).toBe(200);
     const me = await at(MAX_SESSION_AGE_SECONDS - 60 * 60, () => client.get('/api/auth/me'));
     expect(me.status).toBe(200);
     const refreshed = tokenClaims(sessionCookie(me)?.value);
@@ -308,7 +309,8 @@ describe('absolute session lifetime (ADR 0011)', () => {
     const userId = tokenClaims(activeToken).sub as string;
 
     // What a restart of the store leaves: nothing at all.
-    for (const key of ['auth:state:warmed', `auth:revoked:${sid}`, `auth:tv:${userId}`]) await app.runtime.store.del(key);
+    for (const key of ['auth:state:warmed', `auth:revoked:${sid}`, `auth:tv:${userId}`])
+      await app.runtime.store.del(key);
     const deadline = Date.now() + 10_000;
     while (!(await app.runtime.store.get('auth:state:warmed')) && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 100));

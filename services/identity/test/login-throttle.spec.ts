@@ -108,7 +108,9 @@ describe('per (account, address) pair', () => {
     const through = LOGIN_FREE_FAILURES + (Date.now() - started > 1000 ? 1 : 0);
     expect(burst.filter((r) => r.status === 401).length).toBeGreaterThanOrEqual(LOGIN_FREE_FAILURES);
     expect(burst.filter((r) => r.status === 401).length).toBeLessThanOrEqual(through);
-    expect(burst.filter((r) => r.status === 401).length + burst.filter((r) => r.status === 429).length).toBe(20);
+    expect(burst.filter((r) => r.status === 401).length + burst.filter((r) => r.status === 429).length).toBe(
+      20,
+    );
   });
 });
 

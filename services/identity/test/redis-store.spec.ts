@@ -93,7 +93,10 @@ it('answers /me on a second replica with what the first changed, at once, though
     expect((await onOther.get<User>('/api/auth/me')).body.role).toBe('student');
 
     await admin.patch(`/api/users/${user.id}/approval`, { approved: false });
-    expect((await onOther.get<User>('/api/auth/me')).body).toMatchObject({ role: 'student', approved: false });
+    expect((await onOther.get<User>('/api/auth/me')).body).toMatchObject({
+      role: 'student',
+      approved: false,
+    });
 
     await admin.delete(`/api/users/${user.id}`);
     expect((await onOther.get('/api/auth/me')).status).toBe(401);

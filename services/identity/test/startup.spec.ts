@@ -139,7 +139,11 @@ describe('demo district', () => {
     });
 
     it('never offers the administrator: not by type, not by email, not a demo account since promoted', async () => {
-      for (const body of [{ type: 'admin' }, { email: demo('admin').email }, { email: 'ADMIN@demo.school' }]) {
+      for (const body of [
+        { type: 'admin' },
+        { email: demo('admin').email },
+        { email: 'ADMIN@demo.school' },
+      ]) {
         const res = await app.client().post('/api/auth/quick-login', body);
         expect([400, 403]).toContain(res.status);
         expect(res.setCookies).toEqual([]);
@@ -180,7 +184,11 @@ describe('demo district', () => {
         { headers: { 'sec-fetch-site': 'same-site' } },
       ]) {
         const client = app.client();
-        const res = await client.post('/api/auth/quick-login', options.form ? undefined : { type: 'teacher' }, options);
+        const res = await client.post(
+          '/api/auth/quick-login',
+          options.form ? undefined : { type: 'teacher' },
+          options,
+        );
         expect(res.status).toBe(403);
         expect(res.body).toMatchObject({ message: IdentityMessages.crossSiteRefused });
         expect(res.setCookies).toEqual([]);

@@ -79,13 +79,19 @@ describe('listing', () => {
 
   it('answers identity.users.list in pages in id order when asked with a limit, so no answer outgrows a NATS message', async () => {
     for (let i = 0; i < 3; i++) await registerPerson(app, admin, 'student');
-    const everyone = usersListReplySchema.parse(await app.runtime.bus.request(Subjects.identityUsersList, { excludeAdmins: true }));
+    const everyone = usersListReplySchema.parse(
+      await app.runtime.bus.request(Subjects.identityUsersList, { excludeAdmins: true }),
+    );
     const paged: string[] = [];
     let after: string | undefined;
     let pages = 0;
     do {
       const reply = usersListReplySchema.parse(
-        await app.runtime.bus.request(Subjects.identityUsersList, { excludeAdmins: true, limit: 2, ...(after ? { after } : {}) }),
+        await app.runtime.bus.request(Subjects.identityUsersList, {
+          excludeAdmins: true,
+          limit: 2,
+          ...(after ? { after } : {}),
+        }),
       );
       expect(reply.users.length).toBeLessThanOrEqual(2);
       expect(reply.users.some((u) => u.isAdmin)).toBe(false);
@@ -242,16 +248,19 @@ describe('self-protection', () => {
     ['PATCH', 'role', { role: 'student' }, IdentityMessages.cannotChangeOwnRole],
     ['PATCH', 'approval', { approved: false }, IdentityMessages.cannotSuspendOwnAccount],
     ['DELETE', '', undefined, IdentityMessages.cannotDeleteOwnAccount],
-  ])('refuses an admin’s %s of their own %s (403), however the id is spelled', async (method, field, body, message) => {
-    for (const id of spellings()) {
-      const path = field ? `/api/users/${id}/${field}` : `/api/users/${id}`;
-      const res = await admin.request(method, path, { body });
-      expect(res.status).toBe(403);
-      expect(res.body).toMatchObject({ statusCode: 403, message });
-      const me = await admin.get<User>('/api/auth/me');
-      expect(me.body).toMatchObject({ isAdmin: true, approved: true, role: 'teacher' });
-    }
-  });
+  ])(
+    'refuses an admin’s %s of their own %s (403), however the id is spelled',
+    async (method, field, body, message) => {
+      for (const id of spellings()) {
+        const path = field ? `/api/users/${id}/${field}` : `/api/users/${id}`;
+        const res = await admin.request(method, path, { body });
+        expect(res.status).toBe(403);
+        expect(res.body).toMatchObject({ statusCode: 403, message });
+        const me = await admin.get<User>('/api/auth/me');
+        expect(me.body).toMatchObject({ isAdmin: true, approved: true, role: 'teacher' });
+      }
+    },
+  );
 });
 
 function mixedCase(id: string): string {
@@ -261,7 +270,9 @@ function mixedCase(id: string): string {
 describe('non-canonical ids', () => {
   it('ends a demoted, deleted or reset user’s sessions whatever letter case the admin’s request used', async () => {
     const demoted = await registerPerson(app, admin, 'admin');
-    expect((await admin.patch(`/api/users/${demoted.user.id.toUpperCase()}/admin`, { isAdmin: false })).status).toBe(200);
+    expect(
+      (await admin.patch(`/api/users/${demoted.user.id.toUpperCase()}/admin`, { isAdmin: false })).status,
+    ).toBe(200);
     expect((await demoted.client.get('/api/users')).status).toBe(401);
 
     const reset = await registerPerson(app, admin, 'teacher');
@@ -273,7 +284,9 @@ describe('non-canonical ids', () => {
     const deleted = await registerPerson(app, admin, 'student');
     expect((await admin.delete(`/api/users/${deleted.user.id.toUpperCase()}`)).status).toBe(204);
     expect((await deleted.client.get('/api/auth/me')).status).toBe(401);
-    const event = userDeletedEventSchema.parse((await eventFor(Subjects.identityUserDeleted, deleted.user.id)).data);
+    const event = userDeletedEventSchema.parse(
+      (await eventFor(Subjects.identityUserDeleted, deleted.user.id)).data,
+    );
     expect(event).toEqual({ userId: deleted.user.id });
   });
 
@@ -310,7 +323,10 @@ describe('suspension (ADR 0011)', () => {
     const login = await again.post<User>('/api/auth/login', { email: user.email, password });
     expect(login.body).toMatchObject({ approved: false, isAdmin: false });
     expect((await again.get('/api/users')).status).toBe(403);
-    expect((await admin.get<User[]>('/api/users')).body.find((u) => u.id === user.id)).toMatchObject({ isAdmin: true, approved: false });
+    expect((await admin.get<User[]>('/api/users')).body.find((u) => u.id === user.id)).toMatchObject({
+      isAdmin: true,
+      approved: false,
+    });
   });
 });
 

@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { USER_EXPORT_SERVICES, type User, type UserExportReply, type UserExportService } from '@district/contracts';
+import {
+  USER_EXPORT_SERVICES,
+  type User,
+  type UserExportReply,
+  type UserExportService,
+} from '@district/contracts';
 import type { BusSubscription } from '@district/nest-common';
 import type { HttpClient } from '@district/nest-common/testing';
 import { exportUnavailableMessage } from '../src/admin/user-export.errors';
@@ -48,7 +53,10 @@ async function standIns(services: readonly UserExportService[]): Promise<void> {
           const how = behaviour.get(service) ?? 'answer';
           if (how === 'silent') await new Promise((r) => setTimeout(r, USER_EXPORT_TIMEOUT_MS + 1_000));
           if (how === 'garbage') return { service, sections: 'everything' };
-          return { service, sections: { rows: [{ owner: userId, from: service }] } } satisfies UserExportReply;
+          return {
+            service,
+            sections: { rows: [{ owner: userId, from: service }] },
+          } satisfies UserExportReply;
         },
         service,
       ),
@@ -106,7 +114,10 @@ describe('GET /api/admin/users/:id/export', () => {
     behaviour.set('chat', 'garbage');
     const res = await admin.get(`/api/admin/users/${user.id}/export`);
     expect(res.status).toBe(503);
-    expect(res.body).toMatchObject({ message: exportUnavailableMessage(['chat', 'classroom']), statusCode: 503 });
+    expect(res.body).toMatchObject({
+      message: exportUnavailableMessage(['chat', 'classroom']),
+      statusCode: 503,
+    });
     expect(res.headers.get('content-disposition')).toBeNull();
   });
 

@@ -11,14 +11,18 @@ import { ScrollRestoration } from './scroll-restoration';
 afterEach(() => window.history.replaceState(null, '', '/'));
 
 describe('the browser app (declarative router, ADR 0023)', () => {
-  it('starts at the address bar\'s page with the embedded lessons, and follows links', async () => {
+  it("starts at the address bar's page with the embedded lessons, and follows links", async () => {
     const fetch = stubFetch();
     fetch.on('GET', '/api/auth/me', { status: 401, json: { statusCode: 401, message: 'Unauthorized' } });
     fetch.on('GET', '/api/categories', { json: [] });
     const script = document.createElement('script');
     script.type = 'application/json';
     script.id = 'initial-data';
-    script.textContent = JSON.stringify({ page: 'home', limit: 6, posts: [makePost({ title: 'Embedded lesson' })] });
+    script.textContent = JSON.stringify({
+      page: 'home',
+      limit: 6,
+      posts: [makePost({ title: 'Embedded lesson' })],
+    });
     document.body.append(script);
     render(<App />);
     expect(await screen.findByRole('heading', { level: 3, name: 'Embedded lesson' })).toBeInTheDocument();

@@ -7,7 +7,17 @@ import { renderApp } from '@/testing/render-app';
 const heading = (name: string) => screen.findByRole('heading', { level: 1, name });
 
 describe('route guards (spec section 2)', () => {
-  it.each(['/profile', '/admin', '/admin/users', '/educational-tools', '/blog/some-lesson', '/listen-to-type', '/google-slides', '/audio-quizzes', '/text-quizzes'])(
+  it.each([
+    '/profile',
+    '/admin',
+    '/admin/users',
+    '/educational-tools',
+    '/blog/some-lesson',
+    '/listen-to-type',
+    '/google-slides',
+    '/audio-quizzes',
+    '/text-quizzes',
+  ])(
     'a visitor on %s sees Authentication Required with a Login link to third-party sign-in',
     async (path) => {
       await renderApp(path, { user: null });
@@ -36,7 +46,9 @@ describe('route guards (spec section 2)', () => {
     await user.type(dialog.getByLabelText('Password'), 'demo1234');
     await user.click(dialog.getByRole('button', { name: 'Sign In' }));
     await waitFor(() =>
-      expect(screen.queryByRole('heading', { name: IdentityMessages.authenticationRequired })).not.toBeInTheDocument(),
+      expect(
+        screen.queryByRole('heading', { name: IdentityMessages.authenticationRequired }),
+      ).not.toBeInTheDocument(),
     );
     expect(router.state.location.pathname).toBe('/educational-tools');
   });
@@ -51,15 +63,22 @@ describe('route guards (spec section 2)', () => {
     ['/audio-quizzes', 'Audio Quizzes'],
     ['/text-quizzes', 'Text Quizzes'],
   ])('a pending user opens the quiz screen %s (login needed, approval not)', async (path, title) => {
-    await renderApp(path, { user: personas.pending(), setup: (f) => f.on('GET', `/api${path}`, { json: [] }) });
+    await renderApp(path, {
+      user: personas.pending(),
+      setup: (f) => f.on('GET', `/api${path}`, { json: [] }),
+    });
     expect(await heading(title)).toBeInTheDocument();
     expect(screen.queryByText('Coming soon')).not.toBeInTheDocument();
   });
 
   it('a pending user may open login-only routes (approval not needed)', async () => {
     await renderApp('/educational-tools', { user: personas.pending() });
-    expect(screen.queryByRole('heading', { name: IdentityMessages.accountPendingApproval })).not.toBeInTheDocument();
-    expect(screen.queryByRole('heading', { name: IdentityMessages.authenticationRequired })).not.toBeInTheDocument();
+    expect(
+      screen.queryByRole('heading', { name: IdentityMessages.accountPendingApproval }),
+    ).not.toBeInTheDocument();
+    expect(
+      screen.queryByRole('heading', { name: IdentityMessages.authenticationRequired }),
+    ).not.toBeInTheDocument();
   });
 
   it.each([
@@ -67,7 +86,14 @@ describe('route guards (spec section 2)', () => {
     ['teacher', personas.teacher],
     ['pending', personas.pending],
   ])('a %s on admin pages sees Access Denied and the admin-required message', async (_label, make) => {
-    for (const path of ['/admin', '/admin/users', '/admin/posts', '/admin/posts/new', '/admin/posts/edit/42', '/admin/seo']) {
+    for (const path of [
+      '/admin',
+      '/admin/users',
+      '/admin/posts',
+      '/admin/posts/new',
+      '/admin/posts/edit/42',
+      '/admin/seo',
+    ]) {
       const view = await renderApp(path, { user: make() });
       expect(await heading(IdentityMessages.accessDenied)).toBeInTheDocument();
       expect(screen.getByText(IdentityMessages.adminRequired)).toBeInTheDocument();
@@ -81,27 +107,42 @@ describe('route guards (spec section 2)', () => {
   });
 
   it('an admin opens the admin dashboard', async () => {
-    await renderApp('/admin', { user: personas.admin(), setup: (f) => f.on('GET', '/api/users', { json: [] }) });
+    await renderApp('/admin', {
+      user: personas.admin(),
+      setup: (f) => f.on('GET', '/api/users', { json: [] }),
+    });
     expect(await heading('Admin Dashboard')).toBeInTheDocument();
   });
 
-  it.each(['/bingo-generator', '/word-bingo', '/spanish-alphabet', '/word-sorter', '/code-evolution', '/crossword-generator', '/blog', '/'])(
-    'the public route %s needs no sign-in',
-    async (path) => {
-      await renderApp(path, { user: null });
-      expect(await screen.findByRole('heading', { level: 1 })).toBeInTheDocument();
-      expect(screen.queryByRole('heading', { name: IdentityMessages.authenticationRequired })).not.toBeInTheDocument();
-    },
-  );
+  it.each([
+    '/bingo-generator',
+    '/word-bingo',
+    '/spanish-alphabet',
+    '/word-sorter',
+    '/code-evolution',
+    '/crossword-generator',
+    '/blog',
+    '/',
+  ])('the public route %s needs no sign-in', async (path) => {
+    await renderApp(path, { user: null });
+    expect(await screen.findByRole('heading', { level: 1 })).toBeInTheDocument();
+    expect(
+      screen.queryByRole('heading', { name: IdentityMessages.authenticationRequired }),
+    ).not.toBeInTheDocument();
+  });
 
-  it.each(['/bingo-generator', '/word-bingo', '/spanish-alphabet', '/word-sorter', '/code-evolution', '/crossword-generator'])(
-    'the tool route %s renders the classroom tool itself',
-    async (path) => {
-      await renderApp(path, { user: null });
-      await screen.findByRole('heading', { level: 1 });
-      expect(screen.queryByText('Coming soon')).not.toBeInTheDocument();
-    },
-  );
+  it.each([
+    '/bingo-generator',
+    '/word-bingo',
+    '/spanish-alphabet',
+    '/word-sorter',
+    '/code-evolution',
+    '/crossword-generator',
+  ])('the tool route %s renders the classroom tool itself', async (path) => {
+    await renderApp(path, { user: null });
+    await screen.findByRole('heading', { level: 1 });
+    expect(screen.queryByText('Coming soon')).not.toBeInTheDocument();
+  });
 
   it('the tools hub is routed for a signed-in user', async () => {
     await renderApp('/educational-tools', { user: personas.teacher() });
@@ -114,12 +155,18 @@ describe('route guards (spec section 2)', () => {
     ['/lesson-plans', 'Lesson Plans', personas.pending],
     ['/google-slides', 'Google Slides', personas.pending],
     ['/sound-demo', 'Sound Demo', () => null],
-  ])('the classroom screen %s is routed (login needed, approval not; the sound demo is public)', async (path, title, make) => {
-    await renderApp(path, {
-      user: make(),
-      setup: (f) => ['/api/audio-lists', '/api/lesson-plans', '/api/google-slides'].forEach((api) => f.on('GET', api, { json: [] })),
-    });
-    expect(await heading(title)).toBeInTheDocument();
-    expect(screen.queryByText('Coming soon')).not.toBeInTheDocument();
-  });
+  ])(
+    'the classroom screen %s is routed (login needed, approval not; the sound demo is public)',
+    async (path, title, make) => {
+      await renderApp(path, {
+        user: make(),
+        setup: (f) =>
+          ['/api/audio-lists', '/api/lesson-plans', '/api/google-slides'].forEach((api) =>
+            f.on('GET', api, { json: [] }),
+          ),
+      });
+      expect(await heading(title)).toBeInTheDocument();
+      expect(screen.queryByText('Coming soon')).not.toBeInTheDocument();
+    },
+  );
 });

@@ -33,5 +33,9 @@ export const ROUTE_PRELOADS: readonly RoutePreload[] = [
   { path: '/blog/:slug', modules: ['src/features/blog/components/post-page.tsx'] },
   { path: '/educational-tools', modules: ['src/features/tools/hub/tools-hub-page.tsx'] },
   // The quiz list, checked without zod.
-  { path: '/text-quizzes', modules: ['src/features/quizzes/components/quizzes-page.tsx'], fetch: ['/api/text-quizzes'] },
+  {
+    path: '/text-quizzes',
+    modules: ['src/features/quizzes/components/quizzes-page.tsx'],
+    fetch: ['/api/text-quizzes'],
+  },
 ];

@@ -37,7 +37,10 @@ function lazyNamed<M, K extends keyof M>(load: () => Promise<M>, name: K): LazyP
   const page = lazy(() => {
     const ready = loaded;
     // React reads a thenable's result synchronously when `then` calls back at once: no suspension.
-    if (ready) return { then: (resolve: (value: typeof ready) => void) => resolve(ready) } as unknown as Promise<typeof ready>;
+    if (ready)
+      return { then: (resolve: (value: typeof ready) => void) => resolve(ready) } as unknown as Promise<
+        typeof ready
+      >;
     return preload();
   });
   return Object.assign(page, { preload });
@@ -53,13 +56,31 @@ const ProfilePage = lazy(async () => {
   ]);
   return { default: () => <profile.ProfilePage quizResults={<grades.MyQuizResults />} /> };
 });
-const AdminPostsPage = lazyNamed(() => import('@/features/blog/components/admin-posts-page'), 'AdminPostsPage');
-const AdminCategoriesPage = lazyNamed(() => import('@/features/blog/components/admin-categories-page'), 'AdminCategoriesPage');
-const AdminCommentsPage = lazyNamed(() => import('@/features/blog/components/admin-comments-page'), 'AdminCommentsPage');
-const PostEditorPage = lazyNamed(() => import('@/features/blog/components/post-editor/post-editor-page'), 'PostEditorPage');
+const AdminPostsPage = lazyNamed(
+  () => import('@/features/blog/components/admin-posts-page'),
+  'AdminPostsPage',
+);
+const AdminCategoriesPage = lazyNamed(
+  () => import('@/features/blog/components/admin-categories-page'),
+  'AdminCategoriesPage',
+);
+const AdminCommentsPage = lazyNamed(
+  () => import('@/features/blog/components/admin-comments-page'),
+  'AdminCommentsPage',
+);
+const PostEditorPage = lazyNamed(
+  () => import('@/features/blog/components/post-editor/post-editor-page'),
+  'PostEditorPage',
+);
 const AdminSeoPage = lazyNamed(() => import('@/features/blog/components/admin-seo-page'), 'AdminSeoPage');
-const AdminUsersPage = lazyNamed(() => import('@/features/accounts/components/admin-users-page'), 'AdminUsersPage');
-const AdminChatroomsPage = lazyNamed(() => import('@/features/chat/components/admin-chatrooms-page'), 'AdminChatroomsPage');
+const AdminUsersPage = lazyNamed(
+  () => import('@/features/accounts/components/admin-users-page'),
+  'AdminUsersPage',
+);
+const AdminChatroomsPage = lazyNamed(
+  () => import('@/features/chat/components/admin-chatrooms-page'),
+  'AdminChatroomsPage',
+);
 const ChatPage = lazyNamed(() => import('@/features/chat/components/chat-page'), 'ChatPage');
 /** The audio quizzes screen with the grades feature's student grades table for teachers and admins (spec §2). */
 const AudioQuizzesPage = lazy(async () => {
@@ -67,25 +88,48 @@ const AudioQuizzesPage = lazy(async () => {
     import('@/features/quizzes/components/quizzes-page'),
     import('@/features/grades/components/quiz-grades-section'),
   ]);
-  return { default: () => <quizzes.AudioQuizzesPage gradesPanel={<grades.QuizGradesSection kind="audio" />} /> };
+  return {
+    default: () => <quizzes.AudioQuizzesPage gradesPanel={<grades.QuizGradesSection kind="audio" />} />,
+  };
 });
-const AudioQuizGradesDashboardPage = lazyNamed(() => import('@/features/grades/components/grades-dashboard-page'), 'AudioQuizGradesDashboardPage');
-const TextQuizGradesDashboardPage = lazyNamed(() => import('@/features/grades/components/grades-dashboard-page'), 'TextQuizGradesDashboardPage');
-const TextQuizzesPage = lazyNamed(() => import('@/features/quizzes/components/quizzes-page'), 'TextQuizzesPage');
+const AudioQuizGradesDashboardPage = lazyNamed(
+  () => import('@/features/grades/components/grades-dashboard-page'),
+  'AudioQuizGradesDashboardPage',
+);
+const TextQuizGradesDashboardPage = lazyNamed(
+  () => import('@/features/grades/components/grades-dashboard-page'),
+  'TextQuizGradesDashboardPage',
+);
+const TextQuizzesPage = lazyNamed(
+  () => import('@/features/quizzes/components/quizzes-page'),
+  'TextQuizzesPage',
+);
 const AdminDashboardPage = lazyNamed(() => import('./routes/admin-dashboard-page'), 'AdminDashboardPage');
 const NotFoundPage = lazyNamed(() => import('./routes/not-found'), 'NotFoundPage');
-const AudioListsPage = lazyNamed(() => import('@/features/classroom/audio-lists/audio-lists-page'), 'AudioListsPage');
+const AudioListsPage = lazyNamed(
+  () => import('@/features/classroom/audio-lists/audio-lists-page'),
+  'AudioListsPage',
+);
 /** The classroom's sound demo lists the tools feature's alphabet recordings; features never import each other, so the app hands them over. */
 const SoundDemoPage = lazy(async () => {
   const [demo, letters] = await Promise.all([
     import('@/features/classroom/sound-demo/sound-demo-page'),
     import('@/features/tools/spanish-alphabet/spanish-letters'),
   ]);
-  const alphabet = letters.SPANISH_LETTERS.map((l) => ({ letter: l.letter, src: letters.letterAudioUrl(l.letter) }));
+  const alphabet = letters.SPANISH_LETTERS.map((l) => ({
+    letter: l.letter,
+    src: letters.letterAudioUrl(l.letter),
+  }));
   return { default: () => <demo.SoundDemoPage alphabet={alphabet} /> };
 });
-const LessonPlansPage = lazyNamed(() => import('@/features/classroom/lesson-plans/lesson-plans-page'), 'LessonPlansPage');
-const GoogleSlidesPage = lazyNamed(() => import('@/features/classroom/google-slides/google-slides-page'), 'GoogleSlidesPage');
+const LessonPlansPage = lazyNamed(
+  () => import('@/features/classroom/lesson-plans/lesson-plans-page'),
+  'LessonPlansPage',
+);
+const GoogleSlidesPage = lazyNamed(
+  () => import('@/features/classroom/google-slides/google-slides-page'),
+  'GoogleSlidesPage',
+);
 
 function guarded(level: GuardLevel | null, element: ReactNode): ReactNode {
   return level ? <Guard level={level}>{element}</Guard> : element;
@@ -153,4 +197,6 @@ export function preloadRouteCode(pathname: string): void {
   preload?.().catch(() => undefined);
 }
 
-export const routes: RouteObject[] = [{ element: <AppShell />, errorElement: <DataRouteErrorPage />, children: appRoutes }];
+export const routes: RouteObject[] = [
+  { element: <AppShell />, errorElement: <DataRouteErrorPage />, children: appRoutes },
+];

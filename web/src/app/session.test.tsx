@@ -51,7 +51,9 @@ describe('session bootstrap (spec section 4)', () => {
 
   it('counts an invalid JSON answer as signed out, even with a stored copy', async () => {
     window.localStorage.setItem(USER_STORAGE_KEY, JSON.stringify(personas.student()));
-    await renderApp('/', { setup: (f) => f.on('GET', '/api/auth/me', { status: 200, text: '<html>not json' }) });
+    await renderApp('/', {
+      setup: (f) => f.on('GET', '/api/auth/me', { status: 200, text: '<html>not json' }),
+    });
     expect(within(nav()).getByRole('button', { name: 'Sign In' })).toBeInTheDocument();
     expect(stored()).toBeNull();
   });
@@ -79,7 +81,11 @@ describe('session bootstrap (spec section 4)', () => {
 
   it('logout clears memory, storage and the global current user, and calls the server', async () => {
     const user = personas.admin();
-    const { fetch, user: ui, router } = await renderApp('/admin/posts', {
+    const {
+      fetch,
+      user: ui,
+      router,
+    } = await renderApp('/admin/posts', {
       user,
       setup: (f) => f.on('POST', '/api/auth/logout', { status: 204 }),
     });
@@ -96,7 +102,10 @@ describe('session bootstrap (spec section 4)', () => {
     const announced: unknown[] = [];
     const listener = (e: Event) => announced.push((e as CustomEvent).detail);
     window.addEventListener(USER_UPDATED_EVENT, listener);
-    const { user: ui } = await renderApp('/', { user: null, setup: (f) => f.on('POST', '/api/auth/login', { json: user }) });
+    const { user: ui } = await renderApp('/', {
+      user: null,
+      setup: (f) => f.on('POST', '/api/auth/login', { json: user }),
+    });
     await ui.click(within(nav()).getByRole('button', { name: 'Sign In' }));
     const dialog = await screen.findByRole('dialog', { name: 'Sign In' });
     await ui.type(within(dialog).getByLabelText('Email'), user.email);

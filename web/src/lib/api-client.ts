@@ -61,10 +61,17 @@ export interface ApiResponse<T> {
  * The one way the SPA talks to the API: same-origin, cookies included, JSON (or a form) in and JSON out.
  * Errors carry the server's `message` so screens can show the spec's wording.
  */
-export async function apiResponse<T = unknown>(path: string, options: RequestOptions<T> = {}): Promise<ApiResponse<T>> {
+export async function apiResponse<T = unknown>(
+  path: string,
+  options: RequestOptions<T> = {},
+): Promise<ApiResponse<T>> {
   const { method = 'GET', body, signal, noCache } = options;
   // A guard replaces the schema: nothing of zod is loaded for this answer.
-  const schemaReady = options.guard ? undefined : typeof options.schema === 'function' ? options.schema() : options.schema;
+  const schemaReady = options.guard
+    ? undefined
+    : typeof options.schema === 'function'
+      ? options.schema()
+      : options.schema;
   // A failed chunk load surfaces when the answer is read; until then it must not count as unhandled.
   if (schemaReady instanceof Promise) schemaReady.catch(() => undefined);
   const form = body instanceof FormData;
@@ -116,7 +123,8 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
 }
 
 export const api = {
-  get: <T>(path: string, opts?: Omit<RequestOptions<T>, 'method' | 'body'>) => apiRequest<T>(path, { ...opts, method: 'GET' }),
+  get: <T>(path: string, opts?: Omit<RequestOptions<T>, 'method' | 'body'>) =>
+    apiRequest<T>(path, { ...opts, method: 'GET' }),
   post: <T>(path: string, body?: unknown, opts?: Omit<RequestOptions<T>, 'method' | 'body'>) =>
     apiRequest<T>(path, { ...opts, method: 'POST', body }),
   put: <T>(path: string, body?: unknown, opts?: Omit<RequestOptions<T>, 'method' | 'body'>) =>

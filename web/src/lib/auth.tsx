@@ -1,4 +1,13 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import type { LoginRequest, RegisterRequest, User } from '@district/contracts/identity';
 import { api, ApiError } from '@/lib/api-client';
 import { loadUserSchema, parseUser } from '@/lib/user-guard';
@@ -154,12 +163,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   );
 
   const login = useCallback(
-    async (credentials: LoginRequest) => signedIn(await api.post('/api/auth/login', credentials, { schema: loadUserSchema })),
+    async (credentials: LoginRequest) =>
+      signedIn(await api.post('/api/auth/login', credentials, { schema: loadUserSchema })),
     [signedIn],
   );
 
   const register = useCallback(
-    async (payload: RegisterRequest) => signedIn(await api.post('/api/auth/register', payload, { schema: loadUserSchema })),
+    async (payload: RegisterRequest) =>
+      signedIn(await api.post('/api/auth/register', payload, { schema: loadUserSchema })),
     [signedIn],
   );
 
@@ -193,4 +204,5 @@ export function useSession(): Session {
 /** Convenience predicates shared by guards, the navbar and features. */
 export const isApproved = (user: User | null): boolean => Boolean(user?.approved);
 export const isAdmin = (user: User | null): boolean => Boolean(user?.isAdmin);
-export const isTeacherOrAdmin = (user: User | null): boolean => Boolean(user && (user.isAdmin || user.role === 'teacher'));
+export const isTeacherOrAdmin = (user: User | null): boolean =>
+  Boolean(user && (user.isAdmin || user.role === 'teacher'));

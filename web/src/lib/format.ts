@@ -25,7 +25,10 @@ const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'} a
  * Spec section 9: 'just now' under a minute, then minutes, hours, 'Yesterday', days up to 7 days;
  * card dates (withWeeks) also weeks up to 30 days; after that the full date.
  */
-export function formatRelativeDate(value: string | number | Date | null | undefined, options: { withWeeks?: boolean; now?: Date } = {}): string {
+export function formatRelativeDate(
+  value: string | number | Date | null | undefined,
+  options: { withWeeks?: boolean; now?: Date } = {},
+): string {
   const d = toDate(value);
   if (!d) return '';
   const now = options.now ?? new Date();

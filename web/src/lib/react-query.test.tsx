@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { personas } from '@/testing/fixtures';
 import { renderApp } from '@/testing/render-app';
 
-const postCalls = (fetch: Awaited<ReturnType<typeof renderApp>>['fetch']) => fetch.calls('GET', '/api/posts/public').length;
+const postCalls = (fetch: Awaited<ReturnType<typeof renderApp>>['fetch']) =>
+  fetch.calls('GET', '/api/posts/public').length;
 
 function setVisibility(state: 'visible' | 'hidden') {
   Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => state });
@@ -50,7 +51,9 @@ describe('list refresh rules (spec section 4)', () => {
     });
     await screen.findByText(admin.email);
     expect(queryClient.getQueryData(['admin', 'users'])).toBeDefined();
-    await user.click(within(screen.getByRole('navigation', { name: 'Main' })).getByRole('button', { name: 'Logout' }));
+    await user.click(
+      within(screen.getByRole('navigation', { name: 'Main' })).getByRole('button', { name: 'Logout' }),
+    );
     await waitFor(() => expect(queryClient.getQueryData(['admin', 'users'])).toBeUndefined());
   });
 });

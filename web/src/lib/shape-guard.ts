@@ -13,7 +13,9 @@ export const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && 
 /** z.string().uuid(): RFC 9562 layout, version 1–8 (or the nil/max UUID). */
 export const isUuid = (v: unknown): v is string =>
   typeof v === 'string' &&
-  /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/.test(v);
+  /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/.test(
+    v,
+  );
 /** One of a union's values; `Record<U, true>` makes the type checker insist on exactly the union's members. */
 export const oneOf =
   <U extends string>(values: Record<U, true>) =>

@@ -1,5 +1,14 @@
 import type { Role, User } from '@district/contracts/identity';
-import { isBoolean, isNullableString, isString, isUuid, matchShape, oneOf, pickShape, type FieldChecks } from './shape-guard';
+import {
+  isBoolean,
+  isNullableString,
+  isString,
+  isUuid,
+  matchShape,
+  oneOf,
+  pickShape,
+  type FieldChecks,
+} from './shape-guard';
 
 const ROLES: Record<Role, true> = { student: true, teacher: true };
 

@@ -36,8 +36,15 @@ export interface FetchStub {
 function toResponse(reply: Awaited<Reply>): Response {
   const status = reply.status ?? 200;
   if (status === 204) return new Response(null, { status });
-  if (reply.text !== undefined) return new Response(reply.text, { status, headers: { 'Content-Type': 'application/json', ...reply.headers } });
-  return new Response(JSON.stringify(reply.json ?? null), { status, headers: { 'Content-Type': 'application/json', ...reply.headers } });
+  if (reply.text !== undefined)
+    return new Response(reply.text, {
+      status,
+      headers: { 'Content-Type': 'application/json', ...reply.headers },
+    });
+  return new Response(JSON.stringify(reply.json ?? null), {
+    status,
+    headers: { 'Content-Type': 'application/json', ...reply.headers },
+  });
 }
 
 const matches = (route: Route, method: string, path: string) =>
@@ -48,7 +55,10 @@ export function stubFetch(): FetchStub {
   const requests: RecordedRequest[] = [];
 
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
-    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, 'http://localhost');
+    const url = new URL(
+      typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
+      'http://localhost',
+    );
     const method = (init.method ?? 'GET').toUpperCase();
     let body: unknown = undefined;
     if (typeof init.body === 'string') {
@@ -62,11 +72,21 @@ export function stubFetch(): FetchStub {
     new Headers(init.headers).forEach((value, name) => {
       headers[name] = value;
     });
-    const req: RecordedRequest = { method, path: url.pathname + url.search, body, credentials: init.credentials, headers };
+    const req: RecordedRequest = {
+      method,
+      path: url.pathname + url.search,
+      body,
+      credentials: init.credentials,
+      headers,
+    };
     requests.push(req);
     // Later registrations win, so a test can override a default answer.
     const route = [...routes].reverse().find((r) => matches(r, method, url.pathname));
-    if (!route) return toResponse({ status: 404, json: { statusCode: 404, message: `No stub for ${method} ${url.pathname}` } });
+    if (!route)
+      return toResponse({
+        status: 404,
+        json: { statusCode: 404, message: `No stub for ${method} ${url.pathname}` },
+      });
     return toResponse(await route.handler(req));
   });
   vi.stubGlobal('fetch', fetchMock);
@@ -79,7 +99,11 @@ export function stubFetch(): FetchStub {
     },
     requests,
     calls: (method, path) =>
-      requests.filter((r) => r.method === method.toUpperCase() && (typeof path === 'string' ? r.path.split('?')[0] === path : path.test(r.path))),
+      requests.filter(
+        (r) =>
+          r.method === method.toUpperCase() &&
+          (typeof path === 'string' ? r.path.split('?')[0] === path : path.test(r.path)),
+      ),
   };
   return stub;
 }

@@ -33,7 +33,13 @@ export async function renderApp(path: string, options: RenderAppOptions = {}) {
   // A site with a third-party provider (the spec's behaviour); tests of a site without one script their own answer.
   fetch.on('GET', '/api/auth/sign-in-methods', { json: { password: true, thirdParty: true } });
   if (options.user !== undefined) {
-    fetch.on('GET', '/api/auth/me', options.user ? { json: options.user } : { status: 401, json: { statusCode: 401, message: 'Unauthorized' } });
+    fetch.on(
+      'GET',
+      '/api/auth/me',
+      options.user
+        ? { json: options.user }
+        : { status: 401, json: { statusCode: 401, message: 'Unauthorized' } },
+    );
   }
   options.setup?.(fetch);
 

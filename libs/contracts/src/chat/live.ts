@@ -208,7 +208,8 @@ export interface ChatPresenceEvent extends ChatEventBase {
 }
 export interface ChatJoinRejectedEvent extends ChatEventBase {
   type: 'join_rejected';
-  reason: 'name_taken' | 'invalid_name' | 'no_room' | 'not_invited' | 'not_approved' | 'rate_limited' | 'muted';
+  reason:
+    'name_taken' | 'invalid_name' | 'no_room' | 'not_invited' | 'not_approved' | 'rate_limited' | 'muted';
   /** rate_limited: milliseconds until a join is accepted again. */
   retryAfterMs?: number;
   /** muted: when the mute ends (ISO). */
@@ -307,7 +308,11 @@ export function chatParticipantHash(p: { name: string; role: string }): [number,
 }
 
 /** Adds (`sign` 1) or takes away (-1) a participant's hash from a digest's two sums. */
-export function chatRosterAdd(sums: [number, number], hash: readonly [number, number], sign: 1 | -1 = 1): void {
+export function chatRosterAdd(
+  sums: [number, number],
+  hash: readonly [number, number],
+  sign: 1 | -1 = 1,
+): void {
   sums[0] = (sums[0] + sign * hash[0]) >>> 0;
   sums[1] = (sums[1] + sign * hash[1]) >>> 0;
 }

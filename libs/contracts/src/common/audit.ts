@@ -54,7 +54,10 @@ export const auditRecordSchema = z.object({
 export type AuditRecord = z.infer<typeof auditRecordSchema>;
 
 /** `<service>.audit.recorded.v1`: the record and the service where the action happened. */
-export const auditRecordedEventSchema = z.object({ service: z.enum(AUDIT_SERVICES), record: auditRecordSchema });
+export const auditRecordedEventSchema = z.object({
+  service: z.enum(AUDIT_SERVICES),
+  record: auditRecordSchema,
+});
 export type AuditRecordedEvent = z.infer<typeof auditRecordedEventSchema>;
 
 /** Builds a record from the request's stamp (names and labels cut to the schema's limits). */
@@ -79,7 +82,10 @@ export function auditRecord(
 }
 
 /** An entry of `GET /api/admin/audit-log`. */
-export const auditLogEntrySchema = auditRecordSchema.extend({ id: z.string().uuid(), service: z.enum(AUDIT_SERVICES) });
+export const auditLogEntrySchema = auditRecordSchema.extend({
+  id: z.string().uuid(),
+  service: z.enum(AUDIT_SERVICES),
+});
 export type AuditLogEntry = z.infer<typeof auditLogEntrySchema>;
 
 export const AUDIT_LOG_PAGE_SIZE_MAX = 200;

@@ -54,9 +54,13 @@ export const registerRequestSchema = z.object({
 });
 export type RegisterRequest = z.input<typeof registerRequestSchema>;
 
-export const approvalRequestSchema = z.object({ approved: z.boolean({ error: 'approved must be true or false' }) });
+export const approvalRequestSchema = z.object({
+  approved: z.boolean({ error: 'approved must be true or false' }),
+});
 export const roleRequestSchema = z.object({ role: roleSchema });
-export const adminFlagRequestSchema = z.object({ isAdmin: z.boolean({ error: 'isAdmin must be true or false' }) });
+export const adminFlagRequestSchema = z.object({
+  isAdmin: z.boolean({ error: 'isAdmin must be true or false' }),
+});
 export const resetPasswordRequestSchema = z.object({
   newPassword: z
     .string({ error: IdentityMessages.passwordTooShort })
@@ -65,7 +69,10 @@ export const resetPasswordRequestSchema = z.object({
 });
 
 /** The demo shortcuts offer the teacher and the student (spec), never the administrator. */
-export const quickLoginRequestSchema = z.object({ email: emailSchema.optional(), type: z.enum(['teacher', 'student']).optional() });
+export const quickLoginRequestSchema = z.object({
+  email: emailSchema.optional(),
+  type: z.enum(['teacher', 'student']).optional(),
+});
 
 export const usersListResponseSchema = z.array(userSchema);
 

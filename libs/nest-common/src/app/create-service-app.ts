@@ -71,7 +71,8 @@ export async function startService(
     logger: false,
     bodyLimit: DEFAULT_BODY_LIMIT,
     trustProxy: trustedProxies(runtime.env),
-    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => normaliseRequestId(req.headers['x-request-id']),
+    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) =>
+      normaliseRequestId(req.headers['x-request-id']),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     // Slugs are up to 120 characters; longer path segments are refused as too long.
@@ -82,7 +83,11 @@ export async function startService(
       void reply
         .code(tooLong ? 414 : 400)
         .header('x-request-id', request.id)
-        .send({ statusCode: tooLong ? 414 : 400, message: tooLong ? 'The address is too long' : 'Invalid address', requestId: request.id });
+        .send({
+          statusCode: tooLong ? 414 : 400,
+          message: tooLong ? 'The address is too long' : 'Invalid address',
+          requestId: request.id,
+        });
     },
   });
   const app = await NestFactory.create<NestFastifyApplication>(definition.rootModule(runtime), adapter, {
@@ -121,17 +126,25 @@ export async function startService(
       metrics.httpDuration.observe([request.method, route, String(reply.statusCode)], seconds);
       // One access-log line per request per process: a gateway in this process that handed the request over
       // writes it. The path only: query strings can carry one-time codes (OIDC callback) that must not reach the logs.
-      if (!isHandedOver(request.raw)) access.info(
-        { requestId: request.id, method: request.method, path: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
-        'request',
-      );
+      if (!isHandedOver(request.raw))
+        access.info(
+          {
+            requestId: request.id,
+            method: request.method,
+            path: request.url.split('?')[0],
+            status: reply.statusCode,
+            ms: Math.round(reply.elapsedTime),
+          },
+          'request',
+        );
     }
     done();
   });
 
   // /metrics without a token only while nothing outside this machine can connect.
   metrics.access.configure(metricsToken, listen.host);
-  if (metrics.access.refusesAll) logger.warn({ host: listen.host }, `${METRICS_TOKEN_NEEDED} /metrics answers 403 until it is set.`);
+  if (metrics.access.refusesAll)
+    logger.warn({ host: listen.host }, `${METRICS_TOKEN_NEEDED} /metrics answers 403 until it is set.`);
   // Bus handlers (@EventPattern/@MessagePattern) run from before the service is reachable; app.close() stops
   // them before the shutdown hooks close the database.
   await startBusHandlers(app);
@@ -183,10 +196,18 @@ async function warmUp(
   const started = performance.now();
   try {
     const { port } = server.address() as AddressInfo;
-    const done = await warm.run({ app, url: `http://127.0.0.1:${port}`, rounds, deadline: Date.now() + WARM_UP_MAX_MS });
+    const done = await warm.run({
+      app,
+      url: `http://127.0.0.1:${port}`,
+      rounds,
+      deadline: Date.now() + WARM_UP_MAX_MS,
+    });
     logger.info({ rounds: done, asked: rounds, ms: Math.round(performance.now() - started) }, 'warmed up');
   } catch (err) {
-    logger.warn({ err, ms: Math.round(performance.now() - started) }, 'warm-up failed: the replica starts without it');
+    logger.warn(
+      { err, ms: Math.round(performance.now() - started) },
+      'warm-up failed: the replica starts without it',
+    );
   } finally {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -196,7 +217,8 @@ async function warmUp(
 /** The listener Fastify gave its server: routing, its closing rule (503), hooks; exactly what a socket gets. */
 function requestListenerOf(server: Server): (req: IncomingMessage, res: ServerResponse) => void {
   const listeners = server.listeners('request');
-  if (listeners.length !== 1) throw new Error(`expected one request listener on the service's server, found ${listeners.length}`);
+  if (listeners.length !== 1)
+    throw new Error(`expected one request listener on the service's server, found ${listeners.length}`);
   return listeners[0] as (req: IncomingMessage, res: ServerResponse) => void;
 }
 
@@ -209,7 +231,13 @@ function registerBodyParsers(fastify: FastifyInstance): void {
   fastify.addContentTypeParser(formType, { parseAs: 'string' }, (request, body, done) => {
     const config = request.routeOptions.config as unknown as Record<string, unknown> | undefined;
     if (config?.[ACCEPTS_FORM] !== true) {
-      done(Object.assign(new Error(`Unsupported Media Type: ${formType}`), { statusCode: 415, code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' }), undefined);
+      done(
+        Object.assign(new Error(`Unsupported Media Type: ${formType}`), {
+          statusCode: 415,
+          code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE',
+        }),
+        undefined,
+      );
       return;
     }
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
@@ -217,7 +245,10 @@ function registerBodyParsers(fastify: FastifyInstance): void {
 }
 
 function nestLogger(logger: Logger): LoggerService {
-  const fmt = (message: unknown, context?: unknown) => ({ context: typeof context === 'string' ? context : undefined, msg: String(message) });
+  const fmt = (message: unknown, context?: unknown) => ({
+    context: typeof context === 'string' ? context : undefined,
+    msg: String(message),
+  });
   return {
     log: (m, c) => logger.debug(fmt(m, c)),
     error: (m, trace, c) => logger.error({ ...fmt(m, c), trace }),

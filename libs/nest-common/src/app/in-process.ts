@@ -16,7 +16,9 @@ interface HandedOver {
 }
 
 /** Wraps a Fastify server's request listener (what its socket's requests get) as the entry a gateway calls. */
-export function inProcessHandler(listener: (req: IncomingMessage, res: ServerResponse) => void): InProcessHandler {
+export function inProcessHandler(
+  listener: (req: IncomingMessage, res: ServerResponse) => void,
+): InProcessHandler {
   return (req, res, client) => {
     (req as HandedOver)[HANDED_OVER_CLIENT] = client;
     listener(req, res);

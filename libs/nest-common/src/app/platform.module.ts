@@ -1,4 +1,12 @@
-import { Global, Inject, Injectable, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Global,
+  Inject,
+  Injectable,
+  Module,
+  type DynamicModule,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, type DataSourceOptions } from 'typeorm';
@@ -17,7 +25,12 @@ import {
   OutboxService,
   messagingEntities,
 } from '../bus';
-import { dataSourceOptions, ensureSchema, openWithMigrations, type ServiceDatabaseOptions } from '../database/database';
+import {
+  dataSourceOptions,
+  ensureSchema,
+  openWithMigrations,
+  type ServiceDatabaseOptions,
+} from '../database/database';
 import { HealthController } from '../health/health.controller';
 import { MessagingMetrics } from '../health/messaging-metrics';
 import { ServiceMetrics } from '../health/metrics';
@@ -61,13 +74,20 @@ export class PlatformModule {
             return dataSourceOptions({
               url: runtime.databaseUrl,
               schema,
-              entities: [...(options.entities as unknown[]), ...messagingEntities] as ServiceDatabaseOptions['entities'],
+              entities: [
+                ...(options.entities as unknown[]),
+                ...messagingEntities,
+              ] as ServiceDatabaseOptions['entities'],
               // Every service gets the outbox and inbox tables; its own migrations follow.
-              migrations: [...createMessagingMigrations(schema), ...(options.migrations as unknown[])] as ServiceDatabaseOptions['migrations'],
+              migrations: [
+                ...createMessagingMigrations(schema),
+                ...(options.migrations as unknown[]),
+              ] as ServiceDatabaseOptions['migrations'],
             });
           },
           // Migrations run once across replicas starting together (an advisory lock per schema).
-          dataSourceFactory: (dataSourceOpts) => openWithMigrations(dataSourceOpts as DataSourceOptions, schema),
+          dataSourceFactory: (dataSourceOpts) =>
+            openWithMigrations(dataSourceOpts as DataSourceOptions, schema),
         }),
       ],
       controllers: [HealthController, OpenApiController],
@@ -102,12 +122,23 @@ export class PlatformModule {
           },
         },
         { provide: OutboxService, useValue: new OutboxService() },
-        { provide: InboxService, inject: [DataSource], useFactory: (dataSource: DataSource) => new InboxService(dataSource) },
+        {
+          provide: InboxService,
+          inject: [DataSource],
+          useFactory: (dataSource: DataSource) => new InboxService(dataSource),
+        },
         {
           provide: OutboxRelay,
           inject: [DataSource, MessagingMetrics],
           useFactory: (dataSource: DataSource, metrics: MessagingMetrics) => {
-            const relay = new OutboxRelay({ dataSource, bus: runtime.bus, logger, schema, pollIntervalMs: 1000, metrics });
+            const relay = new OutboxRelay({
+              dataSource,
+              bus: runtime.bus,
+              logger,
+              schema,
+              pollIntervalMs: 1000,
+              metrics,
+            });
             // Events go out as soon as their transaction commits; the poll is only the safety net.
             afterOutboxCommit(dataSource, () => relay.nudge());
             return relay;

@@ -22,7 +22,11 @@ class WorkController {
 @Module({})
 class WorkModule {
   static forRoot(logger: pino.Logger): DynamicModule {
-    return { module: WorkModule, controllers: [HealthController, WorkController], providers: bareServiceProviders(logger) };
+    return {
+      module: WorkModule,
+      controllers: [HealthController, WorkController],
+      providers: bareServiceProviders(logger),
+    };
   }
 }
 

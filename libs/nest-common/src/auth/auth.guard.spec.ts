@@ -31,7 +31,8 @@ describe('AuthGuard', () => {
   afterEach(() => store.close());
 
   it('fails closed for every context that is not HTTP (a WebSocket or foreign RPC handler is never unguarded)', async () => {
-    for (const type of ['ws', 'rpc', 'graphql', 'anything']) expect(await guard.canActivate(contextOf(type))).toBe(false);
+    for (const type of ['ws', 'rpc', 'graphql', 'anything'])
+      expect(await guard.canActivate(contextOf(type))).toBe(false);
     // RPC from any other transport, or a context that merely looks like the bus's, is refused too.
     const lookalike = { subject: 'identity.users.list.v1', headers: {}, getArgs: () => [] };
     for (const rpcContext of [new NatsContext(['identity.users.list.v1', undefined]), lookalike, null]) {
@@ -39,8 +40,11 @@ describe('AuthGuard', () => {
     }
     // A bus context is honoured only in an RPC context, never to skip the session check of an HTTP request.
     const busContext = new BusContext([{ subject: 'identity.users.list.v1', headers: {} }]);
-    for (const type of ['ws', 'graphql']) expect(await guard.canActivate(contextOf(type, busContext))).toBe(false);
-    await expect(guard.canActivate(contextOf('http', busContext))).rejects.toBeInstanceOf(UnauthorizedException);
+    for (const type of ['ws', 'graphql'])
+      expect(await guard.canActivate(contextOf(type, busContext))).toBe(false);
+    await expect(guard.canActivate(contextOf('http', busContext))).rejects.toBeInstanceOf(
+      UnauthorizedException,
+    );
   });
 
   it('lets the platform bus transport call its handlers (they answer services, not users)', async () => {
@@ -62,7 +66,18 @@ describe('AuthGuard', () => {
     const tokens = new TokenService(keys);
     const userId = randomUUID();
     const signed = async () =>
-      (await tokens.sign({ sub: userId, tv: 1, role: 'teacher', approved: true, isAdmin: false, name: 'T', username: 't', email: 't@x.test' })).token;
+      (
+        await tokens.sign({
+          sub: userId,
+          tv: 1,
+          role: 'teacher',
+          approved: true,
+          isAdmin: false,
+          name: 'T',
+          username: 't',
+          email: 't@x.test',
+        })
+      ).token;
     const httpContext = (request: RequestWithUser): ExecutionContext =>
       ({
         getType: () => 'http',
@@ -70,19 +85,28 @@ describe('AuthGuard', () => {
         getClass: () => class Route {},
         switchToHttp: () => ({ getRequest: () => request }),
       }) as unknown as ExecutionContext;
-    const requestWith = async (method: string): Promise<RequestWithUser> => ({ method, headers: {}, cookies: { [SESSION_COOKIE]: await signed() } });
+    const requestWith = async (method: string): Promise<RequestWithUser> => ({
+      method,
+      headers: {},
+      cookies: { [SESSION_COOKIE]: await signed() },
+    });
     const refusal = async (guarded: AuthGuard, request: RequestWithUser) => {
       try {
         await guarded.canActivate(httpContext(request));
         return undefined;
       } catch (error) {
-        return error instanceof HttpException ? { status: error.getStatus(), body: error.getResponse() as { message: string } } : error;
+        return error instanceof HttpException
+          ? { status: error.getStatus(), body: error.getResponse() as { message: string } }
+          : error;
       }
     };
 
     it('decides reads from the signed token and refuses changes with 503 when the store is unreachable', async () => {
       const unreachable = new MemoryEphemeralStore();
-      unreachable.mget = () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6379'), { code: 'ECONNREFUSED' }));
+      unreachable.mget = () =>
+        Promise.reject(
+          Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6379'), { code: 'ECONNREFUSED' }),
+        );
       const guarded = new AuthGuard(new Reflector(), tokens, new SessionStateStore(unreachable));
       for (const method of ['GET', 'HEAD']) {
         const request = await requestWith(method);
@@ -91,7 +115,10 @@ describe('AuthGuard', () => {
       }
       for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
         const request = await requestWith(method);
-        expect(await refusal(guarded, request)).toEqual({ status: 503, body: expect.objectContaining({ message: SESSION_STATE_MESSAGES.unreachable, retryAfter: 1 }) });
+        expect(await refusal(guarded, request)).toEqual({
+          status: 503,
+          body: expect.objectContaining({ message: SESSION_STATE_MESSAGES.unreachable, retryAfter: 1 }),
+        });
         expect(request.user).toBeUndefined();
       }
       await unreachable.close();
@@ -102,7 +129,10 @@ describe('AuthGuard', () => {
       const state = new SessionStateStore(empty);
       const guarded = new AuthGuard(new Reflector(), tokens, state);
       expect(await guarded.canActivate(httpContext(await requestWith('GET')))).toBe(true);
-      expect(await refusal(guarded, await requestWith('POST'))).toEqual({ status: 503, body: expect.objectContaining({ message: SESSION_STATE_MESSAGES.restoring }) });
+      expect(await refusal(guarded, await requestWith('POST'))).toEqual({
+        status: 503,
+        body: expect.objectContaining({ message: SESSION_STATE_MESSAGES.restoring }),
+      });
       // Restored, with the user's token version moved on (say they were suspended meanwhile): now refused.
       await state.warm({ [userId]: 2 });
       await state.markRestored();

@@ -100,7 +100,8 @@ export class AuthGuard implements CanActivate {
         requireAdmin: this.reflector.getAllAndOverride<boolean>(REQUIRE_ADMIN, targets) ?? false,
         roles: this.reflector.getAllAndOverride<RoleRule | undefined>(REQUIRE_ROLES, targets),
         signInMessage:
-          this.reflector.getAllAndOverride<string | undefined>(SIGN_IN_MESSAGE, targets) ?? IdentityMessages.authenticationRequired,
+          this.reflector.getAllAndOverride<string | undefined>(SIGN_IN_MESSAGE, targets) ??
+          IdentityMessages.authenticationRequired,
       };
       byHandler.set(handler, rules);
     }
@@ -150,7 +151,10 @@ export class AuthGuard implements CanActivate {
  * Admin and teacher rights need an approved account: an unapproved one (pending, or suspended by an admin)
  * holds only what any signed-in student holds (ADR 0011).
  */
-export function holdsRight(user: Pick<AuthUser, 'role' | 'approved' | 'isAdmin'>, right: RoleRule['roles'][number]): boolean {
+export function holdsRight(
+  user: Pick<AuthUser, 'role' | 'approved' | 'isAdmin'>,
+  right: RoleRule['roles'][number],
+): boolean {
   if (right === 'admin') return user.isAdmin && user.approved;
   if (right === 'teacher') return user.role === 'teacher' && user.approved;
   return user.role === right;

@@ -9,7 +9,8 @@ const keys = testKeys();
 const privateKey = createPrivateKey(keys.privateKeyPem as string);
 const publicKey = es256PublicKey(keys.publicKeyPem);
 
-const b64 = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
+const b64 = (value: unknown) =>
+  Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
 
 /** A compact JWS of any header and payload, signed with the test key (or `key`) in JWS's raw r‖s form. */
 function jws(header: unknown, payload: unknown, key = privateKey): string {
@@ -60,7 +61,10 @@ function cases(): [string, string][] {
     ['signature bit flipped', `${h}.${p}.${flipped.toString('base64url')}`],
     ['signature truncated', `${h}.${p}.${s.slice(0, -2)}`],
     ['signature lengthened', `${h}.${p}.${s}AA`],
-    ['signature in DER', `${h}.${p}.${sign('sha256', Buffer.from(`${h}.${p}`), privateKey).toString('base64url')}`],
+    [
+      'signature in DER',
+      `${h}.${p}.${sign('sha256', Buffer.from(`${h}.${p}`), privateKey).toString('base64url')}`,
+    ],
     ['signature missing', `${h}.${p}.`],
     ['signed by another key', jws(es256, good, foreign)],
     ['two segments', `${h}.${p}`],
@@ -82,7 +86,11 @@ describe('verifyEs256Jwt', () => {
     const judged: Record<string, [boolean, boolean]> = {};
     for (const [name, token] of cases()) {
       const ours = verifyEs256Jwt(token, publicKey, ISSUER, NOW);
-      const jose = await jwtVerify(token, joseKey, { issuer: ISSUER, algorithms: ['ES256'], currentDate: new Date(NOW * 1000) }).then(
+      const jose = await jwtVerify(token, joseKey, {
+        issuer: ISSUER,
+        algorithms: ['ES256'],
+        currentDate: new Date(NOW * 1000),
+      }).then(
         (r) => r.payload as Record<string, unknown>,
         () => null,
       );
@@ -93,12 +101,11 @@ describe('verifyEs256Jwt', () => {
       judged[name] = [ours !== null, jose !== null];
     }
     // The cases do reach both sides: some accepted, most refused.
-    expect(Object.entries(judged).filter(([, [o]]) => o).map(([name]) => name)).toEqual([
-      'well-formed',
-      'with typ and kid',
-      'without iat, nbf or exp',
-      'nbf now',
-    ]);
+    expect(
+      Object.entries(judged)
+        .filter(([, [o]]) => o)
+        .map(([name]) => name),
+    ).toEqual(['well-formed', 'with typ and kid', 'without iat, nbf or exp', 'nbf now']);
   });
 
   it('verifies tokens jose signs, and refuses them once expired', async () => {
@@ -108,13 +115,21 @@ describe('verifyEs256Jwt', () => {
       .setIssuedAt(NOW)
       .setExpirationTime(NOW + 60)
       .sign(privateKey);
-    expect(verifyEs256Jwt(token, publicKey, ISSUER, NOW + 59)).toMatchObject({ role: 'teacher', iss: ISSUER, exp: NOW + 60 });
+    expect(verifyEs256Jwt(token, publicKey, ISSUER, NOW + 59)).toMatchObject({
+      role: 'teacher',
+      iss: ISSUER,
+      exp: NOW + 60,
+    });
     expect(verifyEs256Jwt(token, publicKey, ISSUER, NOW + 60)).toBeNull();
   });
 
   it('takes only a P-256 public key', () => {
-    const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
-    const p384 = generateKeyPairSync('ec', { namedCurve: 'P-384' }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 })
+      .publicKey.export({ type: 'spki', format: 'pem' })
+      .toString();
+    const p384 = generateKeyPairSync('ec', { namedCurve: 'P-384' })
+      .publicKey.export({ type: 'spki', format: 'pem' })
+      .toString();
     expect(() => es256PublicKey(rsa)).toThrow(/P-256/);
     expect(() => es256PublicKey(p384)).toThrow(/P-256/);
   });

@@ -24,7 +24,12 @@ const SIGNATURE_BYTES = 64;
  * are numbers, with `nbf` not after `nowSeconds` and `exp` after it. A test compares it with jose over malformed,
  * tampered and foreign tokens (`es256-jwt.spec.ts`).
  */
-export function verifyEs256Jwt(token: string, key: KeyObject, issuer: string, nowSeconds: number): Record<string, unknown> | null {
+export function verifyEs256Jwt(
+  token: string,
+  key: KeyObject,
+  issuer: string,
+  nowSeconds: number,
+): Record<string, unknown> | null {
   const parts = token.split('.');
   if (parts.length !== 3 || !parts.every((p) => SEGMENT.test(p))) return null;
   const [header, payload, signature] = parts;
@@ -32,7 +37,10 @@ export function verifyEs256Jwt(token: string, key: KeyObject, issuer: string, no
   if (!h || h.alg !== 'ES256' || 'crit' in h || 'b64' in h) return null;
   const sig = Buffer.from(signature, 'base64url');
   if (sig.length !== SIGNATURE_BYTES) return null;
-  if (!verify('sha256', Buffer.from(`${header}.${payload}`, 'ascii'), { key, dsaEncoding: 'ieee-p1363' }, sig)) return null;
+  if (
+    !verify('sha256', Buffer.from(`${header}.${payload}`, 'ascii'), { key, dsaEncoding: 'ieee-p1363' }, sig)
+  )
+    return null;
   const claims = jsonObject(payload);
   if (!claims || claims.iss !== issuer) return null;
   for (const name of ['iat', 'nbf', 'exp'] as const)
@@ -45,7 +53,9 @@ export function verifyEs256Jwt(token: string, key: KeyObject, issuer: string, no
 function jsonObject(segment: string): Record<string, unknown> | null {
   try {
     const value: unknown = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }

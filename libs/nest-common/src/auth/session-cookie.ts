@@ -8,7 +8,8 @@ import { SESSION_COOKIE, TokenService } from './token.service';
  * - none: no cookie, a bad or expired token, or a stale or revoked session (sign in again, or `/api/auth/me`).
  * - unavailable: the shared session state is being restored; nothing can be decided (answer 503, retry).
  */
-export type SessionCheck = { status: 'valid'; userId: string } | { status: 'none' } | { status: 'unavailable' };
+export type SessionCheck =
+  { status: 'valid'; userId: string } | { status: 'none' } | { status: 'unavailable' };
 
 /** The value of one cookie in a `Cookie` header, or undefined. */
 export function readCookie(header: string | undefined, name: string): string | undefined {
@@ -16,7 +17,10 @@ export function readCookie(header: string | undefined, name: string): string | u
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
     if (eq === -1 || part.slice(0, eq).trim() !== name) continue;
-    const raw = part.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+    const raw = part
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1');
     try {
       return decodeURIComponent(raw);
     } catch {

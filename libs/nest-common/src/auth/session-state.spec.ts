@@ -25,16 +25,19 @@ describe('SessionStateStore.checkMany', () => {
     const states = await state.checkMany(tokens);
     expect(states).toEqual(['valid', 'stale', 'revoked', 'revoked', 'revoked', 'valid']);
     expect(read).toHaveBeenCalledTimes(1);
-    for (const [i, t] of tokens.entries()) expect(await state.check(t.userId, t.tokenVersion, t.sid)).toBe(states[i]);
+    for (const [i, t] of tokens.entries())
+      expect(await state.check(t.userId, t.tokenVersion, t.sid)).toBe(states[i]);
     expect(await state.checkMany([])).toEqual([]);
   });
 
   it('decides nothing while the store has lost its state', async () => {
     const state = new SessionStateStore(new MemoryEphemeralStore());
     await state.warm({ [ANA]: 3 });
-    expect(await state.checkMany([{ userId: ANA, tokenVersion: 3, sid: 'a' }, { userId: BETO, tokenVersion: 1, sid: 'b' }])).toEqual([
-      'unknown',
-      'unknown',
-    ]);
+    expect(
+      await state.checkMany([
+        { userId: ANA, tokenVersion: 3, sid: 'a' },
+        { userId: BETO, tokenVersion: 1, sid: 'b' },
+      ]),
+    ).toEqual(['unknown', 'unknown']);
   });
 });

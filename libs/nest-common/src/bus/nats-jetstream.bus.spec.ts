@@ -95,15 +95,23 @@ describe('NatsJetStreamBus', () => {
     );
     for (let i = 0; i < 3; i++) await bus.publish(subject, i, { id: `${run}-lag-${i}` });
     // The handler holds every delivery past the ack wait: the broker counts them unacknowledged, then redelivers.
-    await waitFor(async () => ((await bus.consumerLag()).find((c) => c.durable === durable)?.redelivered ?? 0) > 0, 'a redelivery', 5_000);
+    await waitFor(
+      async () => ((await bus.consumerLag()).find((c) => c.durable === durable)?.redelivered ?? 0) > 0,
+      'a redelivery',
+      5_000,
+    );
     const lag = (await bus.consumerLag()).find((c) => c.durable === durable);
     expect(lag).toBeDefined();
     expect((lag?.ackPending ?? 0) + (lag?.pending ?? 0)).toBeGreaterThan(0);
     release();
-    await waitFor(async () => {
-      const now = (await bus.consumerLag()).find((c) => c.durable === durable);
-      return now?.ackPending === 0 && now.pending === 0;
-    }, 'all acknowledged', 5_000);
+    await waitFor(
+      async () => {
+        const now = (await bus.consumerLag()).find((c) => c.durable === durable);
+        return now?.ackPending === 0 && now.pending === 0;
+      },
+      'all acknowledged',
+      5_000,
+    );
     expect(calls).toBeGreaterThanOrEqual(3);
   });
 

@@ -314,7 +314,12 @@ export class NatsJetStreamBus implements EventBus {
     const out: ConsumerLag[] = [];
     for (const durable of this.durables) {
       const info = await this.jsm.consumers.info(this.options.streamName, durable);
-      out.push({ durable, pending: info.num_pending, ackPending: info.num_ack_pending, redelivered: info.num_redelivered });
+      out.push({
+        durable,
+        pending: info.num_pending,
+        ackPending: info.num_ack_pending,
+        redelivered: info.num_redelivered,
+      });
     }
     return out;
   }

@@ -11,13 +11,19 @@ export class ConfigError extends Error {
   }
 }
 
-export function loadConfig<S extends z.ZodType>(service: string, schema: S, env: NodeJS.ProcessEnv): z.infer<S> {
+export function loadConfig<S extends z.ZodType>(
+  service: string,
+  schema: S,
+  env: NodeJS.ProcessEnv,
+): z.infer<S> {
   const result = schema.safeParse(env);
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => {
     const key = issue.path.join('.') || '(root)';
     const got = issue.path.length ? env[String(issue.path[0])] : undefined;
-    return got === undefined ? `${key}: ${issue.message}` : `${key}: ${issue.message} (got "${redact(key, got)}")`;
+    return got === undefined
+      ? `${key}: ${issue.message}`
+      : `${key}: ${issue.message} (got "${redact(key, got)}")`;
   });
   throw new ConfigError(service, problems);
 }
@@ -53,13 +59,16 @@ export const envUrl = (protocols: string[], defaultValue: string) =>
   z
     .string()
     .default(defaultValue)
-    .refine((v) => {
-      try {
-        return protocols.includes(new URL(v).protocol.replace(':', ''));
-      } catch {
-        return false;
-      }
-    }, `must be a URL starting with ${protocols.map((p) => `${p}://`).join(' or ')}`);
+    .refine(
+      (v) => {
+        try {
+          return protocols.includes(new URL(v).protocol.replace(':', ''));
+        } catch {
+          return false;
+        }
+      },
+      `must be a URL starting with ${protocols.map((p) => `${p}://`).join(' or ')}`,
+    );
 
 export const logLevelSchema = z
   .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {

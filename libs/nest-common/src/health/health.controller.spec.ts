@@ -18,7 +18,11 @@ class HealthOnlyModule {
     const readiness = new Readiness();
     readiness.add('database', () => true);
     readiness.add('bus', () => false);
-    return { module: HealthOnlyModule, controllers: [HealthController], providers: bareServiceProviders(logger, readiness) };
+    return {
+      module: HealthOnlyModule,
+      controllers: [HealthController],
+      providers: bareServiceProviders(logger, readiness),
+    };
   }
 }
 
@@ -81,7 +85,10 @@ describe('service /metrics', () => {
     const anonymous = await fetch(`${service.url}/metrics`);
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('www-authenticate')).toBe('Bearer');
-    expect(await anonymous.json()).toMatchObject({ statusCode: 401, message: 'A valid metrics token is required' });
+    expect(await anonymous.json()).toMatchObject({
+      statusCode: 401,
+      message: 'A valid metrics token is required',
+    });
     const wrong = await fetch(`${service.url}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}x` } });
     expect(wrong.status).toBe(401);
     const ok = await fetch(`${service.url}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } });
@@ -148,7 +155,15 @@ describe('isLoopbackListenHost', () => {
     for (const host of ['127.0.0.1', '127.0.0.2', 'localhost', '::1', '[::1]', 'LOCALHOST']) {
       expect([host, isLoopbackListenHost(host)]).toEqual([host, true]);
     }
-    for (const host of ['0.0.0.0', '::', '', '10.0.0.5', 'identity', '127.0.0.1.nip.io', '::ffff:127.0.0.1']) {
+    for (const host of [
+      '0.0.0.0',
+      '::',
+      '',
+      '10.0.0.5',
+      'identity',
+      '127.0.0.1.nip.io',
+      '::ffff:127.0.0.1',
+    ]) {
       expect([host, isLoopbackListenHost(host)]).toEqual([host, false]);
     }
   });

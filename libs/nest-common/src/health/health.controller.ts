@@ -1,4 +1,14 @@
-import { Controller, ForbiddenException, Get, Header, HttpCode, Inject, Req, Res, UnauthorizedException } from '@nestjs/common';
+import {
+  Controller,
+  ForbiddenException,
+  Get,
+  Header,
+  HttpCode,
+  Inject,
+  Req,
+  Res,
+  UnauthorizedException,
+} from '@nestjs/common';
 import { Public } from '../auth/decorators';
 import { Readiness } from './readiness';
 import { ServiceMetrics } from './metrics';
@@ -35,20 +45,27 @@ export class HealthController {
   @Get('readyz')
   async ready(@Res() reply: Reply) {
     const result = await this.readiness.evaluate();
-    reply.status(result.ready ? 200 : 503).send({ status: result.ready ? 'ready' : 'not ready', ready: result.ready, checks: result.checks });
+    reply
+      .status(result.ready ? 200 : 503)
+      .send({ status: result.ready ? 'ready' : 'not ready', ready: result.ready, checks: result.checks });
   }
 
   /** Public to the session guard: Prometheus has no session, it presents METRICS_TOKEN instead. */
   @Public()
   @Get('metrics')
   @Header('Cache-Control', 'no-store')
-  async scrape(@Req() request: { headers: Record<string, string | string[] | undefined> }, @Res() reply: Reply) {
+  async scrape(
+    @Req() request: { headers: Record<string, string | string[] | undefined> },
+    @Res() reply: Reply,
+  ) {
     const verdict = this.metrics.access.verdict(request.headers.authorization);
     if (verdict === 'token-needed') throw new ForbiddenException(METRICS_TOKEN_NEEDED);
     if (verdict === 'unauthorized') {
       reply.header('WWW-Authenticate', 'Bearer');
       throw new UnauthorizedException('A valid metrics token is required');
     }
-    reply.header('Content-Type', this.metrics.registry.contentType).send(await this.metrics.registry.metrics());
+    reply
+      .header('Content-Type', this.metrics.registry.contentType)
+      .send(await this.metrics.registry.metrics());
   }
 }

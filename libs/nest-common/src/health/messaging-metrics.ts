@@ -36,7 +36,11 @@ export class MessagingMetrics {
     sources: { outboxBacklog?: () => Promise<OutboxBacklog>; consumerLag?: () => Promise<ConsumerLag[]> },
   ) {
     const registers = [registry];
-    this.published = new Counter({ name: 'outbox_published_total', help: 'Outbox events sent to the bus', registers });
+    this.published = new Counter({
+      name: 'outbox_published_total',
+      help: 'Outbox events sent to the bus',
+      registers,
+    });
     this.publishFailures = new Counter({
       name: 'outbox_publish_failures_total',
       help: 'Outbox relay rounds that stopped at an event the bus refused (retried with back-off)',
@@ -58,7 +62,10 @@ export class MessagingMetrics {
     if (backlog) {
       let last: Promise<OutboxBacklog | null> | undefined;
       // One query per scrape for both gauges.
-      const read = () => (last ??= backlog().catch(() => null).finally(() => setTimeout(() => (last = undefined), 0)));
+      const read = () =>
+        (last ??= backlog()
+          .catch(() => null)
+          .finally(() => setTimeout(() => (last = undefined), 0)));
       new Gauge({
         name: 'outbox_pending_events',
         help: 'Events committed to the outbox and not yet sent to the bus',
@@ -81,7 +88,10 @@ export class MessagingMetrics {
     const lag = sources.consumerLag;
     if (lag) {
       let last: Promise<ConsumerLag[]> | undefined;
-      const read = () => (last ??= lag().catch(() => []).finally(() => setTimeout(() => (last = undefined), 0)));
+      const read = () =>
+        (last ??= lag()
+          .catch(() => [])
+          .finally(() => setTimeout(() => (last = undefined), 0)));
       const perDurable = (name: string, help: string, pick: (c: ConsumerLag) => number) =>
         new Gauge({
           name,
@@ -93,9 +103,21 @@ export class MessagingMetrics {
             for (const c of await read()) this.set({ durable: c.durable }, pick(c));
           },
         });
-      perDurable('bus_consumer_pending_events', 'Events in the stream a durable consumer has not been delivered yet (its lag)', (c) => c.pending);
-      perDurable('bus_consumer_ack_pending_events', 'Events delivered to a durable consumer and not acknowledged yet', (c) => c.ackPending);
-      perDurable('bus_consumer_redelivered_events', "Events the broker redelivered to a durable consumer (the broker's count)", (c) => c.redelivered);
+      perDurable(
+        'bus_consumer_pending_events',
+        'Events in the stream a durable consumer has not been delivered yet (its lag)',
+        (c) => c.pending,
+      );
+      perDurable(
+        'bus_consumer_ack_pending_events',
+        'Events delivered to a durable consumer and not acknowledged yet',
+        (c) => c.ackPending,
+      );
+      perDurable(
+        'bus_consumer_redelivered_events',
+        "Events the broker redelivered to a durable consumer (the broker's count)",
+        (c) => c.redelivered,
+      );
     }
   }
 }

@@ -17,7 +17,8 @@ export function isLoopbackListenHost(host: string): boolean {
 export function metricsTokenFrom(env: NodeJS.ProcessEnv, service: string): string | undefined {
   const token = env[METRICS_TOKEN_ENV];
   if (token === undefined || token === '') return undefined;
-  if (token.length < 16) throw new ConfigError(service, [`${METRICS_TOKEN_ENV}: must be at least 16 characters`]);
+  if (token.length < 16)
+    throw new ConfigError(service, [`${METRICS_TOKEN_ENV}: must be at least 16 characters`]);
   return token;
 }
 
@@ -45,7 +46,9 @@ export class MetricsAccess {
     if (this.authorization === undefined) return this.openWithoutToken ? 'allowed' : 'token-needed';
     // Fixed-length digests: the comparison takes the same time whatever the presented value shares with ours.
     const presented = typeof authorizationHeader === 'string' ? digest(authorizationHeader) : undefined;
-    return presented !== undefined && timingSafeEqual(presented, this.authorization) ? 'allowed' : 'unauthorized';
+    return presented !== undefined && timingSafeEqual(presented, this.authorization)
+      ? 'allowed'
+      : 'unauthorized';
   }
 }
 

@@ -40,7 +40,10 @@ describe('registerProcessMetrics', () => {
   it('scrapes without walking the handles or reading /proc/self/fd on the event loop', async () => {
     const registry = new Registry();
     registerProcessMetrics(registry);
-    const handles = jest.spyOn(process as unknown as { _getActiveHandles: () => unknown[] }, '_getActiveHandles');
+    const handles = jest.spyOn(
+      process as unknown as { _getActiveHandles: () => unknown[] },
+      '_getActiveHandles',
+    );
     const resources = jest.spyOn(process, 'getActiveResourcesInfo');
     const readdirSync = jest.spyOn(fs, 'readdirSync');
     await registry.metrics();

@@ -81,7 +81,12 @@ abstract class LabelledMetric<L extends string> {
 export class LabelledCounter<L extends string> extends LabelledMetric<L> {
   readonly type = 'counter';
 
-  constructor(options: { name: string; help: string; labelNames: readonly L[]; registers: readonly Registry[] }) {
+  constructor(options: {
+    name: string;
+    help: string;
+    labelNames: readonly L[];
+    registers: readonly Registry[];
+  }) {
     super(options.name, options.help, options.labelNames, 0, options.registers);
   }
 
@@ -134,9 +139,17 @@ export class LabelledHistogram<L extends string> extends LabelledMetric<L> {
       let cumulative = 0;
       this.upperBounds.forEach((bound, i) => {
         cumulative += series.counts[i];
-        values.push({ metricName: `${this.name}_bucket`, labels: { le: bound, ...series.labels }, value: cumulative });
+        values.push({
+          metricName: `${this.name}_bucket`,
+          labels: { le: bound, ...series.labels },
+          value: cumulative,
+        });
       });
-      values.push({ metricName: `${this.name}_bucket`, labels: { le: '+Inf', ...series.labels }, value: series.count });
+      values.push({
+        metricName: `${this.name}_bucket`,
+        labels: { le: '+Inf', ...series.labels },
+        value: series.count,
+      });
       values.push({ metricName: `${this.name}_sum`, labels: { ...series.labels }, value: series.sum });
       values.push({ metricName: `${this.name}_count`, labels: { ...series.labels }, value: series.count });
     }

@@ -1,4 +1,11 @@
-import { Catch, HttpException, HttpStatus, Inject, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import {
+  Catch,
+  HttpException,
+  HttpStatus,
+  Inject,
+  type ArgumentsHost,
+  type ExceptionFilter,
+} from '@nestjs/common';
 import type { Logger } from 'pino';
 import { ZodError } from 'zod';
 import type { ErrorResponse } from '@district/contracts';
@@ -21,11 +28,18 @@ export class ErrorFilter implements ExceptionFilter {
     const reply = host.switchToHttp().getResponse<ReplyLike>();
     const requestId = currentRequestId();
     const unavailable = !(exception instanceof HttpException) && isDependencyUnavailable(exception);
-    const body = unavailable ? { statusCode: HttpStatus.SERVICE_UNAVAILABLE, message: DEPENDENCY_UNAVAILABLE } : this.toBody(exception);
+    const body = unavailable
+      ? { statusCode: HttpStatus.SERVICE_UNAVAILABLE, message: DEPENDENCY_UNAVAILABLE }
+      : this.toBody(exception);
     if (requestId) body.requestId = requestId;
     if (unavailable) this.logger.warn({ err: exception }, 'a datastore is unreachable');
     else if (body.statusCode >= 500) this.logger.error({ err: exception }, 'unhandled error');
-    const retryAfter = exception instanceof HttpException ? (exception.getResponse() as { retryAfter?: number }).retryAfter : unavailable ? 1 : undefined;
+    const retryAfter =
+      exception instanceof HttpException
+        ? (exception.getResponse() as { retryAfter?: number }).retryAfter
+        : unavailable
+          ? 1
+          : undefined;
     if (retryAfter !== undefined) reply.header('Retry-After', String(retryAfter));
     reply.status(body.statusCode).send(body);
   }
@@ -36,23 +50,51 @@ export class ErrorFilter implements ExceptionFilter {
       const status = exception.getStatus();
       const response = exception.getResponse();
       if (typeof response === 'string') return { statusCode: status, message: response };
-      const r = response as { message?: unknown; errors?: ErrorResponse['errors']; details?: ErrorResponse['details'] };
-      const message = Array.isArray(r.message) ? r.message.join('; ') : typeof r.message === 'string' ? r.message : exception.message;
-      return { statusCode: status, message, ...(r.errors ? { errors: r.errors } : {}), ...(r.details ? { details: r.details } : {}) };
+      const r = response as {
+        message?: unknown;
+        errors?: ErrorResponse['errors'];
+        details?: ErrorResponse['details'];
+      };
+      const message = Array.isArray(r.message)
+        ? r.message.join('; ')
+        : typeof r.message === 'string'
+          ? r.message
+          : exception.message;
+      return {
+        statusCode: status,
+        message,
+        ...(r.errors ? { errors: r.errors } : {}),
+        ...(r.details ? { details: r.details } : {}),
+      };
     }
     // Fastify raises its own errors for malformed JSON, oversize bodies and bad content types: those are the client's.
     const fastify = exception as { statusCode?: number; message?: string; code?: string };
     if (typeof fastify?.statusCode === 'number' && fastify.statusCode >= 400 && fastify.statusCode < 500) {
       return { statusCode: fastify.statusCode, message: clientMessage(fastify) };
     }
-    return { statusCode: HttpStatus.INTERNAL_SERVER_ERROR, message: 'Something went wrong on our side. Please try again.' };
+    return {
+      statusCode: HttpStatus.INTERNAL_SERVER_ERROR,
+      message: 'Something went wrong on our side. Please try again.',
+    };
   }
 }
 
 export const DEPENDENCY_UNAVAILABLE = 'The service is briefly unavailable. Please try again in a moment.';
 
 /** Connection-level failures of PostgreSQL (pg, TypeORM) and Redis (ioredis): the store is away, not the request at fault. */
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006']);
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+]);
 // pg's "Client was closed and is not queryable" and TypeORM's QueryRunnerAlreadyReleasedError: a pooled connection
 // that died during a restart, met by the next query on it.
 const UNAVAILABLE_MESSAGES =
@@ -64,7 +106,13 @@ const UNAVAILABLE_MESSAGES =
  */
 export function isDependencyUnavailable(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== 'object' || depth > 3) return false;
-  const e = error as { code?: unknown; name?: unknown; message?: unknown; driverError?: unknown; cause?: unknown };
+  const e = error as {
+    code?: unknown;
+    name?: unknown;
+    message?: unknown;
+    driverError?: unknown;
+    cause?: unknown;
+  };
   if (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true;
   if (e.name === 'MaxRetriesPerRequestError') return true;
   if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message)) return true;
@@ -73,9 +121,11 @@ export function isDependencyUnavailable(error: unknown, depth = 0): boolean {
 
 function clientMessage(error: { statusCode?: number; message?: string; code?: string }): string {
   if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return 'Unsupported content type';
-  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) return 'Request body is too large';
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413)
+    return 'Request body is too large';
   if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return 'Request body must not be empty';
-  if (error.code?.startsWith('FST_ERR_CTP') || error instanceof SyntaxError) return 'Request body is not valid JSON';
+  if (error.code?.startsWith('FST_ERR_CTP') || error instanceof SyntaxError)
+    return 'Request body is not valid JSON';
   return error.message ?? 'Bad request';
 }
 

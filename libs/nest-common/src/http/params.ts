@@ -15,7 +15,8 @@ export function containsNul(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return value.includes('\u0000');
   if (depth > 32 || value === null || typeof value !== 'object') return false;
   if (Array.isArray(value)) return value.some((v) => containsNul(v, depth + 1));
-  for (const [key, v] of Object.entries(value)) if (key.includes('\u0000') || containsNul(v, depth + 1)) return true;
+  for (const [key, v] of Object.entries(value))
+    if (key.includes('\u0000') || containsNul(v, depth + 1)) return true;
   return false;
 }
 

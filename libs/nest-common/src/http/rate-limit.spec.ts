@@ -23,7 +23,9 @@ describe('RateLimiter', () => {
     const limiter = new RateLimiter(store);
     const tight = { ...rule, name: 'test.tight', limit: 1 };
     await limiter.consume([tight, '10.0.0.1'], [rule, 'x']);
-    await expect(limiter.consume([tight, '10.0.0.1'], [rule, 'x'])).rejects.toBeInstanceOf(RateLimitedException);
+    await expect(limiter.consume([tight, '10.0.0.1'], [rule, 'x'])).rejects.toBeInstanceOf(
+      RateLimitedException,
+    );
     expect(rateKey(tight, '10.0.0.1')).not.toContain('10.0.0.1');
     await store.close();
   });

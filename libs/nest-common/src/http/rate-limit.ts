@@ -14,7 +14,10 @@ export interface RateRule {
 
 /** 429 with `Retry-After` (the platform's ErrorFilter writes the header from `retryAfter`). */
 export class RateLimitedException extends HttpException {
-  constructor(message: string, readonly retryAfter: number) {
+  constructor(
+    message: string,
+    readonly retryAfter: number,
+  ) {
     super({ statusCode: HttpStatus.TOO_MANY_REQUESTS, message, retryAfter }, HttpStatus.TOO_MANY_REQUESTS);
   }
 }
@@ -33,7 +36,10 @@ export class RateLimiter {
       const key = rateKey(rule, subject);
       const count = await this.store.incr(key, rule.windowMs);
       if (count > rule.limit) {
-        throw new RateLimitedException(rule.message, retryAfterSeconds(await this.store.pttl(key), Math.ceil(rule.windowMs / 1000)));
+        throw new RateLimitedException(
+          rule.message,
+          retryAfterSeconds(await this.store.pttl(key), Math.ceil(rule.windowMs / 1000)),
+        );
       }
     }
   }

@@ -18,8 +18,16 @@ const schema = z.object({
   TRUSTED_PROXIES: z
     .string()
     .optional()
-    .transform((v) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean))
-    .refine((list) => list.every(isAddressOrRange), 'must be a comma-separated list of IP addresses or CIDR ranges'),
+    .transform((v) =>
+      (v ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (list) => list.every(isAddressOrRange),
+      'must be a comma-separated list of IP addresses or CIDR ranges',
+    ),
 });
 
 /**

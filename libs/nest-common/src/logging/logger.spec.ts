@@ -31,7 +31,9 @@ setTimeout(() => {
 }, 1300);
 `;
 
-function runQuietProcess(env: NodeJS.ProcessEnv = {}): Promise<{ stdout: string; writes: Array<{ ms: number; bytes: number }> }> {
+function runQuietProcess(
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ stdout: string; writes: Array<{ ms: number; bytes: number }> }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['-r', '@swc-node/register', '-e', CHILD], {
       cwd: repoRoot,
@@ -46,7 +48,12 @@ function runQuietProcess(env: NodeJS.ProcessEnv = {}): Promise<{ stdout: string;
     child.once('exit', (code) => {
       if (code !== 0) return reject(new Error(`child exited ${code}: ${stderr}`));
       try {
-        resolve({ stdout, ...(JSON.parse(stderr.slice(stderr.indexOf('{'))) as { writes: Array<{ ms: number; bytes: number }> }) });
+        resolve({
+          stdout,
+          ...(JSON.parse(stderr.slice(stderr.indexOf('{'))) as {
+            writes: Array<{ ms: number; bytes: number }>;
+          }),
+        });
       } catch (err) {
         reject(new Error(`${String(err)}: ${stderr}`));
       }
@@ -68,7 +75,10 @@ describe('the process-wide log writer', () => {
 
   it('writes a burst in 4 KB batches as it comes, and what is pending when the process exits', async () => {
     const { stdout, writes } = await runQuietProcess({ EXIT_AT_ONCE: '1' });
-    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as { msg: string });
+    const lines = stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { msg: string });
     expect(lines).toHaveLength(102);
     expect(lines.at(-1)?.msg).toBe('the last line, before exit');
     // The burst went out in batches of at least 4 KB while it was logged (counted before exit)...

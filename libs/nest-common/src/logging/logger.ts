@@ -106,7 +106,5 @@ export type { Logger };
  */
 export function accessLogger(logger: Logger): Logger {
   const stream = (logger as unknown as Record<symbol, pino.DestinationStream>)[pino.symbols.streamSym];
-  return pino({ level: logger.level, base: null, timestamp: isoTime }, stream).child(
-    logger.bindings(),
-  );
+  return pino({ level: logger.level, base: null, timestamp: isoTime }, stream).child(logger.bindings());
 }

@@ -128,7 +128,12 @@ export class MemoryEphemeralStore implements EphemeralStore {
     return [...(this.liveMembers(setKey)?.keys() ?? [])];
   }
 
-  async claimSeat(group: string, seat: string, holder: SeatHolder, takeOverFrom?: string): Promise<SeatClaim> {
+  async claimSeat(
+    group: string,
+    seat: string,
+    holder: SeatHolder,
+    takeOverFrom?: string,
+  ): Promise<SeatClaim> {
     this.assertOpen();
     let seats = this.seatGroups.get(group);
     if (!seats) {
@@ -136,9 +141,14 @@ export class MemoryEphemeralStore implements EphemeralStore {
       this.seatGroups.set(group, seats);
     }
     const current = seats.get(seat);
-    if (current && current.token !== takeOverFrom && this.isAlive(current.process)) return { taken: { ...current } };
+    if (current && current.token !== takeOverFrom && this.isAlive(current.process))
+      return { taken: { ...current } };
     seats.set(seat, { ...holder });
-    const resumed = current !== undefined && takeOverFrom !== undefined && current.token === takeOverFrom && current.data === holder.data;
+    const resumed =
+      current !== undefined &&
+      takeOverFrom !== undefined &&
+      current.token === takeOverFrom &&
+      current.data === holder.data;
     return { taken: null, resumed };
   }
 

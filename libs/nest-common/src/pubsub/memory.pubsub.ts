@@ -59,7 +59,12 @@ export class MemoryPubSub implements PubSub {
     });
   }
 
-  async appendAndPublish(channel: string, key: string, entry: string, options: NumberedLogOptions): Promise<number> {
+  async appendAndPublish(
+    channel: string,
+    key: string,
+    entry: string,
+    options: NumberedLogOptions,
+  ): Promise<number> {
     if (this.closed) throw new Error('pub/sub is closed');
     const log = this.log(key, true) as NumberedLog;
     if (options.keep < 1) throw new Error('a numbered log keeps at least one entry');

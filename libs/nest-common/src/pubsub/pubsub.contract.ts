@@ -114,7 +114,9 @@ export function describePubSubContract(name: string, factory: PortFactory<PubSub
       await b.subscribe('room', (m) => got.push(m));
       const options = { keep: 10, ttlMs: 60_000 };
       const seqs = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).appendAndPublish('room', 'log:1', `e${i}`, options)),
+        Array.from({ length: 20 }, (_, i) =>
+          (i % 2 ? a : b).appendAndPublish('room', 'log:1', `e${i}`, options),
+        ),
       );
       expect([...seqs].sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
       await waitFor(() => got.length === 20, 'published entries');
@@ -128,7 +130,10 @@ export function describePubSubContract(name: string, factory: PortFactory<PubSub
       const options = { keep: 3, ttlMs: 60_000 };
       for (const e of ['a', 'b', 'c', 'd', 'e']) await p.appendAndPublish('ch', 'log:2', e, options);
       expect(await p.readLog('log:2', 3)).toEqual({
-        entries: [{ seq: 4, entry: 'd' }, { seq: 5, entry: 'e' }],
+        entries: [
+          { seq: 4, entry: 'd' },
+          { seq: 5, entry: 'e' },
+        ],
         last: 5,
         truncated: false,
       });
@@ -137,7 +142,11 @@ export function describePubSubContract(name: string, factory: PortFactory<PubSub
       expect(behind.truncated).toBe(true);
       expect(await p.readLog('log:2', 5)).toEqual({ entries: [], last: 5, truncated: false });
       // A reader that wants nothing kept (a first join) gets nothing, and no truncation.
-      expect(await p.readLog('log:2', Number.MAX_SAFE_INTEGER)).toEqual({ entries: [], last: 5, truncated: false });
+      expect(await p.readLog('log:2', Number.MAX_SAFE_INTEGER)).toEqual({
+        entries: [],
+        last: 5,
+        truncated: false,
+      });
       expect(await p.readLog('log:none', 0)).toEqual({ entries: [], last: 0, truncated: false });
     });
 
@@ -177,10 +186,15 @@ export function describePubSubContract(name: string, factory: PortFactory<PubSub
       expect(await a.appendAndPublish('ch', 'log:5', 'u1 second', options('sent:u1:r2'))).toBe(4);
       await waitFor(() => got.length === 4, 'published entries');
       expect(got).toEqual(['1 u1 first', '2 u1 second', '3 u1 plain', '4 u1 second']);
-      expect((await a.readLog('log:5', 0)).entries.map((e) => e.entry)).toEqual(['u1 first', 'u1 second', 'u1 plain', 'u1 second']);
+      expect((await a.readLog('log:5', 0)).entries.map((e) => e.entry)).toEqual([
+        'u1 first',
+        'u1 second',
+        'u1 plain',
+        'u1 second',
+      ]);
     });
 
-    it('drops a log\'s entries when it expires but never reuses its numbers', async () => {
+    it("drops a log's entries when it expires but never reuses its numbers", async () => {
       const p = await open();
       await p.appendAndPublish('ch', 'log:3', 'a', { keep: 5, ttlMs: 100 });
       await sleep(250);
@@ -188,7 +202,7 @@ export function describePubSubContract(name: string, factory: PortFactory<PubSub
       expect(await p.appendAndPublish('ch', 'log:3', 'b', { keep: 5, ttlMs: 60_000 })).toBe(2);
     });
 
-    it('numbers above the caller\'s floor once the store has lost a log\'s numbering, and never below its own', async () => {
+    it("numbers above the caller's floor once the store has lost a log's numbering, and never below its own", async () => {
       const p = await open();
       const options = { keep: 5, ttlMs: 60_000 };
       await p.appendAndPublish('ch', 'log:4', 'a', options);
@@ -324,7 +338,9 @@ export function describeEphemeralStoreContract(name: string, factory: PortFactor
     it('shares a token bucket across replicas: a burst, then one token per interval, refusals taking nothing', async () => {
       const a = await open();
       const b = await open();
-      const waits = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? a : b).takeToken('bucket', 3, 400)));
+      const waits = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => (i % 2 ? a : b).takeToken('bucket', 3, 400)),
+      );
       expect(waits.filter((w) => w === 0)).toHaveLength(3);
       for (const w of waits.filter((x) => x > 0)) {
         expect(w).toBeGreaterThan(300);
@@ -339,7 +355,12 @@ export function describeEphemeralStoreContract(name: string, factory: PortFactor
       // Left alone, the bucket fills up to its burst again, and its key goes.
       await sleep(1300);
       expect(await a.pttl('bucket')).toBe(-2);
-      expect(await Promise.all([0, 1, 2, 3].map(() => a.takeToken('bucket', 3, 400)))).toEqual([0, 0, 0, expect.any(Number)]);
+      expect(await Promise.all([0, 1, 2, 3].map(() => a.takeToken('bucket', 3, 400)))).toEqual([
+        0,
+        0,
+        0,
+        expect.any(Number),
+      ]);
     });
 
     it('refuses to increment a value that is not an integer', async () => {
@@ -401,24 +422,39 @@ export function describeEphemeralStoreContract(name: string, factory: PortFactor
       await a.heartbeat('pa', 60_000);
       await b.heartbeat('pb', 60_000);
       const ada = { process: 'pa', token: 't1', data: 'Ada' };
-      const results = await Promise.all([a.claimSeat('room', 'ada', ada), b.claimSeat('room', 'ada', { process: 'pb', token: 't2', data: 'ADA' })]);
+      const results = await Promise.all([
+        a.claimSeat('room', 'ada', ada),
+        b.claimSeat('room', 'ada', { process: 'pb', token: 't2', data: 'ADA' }),
+      ]);
       expect(results.filter((r) => r.taken === null)).toEqual([{ taken: null, resumed: false }]);
       const winner = results[0].taken === null ? ada : { process: 'pb', token: 't2', data: 'ADA' };
       expect(results.find((r) => r.taken !== null)).toEqual({ taken: winner });
       // Only a claim presenting the holder's token takes the seat over, from any process (a reconnect to another
       // replica); the old token then no longer releases it. With other data (here the name as typed) it is not a
       // resume: the room is told.
-      expect(await b.claimSeat('room', 'ada', { process: 'pb', token: 't3', data: 'Ada' }, 'wrong')).toEqual({ taken: winner });
-      expect(await b.claimSeat('room', 'ada', { process: 'pb', token: 't3', data: 'Ada' }, winner.token)).toEqual({ taken: null, resumed: winner.data === 'Ada' });
-      expect((await a.seats('room')).map((s) => s.holder)).toEqual([{ process: 'pb', token: 't3', data: 'Ada' }]);
+      expect(await b.claimSeat('room', 'ada', { process: 'pb', token: 't3', data: 'Ada' }, 'wrong')).toEqual({
+        taken: winner,
+      });
+      expect(
+        await b.claimSeat('room', 'ada', { process: 'pb', token: 't3', data: 'Ada' }, winner.token),
+      ).toEqual({ taken: null, resumed: winner.data === 'Ada' });
+      expect((await a.seats('room')).map((s) => s.holder)).toEqual([
+        { process: 'pb', token: 't3', data: 'Ada' },
+      ]);
       expect(await a.releaseSeat('room', 'ada', winner.token)).toBe(false);
       // The same holder back with its token and the same data: a resume.
-      expect(await a.claimSeat('room', 'ada', { process: 'pa', token: 't4', data: 'Ada' }, 't3')).toEqual({ taken: null, resumed: true });
+      expect(await a.claimSeat('room', 'ada', { process: 'pa', token: 't4', data: 'Ada' }, 't3')).toEqual({
+        taken: null,
+        resumed: true,
+      });
       expect(await a.releaseSeat('room', 'ada', 't3')).toBe(false);
       expect(await a.releaseSeat('room', 'ada', 't4')).toBe(true);
       expect(await a.seats('room')).toEqual([]);
       // A token of a seat already given up resumes nothing.
-      expect(await b.claimSeat('room', 'ada', { process: 'pa', token: 't9', data: 'Ada' }, 't4')).toEqual({ taken: null, resumed: false });
+      expect(await b.claimSeat('room', 'ada', { process: 'pa', token: 't9', data: 'Ada' }, 't4')).toEqual({
+        taken: null,
+        resumed: false,
+      });
     });
 
     it('frees the seats of a process that stopped heartbeating, reaping each once', async () => {
@@ -443,7 +479,10 @@ export function describeEphemeralStoreContract(name: string, factory: PortFactor
         { seat: 'quo', holder: { process: 'dying "quoted"', token: 'q', data: '"Quo"' } },
       ]);
       expect((await b.seats('room')).map((s) => s.seat)).toEqual(['bo']);
-      expect(await b.claimSeat('room', 'ana', { process: 'living', token: 'z', data: 'ana' })).toEqual({ taken: null, resumed: false });
+      expect(await b.claimSeat('room', 'ana', { process: 'living', token: 'z', data: 'ana' })).toEqual({
+        taken: null,
+        resumed: false,
+      });
     });
   });
 }

@@ -171,10 +171,19 @@ export class RedisEphemeralStore implements EphemeralStore {
     return (await this.run(LIVE_MEMBERS, [this.key(setKey)], [])) as string[];
   }
 
-  async claimSeat(group: string, seat: string, holder: SeatHolder, takeOverFrom?: string): Promise<SeatClaim> {
+  async claimSeat(
+    group: string,
+    seat: string,
+    holder: SeatHolder,
+    takeOverFrom?: string,
+  ): Promise<SeatClaim> {
     // The process first: REAP_SEATS reads it off the front.
     const stored = JSON.stringify({ process: holder.process, token: holder.token, data: holder.data });
-    const kept = await this.run(CLAIM_SEAT, [this.seatKey(group)], [seat, stored, takeOverFrom ?? '', this.processKey(''), holder.data]);
+    const kept = await this.run(
+      CLAIM_SEAT,
+      [this.seatKey(group)],
+      [seat, stored, takeOverFrom ?? '', this.processKey(''), holder.data],
+    );
     if (typeof kept === 'string') return { taken: JSON.parse(kept) as SeatHolder };
     return { taken: null, resumed: Number(kept) === 1 };
   }
@@ -198,7 +207,8 @@ export class RedisEphemeralStore implements EphemeralStore {
   async reapSeats(group: string): Promise<{ seat: string; holder: SeatHolder }[]> {
     const flat = (await this.run(REAP_SEATS, [this.seatKey(group)], [this.processKey('')])) as string[];
     const reaped: { seat: string; holder: SeatHolder }[] = [];
-    for (let i = 0; i < flat.length; i += 2) reaped.push({ seat: flat[i], holder: JSON.parse(flat[i + 1]) as SeatHolder });
+    for (let i = 0; i < flat.length; i += 2)
+      reaped.push({ seat: flat[i], holder: JSON.parse(flat[i + 1]) as SeatHolder });
     return reaped;
   }
 
@@ -230,6 +240,5 @@ export class RedisEphemeralStore implements EphemeralStore {
 
   private run(s: RedisScript, keys: string[], args: (string | number)[]): Promise<unknown> {
     return runScript(this.client, s, keys, args);
-
   }
 }

@@ -108,12 +108,23 @@ export class RedisPubSub implements PubSub {
     await this.publisher.publish(this.prefix + channel, message);
   }
 
-  async appendAndPublish(channel: string, key: string, entry: string, options: NumberedLogOptions): Promise<number> {
+  async appendAndPublish(
+    channel: string,
+    key: string,
+    entry: string,
+    options: NumberedLogOptions,
+  ): Promise<number> {
     if (this.closed) throw new Error('pub/sub is closed');
     if (options.keep < 1) throw new Error('a numbered log keeps at least one entry');
     const k = this.prefix + key;
     const keys = [`${k}:n`, `${k}:e`];
-    const args: (string | number)[] = [entry, options.keep, positiveTtl(options.ttlMs), this.prefix + channel, Math.max(0, Math.floor(options.floor ?? 0))];
+    const args: (string | number)[] = [
+      entry,
+      options.keep,
+      positiveTtl(options.ttlMs),
+      this.prefix + channel,
+      Math.max(0, Math.floor(options.floor ?? 0)),
+    ];
     if (options.once) {
       keys.push(this.prefix + options.once.key);
       args.push(positiveTtl(options.once.ttlMs));
@@ -123,8 +134,18 @@ export class RedisPubSub implements PubSub {
 
   async readLog(key: string, after: number): Promise<NumberedLogRead> {
     const k = this.prefix + key;
-    const [last, oldest, members] = (await runScript(this.publisher, READ, [`${k}:n`, `${k}:e`], [Math.max(0, Math.floor(after))])) as [string, string, string[]];
-    return readNumbered(members.map(parseMember), Number(last), after, oldest === '' ? undefined : Number(oldest));
+    const [last, oldest, members] = (await runScript(
+      this.publisher,
+      READ,
+      [`${k}:n`, `${k}:e`],
+      [Math.max(0, Math.floor(after))],
+    )) as [string, string, string[]];
+    return readNumbered(
+      members.map(parseMember),
+      Number(last),
+      after,
+      oldest === '' ? undefined : Number(oldest),
+    );
   }
 
   async removeFromLog(key: string, seq: number): Promise<boolean> {
@@ -134,8 +155,11 @@ export class RedisPubSub implements PubSub {
   async removeFromLogs(keyPrefix: string, needle: string): Promise<number> {
     let removed = 0;
     const pattern = `${literalPattern(this.prefix + keyPrefix)}*:e`;
-    for await (const keys of this.publisher.scanStream({ match: pattern, count: 500 }) as AsyncIterable<string[]>) {
-      for (const key of keys) removed += Number(await runScript(this.publisher, REMOVE_MATCHING, [key], [needle]));
+    for await (const keys of this.publisher.scanStream({ match: pattern, count: 500 }) as AsyncIterable<
+      string[]
+    >) {
+      for (const key of keys)
+        removed += Number(await runScript(this.publisher, REMOVE_MATCHING, [key], [needle]));
     }
     return removed;
   }

@@ -104,7 +104,9 @@ describe('connections the adapters open themselves', () => {
       await client.ping();
       client.disconnect(true);
       await new Promise<void>((resolve) => client.once('ready', () => resolve()));
-      const writes = await socketWritesDuring(client, () => Promise.all(Array.from({ length: 20 }, () => client.ping())));
+      const writes = await socketWritesDuring(client, () =>
+        Promise.all(Array.from({ length: 20 }, () => client.ping())),
+      );
       expect(writes).toBeLessThanOrEqual(2);
     } finally {
       await client.quit();

@@ -62,7 +62,9 @@ describe('portIsFree and firstTakenPort', () => {
     expect(await firstTakenPort(port - 1, 1)).toBe(port);
     // The run is walked in order and stops at the first taken port.
     const checked: number[] = [];
-    const fake = (...taken: number[]) => async (p: number) => (checked.push(p), !taken.includes(p));
+    const fake =
+      (...taken: number[]) =>
+      async (p: number) => (checked.push(p), !taken.includes(p));
     expect(await firstTakenPort(100, 5, fake(103, 105))).toBe(103);
     expect(checked).toEqual([101, 102, 103]);
     expect(await firstTakenPort(100, 5, fake())).toBeUndefined();
@@ -75,7 +77,10 @@ describe('portIsFree and firstTakenPort', () => {
 });
 
 describe('freeClusterBase', () => {
-  const taken = (...ports: number[]) => (port: number) => Promise.resolve(!ports.includes(port));
+  const taken =
+    (...ports: number[]) =>
+    (port: number) =>
+      Promise.resolve(!ports.includes(port));
 
   it('uses a given base, or 4100 when unset, once their ports are free', async () => {
     expect(await freeClusterBase('20000', 8, { isFree: taken() })).toBe(20_000);
@@ -92,15 +97,17 @@ describe('freeClusterBase', () => {
 
   it('refuses what is not a port', async () => {
     for (const bad of ['4100x', '-5', '0', '65530', '41.5'])
-      await expect(freeClusterBase(bad, 8, { isFree: taken() })).rejects.toThrow('CLUSTER_BASE_PORT must be a port number');
+      await expect(freeClusterBase(bad, 8, { isFree: taken() })).rejects.toThrow(
+        'CLUSTER_BASE_PORT must be a port number',
+      );
   });
 
   it('auto: picks again until every port is free, and gives up after its attempts', async () => {
     const picks = [30_000, 31_000, 32_000];
     const pick = () => picks.shift() as number;
     expect(await freeClusterBase('auto', 8, { isFree: taken(30_003, 31_008), pick })).toBe(32_000);
-    await expect(freeClusterBase('AUTO', 8, { isFree: taken(30_001), pick: () => 30_000, attempts: 3 })).rejects.toThrow(
-      'CLUSTER_BASE_PORT=auto found no 8 free ports in a row in 3 tries',
-    );
+    await expect(
+      freeClusterBase('AUTO', 8, { isFree: taken(30_001), pick: () => 30_000, attempts: 3 }),
+    ).rejects.toThrow('CLUSTER_BASE_PORT=auto found no 8 free ports in a row in 3 tries');
   });
 });

@@ -56,7 +56,11 @@ export function portIsFree(port: number, host = '127.0.0.1'): Promise<boolean> {
 }
 
 /** The first of base+1 … base+count that is taken, or undefined when all are free. */
-export async function firstTakenPort(base: number, count: number, isFree = portIsFree): Promise<number | undefined> {
+export async function firstTakenPort(
+  base: number,
+  count: number,
+  isFree = portIsFree,
+): Promise<number | undefined> {
   for (let port = base + 1; port <= base + count; port++) if (!(await isFree(port))) return port;
   return undefined;
 }
@@ -71,7 +75,12 @@ export async function firstTakenPort(base: number, count: number, isFree = portI
 export async function freeClusterBase(
   setting: string | undefined,
   count: number,
-  options: { fallback?: number; attempts?: number; isFree?: (port: number) => Promise<boolean>; pick?: () => number } = {},
+  options: {
+    fallback?: number;
+    attempts?: number;
+    isFree?: (port: number) => Promise<boolean>;
+    pick?: () => number;
+  } = {},
 ): Promise<number> {
   const isFree = options.isFree ?? portIsFree;
   const value = (setting ?? '').trim();
@@ -84,9 +93,11 @@ export async function freeClusterBase(
     }
     throw new Error(`CLUSTER_BASE_PORT=auto found no ${count} free ports in a row in ${attempts} tries`);
   }
-  const base = value === '' ? options.fallback ?? 4100 : /^\d+$/.test(value) ? Number(value) : NaN;
+  const base = value === '' ? (options.fallback ?? 4100) : /^\d+$/.test(value) ? Number(value) : NaN;
   if (!(base >= 1 && base + count <= 65_535))
-    throw new Error(`CLUSTER_BASE_PORT must be a port number (with ${count} ports above it) or auto, not "${value}"`);
+    throw new Error(
+      `CLUSTER_BASE_PORT must be a port number (with ${count} ports above it) or auto, not "${value}"`,
+    );
   const taken = await firstTakenPort(base, count, isFree);
   if (taken !== undefined)
     throw new Error(

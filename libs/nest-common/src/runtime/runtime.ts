@@ -150,7 +150,10 @@ export interface ServiceDefinition {
    * Runs before the app listens, for what must be in place before routes are served (e.g. Fastify plugins
    * such as multipart parsing). Optional.
    */
-  configureApp?(app: import('@nestjs/platform-fastify').NestFastifyApplication, runtime: PlatformRuntime): Promise<void>;
+  configureApp?(
+    app: import('@nestjs/platform-fastify').NestFastifyApplication,
+    runtime: PlatformRuntime,
+  ): Promise<void>;
   /** Runs once after the app listens (e.g. demo seeding). Optional. */
   afterStart?(app: import('@nestjs/common').INestApplication, runtime: PlatformRuntime): Promise<void>;
   /**

@@ -8,11 +8,15 @@ import { ErrorFilter } from '../http/error.filter';
 import { PLATFORM_LOGGER, SERVICE_NAME } from '../http/tokens';
 
 /** A pino logger whose lines a test reads back, parsed, in the order written. */
-export function capturedLogger(level = 'info'): { logger: pino.Logger; lines: Array<Record<string, unknown>> } {
+export function capturedLogger(level = 'info'): {
+  logger: pino.Logger;
+  lines: Array<Record<string, unknown>>;
+} {
   const lines: Array<Record<string, unknown>> = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, callback) {
-      for (const line of chunk.toString('utf8').split('\n')) if (line.trim() !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString('utf8').split('\n'))
+        if (line.trim() !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
       callback();
     },
   });

@@ -25,7 +25,11 @@ export interface RawRequestOptions {
  * One HTTP request with the raw path given (no URL normalisation, so traversal attempts reach the server
  * as written). Write errors after the server has answered (it may close early on a 413) are ignored.
  */
-export function rawRequest(base: string, path: string, options: RawRequestOptions = {}): Promise<RawResponse> {
+export function rawRequest(
+  base: string,
+  path: string,
+  options: RawRequestOptions = {},
+): Promise<RawResponse> {
   const url = new URL(base);
   return new Promise((resolve, reject) => {
     const req = http.request(

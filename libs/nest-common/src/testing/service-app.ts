@@ -51,8 +51,16 @@ export async function startTokenServiceForTest(
   options: TokenServiceTestOptions = {},
 ): Promise<TokenServiceTestApp> {
   const schema = options.schema ?? uniqueSchema(prefix);
-  const runtime = createTestRuntime({ ...options.runtime, demo: options.demo ?? false, env: options.env ?? {} });
-  const service = await startService(define({ schema }), runtime, { port: 0, host: '127.0.0.1', warmUpRounds: options.warmUpRounds });
+  const runtime = createTestRuntime({
+    ...options.runtime,
+    demo: options.demo ?? false,
+    env: options.env ?? {},
+  });
+  const service = await startService(define({ schema }), runtime, {
+    port: 0,
+    host: '127.0.0.1',
+    warmUpRounds: options.warmUpRounds,
+  });
   const sessions = await TestSessions.open(runtime);
   const client = () =>
     new HttpClient(runtime.publicUrl, {}, { [new URL(runtime.publicUrl).origin]: service.url });

@@ -122,8 +122,13 @@ export class GradesRepository {
    * event. The quiz's title, questions and version are stored from its row, read under the lock.
    */
   async submit(manager: EntityManager, s: MarkedSubmission): Promise<SubmitOutcome> {
-    const rows: (Partial<GradeRow> & { status: SubmitStatus; taken: number | null; allowed: number | null })[] =
-      await manager.query(`SELECT * FROM submit_grade($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb, $14, $15, $16, $17)`, [
+    const rows: (Partial<GradeRow> & {
+      status: SubmitStatus;
+      taken: number | null;
+      allowed: number | null;
+    })[] = await manager.query(
+      `SELECT * FROM submit_grade($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb, $14, $15, $16, $17)`,
+      [
         s.kind,
         s.quizId,
         s.userId,
@@ -138,7 +143,8 @@ export class GradesRepository {
         s.marked.passed,
         jsonb(s.userAnswers),
         ...s.event,
-      ]);
+      ],
+    );
     const row = rows[0];
     return {
       status: row.status,
@@ -156,14 +162,26 @@ export class GradesRepository {
     tx: EntityManager,
     kind: QuizKind,
     id: string,
-  ): Promise<{ quizTitle: string; userName: string; userId: string; quizExists: boolean; ownerId: string | null } | null> {
+  ): Promise<{
+    quizTitle: string;
+    userName: string;
+    userId: string;
+    quizExists: boolean;
+    ownerId: string | null;
+  } | null> {
     const rows = (await tx.query(
       `SELECT g.quiz_title, g.user_name, g.user_id, q.id IS NOT NULL AS quiz_exists, q.created_by_id
          FROM grades g LEFT JOIN quizzes q ON q.id = g.quiz_id AND q.kind = g.kind
         WHERE g.kind = $1 AND g.id = $2
         FOR UPDATE OF g`,
       [kind, id],
-    )) as { quiz_title: string; user_name: string; user_id: string; quiz_exists: boolean; created_by_id: string | null }[];
+    )) as {
+      quiz_title: string;
+      user_name: string;
+      user_id: string;
+      quiz_exists: boolean;
+      created_by_id: string | null;
+    }[];
     if (rows.length === 0) return null;
     const [row] = rows;
     return {

@@ -42,7 +42,14 @@ import { GradesRepository, type SubmitOutcome } from './grades.repository';
 import { QuizCache } from './quiz-cache';
 import { analyseItems } from './item-analysis';
 import { attemptsAllowed, mark, mayAttempt } from './marking';
-import { answerKeyFor, deletedQuizState, reviewOf, reviewState, type ReviewState, type StoredGrade } from './review';
+import {
+  answerKeyFor,
+  deletedQuizState,
+  reviewOf,
+  reviewState,
+  type ReviewState,
+  type StoredGrade,
+} from './review';
 
 export const GRADES_IDEMPOTENCY_INDEX = 'grades_idempotency_idx';
 
@@ -236,11 +243,20 @@ export class GradesService {
           continue;
         }
         // A retry of an attempt stored before the quiz changed is still answered with its result.
-        const stored = key === null ? null : await this.grades.findByKey(this.dataSource.manager, user.id, key);
+        const stored =
+          key === null ? null : await this.grades.findByKey(this.dataSource.manager, user.id, key);
         if (stored) return { grade: stored, created: false, state: null };
         throw new AnswersInvalidError(M.answersWrongCount(quiz.questions.length));
       }
-      const outcome = await this.submitMarked(this.dataSource.manager, kind, user, quizId, quiz, answers, key);
+      const outcome = await this.submitMarked(
+        this.dataSource.manager,
+        kind,
+        user,
+        quizId,
+        quiz,
+        answers,
+        key,
+      );
       switch (outcome.status) {
         case 'created': {
           const grade = outcome.grade as StoredGrade;
@@ -332,7 +348,10 @@ export class GradesService {
       await this.dataSource.transaction(async (tx) => {
         const quiz = await this.quizzes.insert(tx, 'text', REHEARSAL_QUIZ, REHEARSAL_AUTHOR);
         if (!quiz) throw new Error('rehearsal: the quiz was not stored');
-        const people = Array.from({ length: REHEARSAL_PEOPLE }, () => ({ id: randomUUID(), name: REHEARSAL_AUTHOR.name }));
+        const people = Array.from({ length: REHEARSAL_PEOPLE }, () => ({
+          id: randomUUID(),
+          name: REHEARSAL_AUTHOR.name,
+        }));
         for (; done < rounds && Date.now() < deadline; done++) {
           const person = people[done % REHEARSAL_PEOPLE];
           const answers = quiz.questions.map((_, i) => (i + done) % QUIZ_OPTIONS_COUNT);

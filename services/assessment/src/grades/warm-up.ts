@@ -27,7 +27,8 @@ export const assessmentWarmUp: ServiceWarmUp = {
           body,
         });
         await response.arrayBuffer();
-        if (response.status !== 401) throw new Error(`warm-up: ${path} answered ${response.status} without a session, not 401`);
+        if (response.status !== 401)
+          throw new Error(`warm-up: ${path} answered ${response.status} without a session, not 401`);
       }
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));

@@ -5,7 +5,10 @@ import {
 } from '@district/nest-common/testing';
 import { defineAssessmentService } from '../../src';
 
-export type AssessmentTestOptions = Pick<TokenServiceTestOptions, 'demo' | 'env' | 'schema' | 'runtime' | 'warmUpRounds'>;
+export type AssessmentTestOptions = Pick<
+  TokenServiceTestOptions,
+  'demo' | 'env' | 'schema' | 'runtime' | 'warmUpRounds'
+>;
 export type AssessmentTestApp = TokenServiceTestApp;
 
 /** Boots the real assessment module on the real database, in a throwaway schema, on a loopback port. */

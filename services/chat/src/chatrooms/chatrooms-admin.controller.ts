@@ -1,4 +1,15 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Ip, Post, Put, UseInterceptors } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Ip,
+  Post,
+  Put,
+  UseInterceptors,
+} from '@nestjs/common';
 import {
   type AuditStamp,
   createChatroomRequestSchema,

@@ -51,7 +51,10 @@ export class ChatroomsRepository {
 
   /** One room, or null (the WebSocket's join decides from the stored row). `id` is a canonical UUID. */
   async findById(id: string): Promise<Chatroom | null> {
-    const rows: ChatroomRow[] = await this.dataSource.query(`SELECT ${COLUMNS} FROM chatrooms WHERE id = $1`, [id]);
+    const rows: ChatroomRow[] = await this.dataSource.query(
+      `SELECT ${COLUMNS} FROM chatrooms WHERE id = $1`,
+      [id],
+    );
     return rows.length > 0 ? toChatroom(rows[0]) : null;
   }
 

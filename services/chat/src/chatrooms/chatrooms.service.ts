@@ -11,7 +11,14 @@ import {
   type ChatroomSummary,
   type NewChatroom,
 } from '@district/contracts';
-import { OutboxService, PLATFORM_LOGGER, PUBSUB, type AuthUser, type Logger, type PubSub } from '@district/nest-common';
+import {
+  OutboxService,
+  PLATFORM_LOGGER,
+  PUBSUB,
+  type AuthUser,
+  type Logger,
+  type PubSub,
+} from '@district/nest-common';
 import { ChatroomNotFoundError } from '../chat.errors';
 import { LiveKeys, type LiveControlMessage } from '../live/live-channels';
 import { roomScopeOf } from './chatroom-rules';
@@ -52,10 +59,15 @@ export class ChatroomsService {
         await enqueueAudit(
           this.outbox,
           tx,
-          auditRecord(by, 'chatroom.created', { type: 'chatroom', id: created.id, label: created.name }, {
-            invited: created.invitedUserIds.length,
-            isActive: created.isActive,
-          }),
+          auditRecord(
+            by,
+            'chatroom.created',
+            { type: 'chatroom', id: created.id, label: created.name },
+            {
+              invited: created.invitedUserIds.length,
+              isActive: created.isActive,
+            },
+          ),
         );
       return created;
     });
@@ -72,10 +84,15 @@ export class ChatroomsService {
         await enqueueAudit(
           this.outbox,
           tx,
-          auditRecord(by, 'chatroom.updated', { type: 'chatroom', id, label: updated.name }, {
-            changed: Object.keys(changes).sort(),
-            ...(changes.isActive === undefined ? {} : { isActive: changes.isActive }),
-          }),
+          auditRecord(
+            by,
+            'chatroom.updated',
+            { type: 'chatroom', id, label: updated.name },
+            {
+              changed: Object.keys(changes).sort(),
+              ...(changes.isActive === undefined ? {} : { isActive: changes.isActive }),
+            },
+          ),
         );
       return updated;
     });
@@ -91,11 +108,17 @@ export class ChatroomsService {
       if (!(await this.chatrooms.delete(tx, id))) throw new ChatroomNotFoundError();
       await this.outbox.enqueue(tx, Subjects.chatRoomDeleted, { roomId: id } satisfies ChatroomDeletedEvent);
       if (by)
-        await enqueueAudit(this.outbox, tx, auditRecord(by, 'chatroom.deleted', { type: 'chatroom', id, label: name ?? '' }));
+        await enqueueAudit(
+          this.outbox,
+          tx,
+          auditRecord(by, 'chatroom.deleted', { type: 'chatroom', id, label: name ?? '' }),
+        );
     });
     this.logger.info({ chatroomId: id }, 'chatroom deleted');
     await this.tellReplicas({ kind: 'room', roomId: id });
-    await this.pubsub.deleteLog(LiveKeys.log(id)).catch((err: unknown) => this.logger.warn({ err, chatroomId: id }, 'chat log not deleted'));
+    await this.pubsub
+      .deleteLog(LiveKeys.log(id))
+      .catch((err: unknown) => this.logger.warn({ err, chatroomId: id }, 'chat log not deleted'));
   }
 
   /**

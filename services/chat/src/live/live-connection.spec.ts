@@ -36,7 +36,11 @@ const connectionOf = (f: ReturnType<typeof fakeSocket>, limit: number, cut: (c: 
 const textsOf = (f: ReturnType<typeof fakeSocket>) => f.sent.map((x) => x.subarray(2).toString());
 
 /** A connection that was sent one presence frame (at `t0`, written at once) in a turn that has ended. */
-async function afterOnePresence(): Promise<{ f: ReturnType<typeof fakeSocket>; c: LiveConnection; t0: number }> {
+async function afterOnePresence(): Promise<{
+  f: ReturnType<typeof fakeSocket>;
+  c: LiveConnection;
+  t0: number;
+}> {
   const f = fakeSocket();
   const c = connectionOf(f, 1000, () => undefined);
   const t0 = Date.now();
@@ -134,7 +138,9 @@ describe('textFrame on a real socket', () => {
     server = createServer();
     serverSide = new Promise((resolve) =>
       server.on('upgrade', (req, socket, head) =>
-        wss.handleUpgrade(req, socket, head, (ws) => resolve(new LiveConnection(ws, socket, person, 1 << 20, () => undefined))),
+        wss.handleUpgrade(req, socket, head, (ws) =>
+          resolve(new LiveConnection(ws, socket, person, 1 << 20, () => undefined)),
+        ),
       ),
     );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -165,7 +171,11 @@ describe('textFrame on a real socket', () => {
     expect(await closed).toBe(4000);
     expect(received.slice(0, texts.length)).toEqual(texts);
     expect(received.slice(texts.length, texts.length + 3)).toEqual(presence);
-    expect(JSON.parse(received[texts.length + 3])).toEqual({ type: 'notice', code: 'reconnect', text: 'última' });
+    expect(JSON.parse(received[texts.length + 3])).toEqual({
+      type: 'notice',
+      code: 'reconnect',
+      text: 'última',
+    });
     expect(received).toHaveLength(texts.length + 4);
     expect(pings).toBe(4);
   });

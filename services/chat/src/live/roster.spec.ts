@@ -7,7 +7,11 @@ function payloadOf(frame: Buffer): string {
   expect(frame[0]).toBe(0x81);
   const short = frame[1];
   const [head, n] =
-    short < 126 ? [2, short] : short === 126 ? [4, frame.readUInt16BE(2)] : [10, Number(frame.readBigUInt64BE(2))];
+    short < 126
+      ? [2, short]
+      : short === 126
+        ? [4, frame.readUInt16BE(2)]
+        : [10, Number(frame.readBigUInt64BE(2))];
   expect(frame.length).toBe(head + n);
   return frame.subarray(head).toString();
 }
@@ -16,7 +20,9 @@ const HEAD = '{"type":"joined","name":"x",';
 const TAIL = ',"seq":3}';
 /** The `joined` frame's fields with the participants for a member on `seat`, as the hub writes it. */
 const joined = (r: Roster, seat: string, name: string, role: 'student' | 'teacher' = 'student') =>
-  JSON.parse(payloadOf(frameOf([HEAD, '"participants":', ...r.participantsFor(seat, { name, role }), TAIL]))) as {
+  JSON.parse(
+    payloadOf(frameOf([HEAD, '"participants":', ...r.participantsFor(seat, { name, role }), TAIL])),
+  ) as {
     participants: { name: string; role: string }[];
   };
 
@@ -40,7 +46,12 @@ describe('Roster.participantsFor', () => {
   it('answers a join with the room’s participants and the member itself, between the frame’s other fields', () => {
     const r = new Roster();
     const first = joined(r, 'ana maría', 'Ana María');
-    expect(first).toEqual({ type: 'joined', name: 'x', participants: [{ name: 'Ana María', role: 'student' }], seq: 3 });
+    expect(first).toEqual({
+      type: 'joined',
+      name: 'x',
+      participants: [{ name: 'Ana María', role: 'student' }],
+      seq: 3,
+    });
     r.set('ana maría', 'Ana María', 'student');
     r.set('ms. ruiz', 'Ms. Ruiz', 'teacher');
     expect(joined(r, 'íñigo', 'Íñigo').participants).toEqual([
@@ -109,7 +120,9 @@ describe('Roster.digestFor', () => {
   it('is the digest of the very list participantsFor answers, whether the member’s seat is held, held otherwise or free', () => {
     const r = rosterOf(['ana', 'Ana'], ['beto', 'Beto'], ['profe', 'Profe', 'teacher']);
     const check = (seat: string, name: string, role: 'student' | 'teacher' = 'student') =>
-      expect(r.digestFor(seat, { name, role })).toBe(chatRosterDigestOf(joined(r, seat, name, role).participants));
+      expect(r.digestFor(seat, { name, role })).toBe(
+        chatRosterDigestOf(joined(r, seat, name, role).participants),
+      );
     check('ana', 'Ana');
     check('ana', 'ANA');
     check('ana', 'Ana', 'teacher');
@@ -125,6 +138,8 @@ describe('Roster.digestFor', () => {
     check('ana', 'Ana');
     r.replace([{ seat: 'ana', name: 'Ana', role: 'student' }]);
     check('ana', 'Ana');
-    expect(r.digestFor('ana', { name: 'Ana', role: 'student' })).toBe(chatRosterDigestOf([{ name: 'Ana', role: 'student' }]));
+    expect(r.digestFor('ana', { name: 'Ana', role: 'student' })).toBe(
+      chatRosterDigestOf([{ name: 'Ana', role: 'student' }]),
+    );
   });
 });

@@ -60,7 +60,11 @@ export class InvitableUsersService {
     try {
       answer = await this.bus.request(
         Subjects.identityUsersList,
-        { excludeAdmins: true, limit: USERS_PAGE_SIZE, ...(after ? { after } : {}) } satisfies UsersListRequest,
+        {
+          excludeAdmins: true,
+          limit: USERS_PAGE_SIZE,
+          ...(after ? { after } : {}),
+        } satisfies UsersListRequest,
         USERS_REQUEST_TIMEOUT_MS,
       );
     } catch (error) {

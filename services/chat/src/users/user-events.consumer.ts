@@ -1,6 +1,11 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
-import { Subjects, type SessionEndedEvent, type UserChangedEvent, type UserDeletedEvent } from '@district/contracts';
+import {
+  Subjects,
+  type SessionEndedEvent,
+  type UserChangedEvent,
+  type UserDeletedEvent,
+} from '@district/contracts';
 import { BusContext, PLATFORM_LOGGER, PUBSUB, type Logger, type PubSub } from '@district/nest-common';
 import { ChatroomsService } from '../chatrooms/chatrooms.service';
 import { LiveKeys } from '../live/live-channels';
@@ -36,8 +41,11 @@ export class UserEventsConsumer {
     if (rooms.length > 0)
       this.logger.info({ userId, rooms: rooms.length }, 'deleted user removed from chatrooms');
     // Shared state, idempotent: a redelivery removes nothing more. A failure throws, so the event comes again.
-    const messages = await this.pubsub.removeFromLogs(LiveKeys.logPrefix, LiveKeys.authorMark(userId.toLowerCase()));
-    if (messages > 0) this.logger.info({ userId, messages }, 'deleted user\'s chat messages removed');
+    const messages = await this.pubsub.removeFromLogs(
+      LiveKeys.logPrefix,
+      LiveKeys.authorMark(userId.toLowerCase()),
+    );
+    if (messages > 0) this.logger.info({ userId, messages }, "deleted user's chat messages removed");
     await this.chatrooms.tellReplicas({ kind: 'user', userId: userId.toLowerCase(), deleted: true });
   }
 

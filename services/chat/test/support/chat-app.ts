@@ -20,7 +20,11 @@ export function startChat(options: ChatTestOptions = {}): Promise<ChatTestApp> {
 }
 
 /** A chatroom made by `admin` through the admin API (a random name unless given); throws unless it was created. */
-export async function createRoom(admin: HttpClient, invitedUserIds: string[] = [], name = `Room ${randomUUID().slice(0, 8)}`): Promise<Chatroom> {
+export async function createRoom(
+  admin: HttpClient,
+  invitedUserIds: string[] = [],
+  name = `Room ${randomUUID().slice(0, 8)}`,
+): Promise<Chatroom> {
   const res = await admin.post<Chatroom>('/api/admin/chatrooms', { name, invitedUserIds });
   if (res.status !== 201) throw new Error(`room: ${res.status} ${res.text}`);
   return res.body;

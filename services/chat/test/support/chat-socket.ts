@@ -29,18 +29,32 @@ export class ChatSocket {
    * Resolves once open; rejects with the HTTP status of a refused upgrade (`status` on the error).
    * `autoPong: false`: a client whose network path died (it never answers a ping).
    */
-  static open(baseUrl: string, options: { cookie?: string; origin?: string | null; path?: string; autoPong?: boolean } = {}): Promise<ChatSocket> {
+  static open(
+    baseUrl: string,
+    options: { cookie?: string; origin?: string | null; path?: string; autoPong?: boolean } = {},
+  ): Promise<ChatSocket> {
     const url = baseUrl.replace(/^http/, 'ws') + (options.path ?? '/ws');
     const headers: Record<string, string> = {};
     if (options.cookie) headers.cookie = options.cookie;
     const origin = options.origin === undefined ? 'http://localhost:3000' : options.origin;
-    const ws = new WebSocket(url, { headers, autoPong: options.autoPong ?? true, ...(origin === null ? {} : { origin }) });
+    const ws = new WebSocket(url, {
+      headers,
+      autoPong: options.autoPong ?? true,
+      ...(origin === null ? {} : { origin }),
+    });
     return new Promise((resolve, reject) => {
       ws.once('open', () => resolve(new ChatSocket(ws)));
       ws.once('unexpected-response', (_req, res) => {
         let body = '';
         res.on('data', (c: Buffer) => (body += c.toString()));
-        res.on('end', () => reject(Object.assign(new Error(`upgrade refused: ${res.statusCode} ${body}`), { status: res.statusCode, body })));
+        res.on('end', () =>
+          reject(
+            Object.assign(new Error(`upgrade refused: ${res.statusCode} ${body}`), {
+              status: res.statusCode,
+              body,
+            }),
+          ),
+        );
       });
       ws.once('error', reject);
     });
@@ -61,7 +75,10 @@ export class ChatSocket {
         return e;
       }
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out waiting for ${what}; got ${JSON.stringify(this.events.slice(this.cursor))}`);
+      if (left <= 0)
+        throw new Error(
+          `timed out waiting for ${what}; got ${JSON.stringify(this.events.slice(this.cursor))}`,
+        );
       await this.wait(left);
     }
   }
@@ -76,7 +93,10 @@ export class ChatSocket {
    */
   async join(chatroom: string, name: string, extra: Record<string, unknown> = {}): Promise<AnyEvent> {
     this.send({ type: 'join', name, role: 'student', chatroom, ...extra });
-    const first = await this.next((e) => e.type === 'joined' || e.type === 'join_rejected', `join of ${name}`);
+    const first = await this.next(
+      (e) => e.type === 'joined' || e.type === 'join_rejected',
+      `join of ${name}`,
+    );
     if (first.type === 'join_rejected' || extra.resume !== undefined) return first;
     await this.next((e) => e.type === 'user_joined' && e.name === first.name, `own user_joined of ${name}`);
     return first;

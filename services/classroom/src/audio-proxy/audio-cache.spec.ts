@@ -83,7 +83,9 @@ describe('answerFromCache (RFC 9110 ranges of a kept file)', () => {
   const kept: CachedAudio = { body: Buffer.from('0123456789'), headers: { 'content-type': 'audio/ogg' } };
   const slice = (range: string | undefined) => {
     const answer = answerFromCache(kept, range);
-    return answer.status === 416 ? answer : { ...answer, text: kept.body.subarray(answer.start, answer.end).toString() };
+    return answer.status === 416
+      ? answer
+      : { ...answer, text: kept.body.subarray(answer.start, answer.end).toString() };
   };
 
   it('answers the whole file without a range', () => {
@@ -105,7 +107,11 @@ describe('answerFromCache (RFC 9110 ranges of a kept file)', () => {
     expect(slice(range)).toMatchObject({
       status: 206,
       text,
-      headers: { 'content-range': contentRange, 'content-length': String(text.length), 'content-type': 'audio/ogg' },
+      headers: {
+        'content-range': contentRange,
+        'content-length': String(text.length),
+        'content-type': 'audio/ogg',
+      },
     });
   });
 

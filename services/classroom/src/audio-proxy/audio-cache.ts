@@ -62,7 +62,8 @@ export class AudioCache {
   claimFill(key: string, size: number | null): boolean {
     const { maxBytes, maxFileBytes } = this.limits;
     if (size === null || size <= 0 || size > maxFileBytes || size > maxBytes) return false;
-    if (this.filling.has(key) || this.fillingBytes + size > maxBytes || this.get(key) !== undefined) return false;
+    if (this.filling.has(key) || this.fillingBytes + size > maxBytes || this.get(key) !== undefined)
+      return false;
     this.filling.set(key, size);
     this.fillingBytes += size;
     return true;

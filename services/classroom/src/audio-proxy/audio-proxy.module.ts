@@ -28,7 +28,8 @@ import { AudioUpstream } from './audio-upstream';
     {
       provide: AUDIO_PROXY_NETWORK,
       inject: [{ token: AUDIO_PROXY_NETWORK_OVERRIDE, optional: true }],
-      useFactory: (override: AudioProxyNetwork | undefined) => override ?? inProcessNetwork() ?? productionAudioProxyNetwork,
+      useFactory: (override: AudioProxyNetwork | undefined) =>
+        override ?? inProcessNetwork() ?? productionAudioProxyNetwork,
     },
     AudioUpstream,
     AudioProxyService,

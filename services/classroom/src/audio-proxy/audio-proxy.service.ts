@@ -41,7 +41,14 @@ class BodyNotWanted extends Error {}
 type OnAnswer = (status: number, answer: UpstreamHeaders, url: URL) => Writable | undefined;
 
 /** The browser's headers a kept file is answered with (its length and range are the answer's own). */
-const KEPT_HEADERS = ['content-type', 'x-content-type-options', 'content-security-policy', 'cache-control', 'etag', 'last-modified'];
+const KEPT_HEADERS = [
+  'content-type',
+  'x-content-type-options',
+  'content-security-policy',
+  'cache-control',
+  'etag',
+  'last-modified',
+];
 
 /** How many first hops (link → checked download URL) are remembered: a class's players ask for the same files. */
 const FIRST_HOPS_KEPT = 512;
@@ -79,7 +86,10 @@ export class AudioProxyService {
     };
     this.cache = new AudioCache({
       maxBytes: config.CLASSROOM_AUDIO_PROXY_CACHE_BYTES,
-      maxFileBytes: Math.min(config.CLASSROOM_AUDIO_PROXY_CACHE_FILE_BYTES, config.CLASSROOM_AUDIO_PROXY_MAX_BYTES),
+      maxFileBytes: Math.min(
+        config.CLASSROOM_AUDIO_PROXY_CACHE_FILE_BYTES,
+        config.CLASSROOM_AUDIO_PROXY_MAX_BYTES,
+      ),
       ttlMs: config.CLASSROOM_AUDIO_PROXY_CACHE_TTL_MS,
     });
   }
@@ -117,7 +127,10 @@ export class AudioProxyService {
       if (!accepted) throw error;
       // The headers are out: the answer was cut off (size or time cap, upstream failure, listener gone).
       if ((error as { code?: unknown }).code !== 'ERR_STREAM_PREMATURE_CLOSE') {
-        this.logger.info({ host: at.hostname, err: (error as Error).message }, 'audio proxy cut an answer off');
+        this.logger.info(
+          { host: at.hostname, err: (error as Error).message },
+          'audio proxy cut an answer off',
+        );
       }
     }
   }
@@ -140,14 +153,19 @@ export class AudioProxyService {
       } catch (error) {
         if (error instanceof BodyNotWanted) return;
         if (!(error instanceof Redirected)) throw error;
-        if (redirects >= AUDIO_PROXY_MAX_REDIRECTS) throw new AudioProxyError('tooManyRedirects', M.tooManyRedirects);
+        if (redirects >= AUDIO_PROXY_MAX_REDIRECTS)
+          throw new AudioProxyError('tooManyRedirects', M.tooManyRedirects);
         url = checkTarget(nextHop(url, error.location), this.network);
       }
     }
   }
 
   /** A kept file's answer: the range asked for (or the whole file), from memory. */
-  private async answerKept(kept: CachedAudio, range: string | undefined, listener: AudioListener): Promise<void> {
+  private async answerKept(
+    kept: CachedAudio,
+    range: string | undefined,
+    listener: AudioListener,
+  ): Promise<void> {
     const answer = answerFromCache(kept, range);
     if (answer.status === 416) throw new AudioProxyError('rangeNotSatisfiable', M.rangeNotSatisfiable);
     try {
@@ -179,7 +197,10 @@ export class AudioProxyService {
       (file) => this.cache.settle(key, file),
       (error: unknown) => {
         this.cache.settle(key, undefined);
-        this.logger.info({ host: first.hostname, err: (error as Error).message }, 'audio proxy could not keep a file');
+        this.logger.info(
+          { host: first.hostname, err: (error as Error).message },
+          'audio proxy could not keep a file',
+        );
       },
     );
   }

@@ -27,7 +27,10 @@ export interface ClassroomPeople {
  * A classroom app, its people, and the events published under `subjects` (a durable of the spec's own), for the
  * route specs of one aggregate.
  */
-export async function startClassroomSpec(subjects: string, durable: string): Promise<{ app: ClassroomTestApp; people: ClassroomPeople; events: BusMessage[] }> {
+export async function startClassroomSpec(
+  subjects: string,
+  durable: string,
+): Promise<{ app: ClassroomTestApp; people: ClassroomPeople; events: BusMessage[] }> {
   const app = await startClassroom();
   const people: ClassroomPeople = {
     teacher: (await app.signIn('teacher', { name: 'Ms. Ruiz' })).client,

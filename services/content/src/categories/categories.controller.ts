@@ -1,14 +1,4 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Inject,
-  Post,
-  Put,
-  UseInterceptors,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Post, Put, UseInterceptors } from '@nestjs/common';
 import { categoryRequestSchema, type Category } from '@district/contracts';
 import { CurrentUser, IdParam, Public, RequireAdmin, ZodPipe, type AuthUser } from '@district/nest-common';
 import type { z } from 'zod';

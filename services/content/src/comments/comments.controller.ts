@@ -40,7 +40,10 @@ export class CommentsController {
 
   @Get('posts/:postId/comments')
   @Public()
-  list(@IdParam('postId', () => new PostNotFoundError()) postId: string, @CurrentUser() viewer: AuthUser | undefined): Promise<Comment[]> {
+  list(
+    @IdParam('postId', () => new PostNotFoundError()) postId: string,
+    @CurrentUser() viewer: AuthUser | undefined,
+  ): Promise<Comment[]> {
     return this.comments.listForPost(postId, viewer);
   }
 

@@ -127,7 +127,10 @@ export class CommentsService {
         await enqueueAudit(
           this.outbox,
           tx,
-          auditRecord(by, 'comment.deleted', audited.target, { ...audited.details, removedWithReplies: removed.length }),
+          auditRecord(by, 'comment.deleted', audited.target, {
+            ...audited.details,
+            removedWithReplies: removed.length,
+          }),
         );
     });
   }
@@ -143,11 +146,10 @@ export class CommentsService {
   /** Enqueues a deleted event for each removed comment; answers their ids. */
   private async removed(tx: EntityManager, comments: RemovedComment[]): Promise<string[]> {
     for (const comment of comments) {
-      await this.outbox.enqueue(
-        tx,
-        Subjects.contentCommentDeleted,
-        { commentId: comment.id, postId: comment.postId } satisfies CommentDeletedEvent
-      );
+      await this.outbox.enqueue(tx, Subjects.contentCommentDeleted, {
+        commentId: comment.id,
+        postId: comment.postId,
+      } satisfies CommentDeletedEvent);
     }
     return comments.map((comment) => comment.id);
   }

@@ -21,7 +21,9 @@ function post(overrides: Partial<Post> = {}): Post {
 }
 
 /** A fake of the gateway's fetch: answers by path, and counts the calls (with their options). */
-function fakeFetch(answers: Record<string, { status: number; body?: unknown; headers?: Record<string, string> }>) {
+function fakeFetch(
+  answers: Record<string, { status: number; body?: unknown; headers?: Record<string, string> }>,
+) {
   const calls: string[] = [];
   const options: Array<{ fresh?: boolean } | undefined> = [];
   const fetch = (async (path: string, opts?: { fresh?: boolean }) => {
@@ -40,7 +42,15 @@ describe('lesson pages (the plug-in content hands the gateway)', () => {
     expect(pages.match('/blog/los-colores')).toBe('los-colores');
     expect(pages.match('/blog/los-colores/')).toBe('los-colores');
     expect([pages.match('/'), pages.match('/blog'), pages.match('/blog/')]).toEqual(['/', '/blog', '/blog']);
-    for (const odd of ['/blog/Upper-Case', '/blog/a/b', '/blog/caf%C3%A9', '/lessons/x', '/admin', '//', '/index.html'])
+    for (const odd of [
+      '/blog/Upper-Case',
+      '/blog/a/b',
+      '/blog/caf%C3%A9',
+      '/lessons/x',
+      '/admin',
+      '//',
+      '/index.html',
+    ])
       expect([odd, pages.match(odd)]).toEqual([odd, undefined]);
   });
 
@@ -88,26 +98,46 @@ describe('lesson pages (the plug-in content hands the gateway)', () => {
     expect(calls.filter((c) => c === '/api/seo/settings')).toHaveLength(1);
   });
 
-  it("embeds a lesson as its public answer, and its text (tags dropped) for crawlers", async () => {
+  it('embeds a lesson as its public answer, and its text (tags dropped) for crawlers', async () => {
     const pages = createLessonPages();
-    const lesson = post({ status: 'published', title: HOSTILE, content: `<p>Rojo</p><script>alert(1)</script><p>${HOSTILE}</p>` });
+    const lesson = post({
+      status: 'published',
+      title: HOSTILE,
+      content: `<p>Rojo</p><script>alert(1)</script><p>${HOSTILE}</p>`,
+    });
     const { fetch } = fakeFetch({ '/api/posts/public/los-colores': { status: 200, body: lesson } });
     const found = await pages.lookup('los-colores', fetch);
-    expect(found).toMatchObject({ kind: 'found', initial: { data: { page: 'post', slug: 'los-colores', post: lesson } } });
+    expect(found).toMatchObject({
+      kind: 'found',
+      initial: { data: { page: 'post', slug: 'los-colores', post: lesson } },
+    });
     // Its comments are preloaded with the page's code, at the path the web app asks for.
     expect(found).toMatchObject({ preload: [`/api/posts/${lesson.id}/comments`] });
     if (found.kind !== 'found') throw new Error('not found');
     // The gateway escapes the text; here the markup is already gone from it.
     expect(found.initial?.text.heading).toBe(HOSTILE);
     expect(found.initial?.text.paragraphs?.join(' ')).not.toMatch(/<script|<p>/);
-    expect(lessonText(post({ content: '<p>Uno</p><p>Dos</p>' }))).toEqual({ heading: 'Los colores', paragraphs: ['Uno', 'Dos'] });
+    expect(lessonText(post({ content: '<p>Uno</p><p>Dos</p>' }))).toEqual({
+      heading: 'Los colores',
+      paragraphs: ['Uno', 'Dos'],
+    });
   });
 
   it('gives crawlers a table row per line with its cells apart, and never runs blocks together (issue #34 item 12)', () => {
     const content =
       '<p>Colombia.</p><p>In Spain</p><table><tr><th>Los colores</th><th>Colors</th></tr><tr><td>Rojo</td><td>Red</td></tr></table>';
-    expect(lessonText(post({ content })).paragraphs).toEqual(['Colombia.', 'In Spain', 'Los colores Colors', 'Rojo Red']);
-    expect(lessonText(post({ content: '<div><p>a</p>b</div><p>c<br>d</p>' })).paragraphs).toEqual(['a', 'b', 'c', 'd']);
+    expect(lessonText(post({ content })).paragraphs).toEqual([
+      'Colombia.',
+      'In Spain',
+      'Los colores Colors',
+      'Rojo Red',
+    ]);
+    expect(lessonText(post({ content: '<div><p>a</p>b</div><p>c<br>d</p>' })).paragraphs).toEqual([
+      'a',
+      'b',
+      'c',
+      'd',
+    ]);
   });
 
   it('never embeds a draft: a non-published answer on the public path is a 404, and drafts are left out of lists', async () => {
@@ -117,16 +147,25 @@ describe('lesson pages (the plug-in content hands the gateway)', () => {
     const { fetch } = fakeFetch({
       '/api/posts/public/secret': { status: 200, body: draft },
       '/api/posts/public?limit=6': { status: 200, body: [draft, published] },
-      '/api/posts/public?limit=9&page=1': { status: 200, body: [published, draft], headers: { 'x-total-count': '2' } },
+      '/api/posts/public?limit=9&page=1': {
+        status: 200,
+        body: [published, draft],
+        headers: { 'x-total-count': '2' },
+      },
     });
     expect(await pages.lookup('secret', fetch)).toEqual({ kind: 'missing' });
     const home = await pages.lookup('/', fetch);
     expect(JSON.stringify(home)).not.toContain('Unpublished plan');
-    expect(home).toMatchObject({ kind: 'found', initial: { data: { page: 'home', limit: 6, posts: [published] } } });
+    expect(home).toMatchObject({
+      kind: 'found',
+      initial: { data: { page: 'home', limit: 6, posts: [published] } },
+    });
     const list = await pages.lookup('/blog', fetch);
     expect(JSON.stringify(list)).not.toContain('Unpublished plan');
     // The dropped draft is not counted either.
-    expect(list).toMatchObject({ initial: { data: { page: 'blog', limit: 9, page1: { posts: [published], total: 1 } } } });
+    expect(list).toMatchObject({
+      initial: { data: { page: 'blog', limit: 9, page1: { posts: [published], total: 1 } } },
+    });
   });
 
   it('embeds the first page of /blog with the total from X-Total-Count, read through the public-list cache', async () => {

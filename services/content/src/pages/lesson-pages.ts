@@ -1,5 +1,12 @@
 import { DEFAULT_SEO_SETTINGS, TOTAL_COUNT_HEADER, type Post, type SeoSettings } from '@district/contracts';
-import type { PageFetch, PageHead, PageInitialData, PageLookup, PagePlugin, PageText } from '@district/nest-common';
+import type {
+  PageFetch,
+  PageHead,
+  PageInitialData,
+  PageLookup,
+  PagePlugin,
+  PageText,
+} from '@district/nest-common';
 import { htmlToParagraphs, htmlToText } from '../html/html-text';
 
 /**

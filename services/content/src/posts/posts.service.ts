@@ -123,11 +123,7 @@ export class PostsService {
   async remove(id: string): Promise<void> {
     await this.underLock(id, async (tx) => {
       await this.posts.delete(tx, id);
-      await this.outbox.enqueue(
-        tx,
-        Subjects.contentPostDeleted,
-        { postId: id } satisfies PostDeletedEvent
-      );
+      await this.outbox.enqueue(tx, Subjects.contentPostDeleted, { postId: id } satisfies PostDeletedEvent);
     });
     this.committed();
     this.logger.info({ postId: id }, 'post deleted');
@@ -141,11 +137,10 @@ export class PostsService {
   private async enqueueStatusEvents(tx: EntityManager, before: Post, after: Post): Promise<void> {
     if (after.status === 'published') await this.enqueuePublished(tx, after);
     else if (before.status === 'published')
-      await this.outbox.enqueue(
-        tx,
-        Subjects.contentPostUnpublished,
-        { postId: after.id, slug: after.slug } satisfies PostUnpublishedEvent
-      );
+      await this.outbox.enqueue(tx, Subjects.contentPostUnpublished, {
+        postId: after.id,
+        slug: after.slug,
+      } satisfies PostUnpublishedEvent);
   }
 
   private async enqueuePublished(tx: EntityManager, post: Post): Promise<void> {

@@ -11,7 +11,6 @@ import {
 import { canonicalUuid } from '@district/nest-common';
 import { DataSource, type EntityManager } from 'typeorm';
 
-
 interface AuditRow {
   id: string;
   service: AuditService;
@@ -38,7 +37,12 @@ export class AuditLogRepository {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
   /** Appends a record in `tx` (the change's own transaction, or the inbox's); a record already there is kept. */
-  async append(tx: EntityManager, service: AuditService, record: AuditRecord, id: string = randomUUID()): Promise<void> {
+  async append(
+    tx: EntityManager,
+    service: AuditService,
+    record: AuditRecord,
+    id: string = randomUUID(),
+  ): Promise<void> {
     await tx.query(
       `INSERT INTO audit_log (id, service, actor_id, actor_name, action, target_type, target_id, target_label, details, ip, at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (id) DO NOTHING`,
@@ -73,7 +77,9 @@ export class AuditLogRepository {
     if (query.action) where.push(`action = ${param(query.action)}`);
     if (query.target) {
       const id = canonicalUuid(query.target);
-      where.push(id ? `target_id = ${param(id)}` : `target_label ILIKE ${param(`%${literal(query.target)}%`)}`);
+      where.push(
+        id ? `target_id = ${param(id)}` : `target_label ILIKE ${param(`%${literal(query.target)}%`)}`,
+      );
     }
     if (query.from) where.push(`at >= ${param(new Date(query.from).toISOString())}`);
     // A day names all of it: `to=2026-11-26` takes in the whole of that day (UTC).

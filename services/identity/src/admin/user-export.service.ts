@@ -8,7 +8,13 @@ import {
   type UserExportRequest,
   type UserExportService as ExportingService,
 } from '@district/contracts';
-import { BusRequestError, EVENT_BUS, PLATFORM_LOGGER, type EventBus, type Logger } from '@district/nest-common';
+import {
+  BusRequestError,
+  EVENT_BUS,
+  PLATFORM_LOGGER,
+  type EventBus,
+  type Logger,
+} from '@district/nest-common';
 import { DataSource } from 'typeorm';
 import { UserNotFoundError } from '../identity.errors';
 import { toUser } from '../users/user.mapper';
@@ -59,7 +65,9 @@ export class UserExportService {
       [user.id],
     )) as Record<string, unknown>[];
     const parts = await Promise.all(
-      USER_EXPORT_SERVICES.map(async (service) => [service, await this.part(service, user.id, timeoutMs)] as const),
+      USER_EXPORT_SERVICES.map(
+        async (service) => [service, await this.part(service, user.id, timeoutMs)] as const,
+      ),
     );
     const missing = parts.filter(([, part]) => part === null).map(([service]) => service);
     if (missing.length > 0) throw new ExportUnavailableError(missing);
@@ -86,7 +94,10 @@ export class UserExportService {
       answer = await this.bus.request(SUBJECTS[service], { userId } satisfies UserExportRequest, timeoutMs);
     } catch (error) {
       if (!(error instanceof BusRequestError)) throw error;
-      this.logger.warn({ err: error, code: error.code, service }, 'a service did not answer the user export request');
+      this.logger.warn(
+        { err: error, code: error.code, service },
+        'a service did not answer the user export request',
+      );
       return null;
     }
     const reply = userExportReplySchema.safeParse(answer);

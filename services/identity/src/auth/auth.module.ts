@@ -12,7 +12,14 @@ import { SessionStateWarmer } from './session-state.warmer';
 @Module({
   imports: [UsersModule],
   controllers: [AuthController, QuickLoginController],
-  providers: [AuthService, LoginThrottle, SessionCookies, SessionStateWarmer, RevokedSessionsRepository, DemoOnlyGuard],
+  providers: [
+    AuthService,
+    LoginThrottle,
+    SessionCookies,
+    SessionStateWarmer,
+    RevokedSessionsRepository,
+    DemoOnlyGuard,
+  ],
   exports: [SessionCookies],
 })
 export class AuthModule {}

@@ -20,7 +20,6 @@ import {
 import { IDENTITY_CONFIG, type IdentityConfig } from '../identity.config';
 import { TooManyAttemptsError } from '../identity.errors';
 
-
 /** The wait a pair's n-th attempt imposes on its next one: none at first, then doubling up to the cap. */
 export function pairDelaySeconds(attempt: number): number {
   if (attempt < LOGIN_FREE_FAILURES) return 0;

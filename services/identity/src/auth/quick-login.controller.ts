@@ -63,7 +63,10 @@ export class QuickLoginController {
 
   @Get()
   @Header('Cache-Control', 'no-store')
-  confirm(@Query(new ZodPipe(quickLoginRequestSchema.pick({ type: true }))) query: QuickLoginChoice, @Res() reply: FastifyReply): void {
+  confirm(
+    @Query(new ZodPipe(quickLoginRequestSchema.pick({ type: true }))) query: QuickLoginChoice,
+    @Res() reply: FastifyReply,
+  ): void {
     void reply
       .status(200)
       .header('Content-Type', 'text/html; charset=utf-8')

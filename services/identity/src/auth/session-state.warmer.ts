@@ -29,7 +29,9 @@ export class SessionStateWarmer implements OnApplicationBootstrap, OnApplication
   async onApplicationBootstrap(): Promise<void> {
     await this.restoreIfLost();
     this.timer = setInterval(() => {
-      this.restoreIfLost().catch((err: unknown) => this.logger.error({ err }, 'session state restore failed'));
+      this.restoreIfLost().catch((err: unknown) =>
+        this.logger.error({ err }, 'session state restore failed'),
+      );
     }, SESSION_STATE_CHECK_MS);
     this.timer.unref();
   }
@@ -55,7 +57,8 @@ export class SessionStateWarmer implements OnApplicationBootstrap, OnApplication
       users += Object.keys(versions).length;
     }
     const signedOut = await this.revoked.live();
-    for (const session of signedOut) await this.sessions.revokeSession(session.sid, session.expiresAt.getTime());
+    for (const session of signedOut)
+      await this.sessions.revokeSession(session.sid, session.expiresAt.getTime());
     // Written last, so a replica that dies half-way leaves the next one to restore again.
     await this.sessions.markRestored();
     this.logger.info({ users, signedOut: signedOut.length }, 'session state restored');

@@ -11,7 +11,13 @@ export class UsersListResponder {
 
   @MessagePattern(Subjects.identityUsersList)
   async answer({ excludeAdmins, limit, after }: UsersListRequest): Promise<UsersListReply> {
-    const pick = ({ id, name, username, role, isAdmin }: UserEntity) => ({ id, name, username, role, isAdmin });
+    const pick = ({ id, name, username, role, isAdmin }: UserEntity) => ({
+      id,
+      name,
+      username,
+      role,
+      isAdmin,
+    });
     if (limit === undefined) {
       const users = await this.users.list();
       return { users: users.filter((u) => !(excludeAdmins && u.isAdmin)).map(pick) };

@@ -68,7 +68,8 @@ export class UsersRepository {
     const canonical = canonicalUuid(id);
     if (!canonical) return null;
     const kept = this.atVersion.get(canonical);
-    if (kept && kept.user.tokenVersion === version && Date.now() - kept.readAt < ROW_AT_VERSION_MS) return kept.user;
+    if (kept && kept.user.tokenVersion === version && Date.now() - kept.readAt < ROW_AT_VERSION_MS)
+      return kept.user;
     const user = await this.users.findOneBy({ id: canonical });
     this.atVersion.delete(canonical);
     if (user) {

@@ -87,7 +87,8 @@ export class UsersService {
     const audit = audited(actor, ip, approved ? 'user.approved' : 'user.suspended');
     return this.change(id, audit, (user) => {
       // Suspending oneself would drop one's own admin rights (ADR 0011): as with the admin flag, not by oneself.
-      if (!approved && isSelf(actor, user)) throw new SelfChangeError(IdentityMessages.cannotSuspendOwnAccount);
+      if (!approved && isSelf(actor, user))
+        throw new SelfChangeError(IdentityMessages.cannotSuspendOwnAccount);
       if (user.approved === approved) return [];
       user.approved = approved;
       return ['approval'];
@@ -213,7 +214,10 @@ export class UsersService {
     } catch (error) {
       if (previousVersion !== undefined) {
         await this.sessions.setVersion(canonical, previousVersion).catch((err: unknown) => {
-          this.logger.error({ err, userId: canonical }, 'could not restore the session state after a failed change');
+          this.logger.error(
+            { err, userId: canonical },
+            'could not restore the session state after a failed change',
+          );
         });
       }
       throw error;
@@ -222,7 +226,12 @@ export class UsersService {
 }
 
 /** The audit record of an administrator's action on `user` (ADR 0021). */
-function audited(actor: AuthUser, ip: string | null, action: AuditAction, details: Record<string, unknown> = {}) {
+function audited(
+  actor: AuthUser,
+  ip: string | null,
+  action: AuditAction,
+  details: Record<string, unknown> = {},
+) {
   const stamp: AuditStamp = { actorId: actor.id, actorName: actor.name, ip };
   return (user: UserEntity): AuditRecord => auditRecord(stamp, action, userTarget(user), details);
 }

@@ -5,7 +5,12 @@ import { renderApp } from '@/testing/render-app';
 
 describe('admin dashboard (spec section 2)', () => {
   it('links every admin area, the sound demo and the tools, and counts pending accounts', async () => {
-    const users = [personas.admin(), makeUser({ approved: false }), makeUser({ approved: false }), makeUser()];
+    const users = [
+      personas.admin(),
+      makeUser({ approved: false }),
+      makeUser({ approved: false }),
+      makeUser(),
+    ];
     await renderApp('/admin', { user: users[0], setup: (f) => f.on('GET', '/api/users', { json: users }) });
     await screen.findByRole('heading', { level: 1, name: 'Admin Dashboard' });
     const expected: Record<string, string> = {

@@ -16,7 +16,9 @@ export function RouteErrorPage({ error }: { error: unknown }) {
         <h1 id="route-error-title" className="text-2xl font-bold text-slate-900">
           Something went wrong
         </h1>
-        <p className="mt-3 text-slate-600">This page could not be displayed. Reloading usually fixes it; if not, please try again later.</p>
+        <p className="mt-3 text-slate-600">
+          This page could not be displayed. Reloading usually fixes it; if not, please try again later.
+        </p>
         <div className="mt-6 flex justify-center gap-3">
           <Button onClick={() => window.location.reload()}>Reload page</Button>
           <a href="/" className={buttonClasses('outline')}>
@@ -43,7 +45,9 @@ export class RouteErrorBoundary extends Component<BoundaryProps, { error: unknow
   }
 
   static getDerivedStateFromProps(props: BoundaryProps, state: { error: unknown; locationKey: string }) {
-    return props.locationKey === state.locationKey ? null : { error: undefined, locationKey: props.locationKey };
+    return props.locationKey === state.locationKey
+      ? null
+      : { error: undefined, locationKey: props.locationKey };
   }
 
   override render() {

@@ -12,7 +12,15 @@ function setup(props: Partial<Parameters<typeof AudioPlayButton>[0]> = {}, src =
   const onError = vi.fn();
   const onStateChange = vi.fn();
   const user = userEvent.setup();
-  render(<AudioPlayButton src={src} onPlayStarted={onPlayStarted} onError={onError} onStateChange={onStateChange} {...props} />);
+  render(
+    <AudioPlayButton
+      src={src}
+      onPlayStarted={onPlayStarted}
+      onError={onError}
+      onStateChange={onStateChange}
+      {...props}
+    />,
+  );
   const audio = audiosFor(played).at(-1)!;
   return { audio, user, onPlayStarted, onError, onStateChange, button: () => screen.getByRole('button') };
 }
@@ -45,7 +53,15 @@ describe('AudioPlayButton (spec §4 "Audio play button", §8, §9)', () => {
     expect(audio.currentTime).toBe(0);
     // A resume is the same play; the first play and the replay are two.
     expect(onPlayStarted).toHaveBeenCalledTimes(2);
-    expect(onStateChange.mock.calls.map(([s]) => s)).toEqual(['loading', 'ready', 'playing', 'paused', 'playing', 'ended', 'playing']);
+    expect(onStateChange.mock.calls.map(([s]) => s)).toEqual([
+      'loading',
+      'ready',
+      'playing',
+      'paused',
+      'playing',
+      'ended',
+      'playing',
+    ]);
     expect(onError).not.toHaveBeenCalled();
   });
 
@@ -53,7 +69,9 @@ describe('AudioPlayButton (spec §4 "Audio play button", §8, §9)', () => {
     const drive = 'https://drive.google.com/file/d/abc123/view?usp=sharing';
     const { audio, button } = setup({}, drive, `/api/audio-proxy?url=${encodeURIComponent(drive)}`);
     expect(audio).toBeDefined();
-    expect(audio.src).toBe('/api/audio-proxy?url=https%3A%2F%2Fdrive.google.com%2Ffile%2Fd%2Fabc123%2Fview%3Fusp%3Dsharing');
+    expect(audio.src).toBe(
+      '/api/audio-proxy?url=https%3A%2F%2Fdrive.google.com%2Ffile%2Fd%2Fabc123%2Fview%3Fusp%3Dsharing',
+    );
     expect(FakeAudio.instances).toHaveLength(1);
     expect(button()).toHaveTextContent('Loading');
   });
@@ -66,7 +84,9 @@ describe('AudioPlayButton (spec §4 "Audio play button", §8, §9)', () => {
     expect(onStateChange).toHaveBeenLastCalledWith('error');
     expect(button()).toHaveTextContent('Error');
     expect(button()).toBeDisabled();
-    expect(screen.getByRole('alert')).toHaveTextContent('Audio failed to load. Check the URL or try a different file.');
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'Audio failed to load. Check the URL or try a different file.',
+    );
   });
 
   it("shows 'Error' when playback fails, and a notice (not an error) when the browser blocks it", async () => {

@@ -33,15 +33,23 @@ describe('playableAudioUrl (classroom-tools §7: cloud-storage links through GET
     const link = 'https://www.dropbox.com/scl/fi/a b/Canción ñ.mp3?rlkey=k&dl=0#t=5';
     const url = playableAudioUrl(link);
     expect(url.startsWith(`${AUDIO_PROXY_PATH}?url=`)).toBe(true);
-    expect(url).toBe('/api/audio-proxy?url=https%3A%2F%2Fwww.dropbox.com%2Fscl%2Ffi%2Fa%20b%2FCanci%C3%B3n%20%C3%B1.mp3%3Frlkey%3Dk%26dl%3D0%23t%3D5');
+    expect(url).toBe(
+      '/api/audio-proxy?url=https%3A%2F%2Fwww.dropbox.com%2Fscl%2Ffi%2Fa%20b%2FCanci%C3%B3n%20%C3%B1.mp3%3Frlkey%3Dk%26dl%3D0%23t%3D5',
+    );
     expect(new URL(url, 'https://site.test').searchParams.get('url')).toBe(link);
     expect([...new URL(url, 'https://site.test').searchParams.keys()]).toEqual(['url']);
   });
 
   it('judges the host, not the spelling: upper case, http, a port and a trailing dot; surrounding spaces trimmed', () => {
-    expect(playableAudioUrl('HTTPS://Drive.Google.COM/file/d/x/view')).toBe(proxied('HTTPS://Drive.Google.COM/file/d/x/view'));
-    expect(playableAudioUrl('http://www.dropbox.com/s/x/a.mp3')).toBe(proxied('http://www.dropbox.com/s/x/a.mp3'));
-    expect(playableAudioUrl('https://drive.google.com./uc?id=x')).toBe(proxied('https://drive.google.com./uc?id=x'));
+    expect(playableAudioUrl('HTTPS://Drive.Google.COM/file/d/x/view')).toBe(
+      proxied('HTTPS://Drive.Google.COM/file/d/x/view'),
+    );
+    expect(playableAudioUrl('http://www.dropbox.com/s/x/a.mp3')).toBe(
+      proxied('http://www.dropbox.com/s/x/a.mp3'),
+    );
+    expect(playableAudioUrl('https://drive.google.com./uc?id=x')).toBe(
+      proxied('https://drive.google.com./uc?id=x'),
+    );
     expect(playableAudioUrl('  https://1drv.ms/u/s!x  ')).toBe(proxied('https://1drv.ms/u/s!x'));
   });
 
@@ -61,13 +69,19 @@ describe('playableAudioUrl (classroom-tools §7: cloud-storage links through GET
     expect(playableAudioUrl(link)).toBe(link);
   });
 
-  it.each(['/sounds/quiz/hola.mp3', '/sounds/spanish/%C3%B1.mp3', 'sounds/quiz/hola.mp3', '//drive.google.com/uc?id=x', 'ftp://drive.google.com/a.mp3', 'data:audio/mpeg;base64,AAAA', 'not a link', ''])(
-    'plays the site path or non-http link %j directly',
-    (link) => {
-      expect(isCloudStorageLink(link)).toBe(false);
-      expect(playableAudioUrl(link)).toBe(link);
-    },
-  );
+  it.each([
+    '/sounds/quiz/hola.mp3',
+    '/sounds/spanish/%C3%B1.mp3',
+    'sounds/quiz/hola.mp3',
+    '//drive.google.com/uc?id=x',
+    'ftp://drive.google.com/a.mp3',
+    'data:audio/mpeg;base64,AAAA',
+    'not a link',
+    '',
+  ])('plays the site path or non-http link %j directly', (link) => {
+    expect(isCloudStorageLink(link)).toBe(false);
+    expect(playableAudioUrl(link)).toBe(link);
+  });
 
   it('is idempotent: an address already through the proxy is played as is', () => {
     const once = playableAudioUrl('https://drive.google.com/file/d/x/view');
@@ -76,7 +90,14 @@ describe('playableAudioUrl (classroom-tools §7: cloud-storage links through GET
 
   it("uses the server's allow-list itself (one list in the contracts), with every cloud family on it", () => {
     expect(AUDIO_PROXY_HOSTS).toBe(AUDIO_PROXY_ALLOW_LIST);
-    for (const host of ['drive.google.com', '*.googleusercontent.com', '*.dropboxusercontent.com', '1drv.ms', '*.sharepoint.com', 'www.icloud.com'])
+    for (const host of [
+      'drive.google.com',
+      '*.googleusercontent.com',
+      '*.dropboxusercontent.com',
+      '1drv.ms',
+      '*.sharepoint.com',
+      'www.icloud.com',
+    ])
       expect(AUDIO_PROXY_HOSTS).toContain(host);
   });
 });

@@ -49,7 +49,13 @@ export function AudioUrlTest({ url, label }: { url: string; label: string }) {
 
   return (
     <div className="flex items-center gap-2">
-      <Button variant="outline" size="sm" onClick={run} disabled={url.trim() === '' || state === 'testing'} aria-label={label}>
+      <Button
+        variant="outline"
+        size="sm"
+        onClick={run}
+        disabled={url.trim() === '' || state === 'testing'}
+        aria-label={label}
+      >
         Test
       </Button>
       <span role="status" className="text-xs font-semibold">

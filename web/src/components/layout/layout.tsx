@@ -27,7 +27,11 @@ export function Layout({ children }: { children?: ReactNode }) {
       <Navbar />
       {/* At least the screen below the navbar (h-16): the footer starts below the fold, so a page's content
           arriving after its first paint never pushes a visible footer (a layout shift, issue #15). */}
-      <main id="main-content" tabIndex={-1} className="flex min-h-[calc(100svh-4rem)] flex-1 flex-col focus:outline-none">
+      <main
+        id="main-content"
+        tabIndex={-1}
+        className="flex min-h-[calc(100svh-4rem)] flex-1 flex-col focus:outline-none"
+      >
         <Suspense fallback={<RouteFallback />}>{children ?? <Outlet />}</Suspense>
       </main>
       <Footer />
@@ -40,7 +44,15 @@ export function PageContainer({ children, className = '' }: { children: ReactNod
   return <div className={`mx-auto w-full max-w-7xl px-4 py-8 sm:px-6 lg:px-8 ${className}`}>{children}</div>;
 }
 
-export function PageHeader({ title, description, actions }: { title: ReactNode; description?: ReactNode; actions?: ReactNode }) {
+export function PageHeader({
+  title,
+  description,
+  actions,
+}: {
+  title: ReactNode;
+  description?: ReactNode;
+  actions?: ReactNode;
+}) {
   return (
     <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
       {typeof title === 'string' ? <DocumentTitle title={title} /> : null}

@@ -43,7 +43,10 @@ describe('navbar visibility per role (spec section 2)', () => {
   });
 
   it('the phone menu offers the same items and closes after a choice', async () => {
-    const { user: ui } = await renderApp('/', { user: personas.admin(), setup: (f) => f.on('GET', '/api/users', { json: [] }) });
+    const { user: ui } = await renderApp('/', {
+      user: personas.admin(),
+      setup: (f) => f.on('GET', '/api/users', { json: [] }),
+    });
     const toggle = screen.getByRole('button', { name: 'Open menu' });
     expect(toggle).toHaveAttribute('aria-expanded', 'false');
     await ui.click(toggle);

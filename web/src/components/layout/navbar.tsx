@@ -34,7 +34,10 @@ function linkClass({ isActive }: { isActive: boolean }) {
 function UserChip({ user }: { user: User }) {
   return (
     <div className="flex min-w-0 items-center gap-2 text-sm text-white">
-      <span aria-hidden="true" className="flex size-8 shrink-0 items-center justify-center rounded-full bg-white/15 font-semibold">
+      <span
+        aria-hidden="true"
+        className="flex size-8 shrink-0 items-center justify-center rounded-full bg-white/15 font-semibold"
+      >
         {(user.name || user.username).slice(0, 1).toUpperCase()}
       </span>
       <span className="truncate font-medium">{user.name || user.username}</span>
@@ -69,7 +72,8 @@ export function Navbar() {
     // React may reuse the focused button's node for the other state's button (Logout becomes Sign Up).
     const reused = prev.signedIn !== signedIn && !!active && !!accountAreaRef.current?.contains(active);
     if (!lost && !reused) return;
-    const shown = (el: HTMLElement | null) => !!el && (typeof el.checkVisibility !== 'function' || el.checkVisibility());
+    const shown = (el: HTMLElement | null) =>
+      !!el && (typeof el.checkVisibility !== 'function' || el.checkVisibility());
     [accountButtonRef.current, menuButtonRef.current].find(shown)?.focus();
   }, [signedIn, signIn.isOpen]);
 
@@ -111,7 +115,13 @@ export function Navbar() {
           {user ? (
             <>
               <UserChip user={user} />
-              <Button ref={accountButtonRef} variant="inverse" size="sm" onClick={onLogout} loading={loggingOut}>
+              <Button
+                ref={accountButtonRef}
+                variant="inverse"
+                size="sm"
+                onClick={onLogout}
+                loading={loggingOut}
+              >
                 Logout
               </Button>
             </>
@@ -142,7 +152,15 @@ export function Navbar() {
           aria-label={menuOpen ? 'Close menu' : 'Open menu'}
           onClick={() => setMenuOpen((v) => !v)}
         >
-          <svg aria-hidden="true" viewBox="0 0 24 24" className="size-6" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+          <svg
+            aria-hidden="true"
+            viewBox="0 0 24 24"
+            className="size-6"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+            strokeLinecap="round"
+          >
             {menuOpen ? <path d="M6 6l12 12M18 6 6 18" /> : <path d="M4 7h16M4 12h16M4 17h16" />}
           </svg>
         </button>
@@ -153,7 +171,12 @@ export function Navbar() {
           <ul className="flex flex-col gap-1 pt-2">
             {items.map((item) => (
               <li key={item.to}>
-                <NavLink to={item.to} className={(s) => cn(linkClass(s), 'block')} end={item.to === '/admin'} onClick={() => setMenuOpen(false)}>
+                <NavLink
+                  to={item.to}
+                  className={(s) => cn(linkClass(s), 'block')}
+                  end={item.to === '/admin'}
+                  onClick={() => setMenuOpen(false)}
+                >
                   {item.label}
                 </NavLink>
               </li>

@@ -2,7 +2,9 @@ import type { HTMLAttributes, ReactNode } from 'react';
 import { cn } from '@/lib/cn';
 
 export function Card({ className, ...rest }: HTMLAttributes<HTMLDivElement>) {
-  return <div className={cn('rounded-2xl border border-slate-200 bg-white shadow-sm', className)} {...rest} />;
+  return (
+    <div className={cn('rounded-2xl border border-slate-200 bg-white shadow-sm', className)} {...rest} />
+  );
 }
 
 export function CardHeader({
@@ -19,7 +21,12 @@ export function CardHeader({
   as?: 'h2' | 'h3';
 }) {
   return (
-    <div className={cn('flex flex-wrap items-start justify-between gap-3 border-b border-slate-100 px-5 py-4', className)}>
+    <div
+      className={cn(
+        'flex flex-wrap items-start justify-between gap-3 border-b border-slate-100 px-5 py-4',
+        className,
+      )}
+    >
       <div className="min-w-0">
         <Heading className="text-lg font-semibold text-slate-900">{title}</Heading>
         {description ? <p className="mt-1 text-sm text-slate-600">{description}</p> : null}
@@ -34,5 +41,10 @@ export function CardBody({ className, ...rest }: HTMLAttributes<HTMLDivElement>)
 }
 
 export function CardFooter({ className, ...rest }: HTMLAttributes<HTMLDivElement>) {
-  return <div className={cn('flex flex-wrap items-center gap-2 border-t border-slate-100 px-5 py-3', className)} {...rest} />;
+  return (
+    <div
+      className={cn('flex flex-wrap items-center gap-2 border-t border-slate-100 px-5 py-3', className)}
+      {...rest}
+    />
+  );
 }

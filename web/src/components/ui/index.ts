@@ -1,6 +1,13 @@
 export { Alert } from './alert';
 export { Badge, type BadgeTone } from './badge';
-export { Button, ButtonLink, buttonClasses, type ButtonProps, type ButtonVariant, type ButtonSize } from './button';
+export {
+  Button,
+  ButtonLink,
+  buttonClasses,
+  type ButtonProps,
+  type ButtonVariant,
+  type ButtonSize,
+} from './button';
 export { Card, CardBody, CardFooter, CardHeader } from './card';
 export { ConfirmDialog, type ConfirmDialogProps } from './confirm-dialog';
 export { SelectField, TextAreaField, TextField } from './form-field';
@@ -8,4 +15,11 @@ export { Modal, type ModalProps } from './modal';
 export { FullPageSpinner, Spinner } from './spinner';
 export { Table, TableBody, TableCell, TableEmpty, TableHead, TableHeaderCell, TableRow } from './table';
 export { Tabs, type TabItem, type TabsProps } from './tabs';
-export { ToastProvider, useToast, defaultToastDuration, type ToastApi, type ToastOptions, type ToastType } from './toast';
+export {
+  ToastProvider,
+  useToast,
+  defaultToastDuration,
+  type ToastApi,
+  type ToastOptions,
+  type ToastType,
+} from './toast';

@@ -26,7 +26,17 @@ const widths = { sm: 'max-w-sm', md: 'max-w-md', lg: 'max-w-2xl' } as const;
  * An accessible modal dialog: labelled by its title, focus starts on the first field and is kept inside while open (Tab wraps),
  * Escape or a click on the backdrop closes it, and focus returns to the element that opened it.
  */
-export function Modal({ open, onClose, title, description, children, footer, size = 'md', initialFocusRef, role = 'dialog' }: ModalProps) {
+export function Modal({
+  open,
+  onClose,
+  title,
+  description,
+  children,
+  footer,
+  size = 'md',
+  initialFocusRef,
+  role = 'dialog',
+}: ModalProps) {
   const titleId = useId();
   const descriptionId = useId();
   const panelRef = useRef<HTMLDivElement>(null);
@@ -42,7 +52,10 @@ export function Modal({ open, onClose, title, description, children, footer, siz
     const panel = panelRef.current;
     // Start in the content (the first field), not on the close button in the header.
     const target =
-      initialFocusRef?.current ?? bodyRef.current?.querySelector<HTMLElement>(FOCUSABLE) ?? panel?.querySelector<HTMLElement>(FOCUSABLE) ?? panel;
+      initialFocusRef?.current ??
+      bodyRef.current?.querySelector<HTMLElement>(FOCUSABLE) ??
+      panel?.querySelector<HTMLElement>(FOCUSABLE) ??
+      panel;
     target?.focus();
 
     const previousOverflow = document.body.style.overflow;
@@ -55,7 +68,9 @@ export function Modal({ open, onClose, title, description, children, footer, siz
         return;
       }
       if (event.key !== 'Tab' || !panel) return;
-      const items = Array.from(panel.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => !el.hasAttribute('inert'));
+      const items = Array.from(panel.querySelectorAll<HTMLElement>(FOCUSABLE)).filter(
+        (el) => !el.hasAttribute('inert'),
+      );
       if (items.length === 0) {
         event.preventDefault();
         panel.focus();
@@ -84,7 +99,11 @@ export function Modal({ open, onClose, title, description, children, footer, siz
 
   return createPortal(
     <div className="fixed inset-0 z-50 flex items-end justify-center p-0 sm:items-center sm:p-4">
-      <div aria-hidden="true" className="absolute inset-0 bg-slate-900/50 backdrop-blur-[1px]" onClick={() => onCloseRef.current()} />
+      <div
+        aria-hidden="true"
+        className="absolute inset-0 bg-slate-900/50 backdrop-blur-[1px]"
+        onClick={() => onCloseRef.current()}
+      />
       <div
         ref={panelRef}
         role={role}
@@ -122,7 +141,9 @@ export function Modal({ open, onClose, title, description, children, footer, siz
         <div ref={bodyRef} className="overflow-y-auto px-5 py-4">
           {children}
         </div>
-        {footer ? <div className="flex flex-wrap justify-end gap-2 border-t border-slate-100 px-5 py-3">{footer}</div> : null}
+        {footer ? (
+          <div className="flex flex-wrap justify-end gap-2 border-t border-slate-100 px-5 py-3">{footer}</div>
+        ) : null}
       </div>
     </div>,
     document.body,

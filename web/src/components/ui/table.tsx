@@ -2,7 +2,15 @@ import type { HTMLAttributes, ReactNode, TdHTMLAttributes, ThHTMLAttributes } fr
 import { cn } from '@/lib/cn';
 
 /** A data table that scrolls sideways on narrow phones instead of squashing its columns. */
-export function Table({ caption, children, className }: { caption?: ReactNode; children: ReactNode; className?: string }) {
+export function Table({
+  caption,
+  children,
+  className,
+}: {
+  caption?: ReactNode;
+  children: ReactNode;
+  className?: string;
+}) {
   return (
     <div className={cn('w-full overflow-x-auto rounded-xl border border-slate-200 bg-white', className)}>
       <table className="w-full min-w-[40rem] border-collapse text-left text-sm">
@@ -14,7 +22,12 @@ export function Table({ caption, children, className }: { caption?: ReactNode; c
 }
 
 export function TableHead({ className, ...rest }: HTMLAttributes<HTMLTableSectionElement>) {
-  return <thead className={cn('bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-600', className)} {...rest} />;
+  return (
+    <thead
+      className={cn('bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-600', className)}
+      {...rest}
+    />
+  );
 }
 
 export function TableBody({ className, ...rest }: HTMLAttributes<HTMLTableSectionElement>) {
@@ -25,7 +38,11 @@ export function TableRow({ className, ...rest }: HTMLAttributes<HTMLTableRowElem
   return <tr className={cn('align-middle hover:bg-slate-50/60', className)} {...rest} />;
 }
 
-export function TableHeaderCell({ className, scope = 'col', ...rest }: ThHTMLAttributes<HTMLTableCellElement>) {
+export function TableHeaderCell({
+  className,
+  scope = 'col',
+  ...rest
+}: ThHTMLAttributes<HTMLTableCellElement>) {
   return <th scope={scope} className={cn('px-4 py-3', className)} {...rest} />;
 }
 

@@ -41,7 +41,12 @@ export function Tabs({ tabs, value, onChange, label, className }: TabsProps) {
   const active = tabs[activeIndex];
   return (
     <div className={className}>
-      <div role="tablist" aria-label={label} onKeyDown={onKeyDown} className="flex gap-1 overflow-x-auto border-b border-slate-200">
+      <div
+        role="tablist"
+        aria-label={label}
+        onKeyDown={onKeyDown}
+        className="flex gap-1 overflow-x-auto border-b border-slate-200"
+      >
         {tabs.map((tab, i) => {
           const selected = i === activeIndex;
           return (
@@ -59,7 +64,9 @@ export function Tabs({ tabs, value, onChange, label, className }: TabsProps) {
               onClick={() => onChange(tab.id)}
               className={cn(
                 '-mb-px whitespace-nowrap border-b-2 px-4 py-2.5 text-sm font-semibold transition-colors',
-                selected ? 'border-brand-700 text-brand-800' : 'border-transparent text-slate-600 hover:text-slate-900',
+                selected
+                  ? 'border-brand-700 text-brand-800'
+                  : 'border-transparent text-slate-600 hover:text-slate-900',
               )}
             >
               {tab.label}
@@ -68,7 +75,13 @@ export function Tabs({ tabs, value, onChange, label, className }: TabsProps) {
         })}
       </div>
       {active ? (
-        <div role="tabpanel" id={`${baseId}-panel-${active.id}`} aria-labelledby={`${baseId}-tab-${active.id}`} tabIndex={0} className="pt-4">
+        <div
+          role="tabpanel"
+          id={`${baseId}-panel-${active.id}`}
+          aria-labelledby={`${baseId}-tab-${active.id}`}
+          tabIndex={0}
+          className="pt-4"
+        >
           {active.content}
         </div>
       ) : null}

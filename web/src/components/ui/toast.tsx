@@ -1,4 +1,13 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import { TOAST_ERROR_MS, TOAST_SUCCESS_MS } from '@/config/constants';
 import { cn } from '@/lib/cn';
 
@@ -59,10 +68,18 @@ function ToastView({ item, onDismiss }: { item: ToastItem; onDismiss: (id: numbe
   const s = styles[item.type];
   return (
     <li
-      className={cn('animate-toast-in pointer-events-auto flex w-full items-start gap-3 rounded-xl border p-3 shadow-lg', s.box)}
+      className={cn(
+        'animate-toast-in pointer-events-auto flex w-full items-start gap-3 rounded-xl border p-3 shadow-lg',
+        s.box,
+      )}
       data-toast-type={item.type}
     >
-      <svg aria-hidden="true" viewBox="0 0 20 20" fill="currentColor" className={cn('mt-0.5 size-5 shrink-0', s.icon)}>
+      <svg
+        aria-hidden="true"
+        viewBox="0 0 20 20"
+        fill="currentColor"
+        className={cn('mt-0.5 size-5 shrink-0', s.icon)}
+      >
         <path fillRule="evenodd" d={s.path} />
       </svg>
       <div className="min-w-0 flex-1 text-sm">
@@ -104,7 +121,10 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     (options: ToastOptions) => {
       const id = nextId.current++;
       const durationMs = options.durationMs ?? defaultToastDuration(options.type);
-      setItems((list) => [...list.slice(-4), { id, type: options.type, title: options.title, message: options.message, durationMs }]);
+      setItems((list) => [
+        ...list.slice(-4),
+        { id, type: options.type, title: options.title, message: options.message, durationMs },
+      ]);
       timers.current.set(
         id,
         setTimeout(() => dismiss(id), durationMs),

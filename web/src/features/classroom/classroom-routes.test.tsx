@@ -15,7 +15,10 @@ describe('the tools hub reaches the classroom screens', () => {
     installFakeAudio();
     const { user, router } = await renderApp('/educational-tools', {
       user: personas.teacher(),
-      setup: (f) => ['/api/audio-lists', '/api/lesson-plans', '/api/google-slides'].forEach((api) => f.on('GET', api, { json: [] })),
+      setup: (f) =>
+        ['/api/audio-lists', '/api/lesson-plans', '/api/google-slides'].forEach((api) =>
+          f.on('GET', api, { json: [] }),
+        ),
     });
     await user.click(await screen.findByRole('link', { name: `Launch Tool: ${tool}` }));
     expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeInTheDocument();

@@ -29,7 +29,8 @@ export const ClassroomTexts = {
   // Sound demo.
   soundDemoDescription: 'Every sound the classroom tools use, in one place, and a tester for audio links.',
   soundDemoSignIn: 'Sign in to hear the files of the audio lists.',
-  urlTesterDescription: "Paste a link to an audio file to check that it plays. Links on cloud storage play through the site's audio proxy.",
+  urlTesterDescription:
+    "Paste a link to an audio file to check that it plays. Links on cloud storage play through the site's audio proxy.",
   urlTesterHint: 'MP3, WAV, OGG or M4A; Google Drive, Dropbox, OneDrive and iCloud links are supported.',
   tryAgainLater: 'Please try again in a moment.',
 } as const;

@@ -54,7 +54,11 @@ export function makeLessonPlan(overrides: Partial<LessonPlan> = {}): LessonPlan 
     explore: phase('Explore', [INSTRUCTION_TYPES[1], INSTRUCTION_TYPES[3]]),
     explain: phase('Explain'),
     elaborate: phase('Elaborate', [INSTRUCTION_TYPES[4]]),
-    evaluate: { timeAllotted: '5 mins', teacherWill: 'Evaluate: teacher', studentsWill: 'Evaluate: students' },
+    evaluate: {
+      timeAllotted: '5 mins',
+      teacherWill: 'Evaluate: teacher',
+      studentsWill: 'Evaluate: students',
+    },
     totalTime: '90 mins',
     evaluation: 'Exit ticket',
     reflection: 'Went well',

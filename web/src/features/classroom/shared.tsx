@@ -15,7 +15,15 @@ export function Loading({ label }: { label: string }) {
   );
 }
 
-export function LoadFailed({ title, error, onRetry }: { title: string; error: unknown; onRetry: () => void }) {
+export function LoadFailed({
+  title,
+  error,
+  onRetry,
+}: {
+  title: string;
+  error: unknown;
+  onRetry: () => void;
+}) {
   return (
     <Alert tone="error" title={title}>
       <p>{errorMessage(error, ClassroomTexts.tryAgainLater)}</p>
@@ -34,7 +42,10 @@ export function formatDate(value: string): string {
 /** Spec §4: errors of the lesson plan and slide screens show in a dismissible red banner. */
 export function ErrorBanner({ message, onDismiss }: { message: string; onDismiss: () => void }) {
   return (
-    <div role="alert" className="mb-4 flex items-start justify-between gap-3 rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-800">
+    <div
+      role="alert"
+      className="mb-4 flex items-start justify-between gap-3 rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-800"
+    >
       <p className="min-w-0 break-words font-medium">{message}</p>
       <button
         type="button"
@@ -42,7 +53,15 @@ export function ErrorBanner({ message, onDismiss }: { message: string; onDismiss
         aria-label="Dismiss error"
         className="-m-1 shrink-0 rounded p-1 text-red-700 hover:bg-red-100 focus-visible:outline-2 focus-visible:outline-red-600"
       >
-        <svg aria-hidden="true" viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+        <svg
+          aria-hidden="true"
+          viewBox="0 0 24 24"
+          className="size-4"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+          strokeLinecap="round"
+        >
           <path d="M6 6l12 12M18 6 6 18" />
         </svg>
       </button>

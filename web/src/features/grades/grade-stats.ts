@@ -1,7 +1,8 @@
 import { PASS_MARK, type Grade } from '@district/contracts/assessment';
 
 /** When the result was completed: createdAt, with completedAt as the spec's fallback. */
-export const completedAt = (g: Pick<Grade, 'createdAt' | 'completedAt'>): string => g.createdAt || g.completedAt;
+export const completedAt = (g: Pick<Grade, 'createdAt' | 'completedAt'>): string =>
+  g.createdAt || g.completedAt;
 
 export interface GradeSummary {
   totalAttempts: number;
@@ -17,21 +18,30 @@ export function summarize(grades: readonly Pick<Grade, 'score'>[]): GradeSummary
   if (total === 0) return { totalAttempts: 0, averageScore: 0, passed: 0, passRate: 0 };
   const passed = grades.filter((g) => g.score >= PASS_MARK).length;
   const sum = grades.reduce((acc, g) => acc + g.score, 0);
-  return { totalAttempts: total, averageScore: Math.round(sum / total), passed, passRate: Math.round((passed / total) * 100) };
+  return {
+    totalAttempts: total,
+    averageScore: Math.round(sum / total),
+    passed,
+    passRate: Math.round((passed / total) * 100),
+  };
 }
 
 /** The quizzes that have results, for 'Filter by Quiz' (a deleted quiz keeps its results, so they come from the grades). */
 export function quizzesOf(grades: readonly Grade[]): { id: string; title: string }[] {
   const seen = new Map<string, string>();
   for (const g of grades) if (!seen.has(g.quizId)) seen.set(g.quizId, g.quizTitle);
-  return [...seen].map(([id, title]) => ({ id, title })).sort((a, b) => a.title.localeCompare(b.title) || a.id.localeCompare(b.id));
+  return [...seen]
+    .map(([id, title]) => ({ id, title }))
+    .sort((a, b) => a.title.localeCompare(b.title) || a.id.localeCompare(b.id));
 }
 
 /** The students with results among these grades, by name. */
 export function studentsOf(grades: readonly Grade[]): { id: string; name: string }[] {
   const seen = new Map<string, string>();
   for (const g of grades) if (!seen.has(g.userId)) seen.set(g.userId, g.userName);
-  return [...seen].map(([id, name]) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+  return [...seen]
+    .map(([id, name]) => ({ id, name }))
+    .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
 }
 
 const dateFmt = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric' });

@@ -57,7 +57,9 @@ export const GradeMessages = {
   // Not worded by the spec.
   analysisFailed: 'The item analysis could not be loaded',
   accommodationSaved: (extra: number, name: string) =>
-    extra === 0 ? `Extra attempts removed for ${name}.` : `${name} now has ${extra} extra ${extra === 1 ? 'attempt' : 'attempts'} on this quiz.`,
+    extra === 0
+      ? `Extra attempts removed for ${name}.`
+      : `${name} now has ${extra} extra ${extra === 1 ? 'attempt' : 'attempts'} on this quiz.`,
   accommodationFailed: (message: string) => `Error: Failed to save extra attempts: ${message}`,
   accommodationNetworkFailed: 'Error saving extra attempts. Please try again.',
 } as const;

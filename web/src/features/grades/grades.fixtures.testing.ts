@@ -1,6 +1,7 @@
 import type { Grade, ItemAnalysis, QuizKind } from '@district/contracts/assessment';
 
-export const uuid = (i: number, block = 'a11a') => `00000000-${block}-4000-8000-${String(i).padStart(12, '0')}`;
+export const uuid = (i: number, block = 'a11a') =>
+  `00000000-${block}-4000-8000-${String(i).padStart(12, '0')}`;
 
 let n = 0;
 
@@ -44,8 +45,20 @@ export function makeAnalysis(overrides: Partial<ItemAnalysis> = {}): ItemAnalysi
     results: 4,
     olderResults: 1,
     questions: [
-      { question: 'What is uno?', correctAnswer: 0, facility: 0.75, discrimination: 0.5, optionCounts: [3, 1, 0, 0] },
-      { question: 'What is dos?', correctAnswer: 1, facility: 0.25, discrimination: -0.5, optionCounts: [2, 1, 1, 0] },
+      {
+        question: 'What is uno?',
+        correctAnswer: 0,
+        facility: 0.75,
+        discrimination: 0.5,
+        optionCounts: [3, 1, 0, 0],
+      },
+      {
+        question: 'What is dos?',
+        correctAnswer: 1,
+        facility: 0.25,
+        discrimination: -0.5,
+        optionCounts: [2, 1, 1, 0],
+      },
     ],
     ...overrides,
   };

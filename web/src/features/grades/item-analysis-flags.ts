@@ -18,4 +18,5 @@ export function itemFlags(item: Item): ItemFlag[] {
   return flags;
 }
 
-export const percent = (share: number | null): string => (share === null ? '—' : `${Math.round(share * 100)}%`);
+export const percent = (share: number | null): string =>
+  share === null ? '—' : `${Math.round(share * 100)}%`;

@@ -1,4 +1,10 @@
-import { AssessmentMessages, PASS_MARK, UNLIMITED_ATTEMPTS, type QuizKind, type RevealAnswers } from '@district/contracts/assessment';
+import {
+  AssessmentMessages,
+  PASS_MARK,
+  UNLIMITED_ATTEMPTS,
+  type QuizKind,
+  type RevealAnswers,
+} from '@district/contracts/assessment';
 
 /** A submission that failed on the network is retried once by itself after this delay (same Idempotency-Key). */
 export const SUBMIT_RETRY_DELAY_MS = 1_000;
@@ -35,7 +41,8 @@ export const QuizMessages = {
   deleteFailed: (message: string) => `Failed to delete quiz: ${message}`,
   unknownError: 'Unknown error',
   // The spec names these states and asks for confirmations without wording them.
-  deleteConfirm: (title: string) => `Are you sure you want to delete the quiz "${title}"? Results already recorded are kept.`,
+  deleteConfirm: (title: string) =>
+    `Are you sure you want to delete the quiz "${title}"? Results already recorded are kept.`,
   quizCreated: 'Quiz created successfully',
   quizUpdated: 'Quiz updated successfully',
   quizDeleted: 'Quiz deleted successfully',
@@ -49,7 +56,9 @@ export const QuizMessages = {
 } as const;
 
 export const attemptsLabel = (maxAttempts: number) =>
-  maxAttempts === UNLIMITED_ATTEMPTS ? 'Unlimited' : `${maxAttempts} ${maxAttempts === 1 ? 'attempt' : 'attempts'}`;
+  maxAttempts === UNLIMITED_ATTEMPTS
+    ? 'Unlimited'
+    : `${maxAttempts} ${maxAttempts === 1 ? 'attempt' : 'attempts'}`;
 
 /** The card's count of the caller's attempts (issue #34): "2 of 3 attempts used"; unlimited: "2 attempts used". */
 export function attemptsUsedLabel(used: number, allowed: number): string {
@@ -64,4 +73,4 @@ export const REVEAL_ANSWERS_LABELS: Record<RevealAnswers, string> = {
   never: 'Never',
 };
 export const REVEAL_ANSWERS_HINT =
-  "When students see the correct answers in their review. Before then they see their own answers and which were right.";
+  'When students see the correct answers in their review. Before then they see their own answers and which were right.';

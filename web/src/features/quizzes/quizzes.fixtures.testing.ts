@@ -1,7 +1,17 @@
-import type { AttemptStart, AuthoredQuiz, Grade, ListedQuizForTaking, Quiz, QuizAttempts, QuizForTaking, QuizKind } from '@district/contracts/assessment';
+import type {
+  AttemptStart,
+  AuthoredQuiz,
+  Grade,
+  ListedQuizForTaking,
+  Quiz,
+  QuizAttempts,
+  QuizForTaking,
+  QuizKind,
+} from '@district/contracts/assessment';
 
 let n = 0;
-export const uuid = (i: number, block = 'a11a') => `00000000-${block}-4000-8000-${String(i).padStart(12, '0')}`;
+export const uuid = (i: number, block = 'a11a') =>
+  `00000000-${block}-4000-8000-${String(i).padStart(12, '0')}`;
 
 /** A quiz as teachers see it (with the key). Questions default to three with distinct options. */
 export function makeQuiz(overrides: Partial<Quiz> = {}): Quiz {
@@ -33,7 +43,12 @@ export function makeQuiz(overrides: Partial<Quiz> = {}): Quiz {
 /** The same quiz as a student gets it: no answer key, no author id. */
 export function forTaking(quiz: Quiz): QuizForTaking {
   const { createdById: _createdById, questions, ...rest } = quiz;
-  return { ...rest, questions: questions.map(({ question, options, audioUrl }) => (audioUrl === undefined ? { question, options } : { question, options, audioUrl })) };
+  return {
+    ...rest,
+    questions: questions.map(({ question, options, audioUrl }) =>
+      audioUrl === undefined ? { question, options } : { question, options, audioUrl },
+    ),
+  };
 }
 
 /** The caller's attempts on a listed quiz: none used of the quiz's own limit unless told. */
@@ -43,7 +58,10 @@ const attemptsOn = (quiz: Quiz, attempts: Partial<QuizAttempts>): QuizAttempts =
 });
 
 /** The quiz as a teacher or admin lists it: with the key, `canEdit` (their own by default) and their attempts. */
-export function authored(quiz: Quiz, overrides: Partial<QuizAttempts> & { canEdit?: boolean } = {}): AuthoredQuiz {
+export function authored(
+  quiz: Quiz,
+  overrides: Partial<QuizAttempts> & { canEdit?: boolean } = {},
+): AuthoredQuiz {
   return { ...quiz, canEdit: overrides.canEdit ?? true, ...attemptsOn(quiz, overrides) };
 }
 

@@ -3,7 +3,11 @@ import { OutboxMessageEntity } from './outbox-message.entity';
 
 export { InboxEntryEntity } from './inbox-entry.entity';
 export { InboxService, type InboxServiceOptions } from './inbox.service';
-export { createMessagingMigration, createMessagingMigrations, createOutboxClaimMigration } from './messaging.migration';
+export {
+  createMessagingMigration,
+  createMessagingMigrations,
+  createOutboxClaimMigration,
+} from './messaging.migration';
 export { OutboxMessageEntity } from './outbox-message.entity';
 export { OutboxRelay, outboxBacklog, type OutboxRelayOptions } from './outbox.relay';
 export { OutboxService, afterOutboxCommit, type OutboxServiceOptions } from './outbox.service';

@@ -63,7 +63,9 @@ export function createOutboxClaimMigration(schema: string): new () => MigrationI
     name = 'OutboxClaim1700000000001';
 
     async up(queryRunner: QueryRunner): Promise<void> {
-      await queryRunner.query(`ALTER TABLE ${s}."outbox" ADD COLUMN IF NOT EXISTS "claimed_until" timestamptz`);
+      await queryRunner.query(
+        `ALTER TABLE ${s}."outbox" ADD COLUMN IF NOT EXISTS "claimed_until" timestamptz`,
+      );
     }
 
     async down(queryRunner: QueryRunner): Promise<void> {

@@ -187,7 +187,13 @@ export class OutboxRelay {
   private async relayBatch(): Promise<BatchResult> {
     const { dataSource, bus, logger, schema } = this.options;
     const table = messagingTable(dataSource, 'outbox', schema);
-    type Claimed = { id: string; seq: string; subject: string; payload: unknown; headers: Record<string, string> | null };
+    type Claimed = {
+      id: string;
+      seq: string;
+      subject: string;
+      payload: unknown;
+      headers: Record<string, string> | null;
+    };
     // TypeORM answers an UPDATE … RETURNING as [rows, affected count].
     const [rows] = (await dataSource.query(
       `UPDATE ${table} SET "claimed_until" = now() + make_interval(secs => $2)

@@ -168,7 +168,10 @@ describe('transactional outbox and idempotent inbox (PostgreSQL)', () => {
       pollIntervalMs: 60_000,
       // Long enough for the five commits below on a loaded CI machine: the first nudge's round waits this long.
       nudgeDelayMs: 1_000,
-      metrics: { published: { inc: (n = 1) => void published.push(n) }, publishFailures: { inc: () => undefined } } as never,
+      metrics: {
+        published: { inc: (n = 1) => void published.push(n) },
+        publishFailures: { inc: () => undefined },
+      } as never,
     });
     relay.start();
     await sleep(100);
@@ -193,7 +196,10 @@ describe('transactional outbox and idempotent inbox (PostgreSQL)', () => {
     const rows = await dataSource.transaction((manager) =>
       outbox.enqueueWith<{ message_id: string }>(
         manager,
-        { sql: `INSERT INTO "${schema}"."effects" (message_id) VALUES ($1) RETURNING message_id`, params: ['m-1'] },
+        {
+          sql: `INSERT INTO "${schema}"."effects" (message_id) VALUES ($1) RETURNING message_id`,
+          params: ['m-1'],
+        },
         'effect.recorded.v1',
         { messageId: 'm-1' },
         { 'x-request-id': 'req-2' },
@@ -202,15 +208,29 @@ describe('transactional outbox and idempotent inbox (PostgreSQL)', () => {
     expect(rows).toEqual([{ message_id: 'm-1' }]);
     relay.nudge();
     await waitFor(() => messages.length === 1, 'relayed event', 2_000);
-    expect(messages[0]).toMatchObject({ subject: 'effect.recorded.v1', data: { messageId: 'm-1' }, headers: { 'x-request-id': 'req-2' } });
+    expect(messages[0]).toMatchObject({
+      subject: 'effect.recorded.v1',
+      data: { messageId: 'm-1' },
+      headers: { 'x-request-id': 'req-2' },
+    });
     // A write that fails takes its event with it.
     await expect(
       dataSource.transaction((manager) =>
-        outbox.enqueueWith(manager, { sql: `INSERT INTO "${schema}"."effects" (message_id) VALUES ($1) RETURNING message_id`, params: [null] }, 'effect.recorded.v1', {}),
+        outbox.enqueueWith(
+          manager,
+          {
+            sql: `INSERT INTO "${schema}"."effects" (message_id) VALUES ($1) RETURNING message_id`,
+            params: [null],
+          },
+          'effect.recorded.v1',
+          {},
+        ),
       ),
     ).rejects.toThrow(/null value/);
     expect(await pendingCount()).toBe(0);
-    expect(await dataSource.query(`SELECT message_id FROM "${schema}"."effects" WHERE message_id = 'm-1'`)).toHaveLength(1);
+    expect(
+      await dataSource.query(`SELECT message_id FROM "${schema}"."effects" WHERE message_id = 'm-1'`),
+    ).toHaveLength(1);
     await dataSource.query(`DELETE FROM "${schema}"."effects"`);
   });
 
@@ -218,17 +238,26 @@ describe('transactional outbox and idempotent inbox (PostgreSQL)', () => {
     const messages = await received('claimed.>');
     const id = await dataSource.transaction((manager) => outbox.enqueue(manager, 'claimed.row.v1', { n: 1 }));
     // Claimed by a relay elsewhere that is still within its claim.
-    await dataSource.query(`UPDATE "${schema}"."outbox" SET claimed_until = now() + interval '1 hour' WHERE id = $1`, [id]);
+    await dataSource.query(
+      `UPDATE "${schema}"."outbox" SET claimed_until = now() + interval '1 hour' WHERE id = $1`,
+      [id],
+    );
     const relay = relayFor(dataSource, bus, { pollIntervalMs: 50 });
     relay.start();
     await sleep(300);
     expect(messages).toEqual([]);
     // That relay died: its claim runs out, and this one sends the row.
-    await dataSource.query(`UPDATE "${schema}"."outbox" SET claimed_until = now() - interval '1 second' WHERE id = $1`, [id]);
+    await dataSource.query(
+      `UPDATE "${schema}"."outbox" SET claimed_until = now() - interval '1 second' WHERE id = $1`,
+      [id],
+    );
     await waitFor(() => messages.length === 1, 'the row sent after the claim expired', 2_000);
     expect(messages[0]).toMatchObject({ id, subject: 'claimed.row.v1' });
     await waitFor(async () => (await pendingCount()) === 0, 'published_at set');
-    const [row] = await dataSource.query(`SELECT claimed_until, attempts FROM "${schema}"."outbox" WHERE id = $1`, [id]);
+    const [row] = await dataSource.query(
+      `SELECT claimed_until, attempts FROM "${schema}"."outbox" WHERE id = $1`,
+      [id],
+    );
     expect(row).toEqual({ claimed_until: null, attempts: 1 });
   });
 
@@ -267,9 +296,12 @@ describe('transactional outbox and idempotent inbox (PostgreSQL)', () => {
     const flaky = new SwitchableBus(bus);
     flaky.down = true;
     const registry = new Registry();
-    const metrics = new MessagingMetrics(registry, { outboxBacklog: () => outboxBacklog(dataSource, schema) });
+    const metrics = new MessagingMetrics(registry, {
+      outboxBacklog: () => outboxBacklog(dataSource, schema),
+    });
     const gauge = async (name: string) =>
-      ((await registry.getMetricsAsJSON()).find((m) => m.name === name)?.values[0]?.value as number | undefined) ?? -1;
+      ((await registry.getMetricsAsJSON()).find((m) => m.name === name)?.values[0]?.value as
+        number | undefined) ?? -1;
     const relay = relayFor(dataSource, flaky, { pollIntervalMs: 20, maxBackoffMs: 100, metrics });
     relay.start();
     const first = await dataSource.transaction((m) => outbox.enqueue(m, 'outage.first', 1));

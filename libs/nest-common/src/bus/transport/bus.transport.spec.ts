@@ -227,7 +227,9 @@ describe.each(adapters)('BusTransport on %s', (_name, openBus) => {
   const count = async (name: string, labels: Record<string, string>) => {
     const metric = (await registry.getMetricsAsJSON()).find((m) => m.name === name);
     const values = (metric?.values ?? []) as { value: number; labels: Record<string, string | number> }[];
-    return values.filter((v) => Object.entries(labels).every(([k, x]) => v.labels[k] === x)).reduce((n, v) => n + v.value, 0);
+    return values
+      .filter((v) => Object.entries(labels).every(([k, x]) => v.labels[k] === x))
+      .reduce((n, v) => n + v.value, 0);
   };
 
   const start = async (controllers: DynamicModule['controllers'] = [NoteHandlers]) => {
@@ -262,7 +264,8 @@ describe.each(adapters)('BusTransport on %s', (_name, openBus) => {
       copies: number;
     }[];
   /** Deliveries the inbox durable committed: counted after its transaction, unlike `seen`, pushed inside it. */
-  const processed = () => count('bus_events_handled_total', { durable: 'svc-note-added', outcome: 'processed' });
+  const processed = () =>
+    count('bus_events_handled_total', { durable: 'svc-note-added', outcome: 'processed' });
   const seen = (via: string) => probe.seen.filter((s) => s.via === via && s.note.text.startsWith(test));
 
   beforeEach(() => {
@@ -302,8 +305,12 @@ describe.each(adapters)('BusTransport on %s', (_name, openBus) => {
     expect(await effects(test)).toEqual([{ copies: 2 }]);
     expect(records.some((r) => r.msg === 'bus event already handled; skipped')).toBe(true);
     // /metrics: one processed, one duplicate skipped by the inbox, one redelivery.
-    expect(await count('bus_events_handled_total', { durable: 'svc-note-added', outcome: 'processed' })).toBe(1);
-    expect(await count('bus_events_handled_total', { durable: 'svc-note-added', outcome: 'duplicate' })).toBe(1);
+    expect(await count('bus_events_handled_total', { durable: 'svc-note-added', outcome: 'processed' })).toBe(
+      1,
+    );
+    expect(await count('bus_events_handled_total', { durable: 'svc-note-added', outcome: 'duplicate' })).toBe(
+      1,
+    );
     expect(await count('bus_redeliveries_total', { durable: 'svc-note-added' })).toBeGreaterThanOrEqual(1);
   });
 

@@ -10,14 +10,21 @@ export function getUsers(signal?: AbortSignal): Promise<User[]> {
 }
 
 export function useUsers() {
-  return useQuery({ ...listRefreshOptions, queryKey: usersQueryKey, queryFn: ({ signal }) => getUsers(signal) });
+  return useQuery({
+    ...listRefreshOptions,
+    queryKey: usersQueryKey,
+    queryFn: ({ signal }) => getUsers(signal),
+  });
 }
 
 const usersPath = (id: string) => `/api/users/${encodeURIComponent(id)}`;
 
-export const setApproval = (id: string, approved: boolean) => api.patch(`${usersPath(id)}/approval`, { approved }, { schema: userSchema });
-export const setRole = (id: string, role: Role) => api.patch(`${usersPath(id)}/role`, { role }, { schema: userSchema });
-export const setAdmin = (id: string, isAdmin: boolean) => api.patch(`${usersPath(id)}/admin`, { isAdmin }, { schema: userSchema });
+export const setApproval = (id: string, approved: boolean) =>
+  api.patch(`${usersPath(id)}/approval`, { approved }, { schema: userSchema });
+export const setRole = (id: string, role: Role) =>
+  api.patch(`${usersPath(id)}/role`, { role }, { schema: userSchema });
+export const setAdmin = (id: string, isAdmin: boolean) =>
+  api.patch(`${usersPath(id)}/admin`, { isAdmin }, { schema: userSchema });
 export const deleteUser = (id: string) => api.delete(usersPath(id));
 export const resetPassword = (id: string, newPassword: string) =>
   api.put(`/api/admin/users/${encodeURIComponent(id)}/password`, { newPassword }, { schema: userSchema });
@@ -44,7 +51,9 @@ export function useUpdateUser() {
   return useMutation({
     mutationFn: applyChange,
     onSuccess: (updated) => {
-      client.setQueryData<User[]>(usersQueryKey, (list) => list?.map((u) => (u.id === updated.id ? updated : u)));
+      client.setQueryData<User[]>(usersQueryKey, (list) =>
+        list?.map((u) => (u.id === updated.id ? updated : u)),
+      );
     },
   });
 }
@@ -60,5 +69,7 @@ export function useDeleteUser() {
 }
 
 export function useResetPassword() {
-  return useMutation({ mutationFn: ({ id, newPassword }: { id: string; newPassword: string }) => resetPassword(id, newPassword) });
+  return useMutation({
+    mutationFn: ({ id, newPassword }: { id: string; newPassword: string }) => resetPassword(id, newPassword),
+  });
 }

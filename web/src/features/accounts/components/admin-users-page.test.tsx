@@ -25,8 +25,13 @@ describe('admin users (spec sections 2, 5, 6 and 8)', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'User Management' })).toBeInTheDocument();
     await screen.findByText('Penny Pending');
     expect(within(row('Penny Pending')).getByText('Pending')).toBeInTheDocument();
-    expect(within(row('Penny Pending')).getByRole('button', { name: 'Approve Penny Pending' })).toBeInTheDocument();
-    expect(within(row(me.name)).getByRole('switch', { name: `Administrator: ${me.name}` })).toHaveAttribute('aria-checked', 'true');
+    expect(
+      within(row('Penny Pending')).getByRole('button', { name: 'Approve Penny Pending' }),
+    ).toBeInTheDocument();
+    expect(within(row(me.name)).getByRole('switch', { name: `Administrator: ${me.name}` })).toHaveAttribute(
+      'aria-checked',
+      'true',
+    );
     expect(screen.getByRole('button', { name: 'Pending (1)' })).toBeInTheDocument();
   });
 
@@ -34,7 +39,9 @@ describe('admin users (spec sections 2, 5, 6 and 8)', () => {
     const me = personas.admin();
     const penny = makeUser({ name: 'Penny Pending', approved: false });
     const { fetch, user } = await setupUsers(me, [penny]);
-    fetch.on('PATCH', `/api/users/${penny.id}/approval`, (req) => ({ json: { ...penny, approved: (req.body as { approved: boolean }).approved } }));
+    fetch.on('PATCH', `/api/users/${penny.id}/approval`, (req) => ({
+      json: { ...penny, approved: (req.body as { approved: boolean }).approved },
+    }));
     await user.click(await screen.findByRole('button', { name: 'Approve Penny Pending' }));
     expect(await screen.findByRole('button', { name: 'Suspend Penny Pending' })).toBeInTheDocument();
     expect(fetch.calls('PATCH', `/api/users/${penny.id}/approval`)[0]?.body).toEqual({ approved: true });
@@ -53,7 +60,12 @@ describe('admin users (spec sections 2, 5, 6 and 8)', () => {
     await waitFor(() => expect(screen.getByLabelText('Role for Sam Student')).toHaveValue('teacher'));
     expect(fetch.calls('PATCH', `/api/users/${sam.id}/role`)[0]?.body).toEqual({ role: 'teacher' });
     await user.click(screen.getByRole('switch', { name: 'Administrator: Sam Student' }));
-    await waitFor(() => expect(screen.getByRole('switch', { name: 'Administrator: Sam Student' })).toHaveAttribute('aria-checked', 'true'));
+    await waitFor(() =>
+      expect(screen.getByRole('switch', { name: 'Administrator: Sam Student' })).toHaveAttribute(
+        'aria-checked',
+        'true',
+      ),
+    );
     expect(fetch.calls('PATCH', `/api/users/${sam.id}/admin`)[0]?.body).toEqual({ isAdmin: true });
   });
 
@@ -76,10 +88,16 @@ describe('admin users (spec sections 2, 5, 6 and 8)', () => {
     const me = personas.admin();
     const sam = makeUser({ name: 'Sam Student' });
     const { fetch, user } = await setupUsers(me, [sam]);
-    fetch.on('PATCH', `/api/users/${sam.id}/admin`, { status: 403, json: { statusCode: 403, message: IdentityMessages.adminRequired } });
+    fetch.on('PATCH', `/api/users/${sam.id}/admin`, {
+      status: 403,
+      json: { statusCode: 403, message: IdentityMessages.adminRequired },
+    });
     await user.click(await screen.findByRole('switch', { name: 'Administrator: Sam Student' }));
     expect(await screen.findByText(IdentityMessages.adminRequired)).toBeInTheDocument();
-    expect(screen.getByRole('switch', { name: 'Administrator: Sam Student' })).toHaveAttribute('aria-checked', 'false');
+    expect(screen.getByRole('switch', { name: 'Administrator: Sam Student' })).toHaveAttribute(
+      'aria-checked',
+      'false',
+    );
   });
 
   it('deletes after confirmation, with the success toast', async () => {
@@ -154,12 +172,17 @@ describe('admin users (spec sections 2, 5, 6 and 8)', () => {
       await user.click(within(dialog).getByRole('button', { name: 'Reset Password' }));
       expect(await screen.findByText('Password reset successfully')).toBeInTheDocument();
       await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-      expect(fetch.calls('PUT', `/api/admin/users/${sam.id}/password`)[0]?.body).toEqual({ newPassword: 'new-secret' });
+      expect(fetch.calls('PUT', `/api/admin/users/${sam.id}/password`)[0]?.body).toEqual({
+        newPassword: 'new-secret',
+      });
     });
 
     it("shows the server message, else 'Failed to reset password'", async () => {
       const { dialog, user, fetch, sam } = await openReset();
-      fetch.on('PUT', `/api/admin/users/${sam.id}/password`, { status: 400, json: { statusCode: 400, message: IdentityMessages.passwordTooShort } });
+      fetch.on('PUT', `/api/admin/users/${sam.id}/password`, {
+        status: 400,
+        json: { statusCode: 400, message: IdentityMessages.passwordTooShort },
+      });
       await user.type(within(dialog).getByLabelText('New Password'), 'new-secret');
       await user.type(within(dialog).getByLabelText('Confirm Password'), 'new-secret');
       await user.click(within(dialog).getByRole('button', { name: 'Reset Password' }));

@@ -47,16 +47,25 @@ export function AdminUsersPage() {
 
   const all = useMemo(() => users.data ?? [], [users.data]);
   const counts = useMemo(
-    () => ({ all: all.length, pending: all.filter((u) => !u.approved).length, approved: all.filter((u) => u.approved).length }),
+    () => ({
+      all: all.length,
+      pending: all.filter((u) => !u.approved).length,
+      approved: all.filter((u) => u.approved).length,
+    }),
     [all],
   );
-  const visible = all.filter((u) => matches(u, query.trim()) && (status === 'all' || (status === 'pending' ? !u.approved : u.approved)));
+  const visible = all.filter(
+    (u) =>
+      matches(u, query.trim()) && (status === 'all' || (status === 'pending' ? !u.approved : u.approved)),
+  );
 
   const change = async (target: User, next: UserChange) => {
     // Self-protection (spec section 6): the server enforces it too; checking here saves a round trip.
     if (me && target.id === me.id) {
-      if (next.kind === 'admin') return toast({ type: 'error', message: IdentityMessages.cannotChangeOwnAdmin });
-      if (next.kind === 'role') return toast({ type: 'error', message: IdentityMessages.cannotChangeOwnRole });
+      if (next.kind === 'admin')
+        return toast({ type: 'error', message: IdentityMessages.cannotChangeOwnAdmin });
+      if (next.kind === 'role')
+        return toast({ type: 'error', message: IdentityMessages.cannotChangeOwnRole });
       if (next.kind === 'approval' && !next.approved)
         return toast({ type: 'error', message: IdentityMessages.cannotSuspendOwnAccount });
     }
@@ -112,7 +121,11 @@ export function AdminUsersPage() {
       />
 
       <div className="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-        <div role="group" aria-label="Filter by status" className="inline-flex rounded-lg border border-slate-200 bg-white p-1">
+        <div
+          role="group"
+          aria-label="Filter by status"
+          className="inline-flex rounded-lg border border-slate-200 bg-white p-1"
+        >
           {filters.map((f) => (
             <button
               key={f.id}
@@ -165,7 +178,9 @@ export function AdminUsersPage() {
           </TableHead>
           <TableBody>
             {visible.length === 0 ? (
-              <TableEmpty colSpan={6}>{all.length === 0 ? 'No users yet.' : 'No users match your filters.'}</TableEmpty>
+              <TableEmpty colSpan={6}>
+                {all.length === 0 ? 'No users yet.' : 'No users match your filters.'}
+              </TableEmpty>
             ) : (
               visible.map((u) => {
                 const self = me?.id === u.id;
@@ -189,7 +204,9 @@ export function AdminUsersPage() {
                         id={`role-${u.id}`}
                         value={u.role}
                         disabled={busy}
-                        onChange={(e) => void change(u, { kind: 'role', id: u.id, role: e.target.value as Role })}
+                        onChange={(e) =>
+                          void change(u, { kind: 'role', id: u.id, role: e.target.value as Role })
+                        }
                         className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm"
                       >
                         <option value="student">Student</option>
@@ -198,13 +215,19 @@ export function AdminUsersPage() {
                     </TableCell>
                     <TableCell>
                       <div className="flex flex-wrap items-center gap-2">
-                        {u.approved ? <Badge tone="success">Approved</Badge> : <Badge tone="warning">Pending</Badge>}
+                        {u.approved ? (
+                          <Badge tone="success">Approved</Badge>
+                        ) : (
+                          <Badge tone="warning">Pending</Badge>
+                        )}
                         <Button
                           size="sm"
                           variant={u.approved ? 'outline' : 'success'}
                           disabled={busy}
                           aria-label={`${u.approved ? 'Suspend' : 'Approve'} ${u.name}`}
-                          onClick={() => void change(u, { kind: 'approval', id: u.id, approved: !u.approved })}
+                          onClick={() =>
+                            void change(u, { kind: 'approval', id: u.id, approved: !u.approved })
+                          }
                         >
                           {u.approved ? 'Suspend' : 'Approve'}
                         </Button>
@@ -223,16 +246,32 @@ export function AdminUsersPage() {
                           u.isAdmin ? 'bg-violet-600' : 'bg-slate-300',
                         )}
                       >
-                        <span aria-hidden="true" className={cn('inline-block size-5 rounded-full bg-white shadow transition-transform', u.isAdmin ? 'translate-x-5' : 'translate-x-0.5')} />
+                        <span
+                          aria-hidden="true"
+                          className={cn(
+                            'inline-block size-5 rounded-full bg-white shadow transition-transform',
+                            u.isAdmin ? 'translate-x-5' : 'translate-x-0.5',
+                          )}
+                        />
                       </button>
                     </TableCell>
                     <TableCell className="whitespace-nowrap text-xs">{formatFullDate(u.createdAt)}</TableCell>
                     <TableCell>
                       <div className="flex justify-end gap-2">
-                        <Button size="sm" variant="outline" aria-label={`Reset password for ${u.name}`} onClick={() => setResetting(u)}>
+                        <Button
+                          size="sm"
+                          variant="outline"
+                          aria-label={`Reset password for ${u.name}`}
+                          onClick={() => setResetting(u)}
+                        >
                           Reset Password
                         </Button>
-                        <Button size="sm" variant="danger" aria-label={`Delete ${u.name}`} onClick={() => askDelete(u)}>
+                        <Button
+                          size="sm"
+                          variant="danger"
+                          aria-label={`Delete ${u.name}`}
+                          onClick={() => askDelete(u)}
+                        >
                           Delete
                         </Button>
                       </div>
@@ -252,7 +291,8 @@ export function AdminUsersPage() {
         message={
           deleting ? (
             <p>
-              Are you sure you want to delete <strong>{deleting.name}</strong> ({deleting.email})? This removes the account and cannot be undone.
+              Are you sure you want to delete <strong>{deleting.name}</strong> ({deleting.email})? This
+              removes the account and cannot be undone.
             </p>
           ) : null
         }

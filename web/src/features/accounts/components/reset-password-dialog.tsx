@@ -69,7 +69,13 @@ export function ResetPasswordDialog({ user, onClose }: { user: User | null; onCl
           onChange={(e) => setPassword(e.target.value)}
           hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
         />
-        <TextField label="Confirm Password" type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} />
+        <TextField
+          label="Confirm Password"
+          type="password"
+          autoComplete="new-password"
+          value={confirm}
+          onChange={(e) => setConfirm(e.target.value)}
+        />
         <div className="flex justify-end gap-2 pt-2">
           <Button variant="outline" onClick={close} disabled={reset.isPending}>
             Cancel

@@ -8,7 +8,9 @@ async function openModal(mode: 'Sign In' | 'Sign Up', setup?: RenderAppOptions['
   const app = await renderApp('/', { user: null, setup });
   const nav = screen.getByRole('navigation', { name: 'Main' });
   await app.user.click(within(nav).getByRole('button', { name: mode }));
-  const dialog = await screen.findByRole('dialog', { name: mode === 'Sign In' ? 'Sign In' : 'Create Account' });
+  const dialog = await screen.findByRole('dialog', {
+    name: mode === 'Sign In' ? 'Sign In' : 'Create Account',
+  });
   return { ...app, dialog, nav };
 }
 
@@ -17,7 +19,10 @@ describe('sign-in modal (spec sections 2, 5 and 8)', () => {
     const { dialog, user } = await openModal('Sign In');
     // The dialog moves focus in an effect after it renders (it is loaded lazily): wait for it, as for any effect.
     await waitFor(() => expect(within(dialog).getByLabelText('Email')).toHaveFocus());
-    expect(within(dialog).getByRole('link', { name: 'Continue with Google' })).toHaveAttribute('href', '/api/auth/google');
+    expect(within(dialog).getByRole('link', { name: 'Continue with Google' })).toHaveAttribute(
+      'href',
+      '/api/auth/google',
+    );
     await user.click(within(dialog).getByRole('button', { name: 'Create one' }));
     const signUp = screen.getByRole('dialog', { name: 'Create Account' });
     expect(within(signUp).getByLabelText('Full Name')).toBeInTheDocument();
@@ -40,7 +45,12 @@ describe('sign-in modal (spec sections 2, 5 and 8)', () => {
   it('sign-up requires full name, username, email and password', async () => {
     const { dialog, user, fetch } = await openModal('Sign Up');
     await user.click(within(dialog).getByRole('button', { name: 'Create Account' }));
-    for (const msg of ['Full name is required', 'Username is required', 'Email is required', IdentityMessages.passwordTooShort]) {
+    for (const msg of [
+      'Full name is required',
+      'Username is required',
+      'Email is required',
+      IdentityMessages.passwordTooShort,
+    ]) {
       expect(within(dialog).getByText(msg)).toBeInTheDocument();
     }
     expect(within(dialog).getByLabelText('Role')).toHaveValue('student');
@@ -49,7 +59,10 @@ describe('sign-in modal (spec sections 2, 5 and 8)', () => {
 
   it('shows the server message when sign-in fails', async () => {
     const { dialog, user } = await openModal('Sign In', (f) =>
-      f.on('POST', '/api/auth/login', { status: 401, json: { statusCode: 401, message: IdentityMessages.invalidCredentials } }),
+      f.on('POST', '/api/auth/login', {
+        status: 401,
+        json: { statusCode: 401, message: IdentityMessages.invalidCredentials },
+      }),
     );
     await user.type(within(dialog).getByLabelText('Email'), 'a@b.test');
     await user.type(within(dialog).getByLabelText('Password'), 'wrong-pass');
@@ -58,7 +71,9 @@ describe('sign-in modal (spec sections 2, 5 and 8)', () => {
   });
 
   it("falls back to 'Authentication failed' when the server gives no message", async () => {
-    const { dialog, user } = await openModal('Sign In', (f) => f.on('POST', '/api/auth/login', { status: 500, text: 'upstream down' }));
+    const { dialog, user } = await openModal('Sign In', (f) =>
+      f.on('POST', '/api/auth/login', { status: 500, text: 'upstream down' }),
+    );
     await user.type(within(dialog).getByLabelText('Email'), 'a@b.test');
     await user.type(within(dialog).getByLabelText('Password'), 'whatever');
     await user.click(within(dialog).getByRole('button', { name: 'Sign In' }));
@@ -67,18 +82,25 @@ describe('sign-in modal (spec sections 2, 5 and 8)', () => {
 
   it('a successful sign-in closes the modal and toasts', async () => {
     const account = makeUser({ name: 'Olive Login' });
-    const { dialog, user, fetch } = await openModal('Sign In', (f) => f.on('POST', '/api/auth/login', { json: account }));
+    const { dialog, user, fetch } = await openModal('Sign In', (f) =>
+      f.on('POST', '/api/auth/login', { json: account }),
+    );
     await user.type(within(dialog).getByLabelText('Email'), '  Olive@District.TEST ');
     await user.type(within(dialog).getByLabelText('Password'), 'pass-word');
     await user.click(within(dialog).getByRole('button', { name: 'Sign In' }));
     expect(await screen.findByText('Successfully logged in!')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(fetch.calls('POST', '/api/auth/login')[0]?.body).toEqual({ email: 'olive@district.test', password: 'pass-word' });
+    expect(fetch.calls('POST', '/api/auth/login')[0]?.body).toEqual({
+      email: 'olive@district.test',
+      password: 'pass-word',
+    });
   });
 
   it('a successful sign-up sends the register payload, closes the modal and toasts', async () => {
     const account = makeUser({ name: 'Nina New', username: 'nina', role: 'teacher', approved: false });
-    const { dialog, user, fetch, nav } = await openModal('Sign Up', (f) => f.on('POST', '/api/auth/register', { status: 201, json: account }));
+    const { dialog, user, fetch, nav } = await openModal('Sign Up', (f) =>
+      f.on('POST', '/api/auth/register', { status: 201, json: account }),
+    );
     await user.type(within(dialog).getByLabelText('Full Name'), 'Nina New');
     await user.type(within(dialog).getByLabelText('Username'), 'nina');
     await user.selectOptions(within(dialog).getByLabelText('Role'), 'teacher');
@@ -99,7 +121,10 @@ describe('sign-in modal (spec sections 2, 5 and 8)', () => {
 
   it('shows a server conflict message on sign-up', async () => {
     const { dialog, user } = await openModal('Sign Up', (f) =>
-      f.on('POST', '/api/auth/register', { status: 409, json: { statusCode: 409, message: IdentityMessages.emailTaken } }),
+      f.on('POST', '/api/auth/register', {
+        status: 409,
+        json: { statusCode: 409, message: IdentityMessages.emailTaken },
+      }),
     );
     await user.type(within(dialog).getByLabelText('Full Name'), 'Dup');
     await user.type(within(dialog).getByLabelText('Username'), 'dup');

@@ -1,8 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  type Category,
-  type CategoryRequest,
-} from '@district/contracts/content';
+import { type Category, type CategoryRequest } from '@district/contracts/content';
 import { parseCategoryList } from './category-guard';
 import { contentSchemas } from './content-schemas';
 import { api } from '@/lib/api-client';

@@ -6,7 +6,10 @@ import { parseCategory, parseCategoryList } from './category-guard';
 import { parseComment, parseCommentList } from './comment-guard';
 
 /** zod's answer for `candidate`: the parsed value, or undefined when it is rejected. */
-const zodSays = (schema: { safeParse(v: unknown): { success: boolean; data?: unknown } }, candidate: unknown) => {
+const zodSays = (
+  schema: { safeParse(v: unknown): { success: boolean; data?: unknown } },
+  candidate: unknown,
+) => {
   const result = schema.safeParse(candidate);
   return result.success ? result.data : undefined;
 };
@@ -29,14 +32,19 @@ describe('the zod-free category and comment guards agree with the contract schem
   });
 
   it('parseComment accepts exactly what commentSchema accepts, replies included, and gives the same value', () => {
-    const reply = makeComment({ parentId: '00000000-0000-4000-8000-000000000077', own: true, replies: undefined });
+    const reply = makeComment({
+      parentId: '00000000-0000-4000-8000-000000000077',
+      own: true,
+      replies: undefined,
+    });
     const comment = makeComment({ own: false, postTitle: 'Los colores', replies: [reply] });
     const { authorId: _a, own: _o, postTitle: _p, replies: _r, ...bare } = comment;
     const bases = [comment, bare];
     const candidates: unknown[] = [];
     for (const base of bases) candidates.push(...variants(base as unknown as Record<string, unknown>));
     // A bad reply, at any depth, fails the whole comment.
-    for (const odd of variants(reply as unknown as Record<string, unknown>)) candidates.push({ ...comment, replies: [odd] });
+    for (const odd of variants(reply as unknown as Record<string, unknown>))
+      candidates.push({ ...comment, replies: [odd] });
     candidates.push({ ...comment, replies: [{ ...comment, replies: [{ ...reply, status: 'deleted' }] }] });
     for (const candidate of candidates) {
       expect([candidate, parseComment(candidate)]).toEqual([candidate, zodSays(commentSchema, candidate)]);

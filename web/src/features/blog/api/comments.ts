@@ -1,8 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  type Comment,
-  type CommentStatus,
-} from '@district/contracts/content';
+import { type Comment, type CommentStatus } from '@district/contracts/content';
 import { parseCommentList } from './comment-guard';
 import { contentSchemas } from './content-schemas';
 import { api } from '@/lib/api-client';

@@ -38,7 +38,14 @@ function parseEmbedded(value: unknown): Embedded | undefined {
     const page1 = v.page1 as Record<string, unknown>;
     const posts = parsePostList(page1.posts);
     const total = page1.total;
-    if (!posts || !allPublished(posts) || typeof total !== 'number' || !Number.isInteger(total) || total < posts.length) return undefined;
+    if (
+      !posts ||
+      !allPublished(posts) ||
+      typeof total !== 'number' ||
+      !Number.isInteger(total) ||
+      total < posts.length
+    )
+      return undefined;
     return { page: 'blog', page1: { posts, total } };
   }
   if (v.page === 'post' && typeof v.slug === 'string') {
@@ -63,7 +70,8 @@ export function seedInitialData(client: QueryClient, doc: Document = document): 
     return undefined;
   }
   if (!embedded) return undefined;
-  if (embedded.page === 'home') client.setQueryData([...publicPostsQueryKey, 'latest', HOME_POSTS_LIMIT], embedded.posts);
+  if (embedded.page === 'home')
+    client.setQueryData([...publicPostsQueryKey, 'latest', HOME_POSTS_LIMIT], embedded.posts);
   else if (embedded.page === 'blog') client.setQueryData(firstBlogPageKey(BLOG_PAGE_SIZE), embedded.page1);
   else client.setQueryData(publicPostQueryKey(embedded.slug), embedded.post);
   return embedded.page;

@@ -93,7 +93,10 @@ describe('comment moderation (spec sections 2 and 8)', { timeout: 20_000 }, () =
     const first = pending();
     const second = approved();
     const list = [first, second];
-    const { user, fetch } = await renderApp('/admin/comments', { user: personas.admin(), setup: setup(list) });
+    const { user, fetch } = await renderApp('/admin/comments', {
+      user: personas.admin(),
+      setup: setup(list),
+    });
     fetch.on('DELETE', `/api/comments/${first.id}`, () => {
       list.splice(0, 1);
       return { status: 204 };
@@ -103,6 +106,8 @@ describe('comment moderation (spec sections 2 and 8)', { timeout: 20_000 }, () =
     await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(screen.queryByText('Is ser permanent?')).not.toBeInTheDocument());
     // The comment now in its place gets focus, not the page.
-    await waitFor(() => expect(screen.getByRole('button', { name: /^Unapprove comment by Ana/ })).toHaveFocus());
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: /^Unapprove comment by Ana/ })).toHaveFocus(),
+    );
   });
 });

@@ -54,7 +54,10 @@ export function AdminCommentsPage() {
     // The comment now in its place (or the last one), else the chosen filter.
     const items = listRef.current?.querySelectorAll<HTMLElement>(':scope > li') ?? [];
     const item = items[Math.min(Math.max(at, 0), items.length - 1)];
-    (item?.querySelector<HTMLElement>('button') ?? filterRef.current?.querySelector<HTMLElement>('button[aria-pressed="true"]'))?.focus();
+    (
+      item?.querySelector<HTMLElement>('button') ??
+      filterRef.current?.querySelector<HTMLElement>('button[aria-pressed="true"]')
+    )?.focus();
   }, [visible, remove.target]);
   const filters: Array<{ id: Filter; label: string }> = [
     { id: 'all', label: `All (${counts.all})` },

@@ -103,7 +103,10 @@ export function AdminPostsPage() {
   const toggle = async (post: Post) => {
     setBusyId(post.id);
     try {
-      await setStatus.mutateAsync({ id: post.id, status: post.status === 'published' ? 'draft' : 'published' });
+      await setStatus.mutateAsync({
+        id: post.id,
+        status: post.status === 'published' ? 'draft' : 'published',
+      });
     } catch (err) {
       // Spec §7: status-change failures are only logged.
       console.error('Changing the post status failed', err);

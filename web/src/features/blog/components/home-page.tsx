@@ -59,7 +59,12 @@ function LatestLessons({ signedIn }: { signedIn: boolean }) {
 
   if (posts.isPending) {
     return (
-      <div className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3" role="status" aria-busy="true" aria-label="Loading lessons">
+      <div
+        className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3"
+        role="status"
+        aria-busy="true"
+        aria-label="Loading lessons"
+      >
         {Array.from({ length: 3 }, (_, i) => (
           <PostCardSkeleton key={i} />
         ))}

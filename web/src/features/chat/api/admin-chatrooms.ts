@@ -22,7 +22,11 @@ export function getAdminChatrooms(signal?: AbortSignal): Promise<Chatroom[]> {
 }
 
 export function useAdminChatrooms() {
-  return useQuery({ ...listRefreshOptions, queryKey: adminChatroomsQueryKey, queryFn: ({ signal }) => getAdminChatrooms(signal) });
+  return useQuery({
+    ...listRefreshOptions,
+    queryKey: adminChatroomsQueryKey,
+    queryFn: ({ signal }) => getAdminChatrooms(signal),
+  });
 }
 
 /** Everyone but administrators (spec §6), by name. The service answers 503 while identity is unreachable. */
@@ -31,7 +35,12 @@ export function getInvitableUsers(signal?: AbortSignal): Promise<InvitableUser[]
 }
 
 export function useInvitableUsers(enabled: boolean) {
-  return useQuery({ queryKey: invitableUsersQueryKey, queryFn: ({ signal }) => getInvitableUsers(signal), enabled, retry: false });
+  return useQuery({
+    queryKey: invitableUsersQueryKey,
+    queryFn: ({ signal }) => getInvitableUsers(signal),
+    enabled,
+    retry: false,
+  });
 }
 
 export const createChatroom = (body: CreateChatroomRequest): Promise<Chatroom> =>
@@ -53,7 +62,10 @@ export function useCreateChatroom() {
     mutationFn: createChatroom,
     onSuccess: (room) => {
       // Newest first, as the server lists them.
-      client.setQueryData<Chatroom[]>(adminChatroomsQueryKey, (list) => [room, ...(list ?? []).filter((r) => r.id !== room.id)]);
+      client.setQueryData<Chatroom[]>(adminChatroomsQueryKey, (list) => [
+        room,
+        ...(list ?? []).filter((r) => r.id !== room.id),
+      ]);
       invalidateRooms();
     },
   });
@@ -65,7 +77,9 @@ export function useSetChatroomActive() {
   return useMutation({
     mutationFn: ({ id, isActive }: { id: string; isActive: boolean }) => setChatroomActive(id, isActive),
     onSuccess: (room) => {
-      client.setQueryData<Chatroom[]>(adminChatroomsQueryKey, (list) => list?.map((r) => (r.id === room.id ? room : r)));
+      client.setQueryData<Chatroom[]>(adminChatroomsQueryKey, (list) =>
+        list?.map((r) => (r.id === room.id ? room : r)),
+      );
       invalidateRooms();
     },
   });

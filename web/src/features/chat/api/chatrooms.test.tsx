@@ -12,7 +12,9 @@ const unauthorized = { status: 401, json: { statusCode: 401, message: 'Authentic
 function render(fetch: FetchStub) {
   // The app's own client (retries off, as in the route tests): the list's retry rule is the hook's own.
   const client = createQueryClient({ retry: false });
-  const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+  const wrapper = ({ children }: { children: ReactNode }) => (
+    <QueryClientProvider client={client}>{children}</QueryClientProvider>
+  );
   // Read what the chat page reads while rendering (TanStack re-renders only for properties a render used).
   const hook = renderHook(
     () => {

@@ -33,7 +33,11 @@ function setup(rooms: Chatroom[], users: InvitableUser[] | 'unavailable' = invit
     f.on('GET', '/api/admin/chatrooms', () => ({ json: rooms }));
     f.on('GET', '/api/admin/chatrooms/invitable-users', () =>
       users === 'unavailable'
-        ? { status: 503, headers: { 'Retry-After': '2' }, json: { statusCode: 503, message: ChatMessages.usersUnavailable } }
+        ? {
+            status: 503,
+            headers: { 'Retry-After': '2' },
+            json: { statusCode: 503, message: ChatMessages.usersUnavailable },
+          }
         : { json: users },
     );
   };
@@ -46,7 +50,11 @@ const open = (rooms: Chatroom[], users?: InvitableUser[] | 'unavailable') =>
 describe('chatroom management (/admin/chatrooms; accounts spec §2, §5–§9)', { timeout: 20_000 }, () => {
   it('lists rooms with description, invited count, active badge and created date', async () => {
     await open([
-      makeRoom({ name: 'Spanish 1', description: 'Period 1', invitedUserIds: [invitable[0].id, invitable[1].id] }),
+      makeRoom({
+        name: 'Spanish 1',
+        description: 'Period 1',
+        invitedUserIds: [invitable[0].id, invitable[1].id],
+      }),
       makeRoom({ name: 'Spanish 2', isActive: false }),
     ]);
     expect(await screen.findByRole('heading', { level: 1, name: 'Chatroom Management' })).toBeInTheDocument();
@@ -100,13 +108,18 @@ describe('chatroom management (/admin/chatrooms; accounts spec §2, §5–§9)',
 
   it('shows the server message as "Error: {message}", else "Failed to create chatroom"', async () => {
     const { user, fetch } = await open([]);
-    fetch.on('POST', '/api/admin/chatrooms', { status: 400, json: { statusCode: 400, message: 'Chatroom name must be at most 100 characters' } });
+    fetch.on('POST', '/api/admin/chatrooms', {
+      status: 400,
+      json: { statusCode: 400, message: 'Chatroom name must be at most 100 characters' },
+    });
     await screen.findByText(/No chatrooms yet/);
     await user.click(screen.getByRole('button', { name: 'Create Chatroom' }));
     const dialog = within(await screen.findByRole('dialog'));
     await user.type(dialog.getByLabelText('Name'), 'Room');
     await user.click(dialog.getByRole('button', { name: 'Create Chatroom' }));
-    expect(await screen.findByText('Error: Chatroom name must be at most 100 characters')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Error: Chatroom name must be at most 100 characters'),
+    ).toBeInTheDocument();
     expect(screen.getByRole('dialog')).toBeInTheDocument();
 
     fetch.on('POST', '/api/admin/chatrooms', { status: 502, text: '<html>Bad gateway</html>' });
@@ -128,7 +141,9 @@ describe('chatroom management (/admin/chatrooms; accounts spec §2, §5–§9)',
   it('switches a room off and on with PUT isActive, and reports a failure', async () => {
     const room = makeRoom({ name: 'Spanish 1' });
     const { user, fetch } = await open([room]);
-    fetch.on('PUT', `/api/admin/chatrooms/${room.id}`, (req) => ({ json: { ...room, ...(req.body as object) } }));
+    fetch.on('PUT', `/api/admin/chatrooms/${room.id}`, (req) => ({
+      json: { ...room, ...(req.body as object) },
+    }));
     const toggle = await screen.findByRole('switch', { name: 'Active: Spanish 1' });
     await user.click(toggle);
     await waitFor(() => expect(toggle).toHaveAttribute('aria-checked', 'false'));
@@ -140,7 +155,10 @@ describe('chatroom management (/admin/chatrooms; accounts spec §2, §5–§9)',
     expect(await screen.findByText(ChatMessages.updateChatroomStatusFailed)).toBeInTheDocument();
     expect(toggle).toHaveAttribute('aria-checked', 'false');
 
-    fetch.on('PUT', `/api/admin/chatrooms/${room.id}`, { status: 404, json: { statusCode: 404, message: ChatMessages.chatroomNotFound } });
+    fetch.on('PUT', `/api/admin/chatrooms/${room.id}`, {
+      status: 404,
+      json: { statusCode: 404, message: ChatMessages.chatroomNotFound },
+    });
     await user.click(toggle);
     expect(await screen.findByText(`Error: ${ChatMessages.chatroomNotFound}`)).toBeInTheDocument();
   });
@@ -159,12 +177,16 @@ describe('chatroom management (/admin/chatrooms; accounts spec §2, §5–§9)',
     expect(fetch.calls('DELETE', `/api/admin/chatrooms/${doomed.id}`)).toHaveLength(0);
 
     await user.click(screen.getByRole('button', { name: 'Delete Spanish 9' }));
-    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete Chatroom' }));
+    await user.click(
+      within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete Chatroom' }),
+    );
     await waitFor(() => expect(screen.queryByRole('cell', { name: 'Spanish 9' })).not.toBeInTheDocument());
     expect(screen.getByText('Chatroom deleted successfully')).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Delete Keep me' }));
-    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete Chatroom' }));
+    await user.click(
+      within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete Chatroom' }),
+    );
     expect(await screen.findByText(ChatMessages.deleteChatroomFailed)).toBeInTheDocument();
     expect(screen.getByRole('cell', { name: 'Keep me' })).toBeInTheDocument();
   });

@@ -109,7 +109,9 @@ export function AdminChatroomsPage() {
                 return (
                   <TableRow key={room.id} data-chatroom-id={room.id}>
                     <TableCell className="font-semibold text-slate-900">{room.name}</TableCell>
-                    <TableCell className="max-w-xs break-words text-slate-600">{room.description || '—'}</TableCell>
+                    <TableCell className="max-w-xs break-words text-slate-600">
+                      {room.description || '—'}
+                    </TableCell>
                     <TableCell>
                       <span aria-label={`${invited} invited`}>{invited}</span>
                     </TableCell>
@@ -129,16 +131,26 @@ export function AdminChatroomsPage() {
                         >
                           <span
                             aria-hidden="true"
-                            className={cn('inline-block size-5 rounded-full bg-white shadow transition-transform', room.isActive ? 'translate-x-5' : 'translate-x-0.5')}
+                            className={cn(
+                              'inline-block size-5 rounded-full bg-white shadow transition-transform',
+                              room.isActive ? 'translate-x-5' : 'translate-x-0.5',
+                            )}
                           />
                         </button>
                         {room.isActive ? <Badge tone="success">Active</Badge> : <Badge>Inactive</Badge>}
                       </div>
                     </TableCell>
-                    <TableCell className="whitespace-nowrap text-xs">{formatFullDate(room.createdAt)}</TableCell>
+                    <TableCell className="whitespace-nowrap text-xs">
+                      {formatFullDate(room.createdAt)}
+                    </TableCell>
                     <TableCell>
                       <div className="flex justify-end">
-                        <Button size="sm" variant="danger" aria-label={`Delete ${room.name}`} onClick={() => remove.ask(room)}>
+                        <Button
+                          size="sm"
+                          variant="danger"
+                          aria-label={`Delete ${room.name}`}
+                          onClick={() => remove.ask(room)}
+                        >
                           Delete
                         </Button>
                       </div>
@@ -158,7 +170,8 @@ export function AdminChatroomsPage() {
         message={
           deleting ? (
             <p>
-              Are you sure you want to delete <strong>{deleting.name}</strong>? Everyone in it is disconnected and this cannot be undone.
+              Are you sure you want to delete <strong>{deleting.name}</strong>? Everyone in it is disconnected
+              and this cannot be undone.
             </p>
           ) : null
         }

@@ -8,7 +8,9 @@ import { joined, message, presence, rejected, ROOM_ID } from '../live/chat-event
 import { FakeWebSocket, server } from '../live/fake-websocket.testing';
 
 const exportChatPdf = vi.fn<(input: { roomName: string; messages: unknown[] }) => Promise<void>>();
-vi.mock('../pdf/export-chat', () => ({ exportChatPdf: (input: { roomName: string; messages: unknown[] }) => exportChatPdf(input) }));
+vi.mock('../pdf/export-chat', () => ({
+  exportChatPdf: (input: { roomName: string; messages: unknown[] }) => exportChatPdf(input),
+}));
 
 configure({ asyncUtilTimeout: 4000 });
 
@@ -18,7 +20,10 @@ const rooms = [
 ];
 
 async function openChat(user: User = personas.student()) {
-  const app = await renderApp('/listen-to-type', { user, setup: (f) => f.on('GET', '/api/chatrooms', { json: rooms }) });
+  const app = await renderApp('/listen-to-type', {
+    user,
+    setup: (f) => f.on('GET', '/api/chatrooms', { json: rooms }),
+  });
   await screen.findByRole('heading', { level: 1, name: 'Chatroom' });
   await screen.findByRole('option', { name: 'Spanish 1' });
   return app;
@@ -51,8 +56,14 @@ describe('live chat room (/listen-to-type; tools spec §2, §4, §5, §7, §8)',
   it('lists the rooms, defaults the name to the account name and links the quick logins', async () => {
     await openChat();
     expect(screen.getByLabelText('Your name')).toHaveValue('Sam Student');
-    expect(screen.getByRole('link', { name: 'Teacher login' })).toHaveAttribute('href', '/api/auth/quick-login');
-    expect(screen.getByRole('link', { name: 'Student login' })).toHaveAttribute('href', '/api/auth/quick-login?type=student');
+    expect(screen.getByRole('link', { name: 'Teacher login' })).toHaveAttribute(
+      'href',
+      '/api/auth/quick-login',
+    );
+    expect(screen.getByRole('link', { name: 'Student login' })).toHaveAttribute(
+      'href',
+      '/api/auth/quick-login?type=student',
+    );
     expect(screen.queryByRole('link', { name: 'Create a chatroom' })).not.toBeInTheDocument();
   });
 
@@ -84,7 +95,11 @@ describe('live chat room (/listen-to-type; tools spec §2, §4, §5, §7, §8)',
     expect(ws.sent).toEqual([]);
     act(() => vi.advanceTimersByTime(1));
     expect(ws.sent).toEqual([{ type: 'join', name: 'Profe Tía', role: 'teacher', chatroom: ROOM_ID }]);
-    server.receive(ws, joined({ name: 'Profe Tía', role: 'teacher' }), presence('user_joined', 'Profe Tía', 'teacher'));
+    server.receive(
+      ws,
+      joined({ name: 'Profe Tía', role: 'teacher' }),
+      presence('user_joined', 'Profe Tía', 'teacher'),
+    );
     expect(screen.getByRole('heading', { name: 'Spanish 1' })).toBeInTheDocument();
     expect(screen.getByText(ChatLiveMessages.userJoined('Profe Tía'))).toBeInTheDocument();
   });
@@ -103,7 +118,9 @@ describe('live chat room (/listen-to-type; tools spec §2, §4, §5, §7, §8)',
     const window_ = log();
     expect(window_).toHaveAttribute('aria-live', 'polite');
     expect(window_).toHaveStyle({ height: '300px' });
-    const item = within(window_).getByText(/¡Hola, clase!/).closest('li') as HTMLElement;
+    const item = within(window_)
+      .getByText(/¡Hola, clase!/)
+      .closest('li') as HTMLElement;
     expect(item).toHaveTextContent('<img src=x onerror="alert(1)"> ¡Hola, clase!');
     expect(item.querySelector('img')).toBeNull();
     expect(within(item).getByText('Tia Teacher')).toBeInTheDocument();
@@ -119,7 +136,14 @@ describe('live chat room (/listen-to-type; tools spec §2, §4, §5, §7, §8)',
     expect(ws.sentOfType('message')).toEqual([]);
     expect(box).toHaveValue('  hola\nmundo');
     await app.user.type(box, '{Enter}');
-    expect(ws.sentOfType('message')).toEqual([{ type: 'message', text: 'hola\nmundo', chatroom: ROOM_ID, ref: expect.stringMatching(/^[0-9a-f]{32}$/) }]);
+    expect(ws.sentOfType('message')).toEqual([
+      {
+        type: 'message',
+        text: 'hola\nmundo',
+        chatroom: ROOM_ID,
+        ref: expect.stringMatching(/^[0-9a-f]{32}$/),
+      },
+    ]);
     expect(box).toHaveValue('');
     await app.user.type(box, '   {Enter}');
     expect(ws.sentOfType('message')).toHaveLength(1);
@@ -140,13 +164,25 @@ describe('live chat room (/listen-to-type; tools spec §2, §4, §5, §7, §8)',
     // The next is refused: the toast says why and the message stays, with a way to send it again.
     await app.user.type(box, 'dos{Enter}');
     const second = ws.sentOfType('message')[1];
-    server.receive(ws, { type: 'notice', code: 'rate_limited', text: ChatLiveMessages.rateLimited, chatroom: ROOM_ID, retryAfterMs: 500, ref: second.ref });
+    server.receive(ws, {
+      type: 'notice',
+      code: 'rate_limited',
+      text: ChatLiveMessages.rateLimited,
+      chatroom: ROOM_ID,
+      retryAfterMs: 500,
+      ref: second.ref,
+    });
     expect(await screen.findByText(ChatLiveMessages.rateLimited)).toBeInTheDocument();
     const failed = within(log()).getByText('dos').closest('li') as HTMLElement;
     expect(failed).toHaveAttribute('data-outgoing', 'failed');
     expect(within(failed).getByText('Not sent')).toBeInTheDocument();
     await app.user.click(within(failed).getByRole('button', { name: 'Send again' }));
-    expect(ws.sentOfType('message')[2]).toEqual({ type: 'message', text: 'dos', chatroom: ROOM_ID, ref: second.ref });
+    expect(ws.sentOfType('message')[2]).toEqual({
+      type: 'message',
+      text: 'dos',
+      chatroom: ROOM_ID,
+      ref: second.ref,
+    });
     expect(within(log()).getByText('dos').closest('li')).toHaveAttribute('data-outgoing', 'sending');
     server.receive(ws, { ...message(2, 'dos', 'Sam Student', 'student'), ref: second.ref });
     expect(messageTexts()).toEqual(['uno', 'dos']);
@@ -155,7 +191,12 @@ describe('live chat room (/listen-to-type; tools spec §2, §4, §5, §7, §8)',
 
   it('keeps the participants list from joined, user_joined and user_left', async () => {
     const app = await openChat();
-    const ws = await joinRoom(app, { participants: [{ name: 'Sam Student', role: 'student' }, { name: 'Tia Teacher', role: 'teacher' }] });
+    const ws = await joinRoom(app, {
+      participants: [
+        { name: 'Sam Student', role: 'student' },
+        { name: 'Tia Teacher', role: 'teacher' },
+      ],
+    });
     const list = () => within(screen.getByRole('list', { name: 'Participants' }));
     expect(list().getByText('Tia Teacher')).toBeInTheDocument();
     server.receive(ws, presence('user_joined', 'Luis'));
@@ -219,7 +260,10 @@ describe('live chat room (/listen-to-type; tools spec §2, §4, §5, §7, §8)',
 
   it('reconnects after a drop with since and resume, shows Reconnecting…, and merges the replay without duplicates', async () => {
     const app = await openChat();
-    const shown = [{ name: 'Sam Student', role: 'student' as const }, { name: 'Tia Teacher', role: 'teacher' as const }];
+    const shown = [
+      { name: 'Sam Student', role: 'student' as const },
+      { name: 'Tia Teacher', role: 'teacher' as const },
+    ];
     const first = await joinRoom(app, { seq: 0, resume: 'tok-1', participants: shown });
     server.receive(first, message(1, 'uno'), message(2, 'dos'));
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
@@ -232,11 +276,29 @@ describe('live chat room (/listen-to-type; tools spec §2, §4, §5, §7, §8)',
     expect(second).not.toBe(first);
     server.open(second);
     act(() => vi.advanceTimersByTime(100));
-    expect(second.sentOfType('join')).toEqual([{ type: 'join', name: 'Sam Student', role: 'student', chatroom: ROOM_ID, since: 2, resume: 'tok-1', roster: chatRosterDigestOf(shown) }]);
+    expect(second.sentOfType('join')).toEqual([
+      {
+        type: 'join',
+        name: 'Sam Student',
+        role: 'student',
+        chatroom: ROOM_ID,
+        since: 2,
+        resume: 'tok-1',
+        roster: chatRosterDigestOf(shown),
+      },
+    ]);
     // The digest matched: joined comes without the list, and the one shown stays.
     const { participants: _same, ...withoutList } = joined({ seq: 3, resume: 'tok-2' });
-    server.receive(second, withoutList, message(2, 'dos'), message(3, 'tres'), presence('user_joined', 'Sam Student'));
-    expect(within(screen.getByRole('list', { name: 'Participants' })).getByText('Tia Teacher')).toBeInTheDocument();
+    server.receive(
+      second,
+      withoutList,
+      message(2, 'dos'),
+      message(3, 'tres'),
+      presence('user_joined', 'Sam Student'),
+    );
+    expect(
+      within(screen.getByRole('list', { name: 'Participants' })).getByText('Tia Teacher'),
+    ).toBeInTheDocument();
     expect(screen.queryByText('Reconnecting…')).not.toBeInTheDocument();
     expect(screen.getByText('Connected')).toBeInTheDocument();
     expect(messageTexts()).toEqual(['uno', 'dos', 'tres']);
@@ -313,13 +375,24 @@ describe('live chat room (/listen-to-type; tools spec §2, §4, §5, §7, §8)',
   it('shows server notices as toasts', async () => {
     const app = await openChat();
     const ws = await joinRoom(app);
-    server.receive(ws, { type: 'notice', code: 'rate_limited', text: ChatLiveMessages.rateLimited, retryAfterMs: 1000 });
+    server.receive(ws, {
+      type: 'notice',
+      code: 'rate_limited',
+      text: ChatLiveMessages.rateLimited,
+      retryAfterMs: 1000,
+    });
     expect(await screen.findByText(ChatLiveMessages.rateLimited)).toBeInTheDocument();
   });
 
   it('offers no moderation to people who cannot moderate', async () => {
     const app = await openChat();
-    const ws = await joinRoom(app, { canModerate: false, participants: [{ name: 'Sam Student', role: 'student' }, { name: 'Luis', role: 'student' }] });
+    const ws = await joinRoom(app, {
+      canModerate: false,
+      participants: [
+        { name: 'Sam Student', role: 'student' },
+        { name: 'Luis', role: 'student' },
+      ],
+    });
     server.receive(ws, message(1, 'hola', 'Luis', 'student'));
     expect(screen.queryByRole('button', { name: /Remove message/ })).not.toBeInTheDocument();
     expect(screen.queryByLabelText('Slow mode')).not.toBeInTheDocument();
@@ -332,7 +405,10 @@ describe('live chat room (/listen-to-type; tools spec §2, §4, §5, §7, §8)',
       name: 'Tia Teacher',
       role: 'teacher',
       canModerate: true,
-      participants: [{ name: 'Tia Teacher', role: 'teacher' }, { name: 'Luis', role: 'student' }],
+      participants: [
+        { name: 'Tia Teacher', role: 'teacher' },
+        { name: 'Luis', role: 'student' },
+      ],
     });
     server.receive(ws, message(7, 'spam', 'Luis', 'student'), message(8, 'bien', 'Luis', 'student'));
     await app.user.click(screen.getAllByRole('button', { name: 'Remove message from Luis' })[0]);
@@ -350,7 +426,11 @@ describe('live chat room (/listen-to-type; tools spec §2, §4, §5, §7, §8)',
     ).toEqual(['Mute…', '1 minute', '5 minutes', '10 minutes', '30 minutes', 'Unmute']);
 
     const slow = screen.getByLabelText('Slow mode');
-    expect(within(slow).getAllByRole('option').map((o) => o.textContent)).toEqual(['Off', '5 seconds', '10 seconds', '30 seconds', '60 seconds']);
+    expect(
+      within(slow)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Off', '5 seconds', '10 seconds', '30 seconds', '60 seconds']);
     await app.user.selectOptions(slow, '30 seconds');
     expect(ws.sentOfType('slow_mode')).toEqual([{ type: 'slow_mode', seconds: 30, chatroom: ROOM_ID }]);
     server.receive(ws, { type: 'slow_mode', chatroom: ROOM_ID, seconds: 30, name: 'Tia Teacher' });
@@ -377,7 +457,10 @@ describe('live chat room (/listen-to-type; tools spec §2, §4, §5, §7, §8)',
     await app.user.click(screen.getByRole('button', { name: 'Export PDF' }));
     expect(await screen.findByText(ChatLiveMessages.exportSucceeded)).toBeInTheDocument();
     expect(exportChatPdf).toHaveBeenCalledWith(
-      expect.objectContaining({ roomName: 'Spanish 1', messages: [expect.objectContaining({ name: 'Íñigo', role: 'student', text: '¿Qué tal?' })] }),
+      expect.objectContaining({
+        roomName: 'Spanish 1',
+        messages: [expect.objectContaining({ name: 'Íñigo', role: 'student', text: '¿Qué tal?' })],
+      }),
     );
 
     exportChatPdf.mockRejectedValueOnce(new Error('font failed'));
@@ -387,7 +470,10 @@ describe('live chat room (/listen-to-type; tools spec §2, §4, §5, §7, §8)',
   });
 
   it('says so when no room is available', async () => {
-    await renderApp('/listen-to-type', { user: personas.student(), setup: (f) => f.on('GET', '/api/chatrooms', { json: [] }) });
+    await renderApp('/listen-to-type', {
+      user: personas.student(),
+      setup: (f) => f.on('GET', '/api/chatrooms', { json: [] }),
+    });
     expect(await screen.findByText('No chatrooms are available to you yet.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Join' })).toBeDisabled();
   });

@@ -139,7 +139,9 @@ export function ChatPage() {
           {!inRoom ? (
             <Card className="p-5">
               <h2 className="text-lg font-semibold text-slate-900">Join a chatroom</h2>
-              {chat.problem ? <p className="mt-2 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900">{chat.problem}</p> : null}
+              {chat.problem ? (
+                <p className="mt-2 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900">{chat.problem}</p>
+              ) : null}
               {rooms.isPending ? (
                 <div className="flex justify-center py-8">
                   <Spinner label="Loading chatrooms…" />
@@ -165,7 +167,9 @@ export function ChatPage() {
                       ))}
                     </SelectField>
                   )}
-                  {selectedRoom?.description ? <p className="-mt-2 text-sm text-slate-600">{selectedRoom.description}</p> : null}
+                  {selectedRoom?.description ? (
+                    <p className="-mt-2 text-sm text-slate-600">{selectedRoom.description}</p>
+                  ) : null}
                   <TextField
                     label="Your name"
                     value={name}
@@ -174,7 +178,11 @@ export function ChatPage() {
                     autoComplete="nickname"
                     onChange={(e) => setName(e.target.value)}
                   />
-                  <Button type="submit" loading={status?.kind === 'connecting'} disabled={roomList.length === 0}>
+                  <Button
+                    type="submit"
+                    loading={status?.kind === 'connecting'}
+                    disabled={roomList.length === 0}
+                  >
                     {status?.kind === 'connecting' ? 'Joining…' : 'Join'}
                   </Button>
                 </form>
@@ -221,7 +229,9 @@ export function ChatPage() {
                   <SlowModeSelect value={chat.log.slowModeSeconds} onChange={chat.setSlowMode} />
                 </div>
               ) : chat.log.slowModeSeconds > 0 ? (
-                <p className="text-xs text-slate-600">{ChatLiveMessages.slowMode(chat.log.slowModeSeconds)}</p>
+                <p className="text-xs text-slate-600">
+                  {ChatLiveMessages.slowMode(chat.log.slowModeSeconds)}
+                </p>
               ) : null}
               <MessageWindow
                 entries={chat.log.entries}

@@ -13,7 +13,13 @@ export function chatroomActionError(err: unknown, fallback: string): string {
   return err instanceof ApiError && err.fromServer ? ChatAdminMessages.serverError(err.message) : fallback;
 }
 
-function InviteList({ selected, onToggle }: { selected: ReadonlySet<string>; onToggle: (id: string) => void }) {
+function InviteList({
+  selected,
+  onToggle,
+}: {
+  selected: ReadonlySet<string>;
+  onToggle: (id: string) => void;
+}) {
   const users = useInvitableUsers(true);
   return (
     <fieldset>
@@ -32,8 +38,16 @@ function InviteList({ selected, onToggle }: { selected: ReadonlySet<string>; onT
         ) : users.isError ? (
           <div className="p-3">
             <Alert tone="error" title={ChatAdminMessages.invitableUsersFailed}>
-              {users.error instanceof ApiError && users.error.fromServer ? <p>{users.error.message}</p> : null}
-              <Button variant="outline" size="sm" className="mt-2" loading={users.isFetching} onClick={() => void users.refetch()}>
+              {users.error instanceof ApiError && users.error.fromServer ? (
+                <p>{users.error.message}</p>
+              ) : null}
+              <Button
+                variant="outline"
+                size="sm"
+                className="mt-2"
+                loading={users.isFetching}
+                onClick={() => void users.refetch()}
+              >
                 Retry
               </Button>
             </Alert>
@@ -55,7 +69,9 @@ function InviteList({ selected, onToggle }: { selected: ReadonlySet<string>; onT
                     <span className="font-medium text-slate-900">{u.name}</span>{' '}
                     <span className="text-xs text-slate-500">@{u.username}</span>
                   </span>
-                  <Badge tone={u.role === 'teacher' ? 'purple' : 'brand'}>{u.role === 'teacher' ? 'Teacher' : 'Student'}</Badge>
+                  <Badge tone={u.role === 'teacher' ? 'purple' : 'brand'}>
+                    {u.role === 'teacher' ? 'Teacher' : 'Student'}
+                  </Badge>
                 </label>
               </li>
             ))}
@@ -104,7 +120,11 @@ export function CreateChatroomModal({ open, onClose }: { open: boolean; onClose:
     }
     setNameError(undefined);
     try {
-      await create.mutateAsync({ name: trimmed, description: description.trim(), invitedUserIds: [...invited] });
+      await create.mutateAsync({
+        name: trimmed,
+        description: description.trim(),
+        invitedUserIds: [...invited],
+      });
       toast({ type: 'success', message: ChatAdminMessages.chatroomCreated });
       reset();
       onClose();
@@ -132,7 +152,13 @@ export function CreateChatroomModal({ open, onClose }: { open: boolean; onClose:
         </>
       }
     >
-      <form id="create-chatroom-form" onSubmit={(e) => void submit(e)} className="space-y-4" noValidate aria-label="Create chatroom">
+      <form
+        id="create-chatroom-form"
+        onSubmit={(e) => void submit(e)}
+        className="space-y-4"
+        noValidate
+        aria-label="Create chatroom"
+      >
         <TextField
           label="Name"
           value={name}

@@ -153,7 +153,9 @@ describe('ChatConnection', () => {
     const attempts = [0, 1, 2, 3, 4, 5, 6];
     expect(attempts.map((n) => backoffDelay(n, () => 0))).toEqual([250, 500, 1000, 2000, 4000, 5000, 5000]);
     expect(attempts.map((n) => backoffDelay(n, () => 0.5))).toEqual([375, 750, 1500, 3000, 6000, 7500, 7500]);
-    expect(attempts.map((n) => backoffDelay(n, () => 1))).toEqual([500, 1000, 2000, 4000, 8000, 10_000, 10_000]);
+    expect(attempts.map((n) => backoffDelay(n, () => 1))).toEqual([
+      500, 1000, 2000, 4000, 8000, 10_000, 10_000,
+    ]);
   });
 
   it('two clients dropped together come back at different moments', () => {
@@ -349,12 +351,19 @@ describe('ChatConnection', () => {
       const { conn, unsent } = connect();
       const ws = joinNewest();
       conn.sendMessage('justo ahora', 'ref-stop-001');
-      ws.receive({ type: 'notice', code: 'not_joined', text: ChatLiveMessages.notJoined, ref: 'ref-stop-001' });
+      ws.receive({
+        type: 'notice',
+        code: 'not_joined',
+        text: ChatLiveMessages.notJoined,
+        ref: 'ref-stop-001',
+      });
       ws.drop(1012);
       expect(unsent).toEqual([]);
       vi.advanceTimersByTime(500);
       const back = joinNewest();
-      expect(back.sentOfType('message')).toEqual([{ type: 'message', text: 'justo ahora', chatroom: ROOM_ID, ref: 'ref-stop-001' }]);
+      expect(back.sentOfType('message')).toEqual([
+        { type: 'message', text: 'justo ahora', chatroom: ROOM_ID, ref: 'ref-stop-001' },
+      ]);
       expect(conn.unconfirmed).toEqual(['ref-stop-001']);
     });
 
@@ -362,7 +371,12 @@ describe('ChatConnection', () => {
       const { conn, unsent } = connect();
       const ws = joinNewest();
       conn.sendMessage('too fast', 'ref-fast-001');
-      ws.receive({ type: 'notice', code: 'rate_limited', text: ChatLiveMessages.rateLimited, ref: 'ref-fast-001' });
+      ws.receive({
+        type: 'notice',
+        code: 'rate_limited',
+        text: ChatLiveMessages.rateLimited,
+        ref: 'ref-fast-001',
+      });
       expect(unsent).toEqual(['ref-fast-001']);
       conn.sendMessage('lost', 'ref-lost-001');
       vi.advanceTimersByTime(9_999);

@@ -16,7 +16,8 @@ import {
 /** Why the connection is being re-made. */
 export type ReconnectReason = 'restart' | 'lost' | 'session' | 'slow';
 /** Why the connection ended for good (the screen goes back to "not joined"). */
-export type StopReason = 'left' | 'failed' | 'lost' | 'session' | 'room_closed' | 'rejected' | 'too_many_tabs';
+export type StopReason =
+  'left' | 'failed' | 'lost' | 'session' | 'room_closed' | 'rejected' | 'too_many_tabs';
 
 export type ConnectionStatus =
   | { kind: 'connecting' }
@@ -64,7 +65,9 @@ interface Outgoing {
  * pages served over plain http have too (randomUUID is only there in secure contexts).
  */
 export function newMessageRef(): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join(
+    '',
+  );
 }
 
 /** ws: or wss: by the page's protocol, on the page's own host (the gateway serves both). */
@@ -225,7 +228,11 @@ export class ChatConnection {
   /** Sends an outbox message on the joined socket and gives it CHAT_SEND_CONFIRM_MS to come back. */
   private transmit(ref: string): void {
     const held = this.outbox.get(ref);
-    if (!held || !this.send({ type: 'message', text: held.text, chatroom: this.options.target.chatroom, ref })) return;
+    if (
+      !held ||
+      !this.send({ type: 'message', text: held.text, chatroom: this.options.target.chatroom, ref })
+    )
+      return;
     held.timer = setTimeout(() => this.unsent(ref), CHAT_SEND_CONFIRM_MS);
   }
 

@@ -127,7 +127,10 @@ describe('chatLogReducer', () => {
   });
 
   it('keeps its own unconfirmed messages at the bottom until their broadcast or sent replaces them', () => {
-    const mine = (seq: number, text: string, ref: string) => ({ ...message(seq, text, 'Sam Student', 'student'), ref });
+    const mine = (seq: number, text: string, ref: string) => ({
+      ...message(seq, text, 'Sam Student', 'student'),
+      ref,
+    });
     let state = apply(
       emptyChatLog,
       ev(joined()),
@@ -137,7 +140,10 @@ describe('chatLogReducer', () => {
       ev(message(2, 'dos')),
       ev(presence('user_joined', 'Zoe')),
     );
-    const shape = (s: ChatLogState) => s.entries.map((e) => (e.kind === 'outgoing' ? `${e.state}:${e.text}` : e.kind === 'message' ? e.text : e.kind));
+    const shape = (s: ChatLogState) =>
+      s.entries.map((e) =>
+        e.kind === 'outgoing' ? `${e.state}:${e.text}` : e.kind === 'message' ? e.text : e.kind,
+      );
     expect(shape(state)).toEqual(['uno', 'dos', 'presence', 'sending:mía', 'sending:otra']);
     state = apply(state, ev(mine(3, 'mía', 'ref-a')), { type: 'unsent', ref: 'ref-b' });
     expect(shape(state)).toEqual(['uno', 'dos', 'presence', 'mía', 'failed:otra']);
@@ -146,14 +152,28 @@ describe('chatLogReducer', () => {
     // Sent again, then the server says the room already had it (the replay shows it by its number).
     state = apply(state, { type: 'outgoing', ref: 'ref-b', text: 'otra' });
     expect(shape(state).at(-1)).toBe('sending:otra');
-    state = apply(state, ev({ type: 'sent', chatroom: 'r', ref: 'ref-b', seq: 4 }), ev(mine(4, 'otra', 'ref-b')));
+    state = apply(
+      state,
+      ev({ type: 'sent', chatroom: 'r', ref: 'ref-b', seq: 4 }),
+      ev(mine(4, 'otra', 'ref-b')),
+    );
     expect(shape(state)).toEqual(['uno', 'dos', 'presence', 'mía', 'otra']);
     // Unsent for a ref no longer shown changes nothing.
     expect(apply(state, { type: 'unsent', ref: 'ref-b' })).toBe(state);
   });
 
   it('keeps the participants it shows when a rejoin’s joined comes without them', () => {
-    const first = apply(emptyChatLog, ev(joined({ participants: [{ name: 'Ana', role: 'student' }, { name: 'Sam Student', role: 'student' }] })));
+    const first = apply(
+      emptyChatLog,
+      ev(
+        joined({
+          participants: [
+            { name: 'Ana', role: 'student' },
+            { name: 'Sam Student', role: 'student' },
+          ],
+        }),
+      ),
+    );
     const { participants: _left, ...withoutList } = joined({ seq: 3, canModerate: true });
     const state = apply(first, ev(withoutList as ChatServerEvent));
     expect(state.participants.map((p) => p.name)).toEqual(['Ana', 'Sam Student']);

@@ -10,7 +10,16 @@ import {
   type AudioList,
 } from '@district/contracts/classroom';
 import { AudioUrlTest } from '@/components/audio';
-import { Alert, Button, Card, CardBody, CardHeader, TextAreaField, TextField, useToast } from '@/components/ui';
+import {
+  Alert,
+  Button,
+  Card,
+  CardBody,
+  CardHeader,
+  TextAreaField,
+  TextField,
+  useToast,
+} from '@/components/ui';
 import { errorMessage } from '@/lib/api-client';
 import { useSaveAudioList } from '../api/audio-lists';
 import { ClassroomTexts } from '../classroom.constants';
@@ -33,10 +42,13 @@ export function AudioListForm({ list, onDone }: { list: AudioList | null; onDone
   const { toast } = useToast();
   const [title, setTitle] = useState(list?.title ?? '');
   const [description, setDescription] = useState(list?.description ?? '');
-  const [files, setFiles] = useState<FileRow[]>(() => (list?.audioFiles.length ? list.audioFiles.map((f) => row(f.name, f.url)) : [row()]));
+  const [files, setFiles] = useState<FileRow[]>(() =>
+    list?.audioFiles.length ? list.audioFiles.map((f) => row(f.name, f.url)) : [row()],
+  );
   const [problem, setProblem] = useState<{ title: string; detail?: string } | null>(null);
 
-  const update = (key: number, patch: Partial<FileRow>) => setFiles((rows) => rows.map((r) => (r.key === key ? { ...r, ...patch } : r)));
+  const update = (key: number, patch: Partial<FileRow>) =>
+    setFiles((rows) => rows.map((r) => (r.key === key ? { ...r, ...patch } : r)));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -45,7 +57,11 @@ export function AudioListForm({ list, onDone }: { list: AudioList | null; onDone
       setProblem({ title: ClassroomMessages.audioListRequired });
       return;
     }
-    const parsed = audioListInputSchema.safeParse({ title, description, audioFiles: filled.map(({ name, url }) => ({ name, url })) });
+    const parsed = audioListInputSchema.safeParse({
+      title,
+      description,
+      audioFiles: filled.map(({ name, url }) => ({ name, url })),
+    });
     if (!parsed.success) {
       setProblem({ title: parsed.error.issues[0]?.message ?? ClassroomMessages.audioListRequired });
       return;
@@ -55,10 +71,17 @@ export function AudioListForm({ list, onDone }: { list: AudioList | null; onDone
       { id: list?.id ?? null, body: parsed.data },
       {
         onSuccess: () => {
-          toast({ type: 'success', message: list ? ClassroomTexts.audioListUpdated : ClassroomTexts.audioListCreated });
+          toast({
+            type: 'success',
+            message: list ? ClassroomTexts.audioListUpdated : ClassroomTexts.audioListCreated,
+          });
           onDone();
         },
-        onError: (err) => setProblem({ title: ClassroomMessages.saveAudioListFailed, detail: errorMessage(err, '') || undefined }),
+        onError: (err) =>
+          setProblem({
+            title: ClassroomMessages.saveAudioListFailed,
+            detail: errorMessage(err, '') || undefined,
+          }),
       },
     );
   };
@@ -67,20 +90,47 @@ export function AudioListForm({ list, onDone }: { list: AudioList | null; onDone
     <Card>
       <CardHeader title={list ? `Edit Audio List: ${list.title}` : ClassroomTexts.createAudioList} />
       <CardBody>
-        <form noValidate onSubmit={submit} className="space-y-4" aria-label={list ? 'Edit audio list' : 'Create audio list'}>
+        <form
+          noValidate
+          onSubmit={submit}
+          className="space-y-4"
+          aria-label={list ? 'Edit audio list' : 'Create audio list'}
+        >
           {problem ? (
             <Alert tone="error" title={problem.title}>
               {problem.detail ? <p>{problem.detail}</p> : null}
             </Alert>
           ) : null}
-          <TextField label="Title" required maxLength={AUDIO_LIST_TITLE_MAX} value={title} onChange={(e) => setTitle(e.target.value)} />
-          <TextAreaField label="Description" rows={3} maxLength={AUDIO_LIST_DESCRIPTION_MAX} value={description} onChange={(e) => setDescription(e.target.value)} />
+          <TextField
+            label="Title"
+            required
+            maxLength={AUDIO_LIST_TITLE_MAX}
+            value={title}
+            onChange={(e) => setTitle(e.target.value)}
+          />
+          <TextAreaField
+            label="Description"
+            rows={3}
+            maxLength={AUDIO_LIST_DESCRIPTION_MAX}
+            value={description}
+            onChange={(e) => setDescription(e.target.value)}
+          />
           <fieldset className="space-y-3">
             <legend className="mb-2 text-sm font-semibold text-slate-800">Audio Files</legend>
             {files.map((f, i) => (
-              <div key={f.key} role="group" aria-label={`Audio file ${i + 1}`} className="space-y-2 rounded-lg border border-slate-200 p-3">
+              <div
+                key={f.key}
+                role="group"
+                aria-label={`Audio file ${i + 1}`}
+                className="space-y-2 rounded-lg border border-slate-200 p-3"
+              >
                 <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
-                  <TextField label="Name" maxLength={AUDIO_FILE_NAME_MAX} value={f.name} onChange={(e) => update(f.key, { name: e.target.value })} />
+                  <TextField
+                    label="Name"
+                    maxLength={AUDIO_FILE_NAME_MAX}
+                    value={f.name}
+                    onChange={(e) => update(f.key, { name: e.target.value })}
+                  />
                   <TextField
                     label="URL"
                     type="url"
@@ -93,13 +143,24 @@ export function AudioListForm({ list, onDone }: { list: AudioList | null; onDone
                 </div>
                 <div className="flex flex-wrap items-center justify-between gap-2">
                   <AudioUrlTest url={f.url} label={`Test audio file ${i + 1}`} />
-                  <Button variant="ghost" size="sm" onClick={() => setFiles((rows) => rows.filter((r) => r.key !== f.key))} disabled={files.length === 1} aria-label={`Remove audio file ${i + 1}`}>
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    onClick={() => setFiles((rows) => rows.filter((r) => r.key !== f.key))}
+                    disabled={files.length === 1}
+                    aria-label={`Remove audio file ${i + 1}`}
+                  >
                     Remove
                   </Button>
                 </div>
               </div>
             ))}
-            <Button variant="outline" size="sm" onClick={() => setFiles((rows) => [...rows, row()])} disabled={files.length >= AUDIO_LIST_FILES_MAX}>
+            <Button
+              variant="outline"
+              size="sm"
+              onClick={() => setFiles((rows) => [...rows, row()])}
+              disabled={files.length >= AUDIO_LIST_FILES_MAX}
+            >
               Add Audio File
             </Button>
           </fieldset>

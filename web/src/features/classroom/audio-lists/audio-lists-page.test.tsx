@@ -15,7 +15,11 @@ const PROXIED = `/api/audio-proxy?url=${encodeURIComponent(DRIVE)}`;
 /** Classroom-tools §8, the play button's own line. */
 const LOAD_FAILED = 'Audio failed to load. Check the URL or try a different file.';
 
-async function open(user: ReturnType<typeof personas.student>, lists: AudioList[], setup?: (f: FetchStub) => void) {
+async function open(
+  user: ReturnType<typeof personas.student>,
+  lists: AudioList[],
+  setup?: (f: FetchStub) => void,
+) {
   const audios = installFakeAudio();
   const view = await renderApp('/audio-lists', {
     user,
@@ -46,7 +50,11 @@ describe('/audio-lists (spec §2, §5, §6, §7, §8)', { timeout: 20_000 }, () 
     act(() => audios(PROXIED)[0]!.fire('canplay'));
     expect(playGracias).toHaveTextContent('Play');
     await user.click(playGracias);
-    expect(await within(screen.getByRole('group', { name: 'Play Gracias' })).findByRole('button', { name: 'Pause' })).toBeInTheDocument();
+    expect(
+      await within(screen.getByRole('group', { name: 'Play Gracias' })).findByRole('button', {
+        name: 'Pause',
+      }),
+    ).toBeInTheDocument();
     expect(audios(PROXIED)[0]!.play).toHaveBeenCalledTimes(1);
 
     expect(screen.queryByRole('button', { name: 'Create Audio List' })).not.toBeInTheDocument();
@@ -76,7 +84,7 @@ describe('/audio-lists (spec §2, §5, §6, §7, §8)', { timeout: 20_000 }, () 
     expect(screen.queryByText('Failed to play Gracias. Please check the audio URL.')).not.toBeInTheDocument();
   });
 
-  it("also says it when the file loaded but the browser cannot play it (not when it only blocks autoplay)", async () => {
+  it('also says it when the file loaded but the browser cannot play it (not when it only blocks autoplay)', async () => {
     const { audios, user } = await open(personas.student(), [makeAudioList()]);
     const group = () => within(screen.getByRole('group', { name: 'Play Gracias' }));
     await screen.findByRole('group', { name: 'Play Gracias' });
@@ -87,7 +95,9 @@ describe('/audio-lists (spec §2, §5, §6, §7, §8)', { timeout: 20_000 }, () 
     expect(screen.queryByText('Failed to play Gracias. Please check the audio URL.')).not.toBeInTheDocument();
     FakeAudio.nextPlay = 'fail';
     await user.click(group().getByRole('button'));
-    expect(await screen.findByText('Failed to play Gracias. Please check the audio URL.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Failed to play Gracias. Please check the audio URL.'),
+    ).toBeInTheDocument();
     expect(group().getByRole('button')).toHaveTextContent('Error');
     expect(screen.queryByText('Failed to play Hola. Please check the audio URL.')).not.toBeInTheDocument();
   });
@@ -101,7 +111,10 @@ describe('/audio-lists (spec §2, §5, §6, §7, §8)', { timeout: 20_000 }, () 
       iCloud: 'https://www.icloud.com/iclouddrive/0xy#tres',
       CDN: 'https://cdn.example.test/cuatro.mp3',
     };
-    const list = makeAudioList({ title: 'Nubes', audioFiles: Object.entries(links).map(([name, url]) => ({ name, url })) });
+    const list = makeAudioList({
+      title: 'Nubes',
+      audioFiles: Object.entries(links).map(([name, url]) => ({ name, url })),
+    });
     const { audios } = await open(personas.student(), [list]);
     await screen.findByRole('group', { name: 'Play CDN' });
     for (const [name, url] of Object.entries(links)) {
@@ -113,7 +126,9 @@ describe('/audio-lists (spec §2, §5, §6, §7, §8)', { timeout: 20_000 }, () 
 
   it('shows the empty state, and the fetch failure with Try Again', async () => {
     const failing = vi.fn(() => ({ status: 500, json: { message: 'Database unavailable' } }));
-    const { user, fetch } = await open(personas.student(), [], (f) => f.on('GET', '/api/audio-lists', failing));
+    const { user, fetch } = await open(personas.student(), [], (f) =>
+      f.on('GET', '/api/audio-lists', failing),
+    );
     expect(await screen.findByText('Failed to fetch audio lists')).toBeInTheDocument();
     expect(screen.getByText('Database unavailable')).toBeInTheDocument();
     fetch.on('GET', '/api/audio-lists', { json: [] });
@@ -130,7 +145,9 @@ describe('/audio-lists (spec §2, §5, §6, §7, §8)', { timeout: 20_000 }, () 
         return { status: 201, json: list };
       }),
     );
-    expect(await screen.findByText('No audio lists yet. Create the first one for your class.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('No audio lists yet. Create the first one for your class.'),
+    ).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Create Audio List' }));
     const save = screen.getByRole('button', { name: 'Save List' });
 
@@ -205,9 +222,15 @@ describe('/audio-lists (spec §2, §5, §6, §7, §8)', { timeout: 20_000 }, () 
     await user.type(screen.getByLabelText('Title'), 'Saludos 2');
     await user.click(screen.getByRole('button', { name: 'Update List' }));
     expect(await screen.findByText('Audio list updated successfully')).toBeInTheDocument();
-    expect(fetch.calls('PUT', `/api/audio-lists/${mine.id}`).at(-1)?.body).toMatchObject({ title: 'Saludos 2', audioFiles: makeAudioList().audioFiles });
+    expect(fetch.calls('PUT', `/api/audio-lists/${mine.id}`).at(-1)?.body).toMatchObject({
+      title: 'Saludos 2',
+      audioFiles: makeAudioList().audioFiles,
+    });
 
-    fetch.on('DELETE', `/api/audio-lists/${mine.id}`, { status: 403, json: { message: ClassroomMessages.audioListOwnerOnly } });
+    fetch.on('DELETE', `/api/audio-lists/${mine.id}`, {
+      status: 403,
+      json: { message: ClassroomMessages.audioListOwnerOnly },
+    });
     await user.click(await screen.findByRole('button', { name: 'Delete Saludos 2' }));
     const dialog = within(await screen.findByRole('alertdialog'));
     expect(dialog.getByText(/Are you sure you want to delete this audio list\?/)).toBeInTheDocument();
@@ -226,6 +249,8 @@ describe('/audio-lists (spec §2, §5, §6, §7, §8)', { timeout: 20_000 }, () 
     await user.click(screen.getByRole('button', { name: 'Delete Saludos 2' }));
     await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Audio list deleted successfully')).toBeInTheDocument();
-    await waitFor(() => expect(screen.queryByRole('button', { name: 'Delete Saludos 2' })).not.toBeInTheDocument());
+    await waitFor(() =>
+      expect(screen.queryByRole('button', { name: 'Delete Saludos 2' })).not.toBeInTheDocument(),
+    );
   });
 });

@@ -28,7 +28,14 @@ export function AudioListsPage() {
       await remove.mutateAsync(list.id);
       toast({ type: 'success', message: ClassroomTexts.audioListDeleted });
     },
-    { onError: (err) => toast({ type: 'error', title: ClassroomMessages.deleteAudioListFailed, message: errorMessage(err, ClassroomTexts.tryAgainLater) }) },
+    {
+      onError: (err) =>
+        toast({
+          type: 'error',
+          title: ClassroomMessages.deleteAudioListFailed,
+          message: errorMessage(err, ClassroomTexts.tryAgainLater),
+        }),
+    },
   );
 
   return (
@@ -36,17 +43,27 @@ export function AudioListsPage() {
       <PageHeader
         title={ClassroomTexts.audioListsTitle}
         description={ClassroomTexts.audioListsDescription}
-        actions={staff && editing === null ? <Button onClick={() => setEditing({ list: null })}>{ClassroomTexts.createAudioList}</Button> : undefined}
+        actions={
+          staff && editing === null ? (
+            <Button onClick={() => setEditing({ list: null })}>{ClassroomTexts.createAudioList}</Button>
+          ) : undefined
+        }
       />
       {editing ? (
         <AudioListForm list={editing.list} onDone={() => setEditing(null)} />
       ) : lists.isPending ? (
         <Loading label="Loading audio lists…" />
       ) : lists.isError && !lists.data ? (
-        <LoadFailed title={ClassroomTexts.fetchAudioListsFailed} error={lists.error} onRetry={() => void lists.refetch()} />
+        <LoadFailed
+          title={ClassroomTexts.fetchAudioListsFailed}
+          error={lists.error}
+          onRetry={() => void lists.refetch()}
+        />
       ) : lists.data.length === 0 ? (
         <Card>
-          <CardBody className="py-12 text-center text-slate-600">{staff ? ClassroomTexts.noAudioListsStaff : ClassroomTexts.noAudioLists}</CardBody>
+          <CardBody className="py-12 text-center text-slate-600">
+            {staff ? ClassroomTexts.noAudioListsStaff : ClassroomTexts.noAudioLists}
+          </CardBody>
         </Card>
       ) : (
         <ul className="grid grid-cols-1 gap-4 lg:grid-cols-2" aria-label="Audio lists">
@@ -65,7 +82,9 @@ export function AudioListsPage() {
                   }
                 />
                 <CardBody className="flex-1 space-y-3">
-                  {list.description ? <p className="whitespace-pre-line text-sm text-slate-700">{list.description}</p> : null}
+                  {list.description ? (
+                    <p className="whitespace-pre-line text-sm text-slate-700">{list.description}</p>
+                  ) : null}
                   <ul className="space-y-2" aria-label={`Files of ${list.title}`}>
                     {list.audioFiles.map((file, i) => (
                       <FilePlayer key={`${i}-${file.url}`} name={file.name} url={file.url} />
@@ -74,10 +93,20 @@ export function AudioListsPage() {
                 </CardBody>
                 {list.canEdit ? (
                   <CardFooter>
-                    <Button variant="outline" size="sm" onClick={() => setEditing({ list })} aria-label={`Edit ${list.title}`}>
+                    <Button
+                      variant="outline"
+                      size="sm"
+                      onClick={() => setEditing({ list })}
+                      aria-label={`Edit ${list.title}`}
+                    >
                       Edit
                     </Button>
-                    <Button variant="danger" size="sm" onClick={() => confirmDelete.ask(list)} aria-label={`Delete ${list.title}`}>
+                    <Button
+                      variant="danger"
+                      size="sm"
+                      onClick={() => confirmDelete.ask(list)}
+                      aria-label={`Delete ${list.title}`}
+                    >
                       Delete
                     </Button>
                   </CardFooter>

@@ -22,19 +22,46 @@ async function open(user: User, slides: GoogleSlide[], setup?: (f: FetchStub) =>
   return view;
 }
 
-const card = async (title: string) => within((await screen.findByRole('heading', { level: 2, name: title })).closest('li')!);
-const banner = () => screen.getAllByRole('alert').find((el) => el.querySelector('button[aria-label="Dismiss error"]'));
+const card = async (title: string) =>
+  within((await screen.findByRole('heading', { level: 2, name: title })).closest('li')!);
+const banner = () =>
+  screen.getAllByRole('alert').find((el) => el.querySelector('button[aria-label="Dismiss error"]'));
 
 describe('/google-slides (spec §2, §5, §6, §8)', { timeout: 30_000 }, () => {
   it('cards show every field, the 200 px sandboxed preview of the server embedUrl, Public badge and Open in a new tab', async () => {
     const slide = makeSlide();
-    await open(personas.student(), [slide, makeSlide({ title: 'Sin vista', googleSlidesUrl: 'https://docs.google.com/presentation/u/0/', embedUrl: '', tags: [] })]);
+    await open(personas.student(), [
+      slide,
+      makeSlide({
+        title: 'Sin vista',
+        googleSlidesUrl: 'https://docs.google.com/presentation/u/0/',
+        embedUrl: '',
+        tags: [],
+      }),
+    ]);
     const c = await card('Los colores');
-    for (const text of ['Public', 'Colours vocabulary', 'Vocabulary', 'Tia Teacher', 'March 7, 2025', 'colours', 'unit 2']) expect(c.getByText(text)).toBeInTheDocument();
+    for (const text of [
+      'Public',
+      'Colours vocabulary',
+      'Vocabulary',
+      'Tia Teacher',
+      'March 7, 2025',
+      'colours',
+      'unit 2',
+    ])
+      expect(c.getByText(text)).toBeInTheDocument();
     const frame = c.getByTitle('Preview of Los colores');
-    expect(frame).toHaveAttribute('src', 'https://docs.google.com/presentation/d/1AbC_d-9/embed?start=false&loop=false&delayms=3000');
+    expect(frame).toHaveAttribute(
+      'src',
+      'https://docs.google.com/presentation/d/1AbC_d-9/embed?start=false&loop=false&delayms=3000',
+    );
     expect(frame).toHaveAttribute('height', '200');
-    expect(frame.getAttribute('sandbox')?.split(' ').sort()).toEqual(['allow-popups', 'allow-popups-to-escape-sandbox', 'allow-same-origin', 'allow-scripts']);
+    expect(frame.getAttribute('sandbox')?.split(' ').sort()).toEqual([
+      'allow-popups',
+      'allow-popups-to-escape-sandbox',
+      'allow-same-origin',
+      'allow-scripts',
+    ]);
     const link = c.getByRole('link', { name: /Open in Google Slides/ });
     expect(link).toHaveAttribute('href', SLIDES_URL);
     expect(link).toHaveAttribute('target', '_blank');
@@ -48,7 +75,11 @@ describe('/google-slides (spec §2, §5, §6, §8)', { timeout: 30_000 }, () => 
     expect(none.getByText('Preview not available.')).toBeInTheDocument();
     expect(none.queryByTitle(/Preview of/)).not.toBeInTheDocument();
     expect(screen.getByText(/Anyone with the link can view/)).toBeInTheDocument();
-    expect(screen.getByRole('list', { name: 'Presentations' })).toHaveClass('grid-cols-1', 'md:grid-cols-2', 'lg:grid-cols-3');
+    expect(screen.getByRole('list', { name: 'Presentations' })).toHaveClass(
+      'grid-cols-1',
+      'md:grid-cols-2',
+      'lg:grid-cols-3',
+    );
   });
 
   it('never frames an embed address that is not a Google Slides embed', async () => {
@@ -68,17 +99,23 @@ describe('/google-slides (spec §2, §5, §6, §8)', { timeout: 30_000 }, () => 
     expect(await screen.findByText('No presentations are available yet.')).toBeInTheDocument();
     student.unmount();
     await open(personas.teacher(), []);
-    expect(await screen.findByText('Add your first Google Slides presentation to get started')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Add your first Google Slides presentation to get started'),
+    ).toBeInTheDocument();
   });
 
   it("a 401 from the list shows 'Authentication Required: Please log in to access Google Slides.'", async () => {
-    await open(personas.student(), [], (f) => f.on('GET', '/api/google-slides', { status: 401, json: { message: 'Unauthorized' } }));
+    await open(personas.student(), [], (f) =>
+      f.on('GET', '/api/google-slides', { status: 401, json: { message: 'Unauthorized' } }),
+    );
     expect(await screen.findByText(ClassroomMessages.slidesLoginRequired)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Login' })).toHaveAttribute('href', '/api/auth/google');
   });
 
   it('a fetch failure shows in a dismissible banner with Try Again', async () => {
-    const { user, fetch } = await open(personas.teacher(), [], (f) => f.on('GET', '/api/google-slides', { status: 500, text: '' }));
+    const { user, fetch } = await open(personas.teacher(), [], (f) =>
+      f.on('GET', '/api/google-slides', { status: 500, text: '' }),
+    );
     expect(await screen.findByText(ClassroomMessages.fetchSlidesFailed)).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Dismiss error' }));
     expect(screen.queryByText(ClassroomMessages.fetchSlidesFailed)).not.toBeInTheDocument();
@@ -107,7 +144,11 @@ describe('/google-slides (spec §2, §5, §6, §8)', { timeout: 30_000 }, () => 
     await user.type(form.getByLabelText('Title'), 'Los animales');
     await user.click(form.getByRole('button', { name: 'Add Slide' }));
     await waitFor(() => expect(banner()).toHaveTextContent('Google Slides URL is required'));
-    for (const bad of ['https://example.com/presentation/d/abc', 'https://docs.google.com/document/d/abc/edit', 'not a url']) {
+    for (const bad of [
+      'https://example.com/presentation/d/abc',
+      'https://docs.google.com/document/d/abc/edit',
+      'not a url',
+    ]) {
       await user.clear(form.getByLabelText('Google Slides URL'));
       await user.type(form.getByLabelText('Google Slides URL'), bad);
       await user.click(form.getByRole('button', { name: 'Add Slide' }));
@@ -126,13 +167,17 @@ describe('/google-slides (spec §2, §5, §6, §8)', { timeout: 30_000 }, () => 
       title: 'Los animales',
       description: '',
       googleSlidesUrl: PUBLISHED_URL,
-      embedUrl: 'https://docs.google.com/presentation/d/e/2PACX-1vQ_x-Y/embed?start=false&loop=false&delayms=3000',
+      embedUrl:
+        'https://docs.google.com/presentation/d/e/2PACX-1vQ_x-Y/embed?start=false&loop=false&delayms=3000',
       isPublic: true,
       category: 'Vocabulary',
       tags: ['animals', 'unit 3'],
     });
     const c = await card('Los animales');
-    expect(c.getByTitle('Preview of Los animales')).toHaveAttribute('src', 'https://docs.google.com/presentation/d/e/2PACX-1vQ_x-Y/embed?start=false&loop=false&delayms=3000');
+    expect(c.getByTitle('Preview of Los animales')).toHaveAttribute(
+      'src',
+      'https://docs.google.com/presentation/d/e/2PACX-1vQ_x-Y/embed?start=false&loop=false&delayms=3000',
+    );
     expect(c.getByText('Visible to students')).toBeInTheDocument();
   });
 
@@ -146,7 +191,10 @@ describe('/google-slides (spec §2, §5, §6, §8)', { timeout: 30_000 }, () => 
     expect(form.getByLabelText('Tags')).toHaveValue('colours, unit 2');
     await user.click(form.getByLabelText('Public (visible to students)'));
 
-    fetch.on('PUT', `/api/google-slides/${slide.id}`, { status: 403, json: { message: ClassroomMessages.slideOwnerOnly } });
+    fetch.on('PUT', `/api/google-slides/${slide.id}`, {
+      status: 403,
+      json: { message: ClassroomMessages.slideOwnerOnly },
+    });
     await user.click(form.getByRole('button', { name: 'Update Slide' }));
     await waitFor(() => expect(banner()).toHaveTextContent(ClassroomMessages.slideOwnerOnly));
     fetch.on('PUT', `/api/google-slides/${slide.id}`, { status: 500, text: '' });
@@ -159,7 +207,10 @@ describe('/google-slides (spec §2, §5, §6, §8)', { timeout: 30_000 }, () => 
     });
     await user.click(form.getByRole('button', { name: 'Update Slide' }));
     expect(await screen.findByText('Google Slide updated successfully')).toBeInTheDocument();
-    expect(fetch.calls('PUT', `/api/google-slides/${slide.id}`).at(-1)?.body).toMatchObject({ isPublic: false, tags: ['colours', 'unit 2'] });
+    expect(fetch.calls('PUT', `/api/google-slides/${slide.id}`).at(-1)?.body).toMatchObject({
+      isPublic: false,
+      tags: ['colours', 'unit 2'],
+    });
     const c = await card('Los colores');
     expect(c.getByText('Teachers only')).toBeInTheDocument();
     expect(c.queryByText('Public')).not.toBeInTheDocument();
@@ -178,6 +229,8 @@ describe('/google-slides (spec §2, §5, §6, §8)', { timeout: 30_000 }, () => 
     await user.click(screen.getByRole('button', { name: 'Delete Los colores' }));
     await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Google Slide deleted successfully')).toBeInTheDocument();
-    expect(await screen.findByText('Add your first Google Slides presentation to get started')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Add your first Google Slides presentation to get started'),
+    ).toBeInTheDocument();
   });
 });

@@ -5,7 +5,12 @@ import { PageContainer, PageHeader, SignInLink } from '@/components/layout';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { useSession } from '@/lib/auth';
 import { useConfirmedAction } from '@/lib/use-confirmed-action';
-import { useDeleteGoogleSlide, useGoogleSlides, useSaveGoogleSlide, type GoogleSlideWrite } from '../api/google-slides';
+import {
+  useDeleteGoogleSlide,
+  useGoogleSlides,
+  useSaveGoogleSlide,
+  type GoogleSlideWrite,
+} from '../api/google-slides';
 import { ClassroomTexts } from '../classroom.constants';
 import { ErrorBanner, isStaff, Loading } from '../shared';
 import { SlideCard } from './slide-card';
@@ -55,7 +60,10 @@ export function GoogleSlidesPage() {
       { id: form.slide?.id ?? null, body },
       {
         onSuccess: () => {
-          toast({ type: 'success', message: form.slide ? ClassroomTexts.slideUpdated : ClassroomTexts.slideCreated });
+          toast({
+            type: 'success',
+            message: form.slide ? ClassroomTexts.slideUpdated : ClassroomTexts.slideCreated,
+          });
           setForm(null);
         },
         onError: (err) => setBanner(errorMessage(err, ClassroomMessages.saveSlideFailed)),
@@ -70,10 +78,23 @@ export function GoogleSlidesPage() {
       <PageHeader
         title={ClassroomMessages.slidesHeading}
         description={ClassroomTexts.slidesDescription}
-        actions={staff && form === null ? <Button onClick={() => open(null)}>{ClassroomTexts.addSlide}</Button> : undefined}
+        actions={
+          staff && form === null ? (
+            <Button onClick={() => open(null)}>{ClassroomTexts.addSlide}</Button>
+          ) : undefined
+        }
       />
       {banner ? <ErrorBanner message={banner} onDismiss={() => setBanner(null)} /> : null}
-      {form ? <SlideForm key={form.key} slide={form.slide} saving={save.isPending} onSubmit={submit} onCancel={close} onInvalid={setBanner} /> : null}
+      {form ? (
+        <SlideForm
+          key={form.key}
+          slide={form.slide}
+          saving={save.isPending}
+          onSubmit={submit}
+          onCancel={close}
+          onInvalid={setBanner}
+        />
+      ) : null}
       {unauthorized ? (
         <Alert tone="info">
           <p className="font-medium">{ClassroomMessages.slidesLoginRequired}</p>
@@ -84,7 +105,10 @@ export function GoogleSlidesPage() {
       ) : slides.isError && !slides.data ? (
         <div>
           {dismissedFetchError !== slides.errorUpdatedAt ? (
-            <ErrorBanner message={errorMessage(slides.error, ClassroomMessages.fetchSlidesFailed)} onDismiss={() => setDismissedFetchError(slides.errorUpdatedAt)} />
+            <ErrorBanner
+              message={errorMessage(slides.error, ClassroomMessages.fetchSlidesFailed)}
+              onDismiss={() => setDismissedFetchError(slides.errorUpdatedAt)}
+            />
           ) : null}
           <Button variant="outline" onClick={() => void slides.refetch()}>
             Try Again
@@ -97,7 +121,9 @@ export function GoogleSlidesPage() {
           </p>
           {slides.data.length === 0 ? (
             <Card>
-              <CardBody className="py-12 text-center text-slate-600">{staff ? ClassroomMessages.slidesEmptyTeacher : ClassroomTexts.slidesEmptyOthers}</CardBody>
+              <CardBody className="py-12 text-center text-slate-600">
+                {staff ? ClassroomMessages.slidesEmptyTeacher : ClassroomTexts.slidesEmptyOthers}
+              </CardBody>
             </Card>
           ) : (
             <ul className="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3" aria-label="Presentations">

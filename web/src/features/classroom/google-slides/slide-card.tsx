@@ -1,4 +1,10 @@
-import { ClassroomMessages, GOOGLE_SLIDES_HOST, isGoogleSlidesUrl, SLIDE_PREVIEW_HEIGHT, type GoogleSlide } from '@district/contracts/classroom';
+import {
+  ClassroomMessages,
+  GOOGLE_SLIDES_HOST,
+  isGoogleSlidesUrl,
+  SLIDE_PREVIEW_HEIGHT,
+  type GoogleSlide,
+} from '@district/contracts/classroom';
 import { Badge, Button, buttonClasses, Card, CardBody, CardFooter } from '@/components/ui';
 import { ClassroomTexts } from '../classroom.constants';
 import { formatDate } from '../shared';
@@ -9,7 +15,8 @@ const EMBED_PREFIX = `https://${GOOGLE_SLIDES_HOST}/presentation/d/`;
  * The Google Slides embed needs scripts and its own origin (it is a cross-origin app, so these do not reach this
  * site), and popups for its links; nothing else (no forms, no top navigation, no downloads).
  */
-export const SLIDE_IFRAME_SANDBOX = 'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox';
+export const SLIDE_IFRAME_SANDBOX =
+  'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox';
 
 export interface SlideCardProps {
   slide: GoogleSlide;
@@ -42,7 +49,10 @@ export function SlideCard({ slide, staff, onEdit, onDelete, onMissingUrl }: Slid
             referrerPolicy="strict-origin-when-cross-origin"
           />
         ) : (
-          <p className="flex items-center justify-center text-sm text-slate-500" style={{ height: SLIDE_PREVIEW_HEIGHT }}>
+          <p
+            className="flex items-center justify-center text-sm text-slate-500"
+            style={{ height: SLIDE_PREVIEW_HEIGHT }}
+          >
             {ClassroomMessages.previewNotAvailable}
           </p>
         )}
@@ -53,9 +63,13 @@ export function SlideCard({ slide, staff, onEdit, onDelete, onMissingUrl }: Slid
           {slide.isPublic ? <Badge tone="success">Public</Badge> : null}
         </div>
         {staff ? (
-          <p className="text-xs font-medium text-slate-600">{slide.isPublic ? ClassroomTexts.visibleToStudents : ClassroomTexts.notVisibleToStudents}</p>
+          <p className="text-xs font-medium text-slate-600">
+            {slide.isPublic ? ClassroomTexts.visibleToStudents : ClassroomTexts.notVisibleToStudents}
+          </p>
         ) : null}
-        {slide.description ? <p className="whitespace-pre-line break-words text-sm text-slate-700">{slide.description}</p> : null}
+        {slide.description ? (
+          <p className="whitespace-pre-line break-words text-sm text-slate-700">{slide.description}</p>
+        ) : null}
         <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
           {slide.category ? (
             <>

@@ -49,7 +49,14 @@ export function SlideForm({ slide, saving, onSubmit, onCancel, onInvalid }: Slid
       onInvalid(first);
       return;
     }
-    const parsed = googleSlideInputSchema.safeParse({ title, description, googleSlidesUrl: url, isPublic, category, tags: splitTags(tags) });
+    const parsed = googleSlideInputSchema.safeParse({
+      title,
+      description,
+      googleSlidesUrl: url,
+      isPublic,
+      category,
+      tags: splitTags(tags),
+    });
     if (!parsed.success) {
       onInvalid(parsed.error.issues[0]?.message ?? ClassroomMessages.saveSlideFailed);
       return;
@@ -62,10 +69,27 @@ export function SlideForm({ slide, saving, onSubmit, onCancel, onInvalid }: Slid
     <Card className="mb-6">
       <CardHeader title={slide ? `Edit: ${slide.title}` : 'Add Google Slides Presentation'} />
       <CardBody>
-        <form noValidate onSubmit={submit} aria-label={slide ? 'Edit Google Slides presentation' : 'Add Google Slides presentation'} className="space-y-4">
+        <form
+          noValidate
+          onSubmit={submit}
+          aria-label={slide ? 'Edit Google Slides presentation' : 'Add Google Slides presentation'}
+          className="space-y-4"
+        >
           <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
-            <TextField label="Title" required maxLength={SLIDE_TITLE_MAX} value={title} error={errors.title} onChange={(e) => setTitle(e.target.value)} />
-            <TextField label="Category" maxLength={SLIDE_CATEGORY_MAX} value={category} onChange={(e) => setCategory(e.target.value)} />
+            <TextField
+              label="Title"
+              required
+              maxLength={SLIDE_TITLE_MAX}
+              value={title}
+              error={errors.title}
+              onChange={(e) => setTitle(e.target.value)}
+            />
+            <TextField
+              label="Category"
+              maxLength={SLIDE_CATEGORY_MAX}
+              value={category}
+              onChange={(e) => setCategory(e.target.value)}
+            />
           </div>
           <TextField
             label="Google Slides URL"
@@ -79,10 +103,27 @@ export function SlideForm({ slide, saving, onSubmit, onCancel, onInvalid }: Slid
             hint={<SlidesHelpText />}
             onChange={(e) => setUrl(e.target.value)}
           />
-          <TextAreaField label="Description" rows={3} maxLength={SLIDE_DESCRIPTION_MAX} value={description} onChange={(e) => setDescription(e.target.value)} />
-          <TextField label="Tags" placeholder="vocabulary, unit 3, review" hint="Separate tags with commas." value={tags} onChange={(e) => setTags(e.target.value)} />
+          <TextAreaField
+            label="Description"
+            rows={3}
+            maxLength={SLIDE_DESCRIPTION_MAX}
+            value={description}
+            onChange={(e) => setDescription(e.target.value)}
+          />
+          <TextField
+            label="Tags"
+            placeholder="vocabulary, unit 3, review"
+            hint="Separate tags with commas."
+            value={tags}
+            onChange={(e) => setTags(e.target.value)}
+          />
           <label className="inline-flex items-center gap-2 text-sm text-slate-800">
-            <input type="checkbox" className="size-4 rounded border-slate-300" checked={isPublic} onChange={(e) => setIsPublic(e.target.checked)} />
+            <input
+              type="checkbox"
+              className="size-4 rounded border-slate-300"
+              checked={isPublic}
+              onChange={(e) => setIsPublic(e.target.checked)}
+            />
             Public (visible to students)
           </label>
           <div className="flex flex-wrap gap-2">

@@ -4,8 +4,8 @@ import { ClassroomMessages } from '@district/contracts/classroom';
 export function SlidesHelpText() {
   return (
     <>
-      In Google Slides, choose Share and set General access to &lsquo;{ClassroomMessages.slidesSharingSetting}&rsquo;, then paste the presentation&rsquo;s link
-      (or its Publish to the web link).
+      In Google Slides, choose Share and set General access to &lsquo;{ClassroomMessages.slidesSharingSetting}
+      &rsquo;, then paste the presentation&rsquo;s link (or its Publish to the web link).
     </>
   );
 }

@@ -13,7 +13,14 @@ import {
   type LessonPlanPhase,
 } from '@district/contracts/classroom';
 import { Button, Card, CardBody, CardHeader, TextAreaField, TextField } from '@/components/ui';
-import { PHASE_TEXT_ROWS, PLAN_TEXT_FIELDS, TEXT_ROWS, toggleInstructionType, type LessonPlanDraft, type PhaseKey } from './lesson-plan-model';
+import {
+  PHASE_TEXT_ROWS,
+  PLAN_TEXT_FIELDS,
+  TEXT_ROWS,
+  toggleInstructionType,
+  type LessonPlanDraft,
+  type PhaseKey,
+} from './lesson-plan-model';
 
 export interface LessonPlanFormProps {
   /** 'create' sends POST ('Create Plan'); 'edit' sends PUT ('Update Plan'). */
@@ -29,11 +36,19 @@ export interface LessonPlanFormProps {
 type AnyPhase = LessonPlanPhase | LessonPlanEvaluatePhase;
 
 /** The full 5E form (spec §2): the plan's texts, five phases, total time, evaluation and reflection. */
-export function LessonPlanForm({ mode, initial, saving, onSubmit, onCancel, onInvalid }: LessonPlanFormProps) {
+export function LessonPlanForm({
+  mode,
+  initial,
+  saving,
+  onSubmit,
+  onCancel,
+  onInvalid,
+}: LessonPlanFormProps) {
   const [draft, setDraft] = useState<LessonPlanDraft>(initial);
   const [titleError, setTitleError] = useState<string | undefined>(undefined);
 
-  const set = <K extends keyof LessonPlanDraft>(key: K, value: LessonPlanDraft[K]) => setDraft((d) => ({ ...d, [key]: value }));
+  const set = <K extends keyof LessonPlanDraft>(key: K, value: LessonPlanDraft[K]) =>
+    setDraft((d) => ({ ...d, [key]: value }));
   const setPhase = (key: PhaseKey, patch: Partial<LessonPlanPhase>) =>
     setDraft((d) => ({ ...d, [key]: { ...(d[key] as AnyPhase), ...patch } }));
 
@@ -57,7 +72,12 @@ export function LessonPlanForm({ mode, initial, saving, onSubmit, onCancel, onIn
     <Card>
       <CardHeader title={mode === 'edit' ? 'Edit Lesson Plan' : ClassroomMessages.createLessonPlan} />
       <CardBody>
-        <form noValidate onSubmit={submit} aria-label={mode === 'edit' ? 'Edit lesson plan' : 'Create lesson plan'} className="space-y-6">
+        <form
+          noValidate
+          onSubmit={submit}
+          aria-label={mode === 'edit' ? 'Edit lesson plan' : 'Create lesson plan'}
+          className="space-y-6"
+        >
           <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
             <TextField
               label="Lesson Title"
@@ -70,21 +90,53 @@ export function LessonPlanForm({ mode, initial, saving, onSubmit, onCancel, onIn
                 if (e.target.value.trim() !== '') setTitleError(undefined);
               }}
             />
-            <TextField label="Teacher" maxLength={LESSON_PLAN_SHORT_MAX} value={draft.teacher} onChange={(e) => set('teacher', e.target.value)} />
-            <TextField label="Date" type="date" value={draft.date} onChange={(e) => set('date', e.target.value)} />
-            <TextField label="Subject" maxLength={LESSON_PLAN_SHORT_MAX} value={draft.subject} onChange={(e) => set('subject', e.target.value)} />
-            <TextField label="Topic/Unit" maxLength={LESSON_PLAN_SHORT_MAX} value={draft.topic} onChange={(e) => set('topic', e.target.value)} className="md:col-span-2" />
+            <TextField
+              label="Teacher"
+              maxLength={LESSON_PLAN_SHORT_MAX}
+              value={draft.teacher}
+              onChange={(e) => set('teacher', e.target.value)}
+            />
+            <TextField
+              label="Date"
+              type="date"
+              value={draft.date}
+              onChange={(e) => set('date', e.target.value)}
+            />
+            <TextField
+              label="Subject"
+              maxLength={LESSON_PLAN_SHORT_MAX}
+              value={draft.subject}
+              onChange={(e) => set('subject', e.target.value)}
+            />
+            <TextField
+              label="Topic/Unit"
+              maxLength={LESSON_PLAN_SHORT_MAX}
+              value={draft.topic}
+              onChange={(e) => set('topic', e.target.value)}
+              className="md:col-span-2"
+            />
           </div>
           <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
             {PLAN_TEXT_FIELDS.map((f) => (
-              <TextAreaField key={f.key} label={f.label} rows={TEXT_ROWS} maxLength={LESSON_PLAN_TEXT_MAX} value={draft[f.key]} onChange={(e) => set(f.key, e.target.value)} />
+              <TextAreaField
+                key={f.key}
+                label={f.label}
+                rows={TEXT_ROWS}
+                maxLength={LESSON_PLAN_TEXT_MAX}
+                value={draft[f.key]}
+                onChange={(e) => set(f.key, e.target.value)}
+              />
             ))}
           </div>
 
           {LESSON_PLAN_PHASES.map((phase) => {
             const value = draft[phase.key] as AnyPhase;
             return (
-              <fieldset key={phase.key} data-phase={phase.key} className="space-y-3 rounded-xl border border-slate-200 p-4">
+              <fieldset
+                key={phase.key}
+                data-phase={phase.key}
+                className="space-y-3 rounded-xl border border-slate-200 p-4"
+              >
                 <legend className="px-1 text-base font-semibold text-slate-900">{phase.label}</legend>
                 <TextField
                   label="Time Allotted"
@@ -120,7 +172,15 @@ export function LessonPlanForm({ mode, initial, saving, onSubmit, onCancel, onIn
                             type="checkbox"
                             className="size-4 rounded border-slate-300 text-brand-700 focus:ring-brand-600"
                             checked={value.instructionTypes.includes(type)}
-                            onChange={() => setPhase(phase.key, { instructionTypes: toggleInstructionType(value.instructionTypes, type, INSTRUCTION_TYPES) })}
+                            onChange={() =>
+                              setPhase(phase.key, {
+                                instructionTypes: toggleInstructionType(
+                                  value.instructionTypes,
+                                  type,
+                                  INSTRUCTION_TYPES,
+                                ),
+                              })
+                            }
                           />
                           {type}
                         </label>
@@ -133,7 +193,13 @@ export function LessonPlanForm({ mode, initial, saving, onSubmit, onCancel, onIn
           })}
 
           <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
-            <TextField label="Total Time" maxLength={LESSON_PLAN_SHORT_MAX} value={draft.totalTime} onChange={(e) => set('totalTime', e.target.value)} className="max-w-xs md:col-span-2" />
+            <TextField
+              label="Total Time"
+              maxLength={LESSON_PLAN_SHORT_MAX}
+              value={draft.totalTime}
+              onChange={(e) => set('totalTime', e.target.value)}
+              className="max-w-xs md:col-span-2"
+            />
             <TextAreaField
               label="Evaluation (Check for Understanding)"
               rows={TEXT_ROWS}
@@ -141,7 +207,13 @@ export function LessonPlanForm({ mode, initial, saving, onSubmit, onCancel, onIn
               value={draft.evaluation}
               onChange={(e) => set('evaluation', e.target.value)}
             />
-            <TextAreaField label="Reflection" rows={TEXT_ROWS} maxLength={LESSON_PLAN_TEXT_MAX} value={draft.reflection} onChange={(e) => set('reflection', e.target.value)} />
+            <TextAreaField
+              label="Reflection"
+              rows={TEXT_ROWS}
+              maxLength={LESSON_PLAN_TEXT_MAX}
+              value={draft.reflection}
+              onChange={(e) => set('reflection', e.target.value)}
+            />
           </div>
 
           <div className="flex flex-wrap gap-2">

@@ -24,8 +24,17 @@ export const PLAN_TEXT_FIELDS: readonly { key: TextKey; label: string }[] = [
 export const TEXT_ROWS = 3;
 export const PHASE_TEXT_ROWS = 4;
 
-const emptyPhase = (): LessonPlanPhase => ({ timeAllotted: '', teacherWill: '', studentsWill: '', instructionTypes: [] });
-const emptyEvaluate = (): LessonPlanEvaluatePhase => ({ timeAllotted: '', teacherWill: '', studentsWill: '' });
+const emptyPhase = (): LessonPlanPhase => ({
+  timeAllotted: '',
+  teacherWill: '',
+  studentsWill: '',
+  instructionTypes: [],
+});
+const emptyEvaluate = (): LessonPlanEvaluatePhase => ({
+  timeAllotted: '',
+  teacherWill: '',
+  studentsWill: '',
+});
 
 /** A new plan: everything empty but the total time ('90 mins', spec §3) and the teacher (the signed-in user's name). */
 export function emptyDraft(teacher = ''): LessonPlanDraft {
@@ -50,7 +59,10 @@ export function emptyDraft(teacher = ''): LessonPlanDraft {
   };
 }
 
-const phaseOf = (p: LessonPlanPhase): LessonPlanPhase => ({ ...p, instructionTypes: [...p.instructionTypes] });
+const phaseOf = (p: LessonPlanPhase): LessonPlanPhase => ({
+  ...p,
+  instructionTypes: [...p.instructionTypes],
+});
 
 /** The form's copy of a stored plan (Edit prefills from the item, spec §4). */
 export function draftFromPlan(plan: LessonPlan): LessonPlanDraft {
@@ -81,7 +93,11 @@ export function duplicateDraft(plan: LessonPlan, copyTitle: (title: string) => s
 }
 
 /** Ticks or unticks one instruction type, keeping the checklist's order. */
-export function toggleInstructionType(list: readonly InstructionType[], type: InstructionType, order: readonly InstructionType[]): InstructionType[] {
+export function toggleInstructionType(
+  list: readonly InstructionType[],
+  type: InstructionType,
+  order: readonly InstructionType[],
+): InstructionType[] {
   const on = list.includes(type);
   return order.filter((t) => (t === type ? !on : list.includes(t)));
 }

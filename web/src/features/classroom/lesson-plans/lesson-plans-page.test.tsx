@@ -31,7 +31,8 @@ async function open(user: User, plans: LessonPlan[], setup?: (f: FetchStub) => v
 }
 
 const phase = (name: string) => within(screen.getByRole('group', { name }));
-const banner = () => screen.getAllByRole('alert').find((el) => el.querySelector('button[aria-label="Dismiss error"]'));
+const banner = () =>
+  screen.getAllByRole('alert').find((el) => el.querySelector('button[aria-label="Dismiss error"]'));
 
 describe('/lesson-plans (spec §2, §4, §5, §6, §8)', { timeout: 30_000 }, () => {
   it.each([
@@ -45,12 +46,16 @@ describe('/lesson-plans (spec §2, §4, §5, §6, §8)', { timeout: 30_000 }, ()
   });
 
   it("a teacher the server refuses (403) sees 'Access Restricted…' too", async () => {
-    await open(personas.teacher(), [], (f) => f.on('GET', '/api/lesson-plans', { status: 403, json: { message: ClassroomMessages.staffOnly } }));
+    await open(personas.teacher(), [], (f) =>
+      f.on('GET', '/api/lesson-plans', { status: 403, json: { message: ClassroomMessages.staffOnly } }),
+    );
     expect(await screen.findByText(ClassroomMessages.lessonPlansRestricted)).toBeInTheDocument();
   });
 
   it('shows the empty state, and a fetch failure in a dismissible red banner with Try Again', async () => {
-    const { user, fetch } = await open(personas.teacher(), [], (f) => f.on('GET', '/api/lesson-plans', { status: 500, text: 'oops' }));
+    const { user, fetch } = await open(personas.teacher(), [], (f) =>
+      f.on('GET', '/api/lesson-plans', { status: 500, text: 'oops' }),
+    );
     expect(await screen.findByText(ClassroomMessages.fetchLessonPlansFailed)).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Dismiss error' }));
     expect(screen.queryByText(ClassroomMessages.fetchLessonPlansFailed)).not.toBeInTheDocument();
@@ -61,10 +66,21 @@ describe('/lesson-plans (spec §2, §4, §5, §6, §8)', { timeout: 30_000 }, ()
   });
 
   it('cards show title, subject, topic, date, total time, creator and creation date; Edit/Delete only where allowed', async () => {
-    await open(personas.teacher(), [makeLessonPlan(), makeLessonPlan({ title: 'Colores', canEdit: false, creatorName: 'Otto Other' })]);
+    await open(personas.teacher(), [
+      makeLessonPlan(),
+      makeLessonPlan({ title: 'Colores', canEdit: false, creatorName: 'Otto Other' }),
+    ]);
     const card = within((await screen.findByRole('heading', { level: 2, name: 'Greetings' })).closest('li')!);
-    for (const text of ['Spanish', 'Unit 1: Saludos', 'March 5, 2025', '90 mins', 'Created by Tia Teacher on March 6, 2025']) expect(card.getByText(text)).toBeInTheDocument();
-    for (const name of ['Edit Greetings', 'Print Greetings', 'Duplicate Greetings', 'Delete Greetings']) expect(screen.getByRole('button', { name })).toBeInTheDocument();
+    for (const text of [
+      'Spanish',
+      'Unit 1: Saludos',
+      'March 5, 2025',
+      '90 mins',
+      'Created by Tia Teacher on March 6, 2025',
+    ])
+      expect(card.getByText(text)).toBeInTheDocument();
+    for (const name of ['Edit Greetings', 'Print Greetings', 'Duplicate Greetings', 'Delete Greetings'])
+      expect(screen.getByRole('button', { name })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Print Colores' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Duplicate Colores' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Edit Colores' })).not.toBeInTheDocument();
@@ -86,11 +102,20 @@ describe('/lesson-plans (spec §2, §4, §5, §6, §8)', { timeout: 30_000 }, ()
     expect(form.getByLabelText('Teacher')).toHaveValue(teacher.name);
     expect(form.getByLabelText('Total Time')).toHaveValue('90 mins');
     expect(form.getByLabelText('Date')).toHaveAttribute('type', 'date');
-    for (const label of ['Standards', 'I Can Statements', 'Academic Vocabulary', 'Higher-Order/DOK Questions', 'Evaluation (Check for Understanding)', 'Reflection'])
+    for (const label of [
+      'Standards',
+      'I Can Statements',
+      'Academic Vocabulary',
+      'Higher-Order/DOK Questions',
+      'Evaluation (Check for Understanding)',
+      'Reflection',
+    ])
       expect(form.getByLabelText(label)).toHaveAttribute('rows', '3');
-    expect(screen.getAllByRole('group').map((g) => g.getAttribute('aria-label') ?? g.querySelector('legend')?.textContent)).toEqual(
-      expect.arrayContaining(PHASES),
-    );
+    expect(
+      screen
+        .getAllByRole('group')
+        .map((g) => g.getAttribute('aria-label') ?? g.querySelector('legend')?.textContent),
+    ).toEqual(expect.arrayContaining(PHASES));
     for (const [i, name] of PHASES.entries()) {
       const p = phase(name);
       expect(p.getByLabelText('Time Allotted')).toHaveAttribute('placeholder', '15 mins');
@@ -141,10 +166,20 @@ describe('/lesson-plans (spec §2, §4, §5, §6, §8)', { timeout: 30_000 }, ()
       iCanStatements: 'I can count',
       academicVocabulary: 'uno, dos',
       dokQuestions: 'Why?',
-      warmUp: { timeAllotted: '10 mins', teacherWill: 'T0', studentsWill: 'S0', instructionTypes: ['Guided Practice', 'Student Discourse'] },
+      warmUp: {
+        timeAllotted: '10 mins',
+        teacherWill: 'T0',
+        studentsWill: 'S0',
+        instructionTypes: ['Guided Practice', 'Student Discourse'],
+      },
       explore: { timeAllotted: '20 mins', teacherWill: 'T1', studentsWill: 'S1', instructionTypes: [] },
       explain: { timeAllotted: '30 mins', teacherWill: 'T2', studentsWill: 'S2', instructionTypes: [] },
-      elaborate: { timeAllotted: '40 mins', teacherWill: 'T3', studentsWill: 'S3', instructionTypes: ['Independent Practice/Learning Tasks'] },
+      elaborate: {
+        timeAllotted: '40 mins',
+        teacherWill: 'T3',
+        studentsWill: 'S3',
+        instructionTypes: ['Independent Practice/Learning Tasks'],
+      },
       evaluate: { timeAllotted: '50 mins', teacherWill: 'T4', studentsWill: 'S4' },
       // A blank total time is the spec's default.
       totalTime: '90 mins',
@@ -168,19 +203,35 @@ describe('/lesson-plans (spec §2, §4, §5, §6, §8)', { timeout: 30_000 }, ()
     expect(phase(PHASES[1]!).getByLabelText('Student Discourse')).not.toBeChecked();
     expect(phase(PHASES[4]!).getByLabelText('Teacher Will')).toHaveValue('Evaluate: teacher');
 
-    fetch.on('PUT', `/api/lesson-plans/${plan.id}`, { status: 400, json: { message: ClassroomMessages.lessonPlanDateInvalid } });
+    fetch.on('PUT', `/api/lesson-plans/${plan.id}`, {
+      status: 400,
+      json: { message: ClassroomMessages.lessonPlanDateInvalid },
+    });
     await user.click(form.getByRole('button', { name: 'Update Plan' }));
     await waitFor(() => expect(banner()).toHaveTextContent(ClassroomMessages.lessonPlanDateInvalid));
     fetch.on('PUT', `/api/lesson-plans/${plan.id}`, { status: 502, text: '<html>' });
     await user.click(form.getByRole('button', { name: 'Update Plan' }));
     await waitFor(() => expect(banner()).toHaveTextContent(ClassroomMessages.saveLessonPlanFailed));
 
-    fetch.on('PUT', `/api/lesson-plans/${plan.id}`, (req) => ({ json: { ...plan, ...(req.body as object) } }));
+    fetch.on('PUT', `/api/lesson-plans/${plan.id}`, (req) => ({
+      json: { ...plan, ...(req.body as object) },
+    }));
     await user.type(form.getByLabelText('Reflection'), '!');
     await user.click(form.getByRole('button', { name: 'Update Plan' }));
     expect(await screen.findByText('Lesson plan updated successfully')).toBeInTheDocument();
-    const { creatorId: _c, creatorName: _n, createdAt: _a, updatedAt: _u, canEdit: _e, id: _i, ...fields } = plan;
-    expect(fetch.calls('PUT', `/api/lesson-plans/${plan.id}`).at(-1)?.body).toEqual({ ...fields, reflection: 'Went well!' });
+    const {
+      creatorId: _c,
+      creatorName: _n,
+      createdAt: _a,
+      updatedAt: _u,
+      canEdit: _e,
+      id: _i,
+      ...fields
+    } = plan;
+    expect(fetch.calls('PUT', `/api/lesson-plans/${plan.id}`).at(-1)?.body).toEqual({
+      ...fields,
+      reflection: 'Went well!',
+    });
 
     await user.click(await screen.findByRole('button', { name: 'Edit Greetings' }));
     await user.type(screen.getByLabelText('Lesson Title'), ' changed');
@@ -225,11 +276,29 @@ describe('/lesson-plans (spec §2, §4, §5, §6, §8)', { timeout: 30_000 }, ()
     const page = screen.getByRole('dialog', { name: 'Greetings' });
     expect(print).toHaveBeenCalledTimes(1);
     const printable = within(page);
-    for (const text of ['Tia Teacher', 'March 5, 2025', 'Spanish', 'Unit 1: Saludos', '90 mins', 'ACTFL 1.1', 'I can greet a classmate', 'hola, adiós', 'When would you use usted?', 'Exit ticket', 'Went well'])
+    for (const text of [
+      'Tia Teacher',
+      'March 5, 2025',
+      'Spanish',
+      'Unit 1: Saludos',
+      '90 mins',
+      'ACTFL 1.1',
+      'I can greet a classmate',
+      'hola, adiós',
+      'When would you use usted?',
+      'Exit ticket',
+      'Went well',
+    ])
       expect(printable.getAllByText(text).length).toBeGreaterThan(0);
     for (const name of PHASES) expect(printable.getByRole('region', { name })).toBeInTheDocument();
-    expect(within(printable.getByRole('region', { name: PHASES[1]! })).getByText('Guided Practice, Collaborative learning')).toBeInTheDocument();
-    expect(within(printable.getByRole('region', { name: PHASES[4]! })).queryByText(/Instruction Types/)).not.toBeInTheDocument();
+    expect(
+      within(printable.getByRole('region', { name: PHASES[1]! })).getByText(
+        'Guided Practice, Collaborative learning',
+      ),
+    ).toBeInTheDocument();
+    expect(
+      within(printable.getByRole('region', { name: PHASES[4]! })).queryByText(/Instruction Types/),
+    ).not.toBeInTheDocument();
     expect(page.querySelector('style')?.textContent).toContain('@media print');
     expect(page.parentElement).toBe(document.body);
     await user.click(printable.getByRole('button', { name: 'Print' }));
@@ -240,14 +309,21 @@ describe('/lesson-plans (spec §2, §4, §5, §6, §8)', { timeout: 30_000 }, ()
 
   it("duplicates a plan: the create form prefilled as 'Copy of …', sent with POST", async () => {
     const plan = makeLessonPlan({ canEdit: false, creatorName: 'Otto Other' });
-    const { user, fetch } = await open(personas.teacher(), [plan], (f) => f.on('POST', '/api/lesson-plans', (req) => ({ status: 201, json: makeLessonPlan(req.body as object) })));
+    const { user, fetch } = await open(personas.teacher(), [plan], (f) =>
+      f.on('POST', '/api/lesson-plans', (req) => ({ status: 201, json: makeLessonPlan(req.body as object) })),
+    );
     await user.click(await screen.findByRole('button', { name: 'Duplicate Greetings' }));
     const form = within(screen.getByRole('form', { name: 'Create lesson plan' }));
     expect(form.getByLabelText('Lesson Title')).toHaveValue('Copy of Greetings');
     expect(phase(PHASES[3]!).getByLabelText('Student Discourse')).toBeChecked();
     await user.click(form.getByRole('button', { name: 'Create Plan' }));
     expect(await screen.findByText('Lesson plan created successfully')).toBeInTheDocument();
-    expect(fetch.calls('POST', '/api/lesson-plans')[0]?.body).toMatchObject({ title: 'Copy of Greetings', teacher: 'Tia Teacher', warmUp: plan.warmUp, evaluate: plan.evaluate });
+    expect(fetch.calls('POST', '/api/lesson-plans')[0]?.body).toMatchObject({
+      title: 'Copy of Greetings',
+      teacher: 'Tia Teacher',
+      warmUp: plan.warmUp,
+      evaluate: plan.evaluate,
+    });
     expect(fetch.calls('PUT', /lesson-plans/)).toHaveLength(0);
   });
 });

@@ -1,6 +1,15 @@
 import { useState } from 'react';
 import { ClassroomMessages, type LessonPlan } from '@district/contracts/classroom';
-import { Alert, Button, Card, CardBody, CardFooter, CardHeader, ConfirmDialog, useToast } from '@/components/ui';
+import {
+  Alert,
+  Button,
+  Card,
+  CardBody,
+  CardFooter,
+  CardHeader,
+  ConfirmDialog,
+  useToast,
+} from '@/components/ui';
 import { PageContainer, PageHeader } from '@/components/layout';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { useSession } from '@/lib/auth';
@@ -12,7 +21,8 @@ import { LessonPlanForm } from './lesson-plan-form';
 import { draftFromPlan, duplicateDraft, emptyDraft, type LessonPlanDraft } from './lesson-plan-model';
 import { PrintablePlan } from './printable-plan';
 
-type FormOpen = { mode: 'create'; initial: LessonPlanDraft } | { mode: 'edit'; id: string; initial: LessonPlanDraft };
+type FormOpen =
+  { mode: 'create'; initial: LessonPlanDraft } | { mode: 'edit'; id: string; initial: LessonPlanDraft };
 type FormState = FormOpen & { key: number };
 
 let formSeq = 0;
@@ -68,7 +78,11 @@ export function LessonPlansPage() {
       { id: form.mode === 'edit' ? form.id : null, body: draft },
       {
         onSuccess: () => {
-          toast({ type: 'success', message: form.mode === 'edit' ? ClassroomTexts.lessonPlanUpdated : ClassroomTexts.lessonPlanCreated });
+          toast({
+            type: 'success',
+            message:
+              form.mode === 'edit' ? ClassroomTexts.lessonPlanUpdated : ClassroomTexts.lessonPlanCreated,
+          });
           setForm(null);
         },
         onError: (err) => setBanner(errorMessage(err, ClassroomMessages.saveLessonPlanFailed)),
@@ -85,7 +99,9 @@ export function LessonPlansPage() {
         description={ClassroomTexts.lessonPlansDescription}
         actions={
           !forbidden && form === null ? (
-            <Button onClick={() => open({ mode: 'create', initial: emptyDraft(user?.name ?? '') })}>{ClassroomMessages.createLessonPlan}</Button>
+            <Button onClick={() => open({ mode: 'create', initial: emptyDraft(user?.name ?? '') })}>
+              {ClassroomMessages.createLessonPlan}
+            </Button>
           ) : undefined
         }
       />
@@ -95,13 +111,24 @@ export function LessonPlansPage() {
         <>
           {banner ? <ErrorBanner message={banner} onDismiss={() => setBanner(null)} /> : null}
           {form ? (
-            <LessonPlanForm key={form.key} mode={form.mode} initial={form.initial} saving={save.isPending} onSubmit={submit} onCancel={close} onInvalid={setBanner} />
+            <LessonPlanForm
+              key={form.key}
+              mode={form.mode}
+              initial={form.initial}
+              saving={save.isPending}
+              onSubmit={submit}
+              onCancel={close}
+              onInvalid={setBanner}
+            />
           ) : plans.isPending ? (
             <Loading label="Loading lesson plans…" />
           ) : plans.isError && !plans.data ? (
             <div>
               {dismissedFetchError !== plans.errorUpdatedAt ? (
-                <ErrorBanner message={errorMessage(plans.error, ClassroomMessages.fetchLessonPlansFailed)} onDismiss={() => setDismissedFetchError(plans.errorUpdatedAt)} />
+                <ErrorBanner
+                  message={errorMessage(plans.error, ClassroomMessages.fetchLessonPlansFailed)}
+                  onDismiss={() => setDismissedFetchError(plans.errorUpdatedAt)}
+                />
               ) : null}
               <Button variant="outline" onClick={() => void plans.refetch()}>
                 Try Again
@@ -110,7 +137,9 @@ export function LessonPlansPage() {
           ) : plans.data.length === 0 ? (
             <Card>
               <CardBody className="py-12 text-center">
-                <h2 className="text-lg font-semibold text-slate-900">{ClassroomMessages.lessonPlansEmptyTitle}</h2>
+                <h2 className="text-lg font-semibold text-slate-900">
+                  {ClassroomMessages.lessonPlansEmptyTitle}
+                </h2>
                 <p className="mt-1 text-slate-600">{ClassroomMessages.lessonPlansEmptyBody}</p>
               </CardBody>
             </Card>
@@ -138,23 +167,40 @@ export function LessonPlansPage() {
                     </CardBody>
                     <CardFooter>
                       {plan.canEdit ? (
-                        <Button variant="outline" size="sm" onClick={() => open({ mode: 'edit', id: plan.id, initial: draftFromPlan(plan) })} aria-label={`Edit ${plan.title}`}>
+                        <Button
+                          variant="outline"
+                          size="sm"
+                          onClick={() => open({ mode: 'edit', id: plan.id, initial: draftFromPlan(plan) })}
+                          aria-label={`Edit ${plan.title}`}
+                        >
                           Edit
                         </Button>
                       ) : null}
-                      <Button variant="outline" size="sm" onClick={() => setPrinting(plan)} aria-label={`Print ${plan.title}`}>
+                      <Button
+                        variant="outline"
+                        size="sm"
+                        onClick={() => setPrinting(plan)}
+                        aria-label={`Print ${plan.title}`}
+                      >
                         Print
                       </Button>
                       <Button
                         variant="outline"
                         size="sm"
-                        onClick={() => open({ mode: 'create', initial: duplicateDraft(plan, ClassroomTexts.copyOf) })}
+                        onClick={() =>
+                          open({ mode: 'create', initial: duplicateDraft(plan, ClassroomTexts.copyOf) })
+                        }
                         aria-label={`Duplicate ${plan.title}`}
                       >
                         Duplicate
                       </Button>
                       {plan.canEdit ? (
-                        <Button variant="danger" size="sm" onClick={() => confirmDelete.ask(plan)} aria-label={`Delete ${plan.title}`}>
+                        <Button
+                          variant="danger"
+                          size="sm"
+                          onClick={() => confirmDelete.ask(plan)}
+                          aria-label={`Delete ${plan.title}`}
+                        >
                           Delete
                         </Button>
                       ) : null}

@@ -1,6 +1,11 @@
 import { useEffect, useRef } from 'react';
 import { createPortal } from 'react-dom';
-import { LESSON_PLAN_PHASES, type LessonPlan, type LessonPlanEvaluatePhase, type LessonPlanPhase } from '@district/contracts/classroom';
+import {
+  LESSON_PLAN_PHASES,
+  type LessonPlan,
+  type LessonPlanEvaluatePhase,
+  type LessonPlanPhase,
+} from '@district/contracts/classroom';
 import { Button } from '@/components/ui';
 import { formatDate } from '../shared';
 import { PLAN_TEXT_FIELDS } from './lesson-plan-model';
@@ -19,7 +24,11 @@ const PRINT_CSS = `
 }`;
 
 function Text({ value }: { value: string }) {
-  return value.trim() === '' ? <p className="text-slate-500">—</p> : <p className="whitespace-pre-line break-words">{value}</p>;
+  return value.trim() === '' ? (
+    <p className="text-slate-500">—</p>
+  ) : (
+    <p className="whitespace-pre-line break-words">{value}</p>
+  );
 }
 
 /** A plan as a clean printable page (the "print a plan" of issue 13): every field, text only, no controls. */
@@ -48,7 +57,12 @@ export function PrintablePlan({ plan, onClose }: { plan: LessonPlan; onClose: ()
   ];
 
   return createPortal(
-    <div role="dialog" aria-modal="true" aria-labelledby="printable-plan-title" className="lesson-plan-print fixed inset-0 z-50 overflow-auto bg-white text-slate-900">
+    <div
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby="printable-plan-title"
+      className="lesson-plan-print fixed inset-0 z-50 overflow-auto bg-white text-slate-900"
+    >
       <style>{PRINT_CSS}</style>
       <div className="no-print sticky top-0 flex justify-end gap-2 border-b border-slate-200 bg-white px-6 py-3">
         <Button ref={printButton} size="sm" onClick={() => window.print()}>

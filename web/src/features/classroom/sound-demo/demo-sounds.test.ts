@@ -9,6 +9,8 @@ const publicDir = fileURLToPath(new URL('../../../../public', import.meta.url));
 describe('the sound demo’s quiz recordings', () => {
   it('are exactly the ones shipped in web/public/sounds/quiz', () => {
     for (const s of DEMO_QUIZ_SOUNDS) expect(existsSync(`${publicDir}${s.src}`)).toBe(true);
-    expect(readdirSync(`${publicDir}/sounds/quiz`).sort()).toEqual(DEMO_QUIZ_SOUNDS.map((s) => s.src.split('/').at(-1)).sort());
+    expect(readdirSync(`${publicDir}/sounds/quiz`).sort()).toEqual(
+      DEMO_QUIZ_SOUNDS.map((s) => s.src.split('/').at(-1)).sort(),
+    );
   });
 });

@@ -12,7 +12,10 @@ afterEach(() => vi.restoreAllMocks());
 
 async function open(user: User | null) {
   const audios = installFakeAudio();
-  const view = await renderApp('/sound-demo', { user, setup: (f) => f.on('GET', '/api/audio-lists', { json: [makeAudioList()] }) });
+  const view = await renderApp('/sound-demo', {
+    user,
+    setup: (f) => f.on('GET', '/api/audio-lists', { json: [makeAudioList()] }),
+  });
   await screen.findByRole('heading', { level: 1, name: 'Sound Demo' });
   return { ...view, audios };
 }
@@ -22,7 +25,9 @@ describe('/sound-demo (issue 13 item 10)', { timeout: 20_000 }, () => {
     const { audios, user } = await open(null);
     const letters = within(screen.getByRole('list', { name: 'Alphabet sounds' })).getAllByRole('listitem');
     expect(letters).toHaveLength(30);
-    expect(letters.map((li) => li.querySelector('span')?.textContent)).toEqual(expect.arrayContaining(['Ch', 'Ll', 'Ñ', 'RR']));
+    expect(letters.map((li) => li.querySelector('span')?.textContent)).toEqual(
+      expect.arrayContaining(['Ch', 'Ll', 'Ñ', 'RR']),
+    );
     expect(audios('/sounds/spanish/%C3%B1.mp3')).toHaveLength(1);
     const quiz = within(screen.getByRole('list', { name: 'Demo quiz sounds' }));
     expect(quiz.getAllByRole('listitem')).toHaveLength(DEMO_QUIZ_SOUNDS.length);
@@ -49,7 +54,9 @@ describe('/sound-demo (issue 13 item 10)', { timeout: 20_000 }, () => {
     const { audios, fetch } = await open(personas.admin());
     const list = within(await screen.findByRole('region', { name: 'Audio list Saludos' }));
     expect(list.getByText('Gracias')).toBeInTheDocument();
-    expect(audios(`/api/audio-proxy?url=${encodeURIComponent('https://drive.google.com/file/d/abc123/view')}`)).toHaveLength(1);
+    expect(
+      audios(`/api/audio-proxy?url=${encodeURIComponent('https://drive.google.com/file/d/abc123/view')}`),
+    ).toHaveLength(1);
     expect(fetch.calls('GET', '/api/audio-lists')).toHaveLength(1);
   });
 
@@ -77,7 +84,10 @@ describe('/sound-demo (issue 13 item 10)', { timeout: 20_000 }, () => {
 describe('the admin dashboard card', () => {
   it('opens the sound demo', { timeout: 20_000 }, async () => {
     installFakeAudio();
-    const { user } = await renderApp('/admin', { user: personas.admin(), setup: (f) => f.on('GET', '/api/users', { json: [] }).on('GET', '/api/audio-lists', { json: [] }) });
+    const { user } = await renderApp('/admin', {
+      user: personas.admin(),
+      setup: (f) => f.on('GET', '/api/users', { json: [] }).on('GET', '/api/audio-lists', { json: [] }),
+    });
     await user.click(await screen.findByRole('link', { name: /^Sound Demo/ }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Sound Demo' })).toBeInTheDocument();
     expect(screen.queryByText('Coming soon')).not.toBeInTheDocument();

@@ -28,7 +28,12 @@ function AudioListSounds() {
   const lists = useAudioLists(user !== null);
   if (!user) return <p className="text-sm text-slate-600">{ClassroomTexts.soundDemoSignIn}</p>;
   if (lists.isPending) return <Spinner label="Loading audio lists…" />;
-  if (lists.isError) return <Alert tone="error" title={ClassroomTexts.fetchAudioListsFailed}>{errorMessage(lists.error, ClassroomTexts.tryAgainLater)}</Alert>;
+  if (lists.isError)
+    return (
+      <Alert tone="error" title={ClassroomTexts.fetchAudioListsFailed}>
+        {errorMessage(lists.error, ClassroomTexts.tryAgainLater)}
+      </Alert>
+    );
   if (lists.data.length === 0) return <p className="text-sm text-slate-600">{ClassroomTexts.noAudioLists}</p>;
   return (
     <div className="space-y-4">
@@ -82,7 +87,10 @@ export function SoundDemoPage({ alphabet }: { alphabet: readonly AlphabetSound[]
           </CardBody>
         </Card>
         <Card>
-          <CardHeader title="Spanish Alphabet" description={`${alphabet.length} letters, as the Spanish Alphabet tool plays them.`} />
+          <CardHeader
+            title="Spanish Alphabet"
+            description={`${alphabet.length} letters, as the Spanish Alphabet tool plays them.`}
+          />
           <CardBody>
             <ul className="grid grid-cols-1 gap-2 sm:grid-cols-2 lg:grid-cols-3" aria-label="Alphabet sounds">
               {alphabet.map((l) => (
@@ -94,7 +102,10 @@ export function SoundDemoPage({ alphabet }: { alphabet: readonly AlphabetSound[]
         <Card>
           <CardHeader title="Demo Quiz Audio" description="The recordings of the demo audio quiz." />
           <CardBody>
-            <ul className="grid grid-cols-1 gap-2 sm:grid-cols-2 lg:grid-cols-3" aria-label="Demo quiz sounds">
+            <ul
+              className="grid grid-cols-1 gap-2 sm:grid-cols-2 lg:grid-cols-3"
+              aria-label="Demo quiz sounds"
+            >
               {DEMO_QUIZ_SOUNDS.map((s) => (
                 <SoundRow key={s.src} name={s.name} src={s.src} />
               ))}
@@ -102,7 +113,10 @@ export function SoundDemoPage({ alphabet }: { alphabet: readonly AlphabetSound[]
           </CardBody>
         </Card>
         <Card>
-          <CardHeader title="Audio Lists" description="The files of every audio list (cloud-storage links play through the audio proxy)." />
+          <CardHeader
+            title="Audio Lists"
+            description="The files of every audio list (cloud-storage links play through the audio proxy)."
+          />
           <CardBody>
             <AudioListSounds />
           </CardBody>

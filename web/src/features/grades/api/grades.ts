@@ -41,7 +41,8 @@ export function gradesFetchMessage(err: unknown): string {
   return errorMessage(err, GradeMessages.fetchGradesFailed);
 }
 
-export const deleteGrade = (kind: QuizKind, id: string): Promise<void> => api.delete(`${GRADE_KINDS[kind].gradesPath}/${encodeURIComponent(id)}`);
+export const deleteGrade = (kind: QuizKind, id: string): Promise<void> =>
+  api.delete(`${GRADE_KINDS[kind].gradesPath}/${encodeURIComponent(id)}`);
 
 export function useDeleteGrade(kind: QuizKind) {
   const client = useQueryClient();
@@ -49,7 +50,9 @@ export function useDeleteGrade(kind: QuizKind) {
     mutationFn: (id: string) => deleteGrade(kind, id),
     onSuccess: (_void, id) => {
       // Spec §4: a successful delete removes the row (from every list of this kind held in the cache).
-      client.setQueriesData<Grade[]>({ queryKey: ['grades', kind] }, (list) => list?.filter((g) => g.id !== id));
+      client.setQueriesData<Grade[]>({ queryKey: ['grades', kind] }, (list) =>
+        list?.filter((g) => g.id !== id),
+      );
       void client.invalidateQueries({ queryKey: ['grades', kind] });
       // The item analysis counts the same results: it is stale as soon as one goes.
       void client.invalidateQueries({ queryKey: itemAnalysisKindKey(kind) });

@@ -1,5 +1,10 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { itemAnalysisSchema, type AccommodationInput, type ItemAnalysis, type QuizKind } from '@district/contracts/assessment';
+import {
+  itemAnalysisSchema,
+  type AccommodationInput,
+  type ItemAnalysis,
+  type QuizKind,
+} from '@district/contracts/assessment';
 import { api, ApiError, errorMessage } from '@/lib/api-client';
 import { listRefreshOptions } from '@/lib/react-query';
 import { GRADE_KINDS, GradeMessages } from '../grades.constants';
@@ -12,9 +17,14 @@ const quizPath = (kind: QuizKind, id: string) => `${GRADE_KINDS[kind].quizzesPat
 
 /** Every item analysis of a kind (what a result deletion makes stale). */
 export const itemAnalysisKindKey = (kind: QuizKind) => ['item-analysis', kind] as const;
-export const itemAnalysisQueryKey = (kind: QuizKind, quizId: string) => [...itemAnalysisKindKey(kind), quizId] as const;
+export const itemAnalysisQueryKey = (kind: QuizKind, quizId: string) =>
+  [...itemAnalysisKindKey(kind), quizId] as const;
 
-export const getItemAnalysis = (kind: QuizKind, quizId: string, signal?: AbortSignal): Promise<ItemAnalysis> =>
+export const getItemAnalysis = (
+  kind: QuizKind,
+  quizId: string,
+  signal?: AbortSignal,
+): Promise<ItemAnalysis> =>
   api.get(`${quizPath(kind, quizId)}/analysis`, { schema: itemAnalysisSchema, signal });
 
 export function useItemAnalysis(kind: QuizKind, quizId: string) {
@@ -27,13 +37,24 @@ export function useItemAnalysis(kind: QuizKind, quizId: string) {
   });
 }
 
-export const saveAccommodation = (kind: QuizKind, quizId: string, userId: string, body: AccommodationInput): Promise<void> =>
-  api.put(`${quizPath(kind, quizId)}/accommodations/${encodeURIComponent(userId)}`, body);
+export const saveAccommodation = (
+  kind: QuizKind,
+  quizId: string,
+  userId: string,
+  body: AccommodationInput,
+): Promise<void> => api.put(`${quizPath(kind, quizId)}/accommodations/${encodeURIComponent(userId)}`, body);
 
 export function useSaveAccommodation(kind: QuizKind) {
   return useMutation({
-    mutationFn: ({ quizId, userId, extraAttempts }: { quizId: string; userId: string; extraAttempts: number }) =>
-      saveAccommodation(kind, quizId, userId, { extraAttempts }),
+    mutationFn: ({
+      quizId,
+      userId,
+      extraAttempts,
+    }: {
+      quizId: string;
+      userId: string;
+      extraAttempts: number;
+    }) => saveAccommodation(kind, quizId, userId, { extraAttempts }),
   });
 }
 

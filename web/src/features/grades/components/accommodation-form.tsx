@@ -29,7 +29,9 @@ export function AccommodationForm({ kind, quizId, students }: AccommodationFormP
       setError('Choose a student.');
       return;
     }
-    const parsed = accommodationInputSchema.safeParse({ extraAttempts: extra.trim() === '' ? Number.NaN : Number(extra) });
+    const parsed = accommodationInputSchema.safeParse({
+      extraAttempts: extra.trim() === '' ? Number.NaN : Number(extra),
+    });
     if (!parsed.success) {
       setError(GradeMessages.extraAttemptsInvalid);
       return;
@@ -39,7 +41,8 @@ export function AccommodationForm({ kind, quizId, students }: AccommodationFormP
     save.mutate(
       { quizId, userId: chosen.id, extraAttempts },
       {
-        onSuccess: () => toast({ type: 'success', message: GradeMessages.accommodationSaved(extraAttempts, chosen.name) }),
+        onSuccess: () =>
+          toast({ type: 'success', message: GradeMessages.accommodationSaved(extraAttempts, chosen.name) }),
         onError: (err) => toast({ type: 'error', message: accommodationErrorMessage(err) }),
       },
     );
@@ -56,7 +59,12 @@ export function AccommodationForm({ kind, quizId, students }: AccommodationFormP
           <p className="text-sm text-slate-600">No student has a result on this quiz yet.</p>
         ) : (
           <form className="flex flex-wrap items-end gap-3" onSubmit={submit} noValidate>
-            <SelectField label="Student" value={userId} onChange={(e) => setUserId(e.target.value)} className="min-w-48">
+            <SelectField
+              label="Student"
+              value={userId}
+              onChange={(e) => setUserId(e.target.value)}
+              className="min-w-48"
+            >
               <option value="">Choose a student</option>
               {students.map((s) => (
                 <option key={s.id} value={s.id}>

@@ -21,13 +21,48 @@ const beto = uuid(2, 'beef');
 
 function sample(kind: 'audio' | 'text' = 'audio'): Grade[] {
   return [
-    makeGrade({ kind, quizId: colores, quizTitle: 'Colores', userId: ana, userName: 'Ana Alumna', score: 100, correctAnswers: 3, totalQuestions: 3, passed: true, createdAt: '2025-03-07T15:45:00.000Z' }),
-    makeGrade({ kind, quizId: numeros, quizTitle: 'Números', userId: beto, userName: 'Beto Bravo', score: 67, correctAnswers: 2, totalQuestions: 3, passed: false }),
-    makeGrade({ kind, quizId: colores, quizTitle: 'Colores', userId: beto, userName: 'Beto Bravo', score: 33, correctAnswers: 1, totalQuestions: 3, passed: false }),
+    makeGrade({
+      kind,
+      quizId: colores,
+      quizTitle: 'Colores',
+      userId: ana,
+      userName: 'Ana Alumna',
+      score: 100,
+      correctAnswers: 3,
+      totalQuestions: 3,
+      passed: true,
+      createdAt: '2025-03-07T15:45:00.000Z',
+    }),
+    makeGrade({
+      kind,
+      quizId: numeros,
+      quizTitle: 'Números',
+      userId: beto,
+      userName: 'Beto Bravo',
+      score: 67,
+      correctAnswers: 2,
+      totalQuestions: 3,
+      passed: false,
+    }),
+    makeGrade({
+      kind,
+      quizId: colores,
+      quizTitle: 'Colores',
+      userId: beto,
+      userName: 'Beto Bravo',
+      score: 33,
+      correctAnswers: 1,
+      totalQuestions: 3,
+      passed: false,
+    }),
   ];
 }
 
-function open(path: string, grades: Grade[] | ((f: FetchStub) => void) = sample(), user: User = personas.teacher()) {
+function open(
+  path: string,
+  grades: Grade[] | ((f: FetchStub) => void) = sample(),
+  user: User = personas.teacher(),
+) {
   const gradesPath = path === TEXT ? '/api/text-quiz-grades' : '/api/quiz-grades';
   return renderApp(path, {
     user,
@@ -36,9 +71,13 @@ function open(path: string, grades: Grade[] | ((f: FetchStub) => void) = sample(
 }
 
 /** The error panel (an alert) whose title is this message. */
-const errorPanel = async (message: string) => (await screen.findByText(message, { selector: 'p' })).closest('[role="alert"]') as HTMLElement;
+const errorPanel = async (message: string) =>
+  (await screen.findByText(message, { selector: 'p' })).closest('[role="alert"]') as HTMLElement;
 const card = (label: string) => screen.getByText(label, { selector: 'dt' }).nextElementSibling as HTMLElement;
-const rows = () => within(screen.getByRole('table', { name: /results/ })).getAllByRole('row').slice(1);
+const rows = () =>
+  within(screen.getByRole('table', { name: /results/ }))
+    .getAllByRole('row')
+    .slice(1);
 const rowOf = (student: string, quiz: string) =>
   rows().find((r) => within(r).queryByText(student) && within(r).queryByText(quiz)) as HTMLElement;
 
@@ -47,8 +86,16 @@ function captureDownloads() {
   const files: { name: string; blob: Blob }[] = [];
   const blobs = new Map<string, Blob>();
   let n = 0;
-  Object.defineProperty(URL, 'createObjectURL', { configurable: true, writable: true, value: (b: Blob) => (blobs.set(`blob:t/${n}`, b), `blob:t/${n++}`) });
-  Object.defineProperty(URL, 'revokeObjectURL', { configurable: true, writable: true, value: () => undefined });
+  Object.defineProperty(URL, 'createObjectURL', {
+    configurable: true,
+    writable: true,
+    value: (b: Blob) => (blobs.set(`blob:t/${n}`, b), `blob:t/${n++}`),
+  });
+  Object.defineProperty(URL, 'revokeObjectURL', {
+    configurable: true,
+    writable: true,
+    value: () => undefined,
+  });
   vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
     const blob = blobs.get(this.href);
     if (blob) files.push({ name: this.download, blob });
@@ -60,7 +107,9 @@ describe('quiz grade dashboards (classroom-tools §2, §6, §8, §9)', { timeout
   it('shows Loading quiz grades... then the summary cards and the results table', async () => {
     const answer = deferred<{ json: Grade[] }>();
     await open(AUDIO, (f) => f.on('GET', '/api/quiz-grades', () => answer.promise));
-    expect(await screen.findByRole('heading', { level: 1, name: 'Quiz Grades Dashboard' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Quiz Grades Dashboard' }),
+    ).toBeInTheDocument();
     expect(screen.getByText('Loading quiz grades...')).toHaveAttribute('role', 'status');
     answer.resolve({ json: sample() });
     await screen.findByRole('table', { name: /results/ });
@@ -68,8 +117,17 @@ describe('quiz grade dashboards (classroom-tools §2, §6, §8, §9)', { timeout
     expect(card('Average Score')).toHaveTextContent('67%');
     expect(card('Passed (>=70%)')).toHaveTextContent('1');
     expect(card('Pass Rate')).toHaveTextContent('33%');
-    const headers = within(screen.getByRole('table', { name: /results/ })).getAllByRole('columnheader').map((h) => h.textContent);
-    expect(headers).toEqual(['Student Name', 'Quiz Title', 'Score', 'Correct/Total', 'Date Completed', 'Actions']);
+    const headers = within(screen.getByRole('table', { name: /results/ }))
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent);
+    expect(headers).toEqual([
+      'Student Name',
+      'Quiz Title',
+      'Score',
+      'Correct/Total',
+      'Date Completed',
+      'Actions',
+    ]);
     const first = within(rows()[0]!);
     expect(first.getByText('Ana Alumna')).toBeInTheDocument();
     expect(first.getByText('100%')).toBeInTheDocument();
@@ -79,14 +137,28 @@ describe('quiz grade dashboards (classroom-tools §2, §6, §8, §9)', { timeout
   });
 
   it.each([
-    ['401', { status: 401, json: { statusCode: 401, message: 'Unauthorized' } }, AssessmentMessages.gradesLoginRequired],
+    [
+      '401',
+      { status: 401, json: { statusCode: 401, message: 'Unauthorized' } },
+      AssessmentMessages.gradesLoginRequired,
+    ],
     ['403', { status: 403, json: { statusCode: 403, message: 'Forbidden' } }, AssessmentMessages.staffOnly],
-    ['500 with a message', { status: 500, json: { statusCode: 500, message: 'Database unavailable' } }, 'Database unavailable'],
-    ['502 without one', { status: 502, text: '<html>Bad gateway</html>' }, AssessmentMessages.fetchGradesFailed],
+    [
+      '500 with a message',
+      { status: 500, json: { statusCode: 500, message: 'Database unavailable' } },
+      'Database unavailable',
+    ],
+    [
+      '502 without one',
+      { status: 502, text: '<html>Bad gateway</html>' },
+      AssessmentMessages.fetchGradesFailed,
+    ],
   ])('shows the %s error in the error panel, and Try Again asks again', async (_label, reply, message) => {
     // A server error is retried once by itself (a 4xx is not); the panel shows once that fails too.
     let failing = true;
-    const view = await open(AUDIO, (f) => f.on('GET', '/api/quiz-grades', () => (failing ? reply : { json: sample() })));
+    const view = await open(AUDIO, (f) =>
+      f.on('GET', '/api/quiz-grades', () => (failing ? reply : { json: sample() })),
+    );
     expect(await errorPanel(message)).toContainElement(screen.getByRole('button', { name: 'Try Again' }));
     const before = view.fetch.calls('GET', '/api/quiz-grades').length;
     failing = false;
@@ -96,8 +168,12 @@ describe('quiz grade dashboards (classroom-tools §2, §6, §8, §9)', { timeout
   });
 
   it('shows the network error in the error panel', async () => {
-    await open(AUDIO, (f) => f.on('GET', '/api/quiz-grades', () => Promise.reject(new TypeError('Failed to fetch'))));
-    expect(await errorPanel('Error fetching quiz grades. Please try again.')).toContainElement(screen.getByRole('button', { name: 'Try Again' }));
+    await open(AUDIO, (f) =>
+      f.on('GET', '/api/quiz-grades', () => Promise.reject(new TypeError('Failed to fetch'))),
+    );
+    expect(await errorPanel('Error fetching quiz grades. Please try again.')).toContainElement(
+      screen.getByRole('button', { name: 'Try Again' }),
+    );
     expect(screen.getByRole('button', { name: 'Try Again' })).toBeInTheDocument();
   });
 
@@ -107,7 +183,9 @@ describe('quiz grade dashboards (classroom-tools §2, §6, §8, §9)', { timeout
     expect(screen.getByRole('button', { name: 'Export CSV' })).toBeDisabled();
     view.unmount();
     await open(TEXT, []);
-    expect(await screen.findByRole('heading', { level: 1, name: 'Text Quiz Grades Dashboard' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Text Quiz Grades Dashboard' }),
+    ).toBeInTheDocument();
     expect(await screen.findByText('No text quiz results found.')).toBeInTheDocument();
   });
 
@@ -117,7 +195,9 @@ describe('quiz grade dashboards (classroom-tools §2, §6, §8, §9)', { timeout
     expect(screen.getByRole('option', { name: 'All Text Quizzes' })).toBeInTheDocument();
     const when = rowOf('Ana Alumna', 'Colores').querySelector('time') as HTMLElement;
     expect(when).toHaveTextContent('March 7, 2025');
-    const time = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' }).format(new Date('2025-03-07T15:45:00.000Z'));
+    const time = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' }).format(
+      new Date('2025-03-07T15:45:00.000Z'),
+    );
     expect(when.nextElementSibling).toHaveTextContent(time);
   });
 
@@ -129,7 +209,11 @@ describe('quiz grade dashboards (classroom-tools §2, §6, §8, §9)', { timeout
     await screen.findByRole('table', { name: /results/ });
     expect(screen.queryByRole('heading', { name: 'Item Analysis' })).not.toBeInTheDocument();
     const filter = screen.getByLabelText('Filter by Quiz');
-    expect(within(filter).getAllByRole('option').map((o) => o.textContent)).toEqual(['All Quizzes', 'Colores', 'Números']);
+    expect(
+      within(filter)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['All Quizzes', 'Colores', 'Números']);
     await view.user.selectOptions(filter, 'Colores');
     expect(rows()).toHaveLength(2);
     expect(screen.queryByText('Números', { selector: 'td' })).not.toBeInTheDocument();
@@ -139,7 +223,11 @@ describe('quiz grade dashboards (classroom-tools §2, §6, §8, §9)', { timeout
 
     expect(await screen.findByRole('heading', { name: 'Item Analysis' })).toBeInTheDocument();
     const analysis = await screen.findByRole('table', { name: 'Item analysis of Colores' });
-    expect(within(analysis).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Question', '% Correct', 'Discrimination', 'Option Picks', 'Flags']);
+    expect(
+      within(analysis)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Question', '% Correct', 'Discrimination', 'Option Picks', 'Flags']);
     const [q1, q2] = within(analysis).getAllByRole('row').slice(1) as [HTMLElement, HTMLElement];
     expect(q1).toHaveTextContent('1. What is uno?');
     expect(q1).toHaveTextContent('75%');
@@ -149,7 +237,9 @@ describe('quiz grade dashboards (classroom-tools §2, §6, §8, §9)', { timeout
     expect(within(q2).getByText('Hard')).toBeInTheDocument();
     expect(within(q2).getByText('Confusing')).toBeInTheDocument();
     expect(q2).toHaveTextContent('-0.50');
-    expect(screen.getByTestId('analysis-summary')).toHaveTextContent('4 results on the current version (version 2); 1 on earlier versions left out');
+    expect(screen.getByTestId('analysis-summary')).toHaveTextContent(
+      '4 results on the current version (version 2); 1 on earlier versions left out',
+    );
 
     await view.user.selectOptions(filter, 'All Quizzes');
     expect(rows()).toHaveLength(3);
@@ -159,7 +249,10 @@ describe('quiz grade dashboards (classroom-tools §2, §6, §8, §9)', { timeout
   it('shows the item analysis failure with Try Again', async () => {
     const view = await open(AUDIO, (f) => {
       f.on('GET', '/api/quiz-grades', { json: sample() });
-      f.on('GET', `/api/audio-quizzes/${colores}/analysis`, { status: 404, json: { statusCode: 404, message: AssessmentMessages.quizNotFound } });
+      f.on('GET', `/api/audio-quizzes/${colores}/analysis`, {
+        status: 404,
+        json: { statusCode: 404, message: AssessmentMessages.quizNotFound },
+      });
     });
     await screen.findByRole('table', { name: /results/ });
     await view.user.selectOptions(screen.getByLabelText('Filter by Quiz'), 'Colores');
@@ -176,7 +269,11 @@ describe('quiz grade dashboards (classroom-tools §2, §6, §8, §9)', { timeout
     await screen.findByRole('table', { name: /results/ });
     await view.user.selectOptions(screen.getByLabelText('Filter by Quiz'), 'Colores');
     const student = await screen.findByLabelText('Student');
-    expect(within(student).getAllByRole('option').map((o) => o.textContent)).toEqual(['Choose a student', 'Ana Alumna', 'Beto Bravo']);
+    expect(
+      within(student)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Choose a student', 'Ana Alumna', 'Beto Bravo']);
 
     await view.user.click(screen.getByRole('button', { name: 'Save Extra Attempts' }));
     expect(screen.getByText('Choose a student.')).toBeInTheDocument();
@@ -193,11 +290,18 @@ describe('quiz grade dashboards (classroom-tools §2, §6, §8, §9)', { timeout
     await view.user.type(extra, '2');
     await view.user.click(screen.getByRole('button', { name: 'Save Extra Attempts' }));
     expect(await screen.findByText('Beto Bravo now has 2 extra attempts on this quiz.')).toBeInTheDocument();
-    expect(view.fetch.calls('PUT', `/api/audio-quizzes/${colores}/accommodations/${beto}`)[0]?.body).toEqual({ extraAttempts: 2 });
+    expect(view.fetch.calls('PUT', `/api/audio-quizzes/${colores}/accommodations/${beto}`)[0]?.body).toEqual({
+      extraAttempts: 2,
+    });
 
-    view.fetch.on('PUT', `/api/audio-quizzes/${colores}/accommodations/${beto}`, { status: 403, json: { statusCode: 403, message: AssessmentMessages.staffOnly } });
+    view.fetch.on('PUT', `/api/audio-quizzes/${colores}/accommodations/${beto}`, {
+      status: 403,
+      json: { statusCode: 403, message: AssessmentMessages.staffOnly },
+    });
     await view.user.click(screen.getByRole('button', { name: 'Save Extra Attempts' }));
-    expect(await screen.findByText(`Error: Failed to save extra attempts: ${AssessmentMessages.staffOnly}`)).toBeInTheDocument();
+    expect(
+      await screen.findByText(`Error: Failed to save extra attempts: ${AssessmentMessages.staffOnly}`),
+    ).toBeInTheDocument();
   });
 
   it('deletes a result after the confirmation, removes the row and says so', async () => {
@@ -233,7 +337,11 @@ describe('quiz grade dashboards (classroom-tools §2, §6, §8, §9)', { timeout
       f.on('GET', '/api/quiz-grades', () => ({ json: grades }));
       // The server's count follows the stored results of the quiz.
       f.on('GET', `/api/audio-quizzes/${colores}/analysis`, () => ({
-        json: makeAnalysis({ quizId: colores, results: grades.filter((g) => g.quizId === colores).length, olderResults: 0 }),
+        json: makeAnalysis({
+          quizId: colores,
+          results: grades.filter((g) => g.quizId === colores).length,
+          olderResults: 0,
+        }),
       }));
       f.on('DELETE', `/api/quiz-grades/${grades[2]!.id}`, () => {
         grades.splice(2, 1);
@@ -242,13 +350,19 @@ describe('quiz grade dashboards (classroom-tools §2, §6, §8, §9)', { timeout
     });
     await screen.findByRole('table', { name: /results/ });
     await view.user.selectOptions(screen.getByLabelText('Filter by Quiz'), 'Colores');
-    await waitFor(() => expect(screen.getByTestId('analysis-summary')).toHaveTextContent(/^2 results on the current version/));
+    await waitFor(() =>
+      expect(screen.getByTestId('analysis-summary')).toHaveTextContent(/^2 results on the current version/),
+    );
     const asked = view.fetch.calls('GET', `/api/audio-quizzes/${colores}/analysis`).length;
 
     await view.user.click(within(rowOf('Beto Bravo', 'Colores')).getByRole('button', { name: /Delete/ }));
-    await view.user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
+    await view.user.click(
+      within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }),
+    );
     expect(await screen.findByText('Success: Quiz result deleted successfully.')).toBeInTheDocument();
-    await waitFor(() => expect(screen.getByTestId('analysis-summary')).toHaveTextContent(/^1 result on the current version/));
+    await waitFor(() =>
+      expect(screen.getByTestId('analysis-summary')).toHaveTextContent(/^1 result on the current version/),
+    );
     expect(view.fetch.calls('GET', `/api/audio-quizzes/${colores}/analysis`).length).toBeGreaterThan(asked);
     expect(rows()).toHaveLength(1);
   });
@@ -257,25 +371,48 @@ describe('quiz grade dashboards (classroom-tools §2, §6, §8, §9)', { timeout
     const grades = sample();
     const view = await open(AUDIO, (f) => {
       f.on('GET', '/api/quiz-grades', { json: grades });
-      f.on('DELETE', `/api/quiz-grades/${grades[0]!.id}`, { status: 404, json: { statusCode: 404, message: AssessmentMessages.gradeNotFound } });
-      f.on('DELETE', `/api/quiz-grades/${grades[1]!.id}`, () => Promise.reject(new TypeError('Failed to fetch')));
+      f.on('DELETE', `/api/quiz-grades/${grades[0]!.id}`, {
+        status: 404,
+        json: { statusCode: 404, message: AssessmentMessages.gradeNotFound },
+      });
+      f.on('DELETE', `/api/quiz-grades/${grades[1]!.id}`, () =>
+        Promise.reject(new TypeError('Failed to fetch')),
+      );
     });
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     await screen.findByRole('table', { name: /results/ });
     await view.user.click(within(rowOf('Ana Alumna', 'Colores')).getByRole('button', { name: /Delete/ }));
-    await view.user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
-    expect(await screen.findByText(`Error: Failed to delete quiz result: ${AssessmentMessages.gradeNotFound}`)).toBeInTheDocument();
+    await view.user.click(
+      within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }),
+    );
+    expect(
+      await screen.findByText(`Error: Failed to delete quiz result: ${AssessmentMessages.gradeNotFound}`),
+    ).toBeInTheDocument();
     expect(rows()).toHaveLength(3);
 
     await view.user.click(within(rowOf('Beto Bravo', 'Números')).getByRole('button', { name: /Delete/ }));
-    await view.user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
+    await view.user.click(
+      within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }),
+    );
     expect(await screen.findByText('Error deleting quiz result. Please try again.')).toBeInTheDocument();
     expect(rows()).toHaveLength(3);
   });
 
   it('exports the shown rows as CSV (BOM, CRLF, formula-safe), filtered by the chosen quiz', async () => {
     const files = captureDownloads();
-    const grades = [...sample(), makeGrade({ quizId: colores, quizTitle: 'Colores', userId: uuid(3, 'beef'), userName: '=HYPERLINK("x")', score: 0, correctAnswers: 0, totalQuestions: 3, passed: false })];
+    const grades = [
+      ...sample(),
+      makeGrade({
+        quizId: colores,
+        quizTitle: 'Colores',
+        userId: uuid(3, 'beef'),
+        userName: '=HYPERLINK("x")',
+        score: 0,
+        correctAnswers: 0,
+        totalQuestions: 3,
+        passed: false,
+      }),
+    ];
     const view = await open(AUDIO, (f) => {
       f.on('GET', '/api/quiz-grades', { json: grades });
       f.on('GET', `/api/audio-quizzes/${colores}/analysis`, { json: makeAnalysis() });
@@ -322,25 +459,35 @@ describe('quiz grade dashboards (classroom-tools §2, §6, §8, §9)', { timeout
       ['a teacher', personas.teacher],
     ])('%s sees the dashboards', async (_label, make) => {
       const view = await open(AUDIO, sample(), make());
-      expect(await screen.findByRole('heading', { level: 1, name: 'Quiz Grades Dashboard' })).toBeInTheDocument();
+      expect(
+        await screen.findByRole('heading', { level: 1, name: 'Quiz Grades Dashboard' }),
+      ).toBeInTheDocument();
       view.unmount();
       await open(TEXT, sample('text'), make());
-      expect(await screen.findByRole('heading', { level: 1, name: 'Text Quiz Grades Dashboard' })).toBeInTheDocument();
+      expect(
+        await screen.findByRole('heading', { level: 1, name: 'Text Quiz Grades Dashboard' }),
+      ).toBeInTheDocument();
     });
 
-    it('a student sees the spec\'s Access Denied text and no grades are asked for', async () => {
+    it("a student sees the spec's Access Denied text and no grades are asked for", async () => {
       const view = await open(AUDIO, sample(), personas.student());
-      expect(await screen.findByRole('heading', { level: 1, name: IdentityMessages.accessDenied })).toBeInTheDocument();
+      expect(
+        await screen.findByRole('heading', { level: 1, name: IdentityMessages.accessDenied }),
+      ).toBeInTheDocument();
       expect(screen.getByText(AssessmentMessages.dashboardAccessDenied)).toBeInTheDocument();
       expect(view.fetch.calls('GET', '/api/quiz-grades')).toHaveLength(0);
     });
 
     it('a visitor sees Authentication Required; a teacher awaiting approval sees Account Pending Approval', async () => {
       const view = await renderApp(TEXT, { user: null });
-      expect(await screen.findByRole('heading', { level: 1, name: IdentityMessages.authenticationRequired })).toBeInTheDocument();
+      expect(
+        await screen.findByRole('heading', { level: 1, name: IdentityMessages.authenticationRequired }),
+      ).toBeInTheDocument();
       view.unmount();
       await open(TEXT, sample('text'), { ...personas.teacher(), approved: false });
-      expect(await screen.findByRole('heading', { level: 1, name: IdentityMessages.accountPendingApproval })).toBeInTheDocument();
+      expect(
+        await screen.findByRole('heading', { level: 1, name: IdentityMessages.accountPendingApproval }),
+      ).toBeInTheDocument();
     });
   });
 });

@@ -37,7 +37,10 @@ function GradesDashboardPage({ kind }: { kind: QuizKind }) {
   const all = useMemo(() => grades.data ?? [], [grades.data]);
   const quizzes = useMemo(() => quizzesOf(all), [all]);
   const selected = quizzes.find((q) => q.id === quizId) ?? null;
-  const shown = useMemo(() => (selected ? all.filter((g) => g.quizId === selected.id) : all), [all, selected]);
+  const shown = useMemo(
+    () => (selected ? all.filter((g) => g.quizId === selected.id) : all),
+    [all, selected],
+  );
   const summary = summarize(shown);
 
   const remove = useConfirmedAction(
@@ -82,7 +85,12 @@ function GradesDashboardPage({ kind }: { kind: QuizKind }) {
             <SummaryCard label="Pass Rate" value={`${summary.passRate}%`} />
           </dl>
 
-          <SelectField label="Filter by Quiz" value={selected ? selected.id : ''} onChange={(e) => setQuizId(e.target.value)} className="max-w-sm">
+          <SelectField
+            label="Filter by Quiz"
+            value={selected ? selected.id : ''}
+            onChange={(e) => setQuizId(e.target.value)}
+            className="max-w-sm"
+          >
             <option value="">{info.allQuizzes}</option>
             {quizzes.map((q) => (
               <option key={q.id} value={q.id}>
@@ -91,12 +99,28 @@ function GradesDashboardPage({ kind }: { kind: QuizKind }) {
             ))}
           </SelectField>
 
-          <GradesTable grades={shown} caption={`${info.heading}: results`} empty={info.empty} showTime={kind === 'text'} onDelete={(g) => remove.ask(g)} />
+          <GradesTable
+            grades={shown}
+            caption={`${info.heading}: results`}
+            empty={info.empty}
+            showTime={kind === 'text'}
+            onDelete={(g) => remove.ask(g)}
+          />
 
           {selected ? (
             <>
-              <ItemAnalysisPanel key={`analysis-${selected.id}`} kind={kind} quizId={selected.id} quizTitle={selected.title} />
-              <AccommodationForm key={`accommodation-${selected.id}`} kind={kind} quizId={selected.id} students={studentsOf(shown)} />
+              <ItemAnalysisPanel
+                key={`analysis-${selected.id}`}
+                kind={kind}
+                quizId={selected.id}
+                quizTitle={selected.title}
+              />
+              <AccommodationForm
+                key={`accommodation-${selected.id}`}
+                kind={kind}
+                quizId={selected.id}
+                students={studentsOf(shown)}
+              />
             </>
           ) : null}
         </div>

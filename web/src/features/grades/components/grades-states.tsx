@@ -6,7 +6,10 @@ import { GradeMessages } from '../grades.constants';
 export function GradesLoading() {
   return (
     <div role="status" className="flex items-center justify-center gap-3 py-16 text-slate-600">
-      <span aria-hidden="true" className="size-8 animate-spin rounded-full border-[3px] border-brand-600 border-r-transparent" />
+      <span
+        aria-hidden="true"
+        className="size-8 animate-spin rounded-full border-[3px] border-brand-600 border-r-transparent"
+      />
       {GradeMessages.loading}
     </div>
   );

@@ -1,5 +1,15 @@
 import { PASS_MARK, type Grade } from '@district/contracts/assessment';
-import { Badge, Button, Table, TableBody, TableCell, TableEmpty, TableHead, TableHeaderCell, TableRow } from '@/components/ui';
+import {
+  Badge,
+  Button,
+  Table,
+  TableBody,
+  TableCell,
+  TableEmpty,
+  TableHead,
+  TableHeaderCell,
+  TableRow,
+} from '@/components/ui';
 import { completedAt, formatDate, formatTime } from '../grade-stats';
 
 export interface GradesTableProps {
@@ -19,7 +29,14 @@ export function ScoreBadge({ score }: { score: number }) {
 }
 
 /** The results table of the grade dashboards (spec §2): Student Name, Quiz Title, Score, Correct/Total, Date Completed, Actions. */
-export function GradesTable({ grades, caption, empty, showTime = false, onDelete, className }: GradesTableProps) {
+export function GradesTable({
+  grades,
+  caption,
+  empty,
+  showTime = false,
+  onDelete,
+  className,
+}: GradesTableProps) {
   const columns = onDelete ? 6 : 5;
   return (
     <Table caption={caption} className={className}>
@@ -57,7 +74,12 @@ export function GradesTable({ grades, caption, empty, showTime = false, onDelete
                 </TableCell>
                 {onDelete ? (
                   <TableCell className="text-right">
-                    <Button variant="danger" size="sm" onClick={() => onDelete(g)} aria-label={`Delete result of ${g.userName} on ${g.quizTitle}`}>
+                    <Button
+                      variant="danger"
+                      size="sm"
+                      onClick={() => onDelete(g)}
+                      aria-label={`Delete result of ${g.userName} on ${g.quizTitle}`}
+                    >
                       Delete
                     </Button>
                   </TableCell>

@@ -1,5 +1,19 @@
 import type { QuizKind } from '@district/contracts/assessment';
-import { Alert, Badge, Button, Card, CardBody, CardHeader, Spinner, Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '@/components/ui';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  CardBody,
+  CardHeader,
+  Spinner,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeaderCell,
+  TableRow,
+} from '@/components/ui';
 import { errorMessage } from '@/lib/api-client';
 import { useItemAnalysis } from '../api/quiz-insights';
 import { GradeMessages } from '../grades.constants';
@@ -8,7 +22,15 @@ import { itemFlags, percent } from '../item-analysis-flags';
 const LETTERS = ['A', 'B', 'C', 'D', 'E', 'F'];
 
 /** Item analysis of one quiz (ADR 0019 §8): per question % correct, discrimination, option picks and flags. */
-export function ItemAnalysisPanel({ kind, quizId, quizTitle }: { kind: QuizKind; quizId: string; quizTitle: string }) {
+export function ItemAnalysisPanel({
+  kind,
+  quizId,
+  quizTitle,
+}: {
+  kind: QuizKind;
+  quizId: string;
+  quizTitle: string;
+}) {
   const analysis = useItemAnalysis(kind, quizId);
   return (
     <Card>
@@ -29,7 +51,8 @@ export function ItemAnalysisPanel({ kind, quizId, quizTitle }: { kind: QuizKind;
         ) : (
           <div className="space-y-3">
             <p className="text-sm text-slate-600" data-testid="analysis-summary">
-              {analysis.data.results} {analysis.data.results === 1 ? 'result' : 'results'} on the current version (version {analysis.data.version})
+              {analysis.data.results} {analysis.data.results === 1 ? 'result' : 'results'} on the current
+              version (version {analysis.data.version})
               {analysis.data.olderResults > 0
                 ? `; ${analysis.data.olderResults} on earlier versions left out because their questions differ`
                 : ''}
@@ -57,13 +80,22 @@ export function ItemAnalysisPanel({ kind, quizId, quizTitle }: { kind: QuizKind;
                         </span>
                       </TableCell>
                       <TableCell>{percent(item.facility)}</TableCell>
-                      <TableCell>{item.discrimination === null ? '—' : item.discrimination.toFixed(2)}</TableCell>
+                      <TableCell>
+                        {item.discrimination === null ? '—' : item.discrimination.toFixed(2)}
+                      </TableCell>
                       <TableCell>
                         <ul className="space-y-0.5 text-xs">
                           {item.optionCounts.map((count, i) => (
-                            <li key={i} className={i === item.correctAnswer ? 'font-semibold text-emerald-800' : undefined}>
+                            <li
+                              key={i}
+                              className={
+                                i === item.correctAnswer ? 'font-semibold text-emerald-800' : undefined
+                              }
+                            >
                               {LETTERS[i] ?? i + 1}: {count} ({total === 0 ? '0%' : percent(count / total)})
-                              {i === item.correctAnswer ? <span className="sr-only"> (correct answer)</span> : null}
+                              {i === item.correctAnswer ? (
+                                <span className="sr-only"> (correct answer)</span>
+                              ) : null}
                             </li>
                           ))}
                         </ul>

@@ -33,7 +33,11 @@ describe("profile 'My Quiz Results' (classroom-tools §2, §4, §6)", { timeout:
     const other = uuid(99, 'beef');
     const view = await open(
       me,
-      [makeGrade({ userId: me.id, quizTitle: 'Colores' }), makeGrade({ userId: me.id, quizTitle: 'Números' }), makeGrade({ userId: other, quizTitle: 'Not mine' })],
+      [
+        makeGrade({ userId: me.id, quizTitle: 'Colores' }),
+        makeGrade({ userId: me.id, quizTitle: 'Números' }),
+        makeGrade({ userId: other, quizTitle: 'Not mine' }),
+      ],
       [makeGrade({ kind: 'text', userId: me.id, quizTitle: 'Verbos' })],
     );
     await results();
@@ -44,7 +48,9 @@ describe("profile 'My Quiz Results' (classroom-tools §2, §4, §6)", { timeout:
     expect(screen.getByRole('tabpanel')).toHaveTextContent('Colores');
     expect(screen.queryByText('Not mine')).not.toBeInTheDocument();
     expect(view.fetch.calls('GET', '/api/quiz-grades')[0]?.path).toBe(`/api/quiz-grades?userId=${me.id}`);
-    expect(view.fetch.calls('GET', '/api/text-quiz-grades')[0]?.path).toBe(`/api/text-quiz-grades?userId=${me.id}`);
+    expect(view.fetch.calls('GET', '/api/text-quiz-grades')[0]?.path).toBe(
+      `/api/text-quiz-grades?userId=${me.id}`,
+    );
 
     audioTab.focus();
     await view.user.keyboard('{ArrowRight}');
@@ -60,12 +66,21 @@ describe("profile 'My Quiz Results' (classroom-tools §2, §4, §6)", { timeout:
     const at = '2025-03-07T15:45:00.000Z';
     const view = await open(me, [
       makeGrade({ userId: me.id, quizTitle: 'Colores', score: 67, createdAt: at }),
-      makeGrade({ userId: me.id, quizTitle: 'Números', score: 100, userAnswers: [0, 1, 2], correctAnswers: 3, passed: true }),
+      makeGrade({
+        userId: me.id,
+        quizTitle: 'Números',
+        score: 100,
+        userAnswers: [0, 1, 2],
+        correctAnswers: 3,
+        passed: true,
+      }),
     ]);
     await results();
     const row = (title: string) => screen.getByText(title, { selector: 'p' }).closest('li') as HTMLElement;
     await screen.findByText('Colores', { selector: 'p' });
-    const time = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' }).format(new Date(at));
+    const time = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' }).format(
+      new Date(at),
+    );
     expect(within(row('Colores')).getByText(`March 7, 2025 at ${time}`)).toBeInTheDocument();
     expect(within(row('Colores')).getByText('67%')).toBeInTheDocument();
     expect(within(row('Números')).getByText('100%')).toBeInTheDocument();
@@ -78,7 +93,9 @@ describe("profile 'My Quiz Results' (classroom-tools §2, §4, §6)", { timeout:
     expect(details('Colores')).toHaveAttribute('aria-expanded', 'true');
     const review = screen.getByRole('region', { name: 'Question Review for Colores' });
     expect(within(review).getByRole('heading', { name: 'Question Review' })).toBeInTheDocument();
-    const questions = within(review).getAllByRole('listitem').filter((li) => li.hasAttribute('data-review-question'));
+    const questions = within(review)
+      .getAllByRole('listitem')
+      .filter((li) => li.hasAttribute('data-review-question'));
     expect(questions).toHaveLength(3);
     const third = within(questions[2]!);
     expect(third.getByText('3. What is tres?')).toBeInTheDocument();
@@ -108,7 +125,11 @@ describe("profile 'My Quiz Results' (classroom-tools §2, §4, §6)", { timeout:
     await results();
     await view.user.click(await screen.findByRole('button', { name: 'View Details' }));
     const review = screen.getByRole('region', { name: 'Question Review for Nube' });
-    const first = within(within(review).getAllByRole('listitem').find((li) => li.getAttribute('data-review-question') === '0')!);
+    const first = within(
+      within(review)
+        .getAllByRole('listitem')
+        .find((li) => li.getAttribute('data-review-question') === '0')!,
+    );
     await view.user.click(await first.findByRole('button', { name: 'Play' }));
     expect(await first.findByRole('button', { name: 'Pause' })).toBeInTheDocument();
     expect(audiosFor(`/api/audio-proxy?url=${encodeURIComponent(dropbox)}`)).toHaveLength(1);
@@ -117,12 +138,18 @@ describe("profile 'My Quiz Results' (classroom-tools §2, §4, §6)", { timeout:
 
   it("text review: Correct/Incorrect per question, 'Correct Answer' and the wrong pick as 'Your Answer'", async () => {
     const me = personas.teacher();
-    const view = await open(me, [], [makeGrade({ kind: 'text', userId: me.id, quizTitle: 'Verbos', userAnswers: [0, 1, 3] })]);
+    const view = await open(
+      me,
+      [],
+      [makeGrade({ kind: 'text', userId: me.id, quizTitle: 'Verbos', userAnswers: [0, 1, 3] })],
+    );
     await results();
     await view.user.click(await screen.findByRole('tab', { name: 'Text Quizzes (1)' }));
     await view.user.click(screen.getByRole('button', { name: 'View Details' }));
     const review = screen.getByRole('region', { name: 'Question Review for Verbos' });
-    const questions = within(review).getAllByRole('listitem').filter((li) => li.hasAttribute('data-review-question'));
+    const questions = within(review)
+      .getAllByRole('listitem')
+      .filter((li) => li.hasAttribute('data-review-question'));
     expect(within(questions[0]!).getByText('Correct')).toBeInTheDocument();
     expect(within(questions[0]!).queryByText('Your Answer')).not.toBeInTheDocument();
     const third = within(questions[2]!);
@@ -135,15 +162,25 @@ describe("profile 'My Quiz Results' (classroom-tools §2, §4, §6)", { timeout:
   it('review without the key (the quiz shows it after the last attempt): the answers, which were right, and why', async () => {
     const me = personas.student();
     const grade = makeGrade({ kind: 'text', userId: me.id, quizTitle: 'Verbos', userAnswers: [0, 1, 3] });
-    const withheld = { ...grade, answerKey: 'afterLastAttempt' as const, questions: grade.questions.map(({ correctAnswer: _key, ...q }) => q) };
+    const withheld = {
+      ...grade,
+      answerKey: 'afterLastAttempt' as const,
+      questions: grade.questions.map(({ correctAnswer: _key, ...q }) => q),
+    };
     const view = await open(me, [], [withheld]);
     await results();
     await view.user.click(await screen.findByRole('tab', { name: 'Text Quizzes (1)' }));
     await view.user.click(screen.getByRole('button', { name: 'View Details' }));
     const review = screen.getByRole('region', { name: 'Question Review for Verbos' });
-    expect(within(review).getByText('The correct answers will be shown once you have used all your attempts on this quiz.')).toBeInTheDocument();
+    expect(
+      within(review).getByText(
+        'The correct answers will be shown once you have used all your attempts on this quiz.',
+      ),
+    ).toBeInTheDocument();
     expect(within(review).queryByText('Correct Answer')).not.toBeInTheDocument();
-    const questions = within(review).getAllByRole('listitem').filter((li) => li.hasAttribute('data-review-question'));
+    const questions = within(review)
+      .getAllByRole('listitem')
+      .filter((li) => li.hasAttribute('data-review-question'));
     expect(within(questions[0]!).getByText('Correct')).toBeInTheDocument();
     expect(within(questions[0]!).getByText('uno-A').closest('li')).toHaveTextContent('Your Answer');
     expect(within(questions[2]!).getByText('Incorrect')).toBeInTheDocument();
@@ -163,10 +200,14 @@ describe("profile 'My Quiz Results' (classroom-tools §2, §4, §6)", { timeout:
   it('shows a failed fetch in the error panel with Try Again', async () => {
     let failing = true;
     const view = await open(personas.student(), (f) =>
-      f.on('GET', '/api/quiz-grades', () => (failing ? { status: 401, json: { statusCode: 401, message: 'Unauthorized' } } : { json: [] })),
+      f.on('GET', '/api/quiz-grades', () =>
+        failing ? { status: 401, json: { statusCode: 401, message: 'Unauthorized' } } : { json: [] },
+      ),
     );
     await results();
-    const panel = (await screen.findByText('Please log in to view quiz grades.', { selector: 'p' })).closest('[role="alert"]') as HTMLElement;
+    const panel = (await screen.findByText('Please log in to view quiz grades.', { selector: 'p' })).closest(
+      '[role="alert"]',
+    ) as HTMLElement;
     failing = false;
     await view.user.click(within(panel).getByRole('button', { name: 'Try Again' }));
     expect(await screen.findByText("You haven't taken any audio quizzes yet.")).toBeInTheDocument();

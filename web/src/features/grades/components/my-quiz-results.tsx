@@ -19,9 +19,11 @@ interface ResultListProps {
 
 function ResultList({ kind, query, userId, expandedId, onToggle }: ResultListProps) {
   if (query.isPending) return <GradesLoading />;
-  if (query.isError && !query.data) return <GradesErrorPanel error={query.error} onRetry={() => void query.refetch()} />;
+  if (query.isError && !query.data)
+    return <GradesErrorPanel error={query.error} onRetry={() => void query.refetch()} />;
   const mine = (query.data ?? []).filter((g) => g.userId === userId);
-  if (mine.length === 0) return <p className="py-6 text-center text-slate-600">{GRADE_KINDS[kind].profileEmpty}</p>;
+  if (mine.length === 0)
+    return <p className="py-6 text-center text-slate-600">{GRADE_KINDS[kind].profileEmpty}</p>;
   return (
     <ul className="divide-y divide-slate-100">
       {mine.map((g) => {
@@ -43,7 +45,14 @@ function ResultList({ kind, query, userId, expandedId, onToggle }: ResultListPro
               </div>
               <div className="flex items-center gap-3">
                 <ScoreBadge score={g.score} />
-                <Button variant="outline" size="sm" aria-expanded={open} aria-controls={open ? reviewId : undefined} aria-describedby={`title-${g.id}`} onClick={() => onToggle(g.id)}>
+                <Button
+                  variant="outline"
+                  size="sm"
+                  aria-expanded={open}
+                  aria-controls={open ? reviewId : undefined}
+                  aria-describedby={`title-${g.id}`}
+                  onClick={() => onToggle(g.id)}
+                >
                   {open ? 'Hide Details' : 'View Details'}
                 </Button>
               </div>
@@ -51,7 +60,11 @@ function ResultList({ kind, query, userId, expandedId, onToggle }: ResultListPro
             {open ? (
               <section id={reviewId} aria-label={`Question Review for ${g.quizTitle}`} className="mt-4">
                 <h3 className="mb-3 text-base font-semibold text-slate-900">Question Review</h3>
-                <QuestionReview grade={g} markWrongPick="text-only" label={`Question Review: ${g.quizTitle}`} />
+                <QuestionReview
+                  grade={g}
+                  markWrongPick="text-only"
+                  label={`Question Review: ${g.quizTitle}`}
+                />
               </section>
             ) : null}
           </li>
@@ -88,8 +101,16 @@ export function MyQuizResults() {
           value={tab}
           onChange={(id) => setTab(id as QuizKind)}
           tabs={[
-            { id: 'audio', label: `${GRADE_KINDS.audio.tabLabel} (${count(audio)})`, content: list('audio', audio) },
-            { id: 'text', label: `${GRADE_KINDS.text.tabLabel} (${count(text)})`, content: list('text', text) },
+            {
+              id: 'audio',
+              label: `${GRADE_KINDS.audio.tabLabel} (${count(audio)})`,
+              content: list('audio', audio),
+            },
+            {
+              id: 'text',
+              label: `${GRADE_KINDS.text.tabLabel} (${count(text)})`,
+              content: list('text', text),
+            },
           ]}
         />
       </CardBody>

@@ -20,7 +20,11 @@ export function QuizGradesSection({ kind }: { kind: QuizKind }) {
     <Card>
       <CardHeader
         title="Student Grades"
-        description={grades.data && grades.data.length > RECENT_GRADES_SHOWN ? `The latest ${RECENT_GRADES_SHOWN} of ${grades.data.length} results.` : 'The latest results of your students.'}
+        description={
+          grades.data && grades.data.length > RECENT_GRADES_SHOWN
+            ? `The latest ${RECENT_GRADES_SHOWN} of ${grades.data.length} results.`
+            : 'The latest results of your students.'
+        }
         actions={
           <ButtonLink to={info.route} variant="outline" size="sm">
             Open Grades Dashboard
@@ -33,7 +37,12 @@ export function QuizGradesSection({ kind }: { kind: QuizKind }) {
         ) : grades.isError && !grades.data ? (
           <GradesErrorPanel error={grades.error} onRetry={() => void grades.refetch()} />
         ) : (
-          <GradesTable grades={recent} caption="Student grades" empty={info.empty} showTime={kind === 'text'} />
+          <GradesTable
+            grades={recent}
+            caption="Student grades"
+            empty={info.empty}
+            showTime={kind === 'text'}
+          />
         )}
       </CardBody>
     </Card>

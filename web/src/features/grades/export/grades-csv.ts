@@ -3,7 +3,15 @@ import { downloadBytes } from '@/lib/download-file';
 import { completedAt } from '../grade-stats';
 import { toCsv, type CsvCell } from './csv';
 
-export const GRADES_CSV_HEADER = ['Student Name', 'Quiz Title', 'Score (%)', 'Correct Answers', 'Total Questions', 'Passed', 'Date Completed'] as const;
+export const GRADES_CSV_HEADER = [
+  'Student Name',
+  'Quiz Title',
+  'Score (%)',
+  'Correct Answers',
+  'Total Questions',
+  'Passed',
+  'Date Completed',
+] as const;
 
 /**
  * The dashboard's rows as CSV records. Correct and total go in two columns (a spreadsheet would read "2/3" as a
@@ -12,7 +20,15 @@ export const GRADES_CSV_HEADER = ['Student Name', 'Quiz Title', 'Score (%)', 'Co
 export function gradesCsvRows(grades: readonly Grade[]): CsvCell[][] {
   return [
     [...GRADES_CSV_HEADER],
-    ...grades.map((g) => [g.userName, g.quizTitle, g.score, g.correctAnswers, g.totalQuestions, g.passed ? 'Yes' : 'No', completedAt(g)]),
+    ...grades.map((g) => [
+      g.userName,
+      g.quizTitle,
+      g.score,
+      g.correctAnswers,
+      g.totalQuestions,
+      g.passed ? 'Yes' : 'No',
+      completedAt(g),
+    ]),
   ];
 }
 

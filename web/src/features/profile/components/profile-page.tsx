@@ -30,7 +30,10 @@ export function ProfilePage({ quizResults }: { quizResults?: ReactNode }) {
           {user.profileImage ? (
             <img src={user.profileImage} alt="" className="size-16 rounded-full object-cover" />
           ) : (
-            <span aria-hidden="true" className="flex size-16 items-center justify-center rounded-full bg-brand-100 text-2xl font-bold text-brand-800">
+            <span
+              aria-hidden="true"
+              className="flex size-16 items-center justify-center rounded-full bg-brand-100 text-2xl font-bold text-brand-800"
+            >
               {(user.name || user.username).slice(0, 1).toUpperCase()}
             </span>
           )}
@@ -45,7 +48,11 @@ export function ProfilePage({ quizResults }: { quizResults?: ReactNode }) {
             <Field label="Username">{user.username}</Field>
             <Field label="Email">{user.email}</Field>
             <Field label="Account Status">
-              {user.approved ? <Badge tone="success">Approved</Badge> : <Badge tone="warning">Pending Approval</Badge>}
+              {user.approved ? (
+                <Badge tone="success">Approved</Badge>
+              ) : (
+                <Badge tone="warning">Pending Approval</Badge>
+              )}
             </Field>
             <Field label="Role">
               <span className="inline-flex flex-wrap items-center gap-2">

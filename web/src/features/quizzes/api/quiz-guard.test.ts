@@ -20,7 +20,12 @@ const teacherQuiz: AuthoredQuiz = {
   updatedAt: '2026-01-02T00:00:00.000Z',
   version: 2,
   questions: [
-    { question: '¿Cuántos?', options: ['uno', 'dos', 'tres', 'cuatro'], correctAnswer: 1, audioUrl: '/sounds/dos.mp3' },
+    {
+      question: '¿Cuántos?',
+      options: ['uno', 'dos', 'tres', 'cuatro'],
+      correctAnswer: 1,
+      audioUrl: '/sounds/dos.mp3',
+    },
     { question: 'Rojo', options: ['red', 'blue', 'green', 'pink'], correctAnswer: 0 },
   ],
 };
@@ -47,19 +52,26 @@ describe('the zod-free quiz list guard agrees with quizListSchema (ADR 0024)', (
         candidates.push({ ...quiz, questions: [question, ...quiz.questions.slice(1)] });
     }
     // A teacher's quiz without createdById is read as one for taking: the answer key is dropped, as the union does.
-    candidates.push({ ...teacherQuiz, createdById: undefined }, { ...teacherQuiz, version: 2 ** 53 }, { ...teacherQuiz, questions: [] });
+    candidates.push(
+      { ...teacherQuiz, createdById: undefined },
+      { ...teacherQuiz, version: 2 ** 53 },
+      { ...teacherQuiz, questions: [] },
+    );
     for (const candidate of candidates) {
       expect([candidate, parseListedQuiz(candidate)]).toEqual([candidate, zodItem(candidate)]);
     }
     const { createdById: _drop, ...withoutCreator } = teacherQuiz;
     expect(parseListedQuiz(withoutCreator)?.questions[0]).not.toHaveProperty('correctAnswer');
-    expect(parseListedQuiz({ ...teacherQuiz, questions: [{ ...teacherQuiz.questions[1], extra: 1 }] })?.questions[0]).toEqual(
-      teacherQuiz.questions[1],
-    );
+    expect(
+      parseListedQuiz({ ...teacherQuiz, questions: [{ ...teacherQuiz.questions[1], extra: 1 }] })
+        ?.questions[0],
+    ).toEqual(teacherQuiz.questions[1]);
   });
 
   it('parses a list only when every item is a quiz', () => {
-    expect(parseQuizList([teacherQuiz, studentQuiz])).toEqual(quizListSchema.parse([teacherQuiz, studentQuiz]));
+    expect(parseQuizList([teacherQuiz, studentQuiz])).toEqual(
+      quizListSchema.parse([teacherQuiz, studentQuiz]),
+    );
     expect(parseQuizList([teacherQuiz, { ...studentQuiz, kind: 'video' }])).toBeUndefined();
     expect(parseQuizList({ 0: teacherQuiz })).toBeUndefined();
     expect(parseQuizList([])).toEqual([]);

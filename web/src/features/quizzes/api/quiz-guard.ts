@@ -1,5 +1,20 @@
-import type { AuthoredQuiz, ListedQuizForTaking, QuizKind, QuizQuestion, RevealAnswers, TakingQuestion } from '@district/contracts/assessment';
-import { isBoolean, isString, isStringArray, isUuid, matchShape, oneOf, type FieldChecks } from '@/lib/shape-guard';
+import type {
+  AuthoredQuiz,
+  ListedQuizForTaking,
+  QuizKind,
+  QuizQuestion,
+  RevealAnswers,
+  TakingQuestion,
+} from '@district/contracts/assessment';
+import {
+  isBoolean,
+  isString,
+  isStringArray,
+  isUuid,
+  matchShape,
+  oneOf,
+  type FieldChecks,
+} from '@/lib/shape-guard';
 
 /** As ./quizzes.ts names it (not imported from there, which imports this file). */
 type ListedQuiz = AuthoredQuiz | ListedQuizForTaking;
@@ -27,7 +42,11 @@ const QUESTION_FIELDS: FieldChecks<QuizQuestion> = { ...TAKING_QUESTION_FIELDS, 
 /** The fields with a value, in the checks' order (an absent optional field stays absent). */
 function present<T>(value: T, checks: FieldChecks<T>): T {
   const record = value as Record<string, unknown>;
-  return Object.fromEntries(Object.keys(checks).filter((k) => record[k] !== undefined).map((k) => [k, record[k]])) as T;
+  return Object.fromEntries(
+    Object.keys(checks)
+      .filter((k) => record[k] !== undefined)
+      .map((k) => [k, record[k]]),
+  ) as T;
 }
 
 function parseQuestions<T>(value: unknown, checks: FieldChecks<T>): T[] | undefined {

@@ -79,7 +79,8 @@ export const deleteQuiz = (kind: QuizKind, id: string): Promise<void> => api.del
 export function useSaveQuiz(kind: QuizKind) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, body }: { id: string | null; body: QuizWrite }) => (id ? updateQuiz(kind, id, body) : createQuiz(kind, body)),
+    mutationFn: ({ id, body }: { id: string | null; body: QuizWrite }) =>
+      id ? updateQuiz(kind, id, body) : createQuiz(kind, body),
     onSuccess: () => void client.invalidateQueries({ queryKey: quizzesQueryKey(kind) }),
   });
 }
@@ -111,8 +112,15 @@ export interface Submission {
   idempotencyKey: string;
 }
 
-export const submitGrade = (kind: QuizKind, { quizId, userAnswers, idempotencyKey }: Submission): Promise<Grade> =>
-  api.post(QUIZ_KINDS[kind].gradesPath, { quizId, userAnswers }, { schema: gradeSchema, headers: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey } });
+export const submitGrade = (
+  kind: QuizKind,
+  { quizId, userAnswers, idempotencyKey }: Submission,
+): Promise<Grade> =>
+  api.post(
+    QUIZ_KINDS[kind].gradesPath,
+    { quizId, userAnswers },
+    { schema: gradeSchema, headers: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey } },
+  );
 
 /** A network failure (no answer at all) is safe to resend with the same key; an answer from the server is final. */
 export const isNetworkError = (err: unknown) => err instanceof ApiError && err.status === 0;

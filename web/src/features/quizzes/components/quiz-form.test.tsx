@@ -14,10 +14,14 @@ afterEach(() => vi.restoreAllMocks());
 async function openForm(kind: 'audio' | 'text', quizzes: Quiz[] = [], edit?: string) {
   const view = await renderApp(`/${kind}-quizzes`, {
     user: personas.teacher(),
-    setup: (f: FetchStub) => f.on('GET', `/api/${kind}-quizzes`, () => ({ json: quizzes.map((q) => authored(q)) })),
+    setup: (f: FetchStub) =>
+      f.on('GET', `/api/${kind}-quizzes`, () => ({ json: quizzes.map((q) => authored(q)) })),
   });
   await view.user.click(await screen.findByRole('button', { name: edit ? `Edit ${edit}` : 'Create Quiz' }));
-  await screen.findByRole('heading', { level: 2, name: edit ? `Edit Quiz: ${edit}` : `Create ${kind === 'audio' ? 'Audio' : 'Text'} Quiz` });
+  await screen.findByRole('heading', {
+    level: 2,
+    name: edit ? `Edit Quiz: ${edit}` : `Create ${kind === 'audio' ? 'Audio' : 'Text'} Quiz`,
+  });
   return view;
 }
 
@@ -54,7 +58,11 @@ describe('quiz create and edit (spec §4 "Quiz edit", §5, §8)', { timeout: 20_
 
     const attempts = screen.getByLabelText('Max Attempts');
     expect(attempts).toHaveValue('1');
-    expect(within(attempts).getAllByRole('option').map((o) => [o.getAttribute('value'), o.textContent])).toEqual([
+    expect(
+      within(attempts)
+        .getAllByRole('option')
+        .map((o) => [o.getAttribute('value'), o.textContent]),
+    ).toEqual([
       ['1', '1 attempt'],
       ['2', '2 attempts'],
       ['3', '3 attempts'],
@@ -65,13 +73,18 @@ describe('quiz create and edit (spec §4 "Quiz edit", §5, §8)', { timeout: 20_
     await user.selectOptions(attempts, 'Unlimited');
     expect(screen.getByLabelText('Audio Play Limit')).toHaveValue('');
     await user.selectOptions(screen.getByLabelText('Audio Play Limit'), '2 plays');
-    for (const [i, word] of ['hola', 'adiós', 'gracias', 'por favor'].entries()) await user.type(group(1).getByLabelText(`Option ${i + 1}`), word);
+    for (const [i, word] of ['hola', 'adiós', 'gracias', 'por favor'].entries())
+      await user.type(group(1).getByLabelText(`Option ${i + 1}`), word);
     await user.selectOptions(group(1).getByLabelText('Correct Answer'), 'Option 1');
     // The review setting (ADR 0033): a labelled choice, 'After every attempt' (the spec's review) by default.
     const reveal = screen.getByLabelText('Show Correct Answers');
     expect(reveal).toHaveValue('always');
     expect(reveal).toHaveAccessibleDescription(/When students see the correct answers/);
-    expect(within(reveal).getAllByRole('option').map((o) => [o.getAttribute('value'), o.textContent])).toEqual([
+    expect(
+      within(reveal)
+        .getAllByRole('option')
+        .map((o) => [o.getAttribute('value'), o.textContent]),
+    ).toEqual([
       ['always', 'After every attempt'],
       ['afterLastAttempt', 'After the last attempt'],
       ['never', 'Never'],
@@ -87,7 +100,12 @@ describe('quiz create and edit (spec §4 "Quiz edit", §5, §8)', { timeout: 20_
       audioPlayLimit: 2,
       revealAnswers: 'afterLastAttempt',
       questions: [
-        { audioUrl: 'https://cdn.example.test/hola.mp3', question: 'What do you hear?', options: ['hola', 'adiós', 'gracias', 'por favor'], correctAnswer: 0 },
+        {
+          audioUrl: 'https://cdn.example.test/hola.mp3',
+          question: 'What do you hear?',
+          options: ['hola', 'adiós', 'gracias', 'por favor'],
+          correctAnswer: 0,
+        },
       ],
     });
     // Back on the list, which is fetched again and shows the new quiz.
@@ -98,12 +116,17 @@ describe('quiz create and edit (spec §4 "Quiz edit", §5, §8)', { timeout: 20_
   it("shows the server's 400 as 'Error creating/updating quiz: {message}', else 'Unknown error'", async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const { user, fetch } = await openForm('audio');
-    fetch.on('POST', '/api/audio-quizzes', { status: 400, json: { statusCode: 400, message: AssessmentMessages.fourOptions(1) } });
+    fetch.on('POST', '/api/audio-quizzes', {
+      status: 400,
+      json: { statusCode: 400, message: AssessmentMessages.fourOptions(1) },
+    });
     await user.type(screen.getByLabelText('Title'), 'Saludos');
     await user.type(group(1).getByLabelText('Question'), 'What do you hear?');
     await user.type(group(1).getByLabelText('Audio URL'), 'https://cdn.example.test/hola.mp3');
     await user.click(screen.getByRole('button', { name: 'Save Quiz' }));
-    expect(await screen.findByText('Error creating/updating quiz: Question 1 needs exactly 4 non-empty options.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Error creating/updating quiz: Question 1 needs exactly 4 non-empty options.'),
+    ).toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 2, name: 'Create Audio Quiz' })).toBeInTheDocument();
 
     fetch.on('POST', '/api/audio-quizzes', { status: 502, text: '<html>Bad gateway</html>' });
@@ -129,9 +152,16 @@ describe('quiz create and edit (spec §4 "Quiz edit", §5, §8)', { timeout: 20_
   });
 
   it('edit: prefilled from the quiz, sent whole with PUT', async () => {
-    const quiz = makeQuiz({ title: 'Saludos', description: 'Greetings', maxAttempts: 3, revealAnswers: 'never' });
+    const quiz = makeQuiz({
+      title: 'Saludos',
+      description: 'Greetings',
+      maxAttempts: 3,
+      revealAnswers: 'never',
+    });
     const { user, fetch } = await openForm('text', [quiz], 'Saludos');
-    fetch.on('PUT', `/api/text-quizzes/${quiz.id}`, (req) => ({ json: { ...quiz, ...(req.body as object), version: 2 } }));
+    fetch.on('PUT', `/api/text-quizzes/${quiz.id}`, (req) => ({
+      json: { ...quiz, ...(req.body as object), version: 2 },
+    }));
     expect(screen.getByLabelText('Title')).toHaveValue('Saludos');
     expect(screen.getByLabelText('Description')).toHaveValue('Greetings');
     expect(screen.getByLabelText('Max Attempts')).toHaveValue('3');
@@ -151,7 +181,11 @@ describe('quiz create and edit (spec §4 "Quiz edit", §5, §8)', { timeout: 20_
       audioPlayLimit: null,
       // Kept as it was: an edit never resets the review setting.
       revealAnswers: 'never',
-      questions: quiz.questions.map((q, i) => ({ question: q.question, options: q.options, correctAnswer: i === 2 ? 3 : q.correctAnswer })),
+      questions: quiz.questions.map((q, i) => ({
+        question: q.question,
+        options: q.options,
+        correctAnswer: i === 2 ? 3 : q.correctAnswer,
+      })),
     });
   });
 

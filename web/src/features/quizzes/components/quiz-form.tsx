@@ -8,12 +8,26 @@ import {
   type QuizKind,
   type RevealAnswers,
 } from '@district/contracts/assessment';
-import { Alert, Button, Card, CardBody, SelectField, TextAreaField, TextField, useToast } from '@/components/ui';
+import {
+  Alert,
+  Button,
+  Card,
+  CardBody,
+  SelectField,
+  TextAreaField,
+  TextField,
+  useToast,
+} from '@/components/ui';
 import { errorMessage } from '@/lib/api-client';
 import { useSaveQuiz } from '../api/quizzes';
 import { AudioUrlTest } from '@/components/audio';
 import { canSave, firstProblem, toQuizWrite, useQuizDraft } from '../hooks/use-quiz-draft';
-import { attemptsLabel, QuizMessages, REVEAL_ANSWERS_HINT, REVEAL_ANSWERS_LABELS } from '../quizzes.constants';
+import {
+  attemptsLabel,
+  QuizMessages,
+  REVEAL_ANSWERS_HINT,
+  REVEAL_ANSWERS_LABELS,
+} from '../quizzes.constants';
 
 const PLAY_LIMITS = Array.from({ length: AUDIO_PLAY_LIMIT_MAX }, (_, i) => i + 1);
 
@@ -55,7 +69,13 @@ export function QuizForm({ kind, quiz, onDone }: { kind: QuizKind; quiz: Quiz | 
 
       <Card>
         <CardBody className="grid gap-4 sm:grid-cols-2">
-          <TextField label="Title" value={draft.title} onChange={(e) => set('title', e.target.value)} required className="sm:col-span-2" />
+          <TextField
+            label="Title"
+            value={draft.title}
+            onChange={(e) => set('title', e.target.value)}
+            required
+            className="sm:col-span-2"
+          />
           <TextAreaField
             label="Description"
             rows={3}
@@ -63,7 +83,11 @@ export function QuizForm({ kind, quiz, onDone }: { kind: QuizKind; quiz: Quiz | 
             onChange={(e) => set('description', e.target.value)}
             className="sm:col-span-2"
           />
-          <SelectField label="Max Attempts" value={String(draft.maxAttempts)} onChange={(e) => set('maxAttempts', Number(e.target.value))}>
+          <SelectField
+            label="Max Attempts"
+            value={String(draft.maxAttempts)}
+            onChange={(e) => set('maxAttempts', Number(e.target.value))}
+          >
             {MAX_ATTEMPTS_OPTIONS.map((n) => (
               <option key={n} value={n}>
                 {n === -1 ? 'Unlimited' : attemptsLabel(n)}
@@ -110,7 +134,12 @@ export function QuizForm({ kind, quiz, onDone }: { kind: QuizKind; quiz: Quiz | 
                   <fieldset aria-label={`Question ${n}`} className="grid gap-3">
                     <div className="flex items-center justify-between gap-2">
                       <p className="font-semibold text-slate-900">Question {n}</p>
-                      <Button variant="ghost" size="sm" onClick={() => removeQuestion(index)} aria-label={`Remove Question ${n}`}>
+                      <Button
+                        variant="ghost"
+                        size="sm"
+                        onClick={() => removeQuestion(index)}
+                        aria-label={`Remove Question ${n}`}
+                      >
                         Remove
                       </Button>
                     </div>
@@ -127,10 +156,19 @@ export function QuizForm({ kind, quiz, onDone }: { kind: QuizKind; quiz: Quiz | 
                         <AudioUrlTest url={q.audioUrl} label={`Test audio URL for question ${n}`} />
                       </div>
                     ) : null}
-                    <TextField label="Question" value={q.question} onChange={(e) => setQuestion(index, { question: e.target.value })} />
+                    <TextField
+                      label="Question"
+                      value={q.question}
+                      onChange={(e) => setQuestion(index, { question: e.target.value })}
+                    />
                     <div className="grid gap-3 sm:grid-cols-2">
                       {Array.from({ length: QUIZ_OPTIONS_COUNT }, (_, o) => (
-                        <TextField key={o} label={`Option ${o + 1}`} value={q.options[o]} onChange={(e) => setOption(index, o, e.target.value)} />
+                        <TextField
+                          key={o}
+                          label={`Option ${o + 1}`}
+                          value={q.options[o]}
+                          onChange={(e) => setOption(index, o, e.target.value)}
+                        />
                       ))}
                     </div>
                     <SelectField

@@ -21,10 +21,17 @@ export interface QuizListProps {
  */
 export function QuizList({ kind, quizzes, staff, startingId, onStart, onEdit, onDelete }: QuizListProps) {
   if (quizzes.length === 0) {
-    return <p className="rounded-2xl border border-dashed border-slate-300 p-10 text-center text-slate-600">{staff ? QuizMessages.noQuizzesStaff : QuizMessages.noQuizzes}</p>;
+    return (
+      <p className="rounded-2xl border border-dashed border-slate-300 p-10 text-center text-slate-600">
+        {staff ? QuizMessages.noQuizzesStaff : QuizMessages.noQuizzes}
+      </p>
+    );
   }
   return (
-    <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label={kind === 'audio' ? 'Audio quizzes' : 'Text quizzes'}>
+    <ul
+      className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3"
+      aria-label={kind === 'audio' ? 'Audio quizzes' : 'Text quizzes'}
+    >
       {quizzes.map((quiz) => {
         const count = quiz.questions.length;
         const exhausted = attemptsExhausted(quiz);
@@ -57,7 +64,9 @@ export function QuizList({ kind, quizzes, staff, startingId, onStart, onEdit, on
                     </div>
                   ) : null}
                 </dl>
-                {quiz.createdByName ? <p className="mt-2 text-xs text-slate-500">By {quiz.createdByName}</p> : null}
+                {quiz.createdByName ? (
+                  <p className="mt-2 text-xs text-slate-500">By {quiz.createdByName}</p>
+                ) : null}
                 {exhausted ? (
                   <p id={reasonId} className="mt-3 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900">
                     <span className="font-semibold">{AssessmentMessages.attemptLimitTitle}:</span>{' '}
@@ -80,7 +89,11 @@ export function QuizList({ kind, quizzes, staff, startingId, onStart, onEdit, on
                     <Button variant="outline" onClick={() => onEdit(quiz)} aria-label={`Edit ${quiz.title}`}>
                       Edit
                     </Button>
-                    <Button variant="danger" onClick={() => onDelete(quiz)} aria-label={`Delete ${quiz.title}`}>
+                    <Button
+                      variant="danger"
+                      onClick={() => onDelete(quiz)}
+                      aria-label={`Delete ${quiz.title}`}
+                    >
                       Delete
                     </Button>
                   </>

@@ -18,10 +18,11 @@ export function QuizResults({ grade, onBack }: { grade: Grade; onBack: () => voi
       </div>
 
       <div data-result={passed ? 'success' : 'warning'}>
-        <Alert tone={passed ? 'success' : 'warning'} title={passed ? AssessmentMessages.passed : 'Not passed yet'}>
-          <p className="text-2xl font-bold">
-            {grade.score}%
-          </p>
+        <Alert
+          tone={passed ? 'success' : 'warning'}
+          title={passed ? AssessmentMessages.passed : 'Not passed yet'}
+        >
+          <p className="text-2xl font-bold">{grade.score}%</p>
           <p>
             {grade.correctAnswers} / {grade.totalQuestions} correct
           </p>

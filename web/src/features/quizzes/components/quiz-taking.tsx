@@ -1,5 +1,11 @@
 import { useState } from 'react';
-import { AssessmentMessages, UNLIMITED_ATTEMPTS, type AttemptStart, type Grade, type QuizKind } from '@district/contracts/assessment';
+import {
+  AssessmentMessages,
+  UNLIMITED_ATTEMPTS,
+  type AttemptStart,
+  type Grade,
+  type QuizKind,
+} from '@district/contracts/assessment';
 import { Alert, Button, Card, CardBody } from '@/components/ui';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
@@ -31,7 +37,10 @@ export function QuizTaking({ kind, attempt, order, idempotencyKey, onSubmitted, 
 
   const send = () => {
     if (!complete || submit.isPending) return;
-    submit.mutate({ quizId: quiz.id, userAnswers: answers as number[], idempotencyKey }, { onSuccess: onSubmitted });
+    submit.mutate(
+      { quizId: quiz.id, userAnswers: answers as number[], idempotencyKey },
+      { onSuccess: onSubmitted },
+    );
   };
 
   const error = submit.error;
@@ -78,7 +87,9 @@ export function QuizTaking({ kind, attempt, order, idempotencyKey, onSubmitted, 
                           onPlayStarted={() => setPlays((p) => p.map((n, i) => (i === original ? n + 1 : n)))}
                         />
                         {playsLeft !== null ? (
-                          <span className="text-sm text-slate-600">{playsLeft === 0 ? 'No plays left' : `Plays left: ${playsLeft}`}</span>
+                          <span className="text-sm text-slate-600">
+                            {playsLeft === 0 ? 'No plays left' : `Plays left: ${playsLeft}`}
+                          </span>
                         ) : null}
                       </div>
                     ) : null}
@@ -119,7 +130,11 @@ export function QuizTaking({ kind, attempt, order, idempotencyKey, onSubmitted, 
             {errorMessage(error, QuizMessages.submitFailed)}
           </Alert>
         ) : (
-          <Alert tone="error">{isNetworkError(error) ? QuizMessages.submitNetworkFailed : errorMessage(error, QuizMessages.submitFailed)}</Alert>
+          <Alert tone="error">
+            {isNetworkError(error)
+              ? QuizMessages.submitNetworkFailed
+              : errorMessage(error, QuizMessages.submitFailed)}
+          </Alert>
         )
       ) : null}
 

@@ -20,13 +20,19 @@ type Persona = keyof typeof personas;
 function serve(quizzes: Quiz[], persona: Persona, kind: 'audio' | 'text' = 'text') {
   return (f: FetchStub) => {
     const staff = persona === 'teacher' || persona === 'admin';
-    f.on('GET', `/api/${kind}-quizzes`, () => ({ json: staff ? quizzes.map((q) => authored(q)) : quizzes.map((q) => listedForTaking(q)) }));
-    for (const quiz of quizzes) f.on('POST', `/api/${kind}-quizzes/${quiz.id}/attempts`, () => ({ json: attemptOf(quiz) }));
+    f.on('GET', `/api/${kind}-quizzes`, () => ({
+      json: staff ? quizzes.map((q) => authored(q)) : quizzes.map((q) => listedForTaking(q)),
+    }));
+    for (const quiz of quizzes)
+      f.on('POST', `/api/${kind}-quizzes/${quiz.id}/attempts`, () => ({ json: attemptOf(quiz) }));
   };
 }
 
 async function open(quizzes: Quiz[], persona: Persona = 'student', kind: 'audio' | 'text' = 'text') {
-  const view = await renderApp(`/${kind}-quizzes`, { user: personas[persona](), setup: serve(quizzes, persona, kind) });
+  const view = await renderApp(`/${kind}-quizzes`, {
+    user: personas[persona](),
+    setup: serve(quizzes, persona, kind),
+  });
   await screen.findByRole('heading', { level: 1, name: kind === 'audio' ? 'Audio Quizzes' : 'Text Quizzes' });
   return view;
 }
@@ -36,7 +42,10 @@ const question = (text: string) => screen.getByRole('group', { name: new RegExp(
 
 describe('quiz lists (/audio-quizzes, /text-quizzes; spec §2, §6)', { timeout: 20_000 }, () => {
   it('a student sees title, description, question count and attempts allowed, and may only start', async () => {
-    await open([makeQuiz({ title: 'Saludos', description: 'Greetings', maxAttempts: 3 }), makeQuiz({ title: 'Números', maxAttempts: -1 })]);
+    await open([
+      makeQuiz({ title: 'Saludos', description: 'Greetings', maxAttempts: 3 }),
+      makeQuiz({ title: 'Números', maxAttempts: -1 }),
+    ]);
     await screen.findByRole('heading', { name: 'Saludos' });
     const first = within(card('Saludos'));
     expect(first.getByText('Greetings')).toBeInTheDocument();
@@ -98,21 +107,27 @@ describe('quiz lists (/audio-quizzes, /text-quizzes; spec §2, §6)', { timeout:
     });
     await user.click(await screen.findByRole('button', { name: 'Start Quiz: Saludos' }));
     await screen.findByRole('button', { name: 'Submit Quiz' });
-    for (const word of ['uno', 'dos', 'tres']) await user.click(within(question(`What is ${word}?`)).getByRole('radio', { name: `${word}-A` }));
+    for (const word of ['uno', 'dos', 'tres'])
+      await user.click(within(question(`What is ${word}?`)).getByRole('radio', { name: `${word}-A` }));
     await user.click(screen.getByRole('button', { name: 'Submit Quiz' }));
     await screen.findByText('Question Review');
     await user.click(screen.getAllByRole('button', { name: 'Back to Quizzes' })[0]!);
-    expect(await within(await screen.findByRole('listitem', { name: 'Saludos' })).findByText('1 of 1 attempt used')).toBeInTheDocument();
+    expect(
+      await within(await screen.findByRole('listitem', { name: 'Saludos' })).findByText(
+        '1 of 1 attempt used',
+      ),
+    ).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Start Quiz: Saludos' })).toBeDisabled();
     expect(fetch.calls('POST', `/api/text-quizzes/${quiz.id}/attempts`)).toHaveLength(1);
   });
 
-  it("shows a teacher Edit and Delete only on quizzes the server says they may change", async () => {
+  it('shows a teacher Edit and Delete only on quizzes the server says they may change', async () => {
     const mine = makeQuiz({ title: 'Mine' });
     const theirs = makeQuiz({ title: 'Theirs' });
     await renderApp('/text-quizzes', {
       user: personas.teacher(),
-      setup: (f) => f.on('GET', '/api/text-quizzes', { json: [authored(mine), authored(theirs, { canEdit: false })] }),
+      setup: (f) =>
+        f.on('GET', '/api/text-quizzes', { json: [authored(mine), authored(theirs, { canEdit: false })] }),
     });
     await screen.findByRole('heading', { name: 'Theirs' });
     expect(screen.getByRole('button', { name: 'Edit Mine' })).toBeInTheDocument();
@@ -130,15 +145,21 @@ describe('quiz lists (/audio-quizzes, /text-quizzes; spec §2, §6)', { timeout:
     expect(screen.getByRole('button', { name: 'Delete Saludos' })).toBeInTheDocument();
   });
 
-  it('a visitor gets the login prompt from the route guard; an expired session gets the server\'s prompt', async () => {
+  it("a visitor gets the login prompt from the route guard; an expired session gets the server's prompt", async () => {
     const view = await renderApp('/audio-quizzes', { user: null });
-    expect(await screen.findByRole('heading', { level: 1, name: IdentityMessages.authenticationRequired })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: IdentityMessages.authenticationRequired }),
+    ).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Login' })).toHaveAttribute('href', '/api/auth/google');
     view.unmount();
 
     await renderApp('/text-quizzes', {
       user: personas.student(),
-      setup: (f) => f.on('GET', '/api/text-quizzes', { status: 401, json: { statusCode: 401, message: AssessmentMessages.quizzesLoginRequired } }),
+      setup: (f) =>
+        f.on('GET', '/api/text-quizzes', {
+          status: 401,
+          json: { statusCode: 401, message: AssessmentMessages.quizzesLoginRequired },
+        }),
     });
     expect(await screen.findByText(AssessmentMessages.quizzesLoginRequired)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Login' })).toHaveAttribute('href', '/api/auth/google');
@@ -149,7 +170,10 @@ describe('quiz lists (/audio-quizzes, /text-quizzes; spec §2, §6)', { timeout:
       user: personas.student(),
       setup: (f) => {
         f.on('GET', '/api/auth/sign-in-methods', { json: { password: true, thirdParty: false } });
-        f.on('GET', '/api/text-quizzes', { status: 401, json: { statusCode: 401, message: AssessmentMessages.quizzesLoginRequired } });
+        f.on('GET', '/api/text-quizzes', {
+          status: 401,
+          json: { statusCode: 401, message: AssessmentMessages.quizzesLoginRequired },
+        });
       },
     });
     expect(await screen.findByText(AssessmentMessages.quizzesLoginRequired)).toBeInTheDocument();
@@ -164,7 +188,10 @@ describe('quiz lists (/audio-quizzes, /text-quizzes; spec §2, §6)', { timeout:
   ] as const)('the tools hub launches %s as the real screen', async (title, kind) => {
     const { user } = await renderApp('/educational-tools', {
       user: personas.student(),
-      setup: (f) => f.on('GET', `/api/${kind}-quizzes`, { json: [listedForTaking(makeQuiz({ title: 'Saludos', kind }))] }),
+      setup: (f) =>
+        f.on('GET', `/api/${kind}-quizzes`, {
+          json: [listedForTaking(makeQuiz({ title: 'Saludos', kind }))],
+        }),
     });
     await user.click(await screen.findByRole('link', { name: `Launch Tool: ${title}` }));
     expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument();
@@ -175,7 +202,11 @@ describe('quiz lists (/audio-quizzes, /text-quizzes; spec §2, §6)', { timeout:
   it("shows 'Failed to fetch quizzes' with Try Again on other failures", async () => {
     const { user, fetch } = await renderApp('/text-quizzes', {
       user: personas.student(),
-      setup: (f) => f.on('GET', '/api/text-quizzes', { status: 500, json: { statusCode: 500, message: 'Database unavailable' } }),
+      setup: (f) =>
+        f.on('GET', '/api/text-quizzes', {
+          status: 500,
+          json: { statusCode: 500, message: 'Database unavailable' },
+        }),
     });
     expect(await screen.findByText(AssessmentMessages.fetchQuizzesFailed)).toBeInTheDocument();
     expect(screen.getByText('Database unavailable')).toBeInTheDocument();
@@ -192,21 +223,31 @@ describe('taking a quiz (spec §4, §5)', { timeout: 20_000 }, () => {
     const sentence = AssessmentMessages.attemptLimit(1, 1);
     fetch.on('POST', `/api/text-quizzes/${quiz.id}/attempts`, {
       status: 409,
-      json: { statusCode: 409, message: sentence, details: { title: 'Attempt Limit Reached', attemptsTaken: 1, maxAttempts: 1 } },
+      json: {
+        statusCode: 409,
+        message: sentence,
+        details: { title: 'Attempt Limit Reached', attemptsTaken: 1, maxAttempts: 1 },
+      },
     });
     await user.click(await screen.findByRole('button', { name: 'Start Quiz: Saludos' }));
     expect(await screen.findByText('Attempt Limit Reached')).toBeInTheDocument();
-    expect(screen.getByText('You have already taken this quiz 1 time(s). Maximum attempts allowed: 1.')).toBeInTheDocument();
+    expect(
+      screen.getByText('You have already taken this quiz 1 time(s). Maximum attempts allowed: 1.'),
+    ).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Submit Quiz' })).not.toBeInTheDocument();
   });
 
   it('a 409 on submission (the last attempt used in another tab) shows the notice and is not retried', async () => {
     const quiz = makeQuiz({ title: 'Saludos' });
     const { user, fetch } = await open([quiz]);
-    fetch.on('POST', '/api/text-quiz-grades', { status: 409, json: { statusCode: 409, message: AssessmentMessages.attemptLimit(1, 1) } });
+    fetch.on('POST', '/api/text-quiz-grades', {
+      status: 409,
+      json: { statusCode: 409, message: AssessmentMessages.attemptLimit(1, 1) },
+    });
     await user.click(await screen.findByRole('button', { name: 'Start Quiz: Saludos' }));
     await screen.findByRole('button', { name: 'Submit Quiz' });
-    for (const word of ['uno', 'dos', 'tres']) await user.click(within(question(`What is ${word}?`)).getByRole('radio', { name: `${word}-A` }));
+    for (const word of ['uno', 'dos', 'tres'])
+      await user.click(within(question(`What is ${word}?`)).getByRole('radio', { name: `${word}-A` }));
     await user.click(screen.getByRole('button', { name: 'Submit Quiz' }));
     expect(await screen.findByText(AssessmentMessages.attemptLimit(1, 1))).toBeInTheDocument();
     expect(screen.getByText('Attempt Limit Reached')).toBeInTheDocument();
@@ -218,7 +259,10 @@ describe('taking a quiz (spec §4, §5)', { timeout: 20_000 }, () => {
     const quiz = makeQuiz({ title: 'Saludos' });
     vi.spyOn(Math, 'random').mockReturnValue(0); // Fisher–Yates with 0 turns [0, 1, 2] into [1, 2, 0]
     const { user, fetch } = await open([quiz]);
-    fetch.on('POST', '/api/text-quiz-grades', (req) => ({ status: 201, json: gradeFor(quiz, (req.body as { userAnswers: number[] }).userAnswers) }));
+    fetch.on('POST', '/api/text-quiz-grades', (req) => ({
+      status: 201,
+      json: gradeFor(quiz, (req.body as { userAnswers: number[] }).userAnswers),
+    }));
     await user.click(await screen.findByRole('button', { name: 'Start Quiz: Saludos' }));
     await screen.findByRole('button', { name: 'Submit Quiz' });
     const shown = screen.getAllByRole('group').map((g) => g.textContent?.match(/What is \w+\?/)?.[0]);
@@ -231,13 +275,19 @@ describe('taking a quiz (spec §4, §5)', { timeout: 20_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Submit Quiz' }));
 
     await screen.findByText('Question Review');
-    expect(fetch.calls('POST', '/api/text-quiz-grades')[0]?.body).toEqual({ quizId: quiz.id, userAnswers: [1, 3, 0] });
+    expect(fetch.calls('POST', '/api/text-quiz-grades')[0]?.body).toEqual({
+      quizId: quiz.id,
+      userAnswers: [1, 3, 0],
+    });
   });
 
   it('keeps Submit disabled until every question is answered', async () => {
     const quiz = makeQuiz({ title: 'Saludos' });
     const { user, fetch } = await open([quiz]);
-    fetch.on('POST', '/api/text-quiz-grades', (req) => ({ status: 201, json: gradeFor(quiz, (req.body as { userAnswers: number[] }).userAnswers) }));
+    fetch.on('POST', '/api/text-quiz-grades', (req) => ({
+      status: 201,
+      json: gradeFor(quiz, (req.body as { userAnswers: number[] }).userAnswers),
+    }));
     await user.click(await screen.findByRole('button', { name: 'Start Quiz: Saludos' }));
     const submit = await screen.findByRole('button', { name: 'Submit Quiz' });
     expect(submit).toBeDisabled();
@@ -257,18 +307,25 @@ describe('taking a quiz (spec §4, §5)', { timeout: 20_000 }, () => {
   it('moves focus to the quiz, then to the results, then back to the list (keyboard users are not sent to the top)', async () => {
     const quiz = makeQuiz({ title: 'Saludos' });
     const { user, fetch } = await open([quiz]);
-    fetch.on('POST', '/api/text-quiz-grades', (req) => ({ status: 201, json: gradeFor(quiz, (req.body as { userAnswers: number[] }).userAnswers) }));
+    fetch.on('POST', '/api/text-quiz-grades', (req) => ({
+      status: 201,
+      json: gradeFor(quiz, (req.body as { userAnswers: number[] }).userAnswers),
+    }));
     await user.click(await screen.findByRole('button', { name: 'Start Quiz: Saludos' }));
     await waitFor(() => expect(screen.getByRole('heading', { level: 2, name: 'Saludos' })).toHaveFocus());
-    for (const word of ['uno', 'dos', 'tres']) await user.click(within(question(`What is ${word}?`)).getByRole('radio', { name: `${word}-A` }));
+    for (const word of ['uno', 'dos', 'tres'])
+      await user.click(within(question(`What is ${word}?`)).getByRole('radio', { name: `${word}-A` }));
     await user.click(screen.getByRole('button', { name: 'Submit Quiz' }));
-    await waitFor(() => expect(screen.getByRole('heading', { level: 2, name: 'Results: Saludos' })).toHaveFocus());
+    await waitFor(() =>
+      expect(screen.getByRole('heading', { level: 2, name: 'Results: Saludos' })).toHaveFocus(),
+    );
     await user.click(screen.getAllByRole('button', { name: 'Back to Quizzes' })[0]!);
     await waitFor(() => expect(screen.getByRole('button', { name: 'Start Quiz: Saludos' })).toHaveFocus());
   });
 
   async function answerAll(user: Awaited<ReturnType<typeof open>>['user']) {
-    for (const word of ['uno', 'dos', 'tres']) await user.click(within(question(`What is ${word}?`)).getByRole('radio', { name: `${word}-A` }));
+    for (const word of ['uno', 'dos', 'tres'])
+      await user.click(within(question(`What is ${word}?`)).getByRole('radio', { name: `${word}-A` }));
   }
 
   it('sends a fresh Idempotency-Key per attempt and the same key on every retry of one attempt', async () => {
@@ -309,14 +366,22 @@ describe('taking a quiz (spec §4, §5)', { timeout: 20_000 }, () => {
 });
 
 describe('results and review (spec §4, §5)', { timeout: 20_000 }, () => {
-  async function submitWith(gradeOverrides: Parameters<typeof gradeFor>[2], answers = [0, 1, 2], kind: 'audio' | 'text' = 'text') {
+  async function submitWith(
+    gradeOverrides: Parameters<typeof gradeFor>[2],
+    answers = [0, 1, 2],
+    kind: 'audio' | 'text' = 'text',
+  ) {
     const quiz = makeQuiz({ title: 'Saludos', kind });
     if (kind === 'audio') (await import('@/testing/fake-audio')).installFakeAudio();
     const view = await open([quiz], 'student', kind);
-    view.fetch.on('POST', kind === 'audio' ? '/api/quiz-grades' : '/api/text-quiz-grades', { status: 201, json: gradeFor(quiz, answers, gradeOverrides) });
+    view.fetch.on('POST', kind === 'audio' ? '/api/quiz-grades' : '/api/text-quiz-grades', {
+      status: 201,
+      json: gradeFor(quiz, answers, gradeOverrides),
+    });
     await view.user.click(await screen.findByRole('button', { name: 'Start Quiz: Saludos' }));
     await screen.findByRole('button', { name: 'Submit Quiz' });
-    for (const word of ['uno', 'dos', 'tres']) await view.user.click(within(question(`What is ${word}?`)).getByRole('radio', { name: `${word}-A` }));
+    for (const word of ['uno', 'dos', 'tres'])
+      await view.user.click(within(question(`What is ${word}?`)).getByRole('radio', { name: `${word}-A` }));
     await view.user.click(screen.getByRole('button', { name: 'Submit Quiz' }));
     await screen.findByText('Question Review');
     return view;
@@ -359,27 +424,33 @@ describe('results and review (spec §4, §5)', { timeout: 20_000 }, () => {
   });
 
   it.each([
-    ['afterLastAttempt', 'The correct answers will be shown once you have used all your attempts on this quiz.'],
+    [
+      'afterLastAttempt',
+      'The correct answers will be shown once you have used all your attempts on this quiz.',
+    ],
     ['never', 'Your teacher has chosen not to show the correct answers for this quiz.'],
-  ] as const)('without the key (%s): the answers given and whether each was right, and why no key', async (answerKey, note) => {
-    const quiz = makeQuiz({ title: 'Saludos', kind: 'audio' });
-    const withheld = {
-      answerKey,
-      questions: quiz.questions.map(({ correctAnswer: _key, ...q }) => q),
-      answersCorrect: [false, true, false],
-    };
-    await submitWith(withheld, [1, 1, 0], 'audio');
-    const review = (n: number) => within(screen.getByRole('listitem', { name: new RegExp(`^${n}\\. `) }));
-    const option = (n: number, text: string) => review(n).getByText(text).closest('li') as HTMLElement;
-    expect(screen.getByTestId('answer-key-withheld')).toHaveTextContent(note);
-    expect(screen.queryByText('Correct Answer')).not.toBeInTheDocument();
-    expect(review(1).getByText('Incorrect')).toBeInTheDocument();
-    expect(within(option(1, 'uno-B')).getByText('Your Answer')).toBeInTheDocument();
-    expect(review(2).getByText('Correct')).toBeInTheDocument();
-    expect(within(option(2, 'dos-B')).getByText('Your Answer')).toBeInTheDocument();
-    expect(review(3).getByText('Incorrect')).toBeInTheDocument();
-    expect(screen.getAllByText('Your Answer')).toHaveLength(3);
-  });
+  ] as const)(
+    'without the key (%s): the answers given and whether each was right, and why no key',
+    async (answerKey, note) => {
+      const quiz = makeQuiz({ title: 'Saludos', kind: 'audio' });
+      const withheld = {
+        answerKey,
+        questions: quiz.questions.map(({ correctAnswer: _key, ...q }) => q),
+        answersCorrect: [false, true, false],
+      };
+      await submitWith(withheld, [1, 1, 0], 'audio');
+      const review = (n: number) => within(screen.getByRole('listitem', { name: new RegExp(`^${n}\\. `) }));
+      const option = (n: number, text: string) => review(n).getByText(text).closest('li') as HTMLElement;
+      expect(screen.getByTestId('answer-key-withheld')).toHaveTextContent(note);
+      expect(screen.queryByText('Correct Answer')).not.toBeInTheDocument();
+      expect(review(1).getByText('Incorrect')).toBeInTheDocument();
+      expect(within(option(1, 'uno-B')).getByText('Your Answer')).toBeInTheDocument();
+      expect(review(2).getByText('Correct')).toBeInTheDocument();
+      expect(within(option(2, 'dos-B')).getByText('Your Answer')).toBeInTheDocument();
+      expect(review(3).getByText('Incorrect')).toBeInTheDocument();
+      expect(screen.getAllByText('Your Answer')).toHaveLength(3);
+    },
+  );
 
   it('audio reviews have no Correct/Incorrect badges but a play button per question', async () => {
     await submitWith({}, [1, 1, 0], 'audio');
@@ -433,7 +504,10 @@ describe('deleting a quiz (spec §6, §8)', { timeout: 20_000 }, () => {
       quizzes.splice(quizzes.indexOf(saludos), 1);
       return { status: 204 };
     });
-    fetch.on('DELETE', `/api/text-quizzes/${numeros.id}`, { status: 500, json: { statusCode: 500, message: 'Database unavailable' } });
+    fetch.on('DELETE', `/api/text-quizzes/${numeros.id}`, {
+      status: 500,
+      json: { statusCode: 500, message: 'Database unavailable' },
+    });
 
     await user.click(await screen.findByRole('button', { name: 'Delete Saludos' }));
     let dialog = within(await screen.findByRole('alertdialog'));

@@ -159,60 +159,60 @@ function QuizzesPage({ kind, staffPanel }: { kind: QuizKind; staffPanel?: ReactN
             </div>
           }
         >
-        <OnShown id={viewId} onShown={focusView} />
-        {view.name === 'taking' ? (
-          <QuizTaking
-            key={view.key}
-            kind={kind}
-            attempt={view.attempt}
-            order={view.order}
-            idempotencyKey={view.key}
-            onSubmitted={(grade) => {
-              setView({ name: 'results', grade });
-              window.scrollTo(0, 0);
-            }}
-            onCancel={toList}
-          />
-        ) : view.name === 'results' ? (
-          <QuizResults grade={view.grade} onBack={toList} />
-        ) : view.name === 'form' ? (
-          <QuizForm kind={kind} quiz={view.quiz} onDone={toList} />
-        ) : quizzes.isPending ? (
-          <div className="flex justify-center py-16">
-            <Spinner size="lg" label="Loading quizzes…" />
-          </div>
-        ) : unauthorized ? (
-          <Alert tone="info" title={AssessmentMessages.quizzesLoginRequired}>
-            <p>{QuizMessages.loginToView}</p>
-            <SignInLink className={buttonClasses('primary', 'sm', 'mt-3')}>Login</SignInLink>
-          </Alert>
-        ) : quizzes.isError && !quizzes.data ? (
-          <Alert tone="error" title={AssessmentMessages.fetchQuizzesFailed}>
-            <p>{errorMessage(quizzes.error, 'Please try again in a moment.')}</p>
-            <Button variant="outline" size="sm" className="mt-3" onClick={() => void quizzes.refetch()}>
-              Try Again
-            </Button>
-          </Alert>
-        ) : (
-          <div className="space-y-4">
-            {limit ? (
-              <Alert tone="warning" title={AssessmentMessages.attemptLimitTitle}>
-                {limit.message ? <p>{limit.message}</p> : null}
-                <p className="mt-1 text-xs">{limit.quizTitle}</p>
-              </Alert>
-            ) : null}
-            <QuizList
+          <OnShown id={viewId} onShown={focusView} />
+          {view.name === 'taking' ? (
+            <QuizTaking
+              key={view.key}
               kind={kind}
-              quizzes={quizzes.data ?? []}
-              staff={staff}
-              startingId={start.isPending ? (start.variables ?? null) : null}
-              onStart={begin}
-              onEdit={edit}
-              onDelete={(quiz) => remove.ask(quiz)}
+              attempt={view.attempt}
+              order={view.order}
+              idempotencyKey={view.key}
+              onSubmitted={(grade) => {
+                setView({ name: 'results', grade });
+                window.scrollTo(0, 0);
+              }}
+              onCancel={toList}
             />
-            {staff && staffPanel ? <div className="pt-4">{staffPanel}</div> : null}
-          </div>
-        )}
+          ) : view.name === 'results' ? (
+            <QuizResults grade={view.grade} onBack={toList} />
+          ) : view.name === 'form' ? (
+            <QuizForm kind={kind} quiz={view.quiz} onDone={toList} />
+          ) : quizzes.isPending ? (
+            <div className="flex justify-center py-16">
+              <Spinner size="lg" label="Loading quizzes…" />
+            </div>
+          ) : unauthorized ? (
+            <Alert tone="info" title={AssessmentMessages.quizzesLoginRequired}>
+              <p>{QuizMessages.loginToView}</p>
+              <SignInLink className={buttonClasses('primary', 'sm', 'mt-3')}>Login</SignInLink>
+            </Alert>
+          ) : quizzes.isError && !quizzes.data ? (
+            <Alert tone="error" title={AssessmentMessages.fetchQuizzesFailed}>
+              <p>{errorMessage(quizzes.error, 'Please try again in a moment.')}</p>
+              <Button variant="outline" size="sm" className="mt-3" onClick={() => void quizzes.refetch()}>
+                Try Again
+              </Button>
+            </Alert>
+          ) : (
+            <div className="space-y-4">
+              {limit ? (
+                <Alert tone="warning" title={AssessmentMessages.attemptLimitTitle}>
+                  {limit.message ? <p>{limit.message}</p> : null}
+                  <p className="mt-1 text-xs">{limit.quizTitle}</p>
+                </Alert>
+              ) : null}
+              <QuizList
+                kind={kind}
+                quizzes={quizzes.data ?? []}
+                staff={staff}
+                startingId={start.isPending ? (start.variables ?? null) : null}
+                onStart={begin}
+                onEdit={edit}
+                onDelete={(quiz) => remove.ask(quiz)}
+              />
+              {staff && staffPanel ? <div className="pt-4">{staffPanel}</div> : null}
+            </div>
+          )}
         </Suspense>
       </div>
 

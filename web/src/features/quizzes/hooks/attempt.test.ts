@@ -3,7 +3,8 @@ import { newIdempotencyKey, shuffledOrder } from './attempt';
 
 describe('shuffledOrder', () => {
   it('is a permutation of the question indexes', () => {
-    for (let i = 0; i < 50; i += 1) expect([...shuffledOrder(7)].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    for (let i = 0; i < 50; i += 1)
+      expect([...shuffledOrder(7)].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6]);
   });
 
   it('follows the random source (Fisher–Yates)', () => {

@@ -96,15 +96,19 @@ export function toQuizWrite(kind: QuizKind, draft: QuizDraft): QuizWrite {
 
 export function useQuizDraft(quiz: Quiz | null) {
   const [draft, setDraft] = useState<QuizDraft>(() => draftFromQuiz(quiz));
-  const set = <K extends keyof QuizDraft>(key: K, value: QuizDraft[K]) => setDraft((d) => ({ ...d, [key]: value }));
+  const set = <K extends keyof QuizDraft>(key: K, value: QuizDraft[K]) =>
+    setDraft((d) => ({ ...d, [key]: value }));
   const setQuestion = (index: number, patch: Partial<DraftQuestion>) =>
     setDraft((d) => ({ ...d, questions: d.questions.map((q, i) => (i === index ? { ...q, ...patch } : q)) }));
   const setOption = (index: number, option: number, value: string) =>
     setDraft((d) => ({
       ...d,
-      questions: d.questions.map((q, i) => (i === index ? { ...q, options: q.options.map((o, k) => (k === option ? value : o)) } : q)),
+      questions: d.questions.map((q, i) =>
+        i === index ? { ...q, options: q.options.map((o, k) => (k === option ? value : o)) } : q,
+      ),
     }));
   const addQuestion = () => setDraft((d) => ({ ...d, questions: [...d.questions, emptyQuestion()] }));
-  const removeQuestion = (index: number) => setDraft((d) => ({ ...d, questions: d.questions.filter((_, i) => i !== index) }));
+  const removeQuestion = (index: number) =>
+    setDraft((d) => ({ ...d, questions: d.questions.filter((_, i) => i !== index) }));
   return { draft, set, setQuestion, setOption, addQuestion, removeQuestion };
 }

@@ -11,7 +11,9 @@ describe('CodeEvolutionPage (/code-evolution)', () => {
 
   it('shows a timeline of 5 sample states, starting at the first', async () => {
     await renderTool(<CodeEvolutionPage />, { path: '/code-evolution' });
-    expect(screen.getByRole('list', { name: EvolutionMessages.timeline }).querySelectorAll('li')).toHaveLength(5);
+    expect(
+      screen.getByRole('list', { name: EvolutionMessages.timeline }).querySelectorAll('li'),
+    ).toHaveLength(5);
     expect(stepHeading()).toBe('Step 1 of 5: Print a greeting');
   });
 

@@ -1,4 +1,12 @@
-import { useEffect, useReducer, useRef, useState, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
+import {
+  useEffect,
+  useReducer,
+  useRef,
+  useState,
+  type DragEvent,
+  type KeyboardEvent,
+  type MouseEvent,
+} from 'react';
 import { Button, ButtonLink, Card, TextField, useToast } from '@/components/ui';
 import { PageContainer, PageHeader } from '@/components/layout';
 import { useSession } from '@/lib/auth';
@@ -24,7 +32,11 @@ function ListTitle({ title, onRename }: { title: string; onRename: (title: strin
   const wasEditing = useRef(false);
   // Enter, Escape or leaving the field swaps it back for the title button: keep keyboard focus on that button.
   useEffect(() => {
-    if (wasEditing.current && !editing && (document.activeElement === document.body || document.activeElement === null)) {
+    if (
+      wasEditing.current &&
+      !editing &&
+      (document.activeElement === document.body || document.activeElement === null)
+    ) {
       titleButton.current?.focus();
     }
     wasEditing.current = editing;
@@ -320,7 +332,8 @@ export default function WordSorterPage() {
       </Card>
       <p className="mb-3 text-sm text-slate-600">
         New words go to the first list. Drag a word to the other list, or use its arrow button; click a list
-        title to rename it. With the keyboard, Alt+Up and Alt+Down on a word&apos;s arrow button move it up or down.
+        title to rename it. With the keyboard, Alt+Up and Alt+Down on a word&apos;s arrow button move it up or
+        down.
       </p>
       <div className="grid grid-cols-1 gap-4 md:grid-cols-2">{([0, 1] as const).map(renderList)}</div>
       <div className="mt-6 flex flex-wrap gap-2">

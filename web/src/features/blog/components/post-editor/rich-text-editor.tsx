@@ -71,7 +71,9 @@ function ToolbarButton({
 function onToolbarKeyDown(event: KeyboardEvent<HTMLDivElement>) {
   const keys = ['ArrowLeft', 'ArrowRight', 'Home', 'End'];
   if (!keys.includes(event.key)) return;
-  const buttons = Array.from(event.currentTarget.querySelectorAll<HTMLButtonElement>('button:not([disabled])'));
+  const buttons = Array.from(
+    event.currentTarget.querySelectorAll<HTMLButtonElement>('button:not([disabled])'),
+  );
   const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
   if (at === -1) return;
   event.preventDefault();
@@ -146,8 +148,7 @@ export function RichTextEditor({
     }),
   });
 
-  const run = (command: (chain: ChainedCommands) => ChainedCommands) =>
-    command(editor.chain().focus()).run();
+  const run = (command: (chain: ChainedCommands) => ChainedCommands) => command(editor.chain().focus()).run();
 
   // After a dialog closes the Modal returns focus to the toolbar button; put the caret back in the text.
   const refocus = () => requestAnimationFrame(() => editor.commands.focus());
@@ -220,7 +221,11 @@ export function RichTextEditor({
         >
           Numbered list
         </ToolbarButton>
-        <ToolbarButton label="Quote" pressed={state.blockquote} onClick={() => run((c) => c.toggleBlockquote())}>
+        <ToolbarButton
+          label="Quote"
+          pressed={state.blockquote}
+          onClick={() => run((c) => c.toggleBlockquote())}
+        >
           Quote
         </ToolbarButton>
         <ToolbarButton
@@ -231,7 +236,11 @@ export function RichTextEditor({
           {'</>'}
         </ToolbarButton>
         <span aria-hidden="true" className="mx-0.5 h-5 w-px bg-slate-300" />
-        <ToolbarButton label="Insert Link" active={state.link} onClick={() => setLinkTarget(selectionForLink(editor))}>
+        <ToolbarButton
+          label="Insert Link"
+          active={state.link}
+          onClick={() => setLinkTarget(selectionForLink(editor))}
+        >
           Link
         </ToolbarButton>
         <ToolbarButton label="Insert Image" active={state.image} onClick={openImage}>
