@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { Subjects } from '@district/contracts';
+import { PeopleDataSubjects, Subjects } from '@district/contracts';
 import { SERVICES } from './stack';
 
 /**
@@ -11,9 +11,9 @@ import { SERVICES } from './stack';
 export const CONSUMERS: Record<string, readonly string[]> = {
   [Subjects.identityUserUpdated]: ['content', 'chat', 'assessment', 'classroom'],
   [Subjects.identityUserDeleted]: ['content', 'chat', 'assessment', 'classroom'],
-  [Subjects.contentAuditRecorded]: ['identity'],
-  [Subjects.chatAuditRecorded]: ['identity'],
-  [Subjects.assessmentAuditRecorded]: ['identity'],
+  [PeopleDataSubjects.auditRecorded('content')]: ['identity'],
+  [PeopleDataSubjects.auditRecorded('chat')]: ['identity'],
+  [PeopleDataSubjects.auditRecorded('assessment')]: ['identity'],
 };
 
 export interface EventCounts {

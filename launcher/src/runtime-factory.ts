@@ -6,12 +6,13 @@ import {
   NatsJetStreamBus,
   RedisEphemeralStore,
   RedisPubSub,
+  peopleDataParticipants,
   type PlatformRuntime,
 } from '@district/nest-common';
 import { startEmbeddedDatabase } from './embedded-database';
 import { loadOrCreateKeys } from './keys';
 import type { LauncherConfig } from './launcher.config';
-import { streamSubjects } from './targets';
+import { SERVICES, streamSubjects } from './targets';
 
 export interface BuiltRuntime {
   runtime: PlatformRuntime;
@@ -56,6 +57,8 @@ export async function buildRuntime(
       demo: config.demo,
       publicUrl: config.publicUrl,
       env: { ...process.env, DEMO_PASSWORD: config.DEMO_PASSWORD },
+      // From the registry, as the gateway's routes: whom identity asks for exports and records audit events of.
+      peopleData: peopleDataParticipants(SERVICES),
     };
     return { runtime, close: () => closeAll(closers, logger) };
   } catch (error) {

@@ -4,7 +4,7 @@ import { defineChatService } from '@district/chat';
 import { defineClassroomService } from '@district/classroom';
 import { defineContentService } from '@district/content';
 import { defineIdentityService } from '@district/identity';
-import { startService, type RunningService } from '@district/nest-common';
+import { peopleDataParticipants, startService, type RunningService } from '@district/nest-common';
 import {
   createTestRuntime,
   dropSchema,
@@ -13,6 +13,7 @@ import {
   uniqueSchema,
 } from '@district/nest-common/testing';
 import { DataSource } from 'typeorm';
+import { SERVICES } from '../src/targets';
 
 /**
  * The right of access (issue #14 §5, ADR 0021) with the real services: identity and the four others in one
@@ -26,6 +27,8 @@ jest.setTimeout(90_000);
 const ADMIN = { email: 'privacy.admin@district.test', password: 'privacy-admin-1' };
 const runtime = createTestRuntime({
   env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, ADMIN_NAME: 'Pat Privacy' },
+  // As the launcher hands it over: identity asks whom the registry lists (ADR 0036).
+  peopleData: peopleDataParticipants(SERVICES),
 });
 const schemas = {
   identity: uniqueSchema('identity'),

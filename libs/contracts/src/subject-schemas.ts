@@ -28,6 +28,7 @@ import {
   usersListRequestSchema,
 } from './identity/events';
 import { Subjects, type Subject } from './common/events';
+import { PeopleDataSubjects } from './common/people-data';
 import { auditRecordedEventSchema } from './common/audit';
 import { userExportRequestSchema } from './common/user-export';
 
@@ -42,13 +43,6 @@ export const SubjectSchemas = {
   [Subjects.identityUserDeleted]: userDeletedEventSchema,
   [Subjects.identityUsersList]: usersListRequestSchema,
   [Subjects.identitySessionEnded]: sessionEndedEventSchema,
-  [Subjects.contentUserExport]: userExportRequestSchema,
-  [Subjects.chatUserExport]: userExportRequestSchema,
-  [Subjects.assessmentUserExport]: userExportRequestSchema,
-  [Subjects.classroomUserExport]: userExportRequestSchema,
-  [Subjects.contentAuditRecorded]: auditRecordedEventSchema,
-  [Subjects.chatAuditRecorded]: auditRecordedEventSchema,
-  [Subjects.assessmentAuditRecorded]: auditRecordedEventSchema,
   [Subjects.contentPostPublished]: postPublishedEventSchema,
   [Subjects.contentPostUnpublished]: postUnpublishedEventSchema,
   [Subjects.contentPostDeleted]: postDeletedEventSchema,
@@ -76,3 +70,13 @@ export const SubjectSchemas = {
 
 /** The parsed payload a handler of `S` receives, e.g. `SubjectPayload<typeof Subjects.identityUserDeleted>`. */
 export type SubjectPayload<S extends Subject> = z.output<(typeof SubjectSchemas)[S]>;
+
+/**
+ * Payload schemas of subject families (ADR 0036): a subject matching one of these NATS filters (`*` one token) and
+ * absent from `SubjectSchemas` takes its schema. Every service's people's-data subjects are here once, so a
+ * service that declares `peopleData` needs no line in the contracts.
+ */
+export const SubjectPatternSchemas: Readonly<Record<string, z.ZodType>> = {
+  [PeopleDataSubjects.auditRecordedAny]: auditRecordedEventSchema,
+  [PeopleDataSubjects.userExportAny]: userExportRequestSchema,
+};

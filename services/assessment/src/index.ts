@@ -1,6 +1,7 @@
 import { serviceRoute, type ServiceDefinition } from '@district/nest-common';
 import { ASSESSMENT_SERVICE_NAME, AssessmentModule, type AssessmentModuleOptions } from './assessment.module';
 import { assessmentWarmUp } from './grades/warm-up';
+import { ASSESSMENT_PEOPLE_DATA } from './users/people-data.holder';
 
 export { AssessmentModule, ASSESSMENT_SERVICE_NAME, type AssessmentModuleOptions } from './assessment.module';
 
@@ -17,6 +18,8 @@ export function defineAssessmentService(options: AssessmentModuleOptions = {}): 
       serviceRoute('/api/quiz-grades', 'tree', '/api/quiz-grades/4'),
       serviceRoute('/api/text-quiz-grades', 'tree', '/api/text-quiz-grades'),
     ],
+    // It holds people's data (ADR 0036): the platform audits and answers for it, identity asks it.
+    peopleData: ASSESSMENT_PEOPLE_DATA,
     rootModule: (runtime) => AssessmentModule.forRoot(runtime, options),
     // A replica started during a burst (the autoscaler adding one) takes its share with its submission path warm.
     warmUp: assessmentWarmUp,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  PeopleDataSubjects,
   AssessmentMessages as M,
   auditRecordedEventSchema,
   Subjects,
@@ -32,7 +33,7 @@ beforeAll(async () => {
   ({ client: other } = await app.signIn('teacher', { name: 'Mr. Other' }));
   ({ client: admin, person: adminPerson } = await app.signIn('admin', { name: 'Ada Admin' }));
   subscription = await app.runtime.bus.subscribe(
-    Subjects.assessmentAuditRecorded,
+    PeopleDataSubjects.auditRecorded('assessment'),
     async (m) => void audits.push(auditRecordedEventSchema.parse(m.data)),
     { durable: 'assessment-ownership-audit' },
   );

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
+  PeopleDataSubjects,
   auditRecordedEventSchema,
-  Subjects,
   userExportReplySchema,
   type AuditRecordedEvent,
   type Grade,
@@ -24,7 +24,7 @@ beforeAll(async () => {
   teacher = signedIn.client;
   teacherId = signedIn.person.id;
   subscription = await app.runtime.bus.subscribe(
-    Subjects.assessmentAuditRecorded,
+    PeopleDataSubjects.auditRecorded('assessment'),
     async (m) => void audits.push(auditRecordedEventSchema.parse(m.data)),
     { durable: 'assessment-test-audit' },
   );
@@ -55,7 +55,9 @@ it('answers assessment.user.export.v1 with the person’s results, accommodation
   ).toBe(204);
 
   const reply = userExportReplySchema.parse(
-    await app.runtime.bus.request(Subjects.assessmentUserExport, { userId: person.id.toUpperCase() }),
+    await app.runtime.bus.request(PeopleDataSubjects.userExport('assessment'), {
+      userId: person.id.toUpperCase(),
+    }),
   );
   expect(reply.service).toBe('assessment');
   expect(reply.sections.grades).toEqual([
@@ -72,13 +74,13 @@ it('answers assessment.user.export.v1 with the person’s results, accommodation
   ]);
   expect(reply.sections.quizzesCreated).toEqual([]);
   const mine = userExportReplySchema.parse(
-    await app.runtime.bus.request(Subjects.assessmentUserExport, { userId: teacherId }),
+    await app.runtime.bus.request(PeopleDataSubjects.userExport('assessment'), { userId: teacherId }),
   );
   expect(mine.sections.quizzesCreated.map((r) => r.id)).toContain(q.id);
   expect(mine.sections.grades).toEqual([]);
   // A request out of contract is refused, not answered.
   await expect(
-    app.runtime.bus.request(Subjects.assessmentUserExport, { userId: 'me' }),
+    app.runtime.bus.request(PeopleDataSubjects.userExport('assessment'), { userId: 'me' }),
   ).rejects.toMatchObject({ code: 'REMOTE' });
 });
 

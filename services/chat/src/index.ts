@@ -1,5 +1,6 @@
 import { serviceRoute, type ServiceDefinition } from '@district/nest-common';
 import { CHAT_SERVICE_NAME, ChatModule, type ChatModuleOptions } from './chat.module';
+import { CHAT_PEOPLE_DATA } from './users/people-data.holder';
 
 export { ChatModule, CHAT_SERVICE_NAME, type ChatModuleOptions } from './chat.module';
 
@@ -17,6 +18,8 @@ export function defineChatService(options: ChatModuleOptions = {}): ServiceDefin
       serviceRoute('/api/admin/chatrooms', 'tree', '/api/admin/chatrooms/invitable-users'),
       serviceRoute('/ws', 'exact', '/ws'),
     ],
+    // It holds people's data (ADR 0036): the platform audits and answers for it, identity asks it.
+    peopleData: CHAT_PEOPLE_DATA,
     rootModule: (runtime) => ChatModule.forRoot(runtime, options),
   };
 }

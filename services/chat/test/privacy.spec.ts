@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
+  PeopleDataSubjects,
   auditRecordedEventSchema,
-  Subjects,
   userExportReplySchema,
   type AuditRecordedEvent,
   type Chatroom,
@@ -24,7 +24,7 @@ beforeAll(async () => {
   admin = signedIn.client;
   adminId = signedIn.person.id;
   subscription = await app.runtime.bus.subscribe(
-    Subjects.chatAuditRecorded,
+    PeopleDataSubjects.auditRecorded('chat'),
     async (m) => void audits.push(auditRecordedEventSchema.parse(m.data)),
     { durable: 'chat-test-audit' },
   );
@@ -62,7 +62,7 @@ it('answers chat.user.export.v1 with the rooms the person is invited to and thei
   // A room they were never invited to (as an admin, say), still theirs to see.
   await say(elsewhere.id, me, 'Ana', 'Adiós');
   const reply = userExportReplySchema.parse(
-    await app.runtime.bus.request(Subjects.chatUserExport, { userId: me.toUpperCase() }),
+    await app.runtime.bus.request(PeopleDataSubjects.userExport('chat'), { userId: me.toUpperCase() }),
   );
   expect(reply.service).toBe('chat');
   expect(reply.sections.invitedTo).toEqual([
@@ -85,7 +85,7 @@ it('answers chat.user.export.v1 with the rooms the person is invited to and thei
     }),
   ]);
   const nobody = userExportReplySchema.parse(
-    await app.runtime.bus.request(Subjects.chatUserExport, { userId: randomUUID() }),
+    await app.runtime.bus.request(PeopleDataSubjects.userExport('chat'), { userId: randomUUID() }),
   );
   expect(nobody.sections).toEqual({ invitedTo: [], messages: [] });
 });

@@ -1,5 +1,6 @@
 import { serviceRoute, type ServiceDefinition } from '@district/nest-common';
 import { CLASSROOM_SERVICE_NAME, ClassroomModule, type ClassroomModuleOptions } from './classroom.module';
+import { CLASSROOM_PEOPLE_DATA } from './users/people-data.holder';
 
 export { ClassroomModule, CLASSROOM_SERVICE_NAME, type ClassroomModuleOptions } from './classroom.module';
 
@@ -16,6 +17,8 @@ export function defineClassroomService(options: ClassroomModuleOptions = {}): Se
       serviceRoute('/api/lesson-plans', 'tree', '/api/lesson-plans/4'),
       serviceRoute('/api/google-slides', 'tree', '/api/google-slides/4'),
     ],
+    // It holds people's data (ADR 0036): the platform audits and answers for it, identity asks it.
+    peopleData: CLASSROOM_PEOPLE_DATA,
     rootModule: (runtime) => ClassroomModule.forRoot(runtime, options),
   };
 }

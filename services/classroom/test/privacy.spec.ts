@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Subjects, userExportReplySchema, type AudioList } from '@district/contracts';
+import { PeopleDataSubjects, userExportReplySchema, type AudioList } from '@district/contracts';
 import { startClassroom, type ClassroomTestApp } from './support/classroom-app';
 
 /** classroom's part of ADR 0021: its answer to the right-of-access request. */
@@ -41,7 +41,9 @@ it('answers classroom.user.export.v1 with the audio lists, lesson plans and slid
   expect(slide.status).toBe(201);
 
   const reply = userExportReplySchema.parse(
-    await app.runtime.bus.request(Subjects.classroomUserExport, { userId: person.id.toUpperCase() }),
+    await app.runtime.bus.request(PeopleDataSubjects.userExport('classroom'), {
+      userId: person.id.toUpperCase(),
+    }),
   );
   expect(reply.service).toBe('classroom');
   expect(reply.sections.audioLists).toEqual([
@@ -59,7 +61,7 @@ it('answers classroom.user.export.v1 with the audio lists, lesson plans and slid
   ]);
   expect(JSON.stringify(reply)).not.toContain('Not mine');
   const nobody = userExportReplySchema.parse(
-    await app.runtime.bus.request(Subjects.classroomUserExport, { userId: randomUUID() }),
+    await app.runtime.bus.request(PeopleDataSubjects.userExport('classroom'), { userId: randomUUID() }),
   );
   expect(nobody.sections).toEqual({ audioLists: [], lessonPlans: [], slides: [] });
 });

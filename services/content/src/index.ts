@@ -3,6 +3,7 @@ import { MAX_IMAGE_BYTES } from '@district/contracts';
 import { serviceRoute, type ServiceDefinition } from '@district/nest-common';
 import { CONTENT_SERVICE_NAME, ContentModule, type ContentModuleOptions } from './content.module';
 import { createLessonPages } from './pages/lesson-pages';
+import { CONTENT_PEOPLE_DATA } from './users/people-data.holder';
 
 export { ContentModule, CONTENT_SERVICE_NAME, type ContentModuleOptions } from './content.module';
 export { createLessonPages } from './pages/lesson-pages';
@@ -28,6 +29,8 @@ export function defineContentService(options: ContentModuleOptions = {}): Servic
     ],
     // Lesson pages' head tags (link previews), run by the gateway.
     pages: createLessonPages(),
+    // It holds people's data (ADR 0036): the platform audits and answers for it, identity asks it.
+    peopleData: CONTENT_PEOPLE_DATA,
     rootModule: (runtime) => ContentModule.forRoot(runtime, options),
     // Multipart parsing for POST /api/upload-image; limits are checked again per request.
     configureApp: async (app) => {

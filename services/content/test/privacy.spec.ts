@@ -1,6 +1,6 @@
 import {
+  PeopleDataSubjects,
   auditRecordedEventSchema,
-  Subjects,
   userExportReplySchema,
   type AuditRecordedEvent,
   type Comment,
@@ -25,7 +25,7 @@ beforeAll(async () => {
   adminId = signedIn.person.id;
   post = (await admin.post<Post>('/api/posts', { title: 'Privacy lesson', status: 'published' })).body;
   subscription = await app.runtime.bus.subscribe(
-    Subjects.contentAuditRecorded,
+    PeopleDataSubjects.auditRecorded('content'),
     async (m) => void audits.push(auditRecordedEventSchema.parse(m.data)),
     { durable: 'content-test-audit' },
   );
@@ -47,7 +47,7 @@ it('answers content.user.export.v1 with the person’s comments and posts, and n
   const mine = await comment(student, 'Me gusta');
   await comment(other, 'Not mine');
   const reply = userExportReplySchema.parse(
-    await app.runtime.bus.request(Subjects.contentUserExport, { userId: person.id }),
+    await app.runtime.bus.request(PeopleDataSubjects.userExport('content'), { userId: person.id }),
   );
   expect(reply).toEqual({
     service: 'content',
@@ -65,7 +65,7 @@ it('answers content.user.export.v1 with the person’s comments and posts, and n
   });
   expect(JSON.stringify(reply)).not.toContain('Not mine');
   const authored = userExportReplySchema.parse(
-    await app.runtime.bus.request(Subjects.contentUserExport, { userId: adminId }),
+    await app.runtime.bus.request(PeopleDataSubjects.userExport('content'), { userId: adminId }),
   );
   expect(authored.sections.posts.map((p) => p.id)).toContain(post.id);
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   auditRecord,
-  Subjects,
+  PeopleDataSubjects,
   type AuditLogPage,
   type AuditRecordedEvent,
   type User,
@@ -121,9 +121,11 @@ describe('the audit log', () => {
     };
     const id = randomUUID();
     // The same event twice (a redelivery), and the same record under another service's subject.
-    await app.runtime.bus.publish(Subjects.assessmentAuditRecorded, event, { id });
-    await app.runtime.bus.publish(Subjects.assessmentAuditRecorded, event, { id: randomUUID() });
-    await app.runtime.bus.publish(Subjects.assessmentAuditRecorded, event, { id });
+    await app.runtime.bus.publish(PeopleDataSubjects.auditRecorded('assessment'), event, { id });
+    await app.runtime.bus.publish(PeopleDataSubjects.auditRecorded('assessment'), event, {
+      id: randomUUID(),
+    });
+    await app.runtime.bus.publish(PeopleDataSubjects.auditRecorded('assessment'), event, { id });
     const page = await eventually(async () => {
       const p = await log(`?target=${gradeId}`);
       return p.total >= 2 ? p : undefined;
@@ -139,7 +141,7 @@ describe('the audit log', () => {
       ip: '198.51.100.2',
     });
     // An event out of contract is dropped, not recorded.
-    await app.runtime.bus.publish(Subjects.chatAuditRecorded, {
+    await app.runtime.bus.publish(PeopleDataSubjects.auditRecorded('chat'), {
       service: 'chat',
       record: { action: 'chatroom.nuked' },
     });

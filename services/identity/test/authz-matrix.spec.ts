@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DEMO_ACCOUNTS, USER_EXPORT_SERVICES, type User, type UserExportReply } from '@district/contracts';
+import { DEMO_ACCOUNTS, type User, type UserExportReply } from '@district/contracts';
 import { SESSION_COOKIE } from '@district/nest-common';
 import {
   describeAuthzMatrix,
@@ -9,7 +9,11 @@ import {
 } from '@district/nest-common/testing';
 import { DEFAULT_DEMO_PASSWORD } from '../src';
 import matrix from './authz-matrix.json';
-import { startIdentity, type IdentityTestApp } from './support/identity-app';
+import {
+  EXPORTING_SERVICES as USER_EXPORT_SERVICES,
+  startIdentity,
+  type IdentityTestApp,
+} from './support/identity-app';
 import { newAccount } from './support/people';
 
 /** The demo district has one account of each kind; anonymous has no account at all. */

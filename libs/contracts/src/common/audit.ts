@@ -1,9 +1,10 @@
 import { z } from 'zod';
 
 /**
- * The audit log of administrative actions (issue #14 §5, ADR 0021). identity keeps it, append-only; its own
- * actions are written in the transaction that makes them, the other services' arrive as
- * `<service>.audit.recorded.v1` events enqueued in theirs (outbox), and identity records each once.
+ * The audit log of administrative actions (issue #14 §5, ADRs 0021 and 0036). identity keeps it, append-only; its
+ * own actions are written in the transaction that makes them, those of every service that declares `audit` in its
+ * registry entry arrive as `<service>.audit.recorded.v1` events enqueued in theirs (the platform's `AuditTrail`),
+ * and identity records each once.
  */
 export const AUDIT_ACTIONS = [
   'user.approved',
@@ -27,8 +28,13 @@ export const AUDIT_ACTIONS = [
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AUDIT_TARGET_TYPES = ['user', 'grade', 'quiz', 'chatroom', 'comment'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
-export const AUDIT_SERVICES = ['identity', 'content', 'chat', 'assessment'] as const;
-export type AuditService = (typeof AUDIT_SERVICES)[number];
+/**
+ * Where an action happened: a service's registry name (lower-case letters and digits, as the launcher's registry
+ * requires; at most 20, the audit log's column). Which names identity accepts is the registry's business (the
+ * services that declare `peopleData.audit`), not the contract's, so a new service needs no edit here.
+ */
+export const auditServiceSchema = z.string().regex(/^[a-z][a-z0-9]{0,19}$/, 'must be a service name');
+export type AuditService = z.infer<typeof auditServiceSchema>;
 
 /** Who did it and from where, as the service saw the request (the client address the gateway forwarded). */
 export interface AuditStamp {
@@ -53,9 +59,12 @@ export const auditRecordSchema = z.object({
 });
 export type AuditRecord = z.infer<typeof auditRecordSchema>;
 
-/** `<service>.audit.recorded.v1`: the record and the service where the action happened. */
+/**
+ * `<service>.audit.recorded.v1` (`PeopleDataSubjects.auditRecorded`): the record and the service where the action
+ * happened, which must be the subject's first token.
+ */
 export const auditRecordedEventSchema = z.object({
-  service: z.enum(AUDIT_SERVICES),
+  service: auditServiceSchema,
   record: auditRecordSchema,
 });
 export type AuditRecordedEvent = z.infer<typeof auditRecordedEventSchema>;
@@ -84,7 +93,7 @@ export function auditRecord(
 /** An entry of `GET /api/admin/audit-log`. */
 export const auditLogEntrySchema = auditRecordSchema.extend({
   id: z.string().uuid(),
-  service: z.enum(AUDIT_SERVICES),
+  service: auditServiceSchema,
 });
 export type AuditLogEntry = z.infer<typeof auditLogEntrySchema>;
 

@@ -1,6 +1,8 @@
 /**
  * Every bus subject is a versioned constant. Handlers and publishers import these,
- * never write the string themselves, so a rename is one edit and a typo is a type error.
+ * never write the string themselves, so a rename is one edit and a typo is a type error. The people's-data
+ * subjects every participating service has (`<service>.audit.recorded.v1`, `<service>.user.export.v1`) are
+ * `PeopleDataSubjects` (people-data.ts): a family, not a constant per service (ADR 0036).
  */
 export const Subjects = {
   identityUserCreated: 'identity.user.created.v1',
@@ -8,13 +10,6 @@ export const Subjects = {
   identityUserDeleted: 'identity.user.deleted.v1',
   identityUsersList: 'identity.users.list.v1',
   identitySessionEnded: 'identity.session.ended.v1',
-  contentUserExport: 'content.user.export.v1',
-  chatUserExport: 'chat.user.export.v1',
-  assessmentUserExport: 'assessment.user.export.v1',
-  classroomUserExport: 'classroom.user.export.v1',
-  contentAuditRecorded: 'content.audit.recorded.v1',
-  chatAuditRecorded: 'chat.audit.recorded.v1',
-  assessmentAuditRecorded: 'assessment.audit.recorded.v1',
   contentPostPublished: 'content.post.published.v1',
   contentPostUnpublished: 'content.post.unpublished.v1',
   contentPostDeleted: 'content.post.deleted.v1',

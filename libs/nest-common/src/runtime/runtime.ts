@@ -2,6 +2,7 @@ import type { DynamicModule } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { EventBus } from '../bus/bus.port';
 import type { EphemeralStore, PubSub } from '../pubsub/pubsub.port';
+import type { PeopleDataDeclaration, PeopleDataParticipant } from '../people-data/people-data';
 
 /** Keys for session tokens. Only identity gets the private key. */
 export interface AuthKeys {
@@ -30,6 +31,11 @@ export interface PlatformRuntime {
   publicUrl: string;
   /** The environment, for per-service config sections. */
   env: NodeJS.ProcessEnv;
+  /**
+   * The registry's services that hold people's data (`peopleDataParticipants(SERVICES)`, every registered one, not
+   * only those in this process): whom identity asks for an export and whose audit events it records (ADR 0036).
+   */
+  peopleData: readonly PeopleDataParticipant[];
 }
 
 /** `exact`: the path itself only. `tree`: the path and everything below it (`/x` and `/x/...`). */
@@ -144,6 +150,11 @@ export interface ServiceDefinition {
   routes: readonly ServiceRoute[];
   /** Head tags for the SPA pages this service owns (content: lesson pages); the launcher hands it to the gateway. */
   pages?: PagePlugin;
+  /**
+   * It holds people's data (ADR 0036): the same declaration its module passes to `PeopleDataModule.forService`;
+   * the launcher hands the registry's to identity (audit log, right-of-access export). Absent: it holds none.
+   */
+  peopleData?: PeopleDataDeclaration;
   /** Builds the service's root module for this runtime. */
   rootModule(runtime: PlatformRuntime): DynamicModule;
   /**
@@ -186,3 +197,6 @@ export interface ServiceWarmUp {
 }
 
 export const PLATFORM_RUNTIME = Symbol('PLATFORM_RUNTIME');
+
+// What a definition's `peopleData` declares, and what the platform then gives the service (ADR 0036).
+export * from '../people-data';

@@ -40,6 +40,8 @@ export function createTestRuntime(
     demo: false,
     publicUrl: 'http://localhost:3000',
     env: {},
+    // No other service holds people's data unless the test says so (identity asks nobody for an export).
+    peopleData: [],
     ...overrides,
   };
   return {

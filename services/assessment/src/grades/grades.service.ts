@@ -19,6 +19,7 @@ import {
   auditRecord,
 } from '@district/contracts';
 import {
+  AuditTrail,
   OutboxService,
   PLATFORM_LOGGER,
   ServiceMetrics,
@@ -36,7 +37,6 @@ import {
 } from '../assessment.errors';
 import { canChange, forTaking, isStaff } from '../quizzes/quiz-views';
 import type { Actor } from '../quizzes/quizzes.service';
-import { enqueueAudit } from '../users/audit';
 import { QuizzesRepository } from '../quizzes/quizzes.repository';
 import { GradesRepository, type SubmitOutcome } from './grades.repository';
 import { QuizCache } from './quiz-cache';
@@ -105,6 +105,7 @@ export class GradesService {
     @Inject(GradesRepository) private readonly grades: GradesRepository,
     @Inject(QuizzesRepository) private readonly quizzes: QuizzesRepository,
     @Inject(OutboxService) private readonly outbox: OutboxService,
+    @Inject(AuditTrail) private readonly audit: AuditTrail,
     @Inject(PLATFORM_LOGGER) private readonly logger: Logger,
     @Inject(ServiceMetrics) metrics: ServiceMetrics,
   ) {
@@ -382,8 +383,7 @@ export class GradesService {
         gradeId: id,
         kind,
       } satisfies GradeDeletedEvent);
-      await enqueueAudit(
-        this.outbox,
+      await this.audit.record(
         tx,
         auditRecord(
           by.stamp,

@@ -13,9 +13,14 @@ import {
   type QuizInput,
   type QuizKind,
 } from '@district/contracts';
-import { OutboxService, PLATFORM_LOGGER, type AuthUser, type Logger } from '@district/nest-common';
+import {
+  AuditTrail,
+  OutboxService,
+  PLATFORM_LOGGER,
+  type AuthUser,
+  type Logger,
+} from '@district/nest-common';
 import { QuizNotFoundError, QuizOwnerError } from '../assessment.errors';
-import { enqueueAudit } from '../users/audit';
 import { canChange, viewFor } from './quiz-views';
 import { QuizzesRepository, type Author } from './quizzes.repository';
 
@@ -49,6 +54,7 @@ export class QuizzesService {
     @Inject(DataSource) private readonly dataSource: DataSource,
     @Inject(QuizzesRepository) private readonly quizzes: QuizzesRepository,
     @Inject(OutboxService) private readonly outbox: OutboxService,
+    @Inject(AuditTrail) private readonly audit: AuditTrail,
     @Inject(PLATFORM_LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -98,8 +104,7 @@ export class QuizzesService {
       const updated = await this.quizzes.update(tx, kind, id, input);
       if (!updated) throw new QuizNotFoundError();
       await this.enqueueChanged(tx, Subjects.assessmentQuizUpdated, updated);
-      await enqueueAudit(
-        this.outbox,
+      await this.audit.record(
         tx,
         auditRecord(
           by.stamp,
@@ -128,8 +133,7 @@ export class QuizzesService {
         quizId: id,
         kind,
       } satisfies QuizDeletedEvent);
-      await enqueueAudit(
-        this.outbox,
+      await this.audit.record(
         tx,
         auditRecord(
           by.stamp,
@@ -160,8 +164,7 @@ export class QuizzesService {
       const previous = await this.quizzes.extraAttempts(quizId, student, tx);
       if (previous === extraAttempts) return false;
       await this.quizzes.setExtraAttempts(tx, quizId, student, extraAttempts);
-      await enqueueAudit(
-        this.outbox,
+      await this.audit.record(
         tx,
         auditRecord(
           by.stamp,

@@ -97,6 +97,12 @@ export class ChatroomsRepository {
   }
 
   /** False when there is no such room. */
+  /** A room's name as stored, read in `tx` before it goes (for the audit log); null when absent. */
+  async nameOf(tx: EntityManager, id: string): Promise<string | null> {
+    const rows = (await tx.query(`SELECT name FROM chatrooms WHERE id = $1`, [id])) as { name: string }[];
+    return rows[0]?.name ?? null;
+  }
+
   async delete(tx: EntityManager, id: string): Promise<boolean> {
     const [, affected] = (await tx.query(`DELETE FROM chatrooms WHERE id = $1`, [id])) as [unknown, number];
     return affected > 0;

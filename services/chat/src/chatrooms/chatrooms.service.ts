@@ -12,6 +12,7 @@ import {
   type NewChatroom,
 } from '@district/contracts';
 import {
+  AuditTrail,
   OutboxService,
   PLATFORM_LOGGER,
   PUBSUB,
@@ -23,7 +24,6 @@ import { ChatroomNotFoundError } from '../chat.errors';
 import { LiveKeys, type LiveControlMessage } from '../live/live-channels';
 import { roomScopeOf } from './chatroom-rules';
 import { ChatroomsRepository } from './chatrooms.repository';
-import { chatroomName, enqueueAudit } from '../users/audit';
 
 /**
  * Chatrooms (spec §3, §4, §7): admins create, (de)activate, edit and delete them; signed-in people list the
@@ -36,6 +36,7 @@ export class ChatroomsService {
     @Inject(DataSource) private readonly dataSource: DataSource,
     @Inject(ChatroomsRepository) private readonly chatrooms: ChatroomsRepository,
     @Inject(OutboxService) private readonly outbox: OutboxService,
+    @Inject(AuditTrail) private readonly audit: AuditTrail,
     @Inject(PUBSUB) private readonly pubsub: PubSub,
     @Inject(PLATFORM_LOGGER) private readonly logger: Logger,
   ) {}
@@ -56,8 +57,7 @@ export class ChatroomsService {
       const created = await this.chatrooms.insert(tx, input);
       await this.enqueueChanged(tx, Subjects.chatRoomCreated, created);
       if (by)
-        await enqueueAudit(
-          this.outbox,
+        await this.audit.record(
           tx,
           auditRecord(
             by,
@@ -81,8 +81,7 @@ export class ChatroomsService {
       if (!updated) throw new ChatroomNotFoundError();
       await this.enqueueChanged(tx, Subjects.chatRoomUpdated, updated);
       if (by)
-        await enqueueAudit(
-          this.outbox,
+        await this.audit.record(
           tx,
           auditRecord(
             by,
@@ -104,12 +103,11 @@ export class ChatroomsService {
 
   async remove(id: string, by?: AuditStamp): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
-      const name = by ? await chatroomName(tx, id) : null;
+      const name = by ? await this.chatrooms.nameOf(tx, id) : null;
       if (!(await this.chatrooms.delete(tx, id))) throw new ChatroomNotFoundError();
       await this.outbox.enqueue(tx, Subjects.chatRoomDeleted, { roomId: id } satisfies ChatroomDeletedEvent);
       if (by)
-        await enqueueAudit(
-          this.outbox,
+        await this.audit.record(
           tx,
           auditRecord(by, 'chatroom.deleted', { type: 'chatroom', id, label: name ?? '' }),
         );

@@ -1,5 +1,5 @@
-import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
 
 /** Every table whose rows name their creator (fixed names: no SQL is built from input). */
 const CREATOR_TABLES = ['audio_lists', 'lesson_plans', 'google_slides'] as const;
@@ -11,9 +11,38 @@ export interface AnonymisedItems {
   slides: { id: string; title: string; isPublic: boolean; embedUrl: string; updatedAt: string }[];
 }
 
-/** The SQL of creators across classroom's items, for identity's events (inside the inbox transaction). */
+/**
+ * The SQL of creators across classroom's items, for identity's events (inside the inbox transaction) and for a
+ * person's right-of-access file.
+ */
 @Injectable()
 export class CreatorsRepository {
+  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
+
+  /** The items a person created, by kind, oldest first (fixed statements: no SQL is built from input). */
+  async createdBy(
+    creatorId: string,
+  ): Promise<Record<'audioLists' | 'lessonPlans' | 'slides', Record<string, unknown>[]>> {
+    const rows = (sql: string) =>
+      this.dataSource.query(sql, [creatorId]) as Promise<Record<string, unknown>[]>;
+    const audioLists = await rows(
+      `SELECT id, title, description, audio_files AS "audioFiles", creator_name AS "creatorName",
+              created_at AS "createdAt", updated_at AS "updatedAt"
+         FROM audio_lists WHERE creator_id = $1 ORDER BY created_at, id`,
+    );
+    const lessonPlans = await rows(
+      `SELECT id, title, teacher, subject, topic, creator_name AS "creatorName", created_at AS "createdAt",
+              updated_at AS "updatedAt"
+         FROM lesson_plans WHERE creator_id = $1 ORDER BY created_at, id`,
+    );
+    const slides = await rows(
+      `SELECT id, title, description, google_slides_url AS "googleSlidesUrl", is_public AS "isPublic",
+              creator_name AS "creatorName", created_at AS "createdAt", updated_at AS "updatedAt"
+         FROM google_slides WHERE creator_id = $1 ORDER BY created_at, id`,
+    );
+    return { audioLists, lessonPlans, slides };
+  }
+
   /** The name shown on a person's items follows their account's. */
   async rename(tx: EntityManager, creatorId: string, name: string): Promise<number> {
     let renamed = 0;

@@ -63,6 +63,29 @@ const DELETION_ROOTS = {
 export class CommentsRepository {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
+  /** What a comment is called in the audit log (its author, as stored) and where it was, read before it goes. */
+  async auditTarget(
+    tx: EntityManager,
+    id: string,
+  ): Promise<{
+    target: { type: 'comment'; id: string; label: string };
+    details: Record<string, unknown>;
+  } | null> {
+    const rows = (await tx.query(`SELECT author_name, author_id, post_id FROM comments WHERE id = $1`, [
+      id,
+    ])) as {
+      author_name: string;
+      author_id: string | null;
+      post_id: string;
+    }[];
+    if (rows.length === 0) return null;
+    const [row] = rows;
+    return {
+      target: { type: 'comment', id, label: row.author_name },
+      details: { postId: row.post_id, authorId: row.author_id },
+    };
+  }
+
   /**
    * A post's comments, oldest first: approved ones, the viewer's own (`viewerId`), or all of them (`all`).
    * Each carries `own` for the viewer.

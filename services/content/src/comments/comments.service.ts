@@ -11,6 +11,7 @@ import {
   type CommentStatus,
 } from '@district/contracts';
 import {
+  AuditTrail,
   OutboxService,
   PLATFORM_LOGGER,
   UUID_PATTERN,
@@ -25,7 +26,6 @@ import { SiteSettingsService } from '../settings/site-settings.service';
 import { CommentRateLimit } from './comment-rate-limit';
 import { commentStatusFor, forViewer, isApprovedAdmin, threaded, type FullComment } from './comment-rules';
 import { CommentsRepository, type RemovedComment } from './comments.repository';
-import { commentAuditTarget, enqueueAudit } from '../users/audit';
 
 /** Comments (spec §3–§5): one level of replies, only to approved top-level comments; HTML sanitised on the way in. */
 @Injectable()
@@ -35,6 +35,7 @@ export class CommentsService {
     @Inject(CommentsRepository) private readonly comments: CommentsRepository,
     @Inject(PostsRepository) private readonly posts: PostsRepository,
     @Inject(OutboxService) private readonly outbox: OutboxService,
+    @Inject(AuditTrail) private readonly audit: AuditTrail,
     @Inject(SiteSettingsService) private readonly settings: SiteSettingsService,
     @Inject(PLATFORM_LOGGER) private readonly logger: Logger,
     @Inject(CommentRateLimit) private readonly rateLimit: CommentRateLimit,
@@ -101,10 +102,9 @@ export class CommentsService {
       const changed = await this.comments.setStatus(tx, id, status);
       if (!changed) throw new CommentNotFoundError();
       await this.enqueueChanged(tx, Subjects.contentCommentUpdated, changed);
-      const audited = by ? await commentAuditTarget(tx, id) : null;
+      const audited = by ? await this.comments.auditTarget(tx, id) : null;
       if (by && audited)
-        await enqueueAudit(
-          this.outbox,
+        await this.audit.record(
           tx,
           auditRecord(by, status === 'approved' ? 'comment.approved' : 'comment.unapproved', audited.target, {
             ...audited.details,
@@ -120,12 +120,11 @@ export class CommentsService {
   async remove(id: string, by?: AuditStamp): Promise<void> {
     if (!UUID_PATTERN.test(id)) throw new CommentNotFoundError();
     await this.dataSource.transaction(async (tx) => {
-      const audited = by ? await commentAuditTarget(tx, id) : null;
+      const audited = by ? await this.comments.auditTarget(tx, id) : null;
       const removed = await this.removed(tx, await this.comments.deleteByIds(tx, [id]));
       if (removed.length === 0) throw new CommentNotFoundError();
       if (by && audited)
-        await enqueueAudit(
-          this.outbox,
+        await this.audit.record(
           tx,
           auditRecord(by, 'comment.deleted', audited.target, {
             ...audited.details,

@@ -1,21 +1,20 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  Subjects,
-  USER_EXPORT_SERVICES,
+  PeopleDataSubjects,
   userExportReplySchema,
   type User,
-  type UserExportReply,
   type UserExportRequest,
-  type UserExportService as ExportingService,
+  type UserExportSections,
 } from '@district/contracts';
 import {
   BusRequestError,
   EVENT_BUS,
   PLATFORM_LOGGER,
+  PLATFORM_RUNTIME,
   type EventBus,
   type Logger,
+  type PlatformRuntime,
 } from '@district/nest-common';
-import { DataSource } from 'typeorm';
 import { UserNotFoundError } from '../identity.errors';
 import { toUser } from '../users/user.mapper';
 import { UsersRepository } from '../users/users.repository';
@@ -24,54 +23,51 @@ import { ExportUnavailableError } from './user-export.errors';
 /** How long identity waits for each service's part (asked in parallel) before answering 503. */
 export const USER_EXPORT_TIMEOUT_MS = 5_000;
 
-const SUBJECTS: Record<ExportingService, string> = {
-  content: Subjects.contentUserExport,
-  chat: Subjects.chatUserExport,
-  assessment: Subjects.assessmentUserExport,
-  classroom: Subjects.classroomUserExport,
-};
-
 /** The right-of-access file (ADR 0021): everything the district holds about one person, by service. */
 export interface UserExportFile {
   format: 'district-user-export/v1';
   exportedAt: string;
   userId: string;
-  services: {
-    identity: { user: User & { updatedAt: string }; externalIdentities: Record<string, unknown>[] };
-  } & Record<ExportingService, UserExportReply['sections']>;
+  /** identity's own part, then each holder's sections under its name. */
+  services: { identity: IdentityPart; [service: string]: IdentityPart | UserExportSections };
+}
+
+interface IdentityPart {
+  user: User & { updatedAt: string };
+  externalIdentities: Record<string, unknown>[];
 }
 
 /**
- * Assembles a person's export: identity's own record (never the password hash or session bookkeeping) and each
- * other service's part, asked over the bus (`<service>.user.export.v1`, request/reply, in parallel). The file
- * is whole or not at all: a service that does not answer in time, or answers out of contract, makes it a 503
- * naming that service — a partial file would silently under-report what the district holds.
+ * Assembles a person's export: identity's own record (never the password hash or session bookkeeping) and the part
+ * of every service the registry lists as holding people's data (ADR 0036), asked over the bus
+ * (`<service>.user.export.v1`, request/reply, in parallel). The file is whole or not at all: a service that does
+ * not answer in time, or answers out of contract (or as another service), makes it a 503 naming that service — a
+ * partial file would silently under-report what the district holds.
  */
 @Injectable()
 export class UserExportService {
+  /** The registry's holders, in its order. */
+  private readonly holders: readonly string[];
+
   constructor(
     @Inject(UsersRepository) private readonly users: UsersRepository,
-    @Inject(DataSource) private readonly dataSource: DataSource,
     @Inject(EVENT_BUS) private readonly bus: EventBus,
     @Inject(PLATFORM_LOGGER) private readonly logger: Logger,
-  ) {}
+    @Inject(PLATFORM_RUNTIME) runtime: PlatformRuntime,
+  ) {
+    this.holders = runtime.peopleData.filter((p) => p.export).map((p) => p.service);
+  }
 
   async assemble(userId: string, timeoutMs = USER_EXPORT_TIMEOUT_MS): Promise<UserExportFile> {
     const user = await this.users.findById(userId);
     if (!user) throw new UserNotFoundError();
-    const externalIdentities = (await this.dataSource.query(
-      `SELECT issuer, subject, created_at AS "createdAt" FROM external_identities WHERE user_id = $1
-        ORDER BY created_at, issuer`,
-      [user.id],
-    )) as Record<string, unknown>[];
+    const externalIdentities = await this.users.externalIdentitiesOf(user.id);
     const parts = await Promise.all(
-      USER_EXPORT_SERVICES.map(
-        async (service) => [service, await this.part(service, user.id, timeoutMs)] as const,
-      ),
+      this.holders.map(async (service) => [service, await this.part(service, user.id, timeoutMs)] as const),
     );
     const missing = parts.filter(([, part]) => part === null).map(([service]) => service);
     if (missing.length > 0) throw new ExportUnavailableError(missing);
-    const services = Object.fromEntries(parts) as Record<ExportingService, UserExportReply['sections']>;
+    const services = Object.fromEntries(parts) as Record<string, UserExportSections>;
     return {
       format: 'district-user-export/v1',
       exportedAt: new Date().toISOString(),
@@ -84,14 +80,14 @@ export class UserExportService {
   }
 
   /** One service's sections, or null when it did not answer in time or answered out of contract. */
-  private async part(
-    service: ExportingService,
-    userId: string,
-    timeoutMs: number,
-  ): Promise<UserExportReply['sections'] | null> {
+  private async part(service: string, userId: string, timeoutMs: number): Promise<UserExportSections | null> {
     let answer: unknown;
     try {
-      answer = await this.bus.request(SUBJECTS[service], { userId } satisfies UserExportRequest, timeoutMs);
+      answer = await this.bus.request(
+        PeopleDataSubjects.userExport(service),
+        { userId } satisfies UserExportRequest,
+        timeoutMs,
+      );
     } catch (error) {
       if (!(error instanceof BusRequestError)) throw error;
       this.logger.warn(

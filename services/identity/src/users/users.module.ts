@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AuditLogRepository } from '../admin/audit-log.repository';
+import { AuditModule } from '../audit/audit.module';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PasswordHasher } from './password-hasher.service';
 import { UserEntity } from './user.entity';
@@ -9,10 +9,10 @@ import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([UserEntity])],
+  imports: [TypeOrmModule.forFeature([UserEntity]), AuditModule],
   // UsersListResponder answers on the bus (@MessagePattern), run by the platform's bus transport.
   controllers: [UsersController, UsersListResponder],
-  providers: [UsersService, UsersRepository, PasswordHasher, AuditLogRepository],
-  exports: [UsersService, UsersRepository, PasswordHasher, AuditLogRepository],
+  providers: [UsersService, UsersRepository, PasswordHasher],
+  exports: [UsersService, UsersRepository, PasswordHasher, AuditModule],
 })
 export class UsersModule {}

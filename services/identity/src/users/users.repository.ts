@@ -38,6 +38,15 @@ export class UsersRepository {
 
   constructor(@InjectRepository(UserEntity) private readonly users: Repository<UserEntity>) {}
 
+  /** A person's links to the sign-in provider (OpenID Connect), for their right-of-access file (ADR 0021). */
+  async externalIdentitiesOf(userId: string): Promise<Record<string, unknown>[]> {
+    return (await this.users.query(
+      `SELECT issuer, subject, created_at AS "createdAt" FROM external_identities WHERE user_id = $1
+        ORDER BY created_at, issuer`,
+      [userId],
+    )) as Record<string, unknown>[];
+  }
+
   list(): Promise<UserEntity[]> {
     return this.users.find({ order: { createdAt: 'ASC', id: 'ASC' } });
   }

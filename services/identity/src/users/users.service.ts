@@ -19,7 +19,7 @@ import {
   type AuthUser,
   type Logger,
 } from '@district/nest-common';
-import { AuditLogRepository } from '../admin/audit-log.repository';
+import { AuditLogRepository } from '../audit/audit-log.repository';
 import { AccountTakenError, SelfChangeError, UserNotFoundError } from '../identity.errors';
 import { PasswordHasher } from './password-hasher.service';
 import { UserEntity } from './user.entity';

@@ -1,6 +1,7 @@
 import {
   startService,
   type EphemeralStore,
+  type PeopleDataParticipant,
   type PlatformRuntime,
   type RunningService,
 } from '@district/nest-common';
@@ -24,7 +25,23 @@ export interface IdentityTestOptions {
   keepSchema?: boolean;
   /** Another shared store than the in-memory one (e.g. Redis); closed with the app. */
   store?: EphemeralStore;
+  /** The registry's people's-data participants identity is told of; the district's (below) by default. */
+  peopleData?: readonly PeopleDataParticipant[];
 }
+
+/**
+ * The district's participants, as the launcher's registry declares them (launcher/src/targets.spec.ts checks
+ * `peopleDataParticipants(SERVICES)` against the same list): identity's tests run with the real set of services
+ * to ask and to record, their parts played by stand-ins on the bus.
+ */
+export const DISTRICT_PEOPLE_DATA: readonly PeopleDataParticipant[] = [
+  { service: 'content', audit: true, export: true },
+  { service: 'chat', audit: true, export: true },
+  { service: 'assessment', audit: true, export: true },
+  { service: 'classroom', audit: false, export: true },
+];
+/** The services asked for a part of every export. */
+export const EXPORTING_SERVICES = DISTRICT_PEOPLE_DATA.filter((p) => p.export).map((p) => p.service);
 
 export interface IdentityTestApp {
   url: string;
@@ -43,6 +60,7 @@ export async function startIdentity(options: IdentityTestOptions = {}): Promise<
   const runtime = createTestRuntime({
     demo: options.demo ?? false,
     env: options.env ?? {},
+    peopleData: options.peopleData ?? DISTRICT_PEOPLE_DATA,
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
     ...(options.store ? { store: options.store } : {}),
   });

@@ -7,11 +7,11 @@ import {
 } from '@nestjs/microservices';
 import { isObservable, lastValueFrom } from 'rxjs';
 import type { ZodError, ZodType } from 'zod';
-import { SubjectSchemas } from '@district/contracts';
+import { SubjectPatternSchemas, SubjectSchemas } from '@district/contracts';
 import type { BusMessage, BusSubscription, EventBus, SubscribeOptions } from '../bus.port';
 import { drain } from '../bus-drain';
 import type { BusLogger } from '../bus-logger';
-import { assertFilterSubject, assertPublishSubject, errorMessage } from '../bus-rules';
+import { assertFilterSubject, assertPublishSubject, errorMessage, subjectMatches } from '../bus-rules';
 import type { HandledOutcome, MessagingMetrics } from '../../health/messaging-metrics';
 import type { InboxService } from '../outbox/inbox.service';
 import { BusContext } from './bus-context';
@@ -40,6 +40,11 @@ export interface BusTransportOptions {
   service: string;
   /** Subject → payload schema; `SubjectSchemas` from the contracts unless a test brings its own. */
   schemas?: Readonly<Record<string, ZodType>>;
+  /**
+   * Subject filter (`*.audit.recorded.v1`) → payload schema, for a subject absent from `schemas`: the families
+   * of `SubjectPatternSchemas` from the contracts unless a test brings its own.
+   */
+  patternSchemas?: Readonly<Record<string, ZodType>>;
   /** How long close() waits for running handlers. */
   closeTimeoutMs?: number;
   /** Counts each delivery's outcome and the redeliveries (the service's /metrics). */
@@ -67,12 +72,14 @@ export class BusTransport extends Server implements CustomTransportStrategy {
   private readonly subscriptions: BusSubscription[] = [];
   private readonly running = new Set<Promise<unknown>>();
   private readonly schemas: Readonly<Record<string, ZodType>>;
+  private readonly patternSchemas: ReadonlyArray<readonly [string, ZodType]>;
   private closing = false;
 
   constructor(private readonly options: BusTransportOptions) {
     super();
     this.transportId = BUS_TRANSPORT;
     this.schemas = options.schemas ?? SubjectSchemas;
+    this.patternSchemas = Object.entries(options.patternSchemas ?? SubjectPatternSchemas);
   }
 
   /**
@@ -253,14 +260,19 @@ export class BusTransport extends Server implements CustomTransportStrategy {
     return task;
   }
 
+  /** The subject's own schema, else its family's (a concrete subject matched against each pattern). */
   private schemaOf(subject: string): ZodType | undefined {
-    return Object.hasOwn(this.schemas, subject) ? this.schemas[subject] : undefined;
+    if (Object.hasOwn(this.schemas, subject)) return this.schemas[subject];
+    if (/[*>]/.test(subject)) return undefined;
+    return this.patternSchemas.find(([filter]) => subjectMatches(filter, subject))?.[1];
   }
 
   private schemaOrThrow(subject: string): ZodType {
     const schema = this.schemaOf(subject);
     if (!schema)
-      throw new Error(`no payload schema for ${subject}: add it to SubjectSchemas in the contracts`);
+      throw new Error(
+        `no payload schema for ${subject}: add it to SubjectSchemas (or a family to SubjectPatternSchemas) in the contracts`,
+      );
     return schema;
   }
 }
