@@ -23,3 +23,16 @@ export {
   type ToastOptions,
   type ToastType,
 } from './toast';
+export {
+  QueryState,
+  type QueryErrorView,
+  type QueryStateProps,
+  type QueryStateSource,
+  type RetryLabel,
+} from './query-state';
+export {
+  useToastMutation,
+  type MutationOutcome,
+  type ToastMutation,
+  type ToastMutationMessages,
+} from './use-toast-mutation';

@@ -1,38 +1,8 @@
-import { Alert, Button, Spinner } from '@/components/ui';
-import { errorMessage } from '@/lib/api-client';
 import { isTeacherOrAdmin, type User } from '@/lib/auth';
 import { formatFullDate } from '@/lib/format';
-import { ClassroomTexts } from './classroom.constants';
 
 /** Approved teachers and admins create classroom material (spec §6); the server decides again on every call. */
 export const isStaff = (user: User | null) => Boolean(user?.approved) && isTeacherOrAdmin(user);
-
-export function Loading({ label }: { label: string }) {
-  return (
-    <div className="flex justify-center py-16">
-      <Spinner size="lg" label={label} />
-    </div>
-  );
-}
-
-export function LoadFailed({
-  title,
-  error,
-  onRetry,
-}: {
-  title: string;
-  error: unknown;
-  onRetry: () => void;
-}) {
-  return (
-    <Alert tone="error" title={title}>
-      <p>{errorMessage(error, ClassroomTexts.tryAgainLater)}</p>
-      <Button variant="outline" size="sm" className="mt-3" onClick={onRetry}>
-        Try Again
-      </Button>
-    </Alert>
-  );
-}
 
 /** 'March 5, 2025'; a plain calendar date (a plan's YYYY-MM-DD) is read as local, so it never shifts a day. */
 export function formatDate(value: string): string {

@@ -1,12 +1,11 @@
 import { useMemo, useState } from 'react';
 import { IdentityMessages, type Role, type User } from '@district/contracts/identity';
 import {
-  Alert,
   Badge,
   Button,
   ButtonLink,
   ConfirmDialog,
-  Spinner,
+  QueryState,
   Table,
   TableBody,
   TableCell,
@@ -15,9 +14,9 @@ import {
   TableHeaderCell,
   TableRow,
   useToast,
+  useToastMutation,
 } from '@/components/ui';
 import { PageContainer, PageHeader } from '@/components/layout';
-import { errorMessage } from '@/lib/api-client';
 import { useSession } from '@/lib/auth';
 import { cn } from '@/lib/cn';
 import { formatFullDate } from '@/lib/format';
@@ -37,8 +36,15 @@ function matches(user: User, query: string): boolean {
 export function AdminUsersPage() {
   const { user: me } = useSession();
   const users = useUsers();
-  const update = useUpdateUser();
-  const deleteUser = useDeleteUser();
+  const update = useToastMutation(useUpdateUser(), {
+    error: UserAdminMessages.userUpdateFailed,
+    log: 'User update failed',
+  });
+  const deleteUser = useToastMutation(useDeleteUser(), {
+    success: UserAdminMessages.userDeleted,
+    error: UserAdminMessages.userDeleteFailed,
+    log: 'User delete failed',
+  });
   const { toast } = useToast();
   const [query, setQuery] = useState('');
   const [status, setStatus] = useState<StatusFilter>('all');
@@ -70,28 +76,13 @@ export function AdminUsersPage() {
         return toast({ type: 'error', message: IdentityMessages.cannotSuspendOwnAccount });
     }
     setBusyId(target.id);
-    try {
-      await update.mutateAsync(next);
-    } catch (err) {
-      console.error('User update failed', err);
-      toast({ type: 'error', message: errorMessage(err, UserAdminMessages.userUpdateFailed) });
-    } finally {
-      setBusyId(null);
-    }
+    await update.run(next);
+    setBusyId(null);
   };
 
-  const remove = useConfirmedAction(
-    async (target: User) => {
-      await deleteUser.mutateAsync(target.id);
-      toast({ type: 'success', message: UserAdminMessages.userDeleted });
-    },
-    {
-      onError: (err) => {
-        console.error('User delete failed', err);
-        toast({ type: 'error', message: errorMessage(err, UserAdminMessages.userDeleteFailed) });
-      },
-    },
-  );
+  const remove = useConfirmedAction(async (target: User) => {
+    await deleteUser.run(target.id);
+  });
   const deleting = remove.target;
 
   const askDelete = (target: User) => {
@@ -153,136 +144,137 @@ export function AdminUsersPage() {
         </label>
       </div>
 
-      {users.isPending ? (
-        <div className="flex justify-center py-16">
-          <Spinner size="lg" label="Loading users…" />
-        </div>
-      ) : users.isError && !users.data ? (
-        <Alert tone="error" title={UserAdminMessages.usersLoadFailed}>
-          <p>{errorMessage(users.error, 'Please try again in a moment.')}</p>
-          <Button variant="outline" size="sm" className="mt-3" onClick={() => void users.refetch()}>
-            Try again
-          </Button>
-        </Alert>
-      ) : (
-        <Table caption="Users">
-          <TableHead>
-            <tr>
-              <TableHeaderCell>User</TableHeaderCell>
-              <TableHeaderCell>Role</TableHeaderCell>
-              <TableHeaderCell>Status</TableHeaderCell>
-              <TableHeaderCell>Admin</TableHeaderCell>
-              <TableHeaderCell>Joined</TableHeaderCell>
-              <TableHeaderCell className="text-right">Actions</TableHeaderCell>
-            </tr>
-          </TableHead>
-          <TableBody>
-            {visible.length === 0 ? (
-              <TableEmpty colSpan={6}>
-                {all.length === 0 ? 'No users yet.' : 'No users match your filters.'}
-              </TableEmpty>
-            ) : (
-              visible.map((u) => {
-                const self = me?.id === u.id;
-                const busy = busyId === u.id;
-                return (
-                  <TableRow key={u.id} data-user-id={u.id}>
-                    {/* At most 15rem wide: a long name or address breaks there instead of widening the table. */}
-                    <TableCell>
-                      <div className="max-w-60 font-semibold text-slate-900">
-                        {u.name}
-                        {self ? <span className="ml-1 text-xs font-normal text-slate-500">(you)</span> : null}
-                      </div>
-                      <div className="max-w-60 text-xs text-slate-500">@{u.username}</div>
-                      <div className="max-w-60 text-xs text-slate-500">{u.email}</div>
-                    </TableCell>
-                    <TableCell>
-                      <label className="sr-only" htmlFor={`role-${u.id}`}>
-                        Role for {u.name}
-                      </label>
-                      <select
-                        id={`role-${u.id}`}
-                        value={u.role}
-                        disabled={busy}
-                        onChange={(e) =>
-                          void change(u, { kind: 'role', id: u.id, role: e.target.value as Role })
-                        }
-                        className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm"
-                      >
-                        <option value="student">Student</option>
-                        <option value="teacher">Teacher</option>
-                      </select>
-                    </TableCell>
-                    <TableCell>
-                      <div className="flex flex-wrap items-center gap-2">
-                        {u.approved ? (
-                          <Badge tone="success">Approved</Badge>
-                        ) : (
-                          <Badge tone="warning">Pending</Badge>
-                        )}
-                        <Button
-                          size="sm"
-                          variant={u.approved ? 'outline' : 'success'}
+      <QueryState
+        query={users}
+        loading="Loading users…"
+        errorTitle={UserAdminMessages.usersLoadFailed}
+        errorText="Please try again in a moment."
+        retryLabel="Try again"
+      >
+        {() => (
+          <Table caption="Users">
+            <TableHead>
+              <tr>
+                <TableHeaderCell>User</TableHeaderCell>
+                <TableHeaderCell>Role</TableHeaderCell>
+                <TableHeaderCell>Status</TableHeaderCell>
+                <TableHeaderCell>Admin</TableHeaderCell>
+                <TableHeaderCell>Joined</TableHeaderCell>
+                <TableHeaderCell className="text-right">Actions</TableHeaderCell>
+              </tr>
+            </TableHead>
+            <TableBody>
+              {visible.length === 0 ? (
+                <TableEmpty colSpan={6}>
+                  {all.length === 0 ? 'No users yet.' : 'No users match your filters.'}
+                </TableEmpty>
+              ) : (
+                visible.map((u) => {
+                  const self = me?.id === u.id;
+                  const busy = busyId === u.id;
+                  return (
+                    <TableRow key={u.id} data-user-id={u.id}>
+                      {/* At most 15rem wide: a long name or address breaks there instead of widening the table. */}
+                      <TableCell>
+                        <div className="max-w-60 font-semibold text-slate-900">
+                          {u.name}
+                          {self ? (
+                            <span className="ml-1 text-xs font-normal text-slate-500">(you)</span>
+                          ) : null}
+                        </div>
+                        <div className="max-w-60 text-xs text-slate-500">@{u.username}</div>
+                        <div className="max-w-60 text-xs text-slate-500">{u.email}</div>
+                      </TableCell>
+                      <TableCell>
+                        <label className="sr-only" htmlFor={`role-${u.id}`}>
+                          Role for {u.name}
+                        </label>
+                        <select
+                          id={`role-${u.id}`}
+                          value={u.role}
                           disabled={busy}
-                          aria-label={`${u.approved ? 'Suspend' : 'Approve'} ${u.name}`}
-                          onClick={() =>
-                            void change(u, { kind: 'approval', id: u.id, approved: !u.approved })
+                          onChange={(e) =>
+                            void change(u, { kind: 'role', id: u.id, role: e.target.value as Role })
                           }
+                          className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm"
                         >
-                          {u.approved ? 'Suspend' : 'Approve'}
-                        </Button>
-                      </div>
-                    </TableCell>
-                    <TableCell>
-                      <button
-                        type="button"
-                        role="switch"
-                        aria-checked={u.isAdmin}
-                        aria-label={`Administrator: ${u.name}`}
-                        disabled={busy}
-                        onClick={() => void change(u, { kind: 'admin', id: u.id, isAdmin: !u.isAdmin })}
-                        className={cn(
-                          'relative inline-flex h-6 w-11 shrink-0 items-center rounded-full transition-colors disabled:opacity-60',
-                          u.isAdmin ? 'bg-violet-600' : 'bg-slate-300',
-                        )}
-                      >
-                        <span
-                          aria-hidden="true"
-                          className={cn(
-                            'inline-block size-5 rounded-full bg-white shadow transition-transform',
-                            u.isAdmin ? 'translate-x-5' : 'translate-x-0.5',
+                          <option value="student">Student</option>
+                          <option value="teacher">Teacher</option>
+                        </select>
+                      </TableCell>
+                      <TableCell>
+                        <div className="flex flex-wrap items-center gap-2">
+                          {u.approved ? (
+                            <Badge tone="success">Approved</Badge>
+                          ) : (
+                            <Badge tone="warning">Pending</Badge>
                           )}
-                        />
-                      </button>
-                    </TableCell>
-                    <TableCell className="whitespace-nowrap text-xs">{formatFullDate(u.createdAt)}</TableCell>
-                    <TableCell>
-                      <div className="flex justify-end gap-2">
-                        <Button
-                          size="sm"
-                          variant="outline"
-                          aria-label={`Reset password for ${u.name}`}
-                          onClick={() => setResetting(u)}
+                          <Button
+                            size="sm"
+                            variant={u.approved ? 'outline' : 'success'}
+                            disabled={busy}
+                            aria-label={`${u.approved ? 'Suspend' : 'Approve'} ${u.name}`}
+                            onClick={() =>
+                              void change(u, { kind: 'approval', id: u.id, approved: !u.approved })
+                            }
+                          >
+                            {u.approved ? 'Suspend' : 'Approve'}
+                          </Button>
+                        </div>
+                      </TableCell>
+                      <TableCell>
+                        <button
+                          type="button"
+                          role="switch"
+                          aria-checked={u.isAdmin}
+                          aria-label={`Administrator: ${u.name}`}
+                          disabled={busy}
+                          onClick={() => void change(u, { kind: 'admin', id: u.id, isAdmin: !u.isAdmin })}
+                          className={cn(
+                            'relative inline-flex h-6 w-11 shrink-0 items-center rounded-full transition-colors disabled:opacity-60',
+                            u.isAdmin ? 'bg-violet-600' : 'bg-slate-300',
+                          )}
                         >
-                          Reset Password
-                        </Button>
-                        <Button
-                          size="sm"
-                          variant="danger"
-                          aria-label={`Delete ${u.name}`}
-                          onClick={() => askDelete(u)}
-                        >
-                          Delete
-                        </Button>
-                      </div>
-                    </TableCell>
-                  </TableRow>
-                );
-              })
-            )}
-          </TableBody>
-        </Table>
-      )}
+                          <span
+                            aria-hidden="true"
+                            className={cn(
+                              'inline-block size-5 rounded-full bg-white shadow transition-transform',
+                              u.isAdmin ? 'translate-x-5' : 'translate-x-0.5',
+                            )}
+                          />
+                        </button>
+                      </TableCell>
+                      <TableCell className="whitespace-nowrap text-xs">
+                        {formatFullDate(u.createdAt)}
+                      </TableCell>
+                      <TableCell>
+                        <div className="flex justify-end gap-2">
+                          <Button
+                            size="sm"
+                            variant="outline"
+                            aria-label={`Reset password for ${u.name}`}
+                            onClick={() => setResetting(u)}
+                          >
+                            Reset Password
+                          </Button>
+                          <Button
+                            size="sm"
+                            variant="danger"
+                            aria-label={`Delete ${u.name}`}
+                            onClick={() => askDelete(u)}
+                          >
+                            Delete
+                          </Button>
+                        </div>
+                      </TableCell>
+                    </TableRow>
+                  );
+                })
+              )}
+            </TableBody>
+          </Table>
+        )}
+      </QueryState>
 
       <ResetPasswordDialog user={resetting} onClose={() => setResetting(null)} />
       <ConfirmDialog

@@ -1,6 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { IdentityMessages, PASSWORD_MIN_LENGTH, type User } from '@district/contracts/identity';
-import { Alert, Button, Modal, TextField, useToast } from '@/components/ui';
+import { Alert, Button, Modal, TextField, useToastMutation } from '@/components/ui';
 import { errorMessage } from '@/lib/api-client';
 import { UserAdminMessages } from '../accounts.constants';
 import { useResetPassword } from '../api/users';
@@ -16,8 +16,11 @@ export function ResetPasswordDialog({ user, onClose }: { user: User | null; onCl
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const reset = useResetPassword();
-  const { toast } = useToast();
+  const reset = useToastMutation(useResetPassword(), {
+    success: UserAdminMessages.passwordResetDone,
+    error: UserAdminMessages.passwordResetFailed,
+    log: 'Resetting the password failed',
+  });
   const firstField = useRef<HTMLInputElement>(null);
 
   const close = () => {
@@ -37,17 +40,14 @@ export function ResetPasswordDialog({ user, onClose }: { user: User | null; onCl
       return;
     }
     setError(null);
-    try {
-      await reset.mutateAsync({ id: user.id, newPassword: password });
-      toast({ type: 'success', message: UserAdminMessages.passwordResetDone });
-      setPassword('');
-      setConfirm('');
-      onClose();
-    } catch (err) {
-      const message = errorMessage(err, UserAdminMessages.passwordResetFailed);
-      setError(message);
-      toast({ type: 'error', message });
+    const outcome = await reset.run({ id: user.id, newPassword: password });
+    if (!outcome.ok) {
+      setError(errorMessage(outcome.error, UserAdminMessages.passwordResetFailed));
+      return;
     }
+    setPassword('');
+    setConfirm('');
+    onClose();
   };
 
   return (

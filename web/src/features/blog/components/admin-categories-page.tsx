@@ -1,14 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { ContentMessages, slugify, type Category } from '@district/contracts/content';
 import {
-  Alert,
   Button,
   ButtonLink,
   Card,
   CardBody,
   CardHeader,
   ConfirmDialog,
-  Spinner,
+  QueryState,
   Table,
   TableBody,
   TableCell,
@@ -18,10 +17,10 @@ import {
   TableRow,
   TextAreaField,
   TextField,
-  useToast,
+  useToastMutation,
 } from '@/components/ui';
 import { PageContainer, PageHeader } from '@/components/layout';
-import { ApiError, errorMessage } from '@/lib/api-client';
+import { ApiError } from '@/lib/api-client';
 import { truncate } from '@/lib/format';
 import { useConfirmedAction } from '@/lib/use-confirmed-action';
 import { CATEGORY_DESCRIPTION_LENGTH, ContentAdminMessages } from '../blog.constants';
@@ -61,11 +60,14 @@ function CategoryForm({
   onSaved: () => void;
   onCancel: () => void;
 }) {
-  const save = useSaveCategory();
-  const { toast } = useToast();
   const [form, setForm] = useState(initial);
   const [error, setError] = useState<string | undefined>();
   const editing = form.id !== null;
+  const save = useToastMutation(useSaveCategory(), {
+    success: editing ? ContentAdminMessages.categoryUpdated : ContentAdminMessages.categoryCreated,
+    error: ContentMessages.saveCategoryFailed,
+    log: 'Saving the category failed',
+  });
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -76,17 +78,7 @@ function CategoryForm({
     }
     setError(undefined);
     const body = { name, slug: slugify(form.slug) || slugify(name), description: form.description.trim() };
-    try {
-      await save.mutateAsync({ id: form.id, body });
-      toast({
-        type: 'success',
-        message: editing ? ContentAdminMessages.categoryUpdated : ContentAdminMessages.categoryCreated,
-      });
-      onSaved();
-    } catch (err) {
-      console.error('Saving the category failed', err);
-      toast({ type: 'error', message: errorMessage(err, ContentMessages.saveCategoryFailed) });
-    }
+    if ((await save.run({ id: form.id, body })).ok) onSaved();
   };
 
   return (
@@ -138,8 +130,11 @@ function CategoryForm({
 /** Category management (spec §2): add/edit form and a table with the description cut to 50 characters. */
 export function AdminCategoriesPage() {
   const categories = useCategories();
-  const deleteCategory = useDeleteCategory();
-  const { toast } = useToast();
+  const deleteCategory = useToastMutation(useDeleteCategory(), {
+    success: ContentAdminMessages.categoryDeleted,
+    error: ContentAdminMessages.categoryDeleteFailed,
+    log: 'Deleting the category failed',
+  });
   const [form, setForm] = useState<FormState>(emptyForm);
   // A new key remounts the form with fresh state whenever an edit starts or a save finishes.
   const [formKey, setFormKey] = useState(0);
@@ -153,19 +148,9 @@ export function AdminCategoriesPage() {
     setFormKey((k) => k + 1);
   };
 
-  const remove = useConfirmedAction(
-    async (deleting: Category) => {
-      await deleteCategory.mutateAsync(deleting.id);
-      toast({ type: 'success', message: ContentAdminMessages.categoryDeleted });
-      if (form.id === deleting.id) resetForm();
-    },
-    {
-      onError: (err) => {
-        console.error('Deleting the category failed', err);
-        toast({ type: 'error', message: errorMessage(err, ContentAdminMessages.categoryDeleteFailed) });
-      },
-    },
-  );
+  const remove = useConfirmedAction(async (deleting: Category) => {
+    if ((await deleteCategory.run(deleting.id)).ok && form.id === deleting.id) resetForm();
+  });
   const deleting = remove.target;
 
   return (
@@ -187,73 +172,69 @@ export function AdminCategoriesPage() {
           </CardBody>
         </Card>
         <div className="lg:col-span-2">
-          {categories.isPending ? (
-            <div className="flex justify-center py-16">
-              <Spinner size="lg" label="Loading categories…" />
-            </div>
-          ) : categories.isError && !categories.data ? (
-            <Alert tone="error">
-              <p>{categoriesLoadError(categories.error)}</p>
-              <Button variant="outline" size="sm" className="mt-3" onClick={() => void categories.refetch()}>
-                Try again
-              </Button>
-            </Alert>
-          ) : (
-            <Table caption="Categories">
-              <TableHead>
-                <tr>
-                  <TableHeaderCell>Name</TableHeaderCell>
-                  <TableHeaderCell>Slug</TableHeaderCell>
-                  <TableHeaderCell>Description</TableHeaderCell>
-                  <TableHeaderCell>Posts</TableHeaderCell>
-                  <TableHeaderCell className="text-right">Actions</TableHeaderCell>
-                </tr>
-              </TableHead>
-              <TableBody>
-                {categories.data.length === 0 ? (
-                  <TableEmpty colSpan={5}>No categories yet.</TableEmpty>
-                ) : (
-                  categories.data.map((c) => (
-                    <TableRow key={c.id}>
-                      {/* Capped: one long name must not push Actions far off a phone's screen. */}
-                      <TableCell className="font-medium text-slate-900">
-                        <span className={USER_TEXT_CELL}>{c.name}</span>
-                      </TableCell>
-                      <TableCell className="font-mono text-xs">
-                        <span className={USER_TEXT_CELL}>{c.slug}</span>
-                      </TableCell>
-                      <TableCell title={c.description || undefined}>
-                        <span className={USER_TEXT_CELL}>
-                          {truncate(c.description, CATEGORY_DESCRIPTION_LENGTH)}
-                        </span>
-                      </TableCell>
-                      <TableCell>{c.postCount}</TableCell>
-                      <TableCell className="text-right">
-                        <div className="inline-flex gap-2">
-                          <Button
-                            size="sm"
-                            variant="outline"
-                            aria-label={`Edit ${c.name}`}
-                            onClick={() => startEdit(c)}
-                          >
-                            Edit
-                          </Button>
-                          <Button
-                            size="sm"
-                            variant="danger"
-                            aria-label={`Delete ${c.name}`}
-                            onClick={() => remove.ask(c)}
-                          >
-                            Delete
-                          </Button>
-                        </div>
-                      </TableCell>
-                    </TableRow>
-                  ))
-                )}
-              </TableBody>
-            </Table>
-          )}
+          <QueryState
+            query={categories}
+            loading="Loading categories…"
+            errorText={categoriesLoadError}
+            retryLabel="Try again"
+          >
+            {(list) => (
+              <Table caption="Categories">
+                <TableHead>
+                  <tr>
+                    <TableHeaderCell>Name</TableHeaderCell>
+                    <TableHeaderCell>Slug</TableHeaderCell>
+                    <TableHeaderCell>Description</TableHeaderCell>
+                    <TableHeaderCell>Posts</TableHeaderCell>
+                    <TableHeaderCell className="text-right">Actions</TableHeaderCell>
+                  </tr>
+                </TableHead>
+                <TableBody>
+                  {list.length === 0 ? (
+                    <TableEmpty colSpan={5}>No categories yet.</TableEmpty>
+                  ) : (
+                    list.map((c) => (
+                      <TableRow key={c.id}>
+                        {/* Capped: one long name must not push Actions far off a phone's screen. */}
+                        <TableCell className="font-medium text-slate-900">
+                          <span className={USER_TEXT_CELL}>{c.name}</span>
+                        </TableCell>
+                        <TableCell className="font-mono text-xs">
+                          <span className={USER_TEXT_CELL}>{c.slug}</span>
+                        </TableCell>
+                        <TableCell title={c.description || undefined}>
+                          <span className={USER_TEXT_CELL}>
+                            {truncate(c.description, CATEGORY_DESCRIPTION_LENGTH)}
+                          </span>
+                        </TableCell>
+                        <TableCell>{c.postCount}</TableCell>
+                        <TableCell className="text-right">
+                          <div className="inline-flex gap-2">
+                            <Button
+                              size="sm"
+                              variant="outline"
+                              aria-label={`Edit ${c.name}`}
+                              onClick={() => startEdit(c)}
+                            >
+                              Edit
+                            </Button>
+                            <Button
+                              size="sm"
+                              variant="danger"
+                              aria-label={`Delete ${c.name}`}
+                              onClick={() => remove.ask(c)}
+                            >
+                              Delete
+                            </Button>
+                          </div>
+                        </TableCell>
+                      </TableRow>
+                    ))
+                  )}
+                </TableBody>
+              </Table>
+            )}
+          </QueryState>
         </div>
       </div>
       <ConfirmDialog

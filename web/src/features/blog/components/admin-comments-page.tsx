@@ -1,8 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Comment } from '@district/contracts/content';
-import { Alert, Badge, Button, ButtonLink, ConfirmDialog, Spinner, useToast } from '@/components/ui';
+import { Badge, Button, ButtonLink, ConfirmDialog, QueryState, useToastMutation } from '@/components/ui';
 import { PageContainer, PageHeader } from '@/components/layout';
-import { errorMessage } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
 import { formatFullDate, formatRelativeDate, htmlToText } from '@/lib/format';
 import { useConfirmedAction } from '@/lib/use-confirmed-action';
@@ -15,8 +14,11 @@ type Filter = 'all' | 'pending' | 'approved';
 export function AdminCommentsPage() {
   const comments = useAllComments();
   const setStatus = useSetCommentStatus();
-  const deleteComment = useDeleteComment();
-  const { toast } = useToast();
+  const deleteComment = useToastMutation(useDeleteComment(), {
+    success: ContentAdminMessages.commentDeleted,
+    error: ContentAdminMessages.commentDeleteFailed,
+    log: 'Deleting the comment failed',
+  });
   const [filter, setFilter] = useState<Filter>('all');
   const [busyId, setBusyId] = useState<string | null>(null);
   // A deleted comment takes its Delete button (the dialog's opener) with it, and an approved one leaves the Pending
@@ -24,18 +26,9 @@ export function AdminCommentsPage() {
   const lastFocusedAt = useRef<number | null>(null);
   const listRef = useRef<HTMLUListElement>(null);
   const filterRef = useRef<HTMLDivElement>(null);
-  const remove = useConfirmedAction(
-    async (deleting: Comment) => {
-      await deleteComment.mutateAsync(deleting.id);
-      toast({ type: 'success', message: ContentAdminMessages.commentDeleted });
-    },
-    {
-      onError: (err) => {
-        console.error('Deleting the comment failed', err);
-        toast({ type: 'error', message: errorMessage(err, ContentAdminMessages.commentDeleteFailed) });
-      },
-    },
-  );
+  const remove = useConfirmedAction(async (deleting: Comment) => {
+    await deleteComment.run(deleting.id);
+  });
 
   const all = useMemo(() => comments.data ?? [], [comments.data]);
   const counts = {
@@ -110,74 +103,77 @@ export function AdminCommentsPage() {
         ))}
       </div>
 
-      {comments.isPending ? (
-        <div className="flex justify-center py-16">
-          <Spinner size="lg" label="Loading comments…" />
-        </div>
-      ) : comments.isError && !comments.data ? (
-        <Alert tone="error" title="Failed to load comments">
-          <p>{errorMessage(comments.error, 'Please try again in a moment.')}</p>
-          <Button variant="outline" size="sm" className="mt-3" onClick={() => void comments.refetch()}>
-            Try again
-          </Button>
-        </Alert>
-      ) : visible.length === 0 ? (
-        <p className="rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center text-slate-600">
-          {all.length === 0 ? 'No comments yet.' : 'No comments match this filter.'}
-        </p>
-      ) : (
-        <ul
-          ref={listRef}
-          className="space-y-4"
-          aria-label="Comments"
-          onFocus={(e) => {
-            const items = Array.from(e.currentTarget.children);
-            lastFocusedAt.current = items.findIndex((li) => li.contains(e.target));
-          }}
-        >
-          {visible.map((c) => {
-            const approved = c.status === 'approved';
-            const label = `comment by ${c.authorName}: ${htmlToText(c.content).slice(0, 40)}`;
-            return (
-              <li key={c.id} className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
-                <div className="flex flex-wrap items-center gap-2 text-sm">
-                  <span className="font-semibold text-slate-900">{c.authorName}</span>
-                  <Badge tone={approved ? 'success' : 'warning'}>{approved ? 'Approved' : 'Pending'}</Badge>
-                  {c.parentId ? <Badge>Reply</Badge> : null}
-                  <time dateTime={c.createdAt} title={formatFullDate(c.createdAt)} className="text-slate-500">
-                    {formatRelativeDate(c.createdAt)}
-                  </time>
-                </div>
-                {c.postTitle ? <p className="mt-1 text-xs text-slate-500">On: {c.postTitle}</p> : null}
-                {/* Comment HTML is sanitised by the content service when written (allow-list), so it is safe to render. */}
-                <div
-                  className="mt-2 text-sm text-slate-700"
-                  dangerouslySetInnerHTML={{ __html: c.content }}
-                />
-                <div className="mt-3 flex gap-2">
-                  <Button
-                    size="sm"
-                    variant={approved ? 'outline' : 'success'}
-                    loading={busyId === c.id}
-                    aria-label={`${approved ? 'Unapprove' : 'Approve'} ${label}`}
-                    onClick={() => void toggle(c)}
-                  >
-                    {approved ? 'Unapprove' : 'Approve'}
-                  </Button>
-                  <Button
-                    size="sm"
-                    variant="danger"
-                    aria-label={`Delete ${label}`}
-                    onClick={() => remove.ask(c)}
-                  >
-                    Delete
-                  </Button>
-                </div>
-              </li>
-            );
-          })}
-        </ul>
-      )}
+      <QueryState
+        query={comments}
+        loading="Loading comments…"
+        errorTitle="Failed to load comments"
+        errorText="Please try again in a moment."
+        retryLabel="Try again"
+        isEmpty={() => visible.length === 0}
+        empty={
+          <p className="rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center text-slate-600">
+            {all.length === 0 ? 'No comments yet.' : 'No comments match this filter.'}
+          </p>
+        }
+      >
+        {() => (
+          <ul
+            ref={listRef}
+            className="space-y-4"
+            aria-label="Comments"
+            onFocus={(e) => {
+              const items = Array.from(e.currentTarget.children);
+              lastFocusedAt.current = items.findIndex((li) => li.contains(e.target));
+            }}
+          >
+            {visible.map((c) => {
+              const approved = c.status === 'approved';
+              const label = `comment by ${c.authorName}: ${htmlToText(c.content).slice(0, 40)}`;
+              return (
+                <li key={c.id} className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
+                  <div className="flex flex-wrap items-center gap-2 text-sm">
+                    <span className="font-semibold text-slate-900">{c.authorName}</span>
+                    <Badge tone={approved ? 'success' : 'warning'}>{approved ? 'Approved' : 'Pending'}</Badge>
+                    {c.parentId ? <Badge>Reply</Badge> : null}
+                    <time
+                      dateTime={c.createdAt}
+                      title={formatFullDate(c.createdAt)}
+                      className="text-slate-500"
+                    >
+                      {formatRelativeDate(c.createdAt)}
+                    </time>
+                  </div>
+                  {c.postTitle ? <p className="mt-1 text-xs text-slate-500">On: {c.postTitle}</p> : null}
+                  {/* Comment HTML is sanitised by the content service when written (allow-list), so it is safe to render. */}
+                  <div
+                    className="mt-2 text-sm text-slate-700"
+                    dangerouslySetInnerHTML={{ __html: c.content }}
+                  />
+                  <div className="mt-3 flex gap-2">
+                    <Button
+                      size="sm"
+                      variant={approved ? 'outline' : 'success'}
+                      loading={busyId === c.id}
+                      aria-label={`${approved ? 'Unapprove' : 'Approve'} ${label}`}
+                      onClick={() => void toggle(c)}
+                    >
+                      {approved ? 'Unapprove' : 'Approve'}
+                    </Button>
+                    <Button
+                      size="sm"
+                      variant="danger"
+                      aria-label={`Delete ${label}`}
+                      onClick={() => remove.ask(c)}
+                    >
+                      Delete
+                    </Button>
+                  </div>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </QueryState>
       <ConfirmDialog
         open={remove.target !== null}
         title="Delete comment"

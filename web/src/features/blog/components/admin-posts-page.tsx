@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { Post } from '@district/contracts/content';
-import { Alert, Badge, Button, ButtonLink, ConfirmDialog, Spinner, useToast } from '@/components/ui';
+import { Badge, Button, ButtonLink, ConfirmDialog, QueryState, useToastMutation } from '@/components/ui';
 import { PageContainer, PageHeader } from '@/components/layout';
-import { ApiError, errorMessage } from '@/lib/api-client';
+import { ApiError } from '@/lib/api-client';
 import { formatFullDate, htmlToText, truncate } from '@/lib/format';
 import { useConfirmedAction } from '@/lib/use-confirmed-action';
 import { ADMIN_EXCERPT_LENGTH, ContentAdminMessages } from '../blog.constants';
@@ -79,26 +79,19 @@ function PostAdminCard({
 export function AdminPostsPage() {
   const posts = useAllPosts();
   const setStatus = useSetPostStatus();
-  const deletePost = useDeletePost();
-  const { toast } = useToast();
+  const deletePost = useToastMutation(useDeletePost(), {
+    success: ContentAdminMessages.postDeleted,
+    // The server refused: 'Failed to delete post'; the request never completed: 'Error deleting post'.
+    error: (err) =>
+      err instanceof ApiError && err.status > 0
+        ? ContentAdminMessages.postDeleteFailed
+        : ContentAdminMessages.postDeleteError,
+    log: 'Deleting the post failed',
+  });
   const [busyId, setBusyId] = useState<string | null>(null);
-  const remove = useConfirmedAction(
-    async (deleting: Post) => {
-      await deletePost.mutateAsync(deleting.id);
-      toast({ type: 'success', message: ContentAdminMessages.postDeleted });
-    },
-    {
-      onError: (err) => {
-        console.error('Deleting the post failed', err);
-        // The server refused: 'Failed to delete post'; the request never completed: 'Error deleting post'.
-        const refused = err instanceof ApiError && err.status > 0;
-        toast({
-          type: 'error',
-          message: refused ? ContentAdminMessages.postDeleteFailed : ContentAdminMessages.postDeleteError,
-        });
-      },
-    },
-  );
+  const remove = useConfirmedAction(async (deleting: Post) => {
+    await deletePost.run(deleting.id);
+  });
 
   const toggle = async (post: Post) => {
     setBusyId(post.id);
@@ -129,36 +122,34 @@ export function AdminPostsPage() {
           </>
         }
       />
-      {posts.isPending ? (
-        <div className="flex justify-center py-16">
-          <Spinner size="lg" label="Loading posts…" />
-        </div>
-      ) : posts.isError && !posts.data ? (
-        <Alert tone="error" title="Failed to load posts">
-          <p>{errorMessage(posts.error, 'Please try again in a moment.')}</p>
-          <Button variant="outline" size="sm" className="mt-3" onClick={() => void posts.refetch()}>
-            Try again
-          </Button>
-        </Alert>
-      ) : posts.data.length === 0 ? (
-        <div className="rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center">
-          <h2 className="text-lg font-semibold text-slate-900">No posts yet</h2>
-          <p className="mt-2 text-slate-600">Write the first lesson with New Post.</p>
-        </div>
-      ) : (
-        <ul className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3">
-          {posts.data.map((post) => (
-            <li key={post.id}>
-              <PostAdminCard
-                post={post}
-                busy={busyId === post.id}
-                onToggle={() => void toggle(post)}
-                onDelete={() => remove.ask(post)}
-              />
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryState
+        query={posts}
+        loading="Loading posts…"
+        errorTitle="Failed to load posts"
+        errorText="Please try again in a moment."
+        retryLabel="Try again"
+        empty={
+          <div className="rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center">
+            <h2 className="text-lg font-semibold text-slate-900">No posts yet</h2>
+            <p className="mt-2 text-slate-600">Write the first lesson with New Post.</p>
+          </div>
+        }
+      >
+        {(list) => (
+          <ul className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3">
+            {list.map((post) => (
+              <li key={post.id}>
+                <PostAdminCard
+                  post={post}
+                  busy={busyId === post.id}
+                  onToggle={() => void toggle(post)}
+                  onDelete={() => remove.ask(post)}
+                />
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryState>
       <ConfirmDialog
         open={remove.target !== null}
         title="Delete post"

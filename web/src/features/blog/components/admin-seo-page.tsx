@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { ContentMessages, seoSettingsSchema, type SeoSettings } from '@district/contracts/content';
+import { ContentMessages, seoSettingsSchema, type Post, type SeoSettings } from '@district/contracts/content';
 import {
   Alert,
   Badge,
@@ -8,6 +8,7 @@ import {
   Card,
   CardBody,
   CardHeader,
+  QueryState,
   Spinner,
   Table,
   TableBody,
@@ -18,7 +19,7 @@ import {
   TableRow,
   TextAreaField,
   TextField,
-  useToast,
+  useToastMutation,
 } from '@/components/ui';
 import { PageContainer, PageHeader } from '@/components/layout';
 import { formatFullDate } from '@/lib/format';
@@ -29,8 +30,12 @@ import { analyzeSeo } from './seo-analysis';
 type Form = Omit<SeoSettings, 'defaultMetaKeywords'> & { defaultMetaKeywords: string };
 
 function SettingsForm({ settings }: { settings: SeoSettings }) {
-  const save = useSaveSeoSettings();
-  const { toast } = useToast();
+  const save = useToastMutation(useSaveSeoSettings(), {
+    success: 'SEO settings saved successfully',
+    // Spec §8 names one text for this failure, whatever the server said.
+    error: () => ContentMessages.saveSeoFailed,
+    log: 'Saving the SEO settings failed',
+  });
   const [form, setForm] = useState<Form>({
     ...settings,
     defaultMetaKeywords: settings.defaultMetaKeywords.join(', '),
@@ -47,13 +52,10 @@ function SettingsForm({ settings }: { settings: SeoSettings }) {
       return;
     }
     setError(null);
-    try {
-      const saved = await save.mutateAsync(parsed.data);
+    const outcome = await save.run(parsed.data);
+    if (outcome.ok) {
+      const saved = outcome.data;
       setForm({ ...saved, defaultMetaKeywords: saved.defaultMetaKeywords.join(', ') });
-      toast({ type: 'success', message: 'SEO settings saved successfully' });
-    } catch (err) {
-      console.error('Saving the SEO settings failed', err);
-      toast({ type: 'error', message: ContentMessages.saveSeoFailed });
     }
   };
 
@@ -128,19 +130,16 @@ function SettingsForm({ settings }: { settings: SeoSettings }) {
 }
 
 function SitemapCard() {
-  const { toast } = useToast();
-  const generate = useGenerateSitemap();
+  const generate = useToastMutation(useGenerateSitemap(), {
+    success: (result) => `Sitemap generated with ${result.urlCount} URLs`,
+    error: () => ContentMessages.generateSitemapFailed,
+    log: 'Generating the sitemap failed',
+  });
   // Kept apart from the mutation's data so a failed run leaves the last result on screen.
   const [last, setLast] = useState<{ url: string; urlCount: number; generatedAt: string } | null>(null);
   const run = async () => {
-    try {
-      const result = await generate.mutateAsync();
-      setLast(result);
-      toast({ type: 'success', message: `Sitemap generated with ${result.urlCount} URLs` });
-    } catch (err) {
-      console.error('Generating the sitemap failed', err);
-      toast({ type: 'error', message: ContentMessages.generateSitemapFailed });
-    }
+    const outcome = await generate.run();
+    if (outcome.ok) setLast(outcome.data);
   };
   return (
     <Card>
@@ -174,9 +173,19 @@ function SitemapCard() {
 
 function PostAnalysis() {
   const posts = useAllPosts();
-  if (posts.isPending) return <Spinner label="Loading posts…" />;
-  if (posts.isError && !posts.data)
-    return <Alert tone="error">The posts could not be loaded. Please try again in a moment.</Alert>;
+  return (
+    <QueryState
+      query={posts}
+      loadingView={<Spinner label="Loading posts…" />}
+      errorText={() => 'The posts could not be loaded. Please try again in a moment.'}
+      retryLabel="Try again"
+    >
+      {(list) => <PostAnalysisTable posts={list} />}
+    </QueryState>
+  );
+}
+
+function PostAnalysisTable({ posts }: { posts: Post[] }) {
   return (
     <Table caption="SEO analysis per post">
       <TableHead>
@@ -188,10 +197,10 @@ function PostAnalysis() {
         </tr>
       </TableHead>
       <TableBody>
-        {posts.data.length === 0 ? (
+        {posts.length === 0 ? (
           <TableEmpty colSpan={4}>No posts yet.</TableEmpty>
         ) : (
-          posts.data.map((p) => {
+          posts.map((p) => {
             const checks = analyzeSeo(p);
             const passed = checks.filter((c) => c.ok).length;
             const failing = checks.filter((c) => !c.ok);
@@ -253,13 +262,14 @@ export function AdminSeoPage() {
         <Card className="lg:col-span-2">
           <CardHeader title="Site Settings" as="h2" />
           <CardBody>
-            {settings.isPending ? (
-              <Spinner label="Loading settings…" />
-            ) : settings.isError ? (
-              <Alert tone="error">The settings could not be loaded. Please try again in a moment.</Alert>
-            ) : (
-              <SettingsForm settings={settings.data} />
-            )}
+            <QueryState
+              query={settings}
+              loadingView={<Spinner label="Loading settings…" />}
+              errorText={() => 'The settings could not be loaded. Please try again in a moment.'}
+              retryLabel="Try again"
+            >
+              {(current) => <SettingsForm settings={current} />}
+            </QueryState>
           </CardBody>
         </Card>
         <div className="self-start">

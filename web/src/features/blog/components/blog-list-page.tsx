@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, SelectField, TextField } from '@/components/ui';
+import { Button, QueryState, SelectField, TextField } from '@/components/ui';
 import { PageContainer, PageHeader } from '@/components/layout';
 import { useSession } from '@/lib/auth';
 import { BLOG_PAGE_SIZE, SEARCH_HIGHLIGHT_DELAY_MS } from '../blog.constants';
@@ -120,58 +120,62 @@ export function BlogListPage() {
         </SelectField>
       </form>
 
-      {list.isPending ? (
-        <div
-          className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3"
-          aria-busy="true"
-          aria-label="Loading lessons"
-        >
-          {Array.from({ length: 3 }, (_, i) => (
-            <PostCardSkeleton key={i} />
-          ))}
-        </div>
-      ) : list.isError && !list.data ? (
-        <div className="rounded-2xl border border-slate-200 bg-white px-6 py-12 text-center">
-          <h2 className="text-lg font-semibold text-slate-900">Lessons are unavailable right now</h2>
-          <p className="mt-2 text-slate-600">We could not load the lessons. Please try again in a moment.</p>
-          <Button
-            variant="outline"
-            className="mt-5"
-            onClick={() => void list.refetch()}
-            loading={list.isFetching}
-          >
-            Try again
-          </Button>
-        </div>
-      ) : list.data.posts.length === 0 ? (
-        <div className="rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center">
-          <h2 className="text-lg font-semibold text-slate-900">
-            {q || category ? 'No lessons match your search' : 'No lessons published yet'}
-          </h2>
-          <p className="mt-2 text-slate-600">
-            {q || category
-              ? 'Try other words or another category.'
-              : 'New lessons will appear here as soon as they are published.'}
-          </p>
-        </div>
-      ) : (
-        <>
-          <p className="mb-4 text-sm text-slate-600" aria-live="polite">
-            {list.data.total === 1 ? '1 lesson' : `${list.data.total} lessons`}
-          </p>
-          <ul
+      <QueryState
+        query={list}
+        loadingView={
+          <div
             className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3"
-            aria-busy={list.isPlaceholderData || undefined}
+            aria-busy="true"
+            aria-label="Loading lessons"
           >
-            {list.data.posts.map((post) => (
-              <li key={post.id}>
-                <PostCard post={post} signedIn={Boolean(user)} highlight={words} headingLevel={2} />
-              </li>
+            {Array.from({ length: 3 }, (_, i) => (
+              <PostCardSkeleton key={i} />
             ))}
-          </ul>
-          <Pagination page={page} pages={pages} onChange={setPage} />
-        </>
-      )}
+          </div>
+        }
+        retryLabel="Try again"
+        errorView={({ retry }) => (
+          <div className="rounded-2xl border border-slate-200 bg-white px-6 py-12 text-center">
+            <h2 className="text-lg font-semibold text-slate-900">Lessons are unavailable right now</h2>
+            <p className="mt-2 text-slate-600">
+              We could not load the lessons. Please try again in a moment.
+            </p>
+            {retry('mt-5')}
+          </div>
+        )}
+        isEmpty={(data) => data.posts.length === 0}
+        empty={
+          <div className="rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center">
+            <h2 className="text-lg font-semibold text-slate-900">
+              {q || category ? 'No lessons match your search' : 'No lessons published yet'}
+            </h2>
+            <p className="mt-2 text-slate-600">
+              {q || category
+                ? 'Try other words or another category.'
+                : 'New lessons will appear here as soon as they are published.'}
+            </p>
+          </div>
+        }
+      >
+        {(data) => (
+          <>
+            <p className="mb-4 text-sm text-slate-600" aria-live="polite">
+              {data.total === 1 ? '1 lesson' : `${data.total} lessons`}
+            </p>
+            <ul
+              className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3"
+              aria-busy={list.isPlaceholderData || undefined}
+            >
+              {data.posts.map((post) => (
+                <li key={post.id}>
+                  <PostCard post={post} signedIn={Boolean(user)} highlight={words} headingLevel={2} />
+                </li>
+              ))}
+            </ul>
+            <Pagination page={page} pages={pages} onChange={setPage} />
+          </>
+        )}
+      </QueryState>
     </PageContainer>
   );
 }

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { ContentMessages, type Comment } from '@district/contracts/content';
-import { Alert, Badge, Button, Spinner } from '@/components/ui';
+import { Alert, Badge, Button, QueryState, Spinner } from '@/components/ui';
 import { useSession } from '@/lib/auth';
 import { formatFullDate, formatRelativeDate } from '@/lib/format';
 import { useAddComment, usePostComments } from '../api/comments';
@@ -153,19 +153,22 @@ export function CommentsSection({ postId }: { postId: string }) {
         )}
       </div>
       <div className="mt-6">
-        {comments.isPending ? (
-          <Spinner label="Loading comments…" />
-        ) : comments.isError && !comments.data ? (
-          <Alert tone="error">{ContentMessages.commentsLoadFailed}</Alert>
-        ) : comments.data.length === 0 ? (
-          <p className="text-slate-600">No comments yet. Be the first to share your thoughts.</p>
-        ) : (
-          <ul className="space-y-4">
-            {comments.data.map((c) => (
-              <CommentItem key={c.id} comment={c} postId={postId} canReply={Boolean(user)} />
-            ))}
-          </ul>
-        )}
+        <QueryState
+          query={comments}
+          loadingView={<Spinner label="Loading comments…" />}
+          // Spec §8 asks for a page refresh here, so no retry button.
+          errorText={() => ContentMessages.commentsLoadFailed}
+          retry={false}
+          empty={<p className="text-slate-600">No comments yet. Be the first to share your thoughts.</p>}
+        >
+          {(list) => (
+            <ul className="space-y-4">
+              {list.map((c) => (
+                <CommentItem key={c.id} comment={c} postId={postId} canReply={Boolean(user)} />
+              ))}
+            </ul>
+          )}
+        </QueryState>
       </div>
     </section>
   );

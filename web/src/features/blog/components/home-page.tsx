@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { Alert, Button, ButtonLink } from '@/components/ui';
+import type { Post } from '@district/contracts/content';
+import { Alert, Button, ButtonLink, QueryState } from '@/components/ui';
 import { DocumentTitle } from '@/components/layout';
 import { HOME_POSTS_LIMIT } from '@/config/constants';
 import { HomeQueryMessages } from '@/config/messages';
@@ -57,41 +58,38 @@ const highlights = [
 function LatestLessons({ signedIn }: { signedIn: boolean }) {
   const posts = useLatestPosts(HOME_POSTS_LIMIT);
 
-  if (posts.isPending) {
-    return (
-      <div
-        className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3"
-        role="status"
-        aria-busy="true"
-        aria-label="Loading lessons"
-      >
-        {Array.from({ length: 3 }, (_, i) => (
-          <PostCardSkeleton key={i} />
-        ))}
-      </div>
-    );
-  }
-
-  if (posts.isError && !posts.data) {
-    return (
-      <div className="rounded-2xl border border-slate-200 bg-white px-6 py-12 text-center">
-        <h3 className="text-lg font-semibold text-slate-900">Lessons are unavailable right now</h3>
-        <p className="mt-2 text-slate-600">
-          We could not load the latest lessons. Please try again in a moment.
-        </p>
-        <Button
-          variant="outline"
-          className="mt-5"
-          onClick={() => void posts.refetch()}
-          loading={posts.isFetching}
+  return (
+    <QueryState
+      query={posts}
+      loadingView={
+        <div
+          className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3"
+          role="status"
+          aria-busy="true"
+          aria-label="Loading lessons"
         >
-          Try again
-        </Button>
-      </div>
-    );
-  }
+          {Array.from({ length: 3 }, (_, i) => (
+            <PostCardSkeleton key={i} />
+          ))}
+        </div>
+      }
+      retryLabel="Try again"
+      errorView={({ retry }) => (
+        <div className="rounded-2xl border border-slate-200 bg-white px-6 py-12 text-center">
+          <h3 className="text-lg font-semibold text-slate-900">Lessons are unavailable right now</h3>
+          <p className="mt-2 text-slate-600">
+            We could not load the latest lessons. Please try again in a moment.
+          </p>
+          {retry('mt-5')}
+        </div>
+      )}
+    >
+      {(data) => <LatestList posts={latestPosts(data, HOME_POSTS_LIMIT)} signedIn={signedIn} />}
+    </QueryState>
+  );
+}
 
-  const latest = latestPosts(posts.data ?? [], HOME_POSTS_LIMIT);
+function LatestList({ posts: latest, signedIn }: { posts: Post[]; signedIn: boolean }) {
   if (latest.length === 0) {
     return (
       <div className="rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center">

@@ -2,7 +2,17 @@ import { useState } from 'react';
 import { useParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ContentMessages, type Post } from '@district/contracts/content';
-import { Badge, Button, ButtonLink, Spinner, TextField, useToast } from '@/components/ui';
+import {
+  Badge,
+  Button,
+  ButtonLink,
+  QueryState,
+  type QueryErrorView,
+  Spinner,
+  TextField,
+  useToast,
+  useToastMutation,
+} from '@/components/ui';
 import { DocumentTitle, PageContainer } from '@/components/layout';
 import { ApiError } from '@/lib/api-client';
 import { isAdmin, useSession } from '@/lib/auth';
@@ -18,16 +28,16 @@ function InlineEditor({ post, onDone }: { post: Post; onDone: () => void }) {
   const { toast } = useToast();
   const [title, setTitle] = useState(post.title);
   const [content, setContent] = useState(post.content);
-  const save = useMutation({
-    mutationFn: () => updatePost(post.id, { title: title.trim(), content }),
-    onSuccess: (updated) => {
-      client.setQueryData(publicPostQueryKey(post.slug), updated);
-      announceBlogDataUpdated();
-      toast({ type: 'success', message: 'Post updated successfully' });
-      onDone();
-    },
-    onError: (err) => toast({ type: 'error', message: savePostErrorText(err) }),
-  });
+  const save = useToastMutation(
+    useMutation({
+      mutationFn: () => updatePost(post.id, { title: title.trim(), content }),
+      onSuccess: (updated) => {
+        client.setQueryData(publicPostQueryKey(post.slug), updated);
+        announceBlogDataUpdated();
+      },
+    }),
+    { success: 'Post updated successfully', error: savePostErrorText, log: 'Saving the post failed' },
+  );
 
   return (
     <form
@@ -39,7 +49,9 @@ function InlineEditor({ post, onDone }: { post: Post; onDone: () => void }) {
           toast({ type: 'error', message: ContentMessages.enterTitle });
           return;
         }
-        save.mutate();
+        void save.run().then(({ ok }) => {
+          if (ok) onDone();
+        });
       }}
     >
       <TextField label="Title" value={title} onChange={(e) => setTitle(e.target.value)} maxLength={200} />
@@ -67,6 +79,36 @@ function InlineEditor({ post, onDone }: { post: Post; onDone: () => void }) {
   );
 }
 
+/** A post that could not be shown: missing (spec §8's 'Post Not Found'), or a failure worth retrying. */
+function PostUnavailable({ error, retry }: QueryErrorView) {
+  const missing = error instanceof ApiError && error.status === 404;
+  const [heading, text] = ContentMessages.postNotFoundPage.split(' - ');
+  return (
+    <PageContainer className="flex flex-1 items-center justify-center">
+      <section className="max-w-xl rounded-2xl border border-slate-200 bg-white p-8 text-center shadow-sm">
+        {missing ? (
+          <>
+            <DocumentTitle title={heading} />
+            <h1 className="text-2xl font-bold text-slate-900">{heading}</h1>
+            <p className="mt-3 text-slate-600">{text}</p>
+          </>
+        ) : (
+          <>
+            <h1 className="text-2xl font-bold text-slate-900">This lesson is unavailable right now</h1>
+            <p className="mt-3 text-slate-600">We could not load the lesson. Please try again in a moment.</p>
+            {retry('mt-4')}
+          </>
+        )}
+        <div className="mt-6">
+          <ButtonLink to="/blog" variant="outline">
+            Browse Posts
+          </ButtonLink>
+        </div>
+      </section>
+    </PageContainer>
+  );
+}
+
 /** The post page (spec §2): title, tags, read time, content and comments; admins edit inline. */
 export function PostPage() {
   const { slug = '' } = useParams();
@@ -75,94 +117,67 @@ export function PostPage() {
   const [editing, setEditing] = useState(false);
   const admin = isAdmin(user);
 
-  if (post.isPending) {
-    return (
-      <div className="flex flex-1 items-center justify-center py-24">
-        <Spinner size="lg" label="Loading post…" />
-      </div>
-    );
-  }
-
-  if (post.isError) {
-    const missing = post.error instanceof ApiError && post.error.status === 404;
-    const [heading, text] = ContentMessages.postNotFoundPage.split(' - ');
-    return (
-      <PageContainer className="flex flex-1 items-center justify-center">
-        <section className="max-w-xl rounded-2xl border border-slate-200 bg-white p-8 text-center shadow-sm">
-          {missing ? (
-            <>
-              <DocumentTitle title={heading} />
-              <h1 className="text-2xl font-bold text-slate-900">{heading}</h1>
-              <p className="mt-3 text-slate-600">{text}</p>
-            </>
-          ) : (
-            <>
-              <h1 className="text-2xl font-bold text-slate-900">This lesson is unavailable right now</h1>
-              <p className="mt-3 text-slate-600">
-                We could not load the lesson. Please try again in a moment.
-              </p>
-              <Button variant="outline" className="mt-4" onClick={() => void post.refetch()}>
-                Try again
-              </Button>
-            </>
-          )}
-          <div className="mt-6">
-            <ButtonLink to="/blog" variant="outline">
-              Browse Posts
-            </ButtonLink>
-          </div>
-        </section>
-      </PageContainer>
-    );
-  }
-
-  const p = post.data;
-  const category = postCategory(p);
   return (
-    <PageContainer className="max-w-3xl">
-      <DocumentTitle title={p.seoTitle || p.title} />
-      {editing ? (
-        <InlineEditor post={p} onDone={() => setEditing(false)} />
-      ) : (
-        <article
-          onDoubleClick={admin ? () => setEditing(true) : undefined}
-          title={admin ? 'Double-click to edit' : undefined}
-        >
-          <header>
-            <div className="flex flex-wrap items-center gap-2 text-sm text-slate-500">
-              {category ? <Badge tone="brand">{category}</Badge> : null}
-              <time dateTime={postDate(p)}>{formatFullDate(postDate(p))}</time>
-              <span aria-hidden="true">·</span>
-              <span>{p.readTime} min read</span>
-              <span aria-hidden="true">·</span>
-              <span>By {p.authorName}</span>
-            </div>
-            <h1 className="mt-3 text-3xl font-extrabold tracking-tight text-slate-900 sm:text-4xl">
-              {p.title}
-            </h1>
-            {p.tags.length > 0 ? (
-              <ul aria-label="Tags" className="mt-4 flex flex-wrap gap-2">
-                {p.tags.map((tag) => (
-                  <li key={tag}>
-                    <Badge>#{tag}</Badge>
-                  </li>
-                ))}
-              </ul>
-            ) : null}
-            {admin ? (
-              <Button variant="outline" size="sm" className="mt-4" onClick={() => setEditing(true)}>
-                Edit Post
-              </Button>
-            ) : null}
-          </header>
-          {p.featuredImage ? (
-            <img src={p.featuredImage} alt="" className="mt-6 w-full rounded-2xl object-cover" />
-          ) : null}
-          {/* Post HTML is sanitised by the content service when saved (allow-list: no scripts, handlers or unsafe URLs). */}
-          <div className={`mt-8 ${articleClasses}`} dangerouslySetInnerHTML={{ __html: p.content }} />
-        </article>
-      )}
-      <CommentsSection postId={p.id} />
-    </PageContainer>
+    <QueryState
+      query={post}
+      loadingView={
+        <div className="flex flex-1 items-center justify-center py-24">
+          <Spinner size="lg" label="Loading post…" />
+        </div>
+      }
+      retryLabel="Try again"
+      errorView={({ error, retry }) => <PostUnavailable error={error} retry={retry} />}
+    >
+      {(p) => {
+        const category = postCategory(p);
+        return (
+          <PageContainer className="max-w-3xl">
+            <DocumentTitle title={p.seoTitle || p.title} />
+            {editing ? (
+              <InlineEditor post={p} onDone={() => setEditing(false)} />
+            ) : (
+              <article
+                onDoubleClick={admin ? () => setEditing(true) : undefined}
+                title={admin ? 'Double-click to edit' : undefined}
+              >
+                <header>
+                  <div className="flex flex-wrap items-center gap-2 text-sm text-slate-500">
+                    {category ? <Badge tone="brand">{category}</Badge> : null}
+                    <time dateTime={postDate(p)}>{formatFullDate(postDate(p))}</time>
+                    <span aria-hidden="true">·</span>
+                    <span>{p.readTime} min read</span>
+                    <span aria-hidden="true">·</span>
+                    <span>By {p.authorName}</span>
+                  </div>
+                  <h1 className="mt-3 text-3xl font-extrabold tracking-tight text-slate-900 sm:text-4xl">
+                    {p.title}
+                  </h1>
+                  {p.tags.length > 0 ? (
+                    <ul aria-label="Tags" className="mt-4 flex flex-wrap gap-2">
+                      {p.tags.map((tag) => (
+                        <li key={tag}>
+                          <Badge>#{tag}</Badge>
+                        </li>
+                      ))}
+                    </ul>
+                  ) : null}
+                  {admin ? (
+                    <Button variant="outline" size="sm" className="mt-4" onClick={() => setEditing(true)}>
+                      Edit Post
+                    </Button>
+                  ) : null}
+                </header>
+                {p.featuredImage ? (
+                  <img src={p.featuredImage} alt="" className="mt-6 w-full rounded-2xl object-cover" />
+                ) : null}
+                {/* Post HTML is sanitised by the content service when saved (allow-list: no scripts, handlers or unsafe URLs). */}
+                <div className={`mt-8 ${articleClasses}`} dangerouslySetInnerHTML={{ __html: p.content }} />
+              </article>
+            )}
+            <CommentsSection postId={p.id} />
+          </PageContainer>
+        );
+      }}
+    </QueryState>
   );
 }

@@ -1,12 +1,11 @@
 import { useState } from 'react';
 import { ChatMessages, type Chatroom } from '@district/contracts/chat';
 import {
-  Alert,
   Badge,
   Button,
   ButtonLink,
   ConfirmDialog,
-  Spinner,
+  QueryState,
   Table,
   TableBody,
   TableCell,
@@ -14,10 +13,9 @@ import {
   TableHead,
   TableHeaderCell,
   TableRow,
-  useToast,
+  useToastMutation,
 } from '@/components/ui';
 import { PageContainer, PageHeader } from '@/components/layout';
-import { errorMessage } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
 import { formatFullDate } from '@/lib/format';
 import { useConfirmedAction } from '@/lib/use-confirmed-action';
@@ -28,36 +26,27 @@ import { chatroomActionError, CreateChatroomModal } from './create-chatroom-moda
 /** Chatroom management (/admin/chatrooms; accounts spec §2, §5–§9): table, create modal, active toggle, delete. */
 export function AdminChatroomsPage() {
   const rooms = useAdminChatrooms();
-  const setActive = useSetChatroomActive();
-  const deleteRoom = useDeleteChatroom();
-  const { toast } = useToast();
+  const setActive = useToastMutation(useSetChatroomActive(), {
+    error: (err) => chatroomActionError(err, ChatMessages.updateChatroomStatusFailed),
+    log: 'Chatroom status change failed',
+  });
+  const deleteRoom = useToastMutation(useDeleteChatroom(), {
+    success: ChatAdminMessages.chatroomDeleted,
+    error: (err) => chatroomActionError(err, ChatMessages.deleteChatroomFailed),
+    log: 'Chatroom delete failed',
+  });
   const [creating, setCreating] = useState(false);
   const [busyId, setBusyId] = useState<string | null>(null);
 
   const toggle = async (room: Chatroom) => {
     setBusyId(room.id);
-    try {
-      await setActive.mutateAsync({ id: room.id, isActive: !room.isActive });
-    } catch (err) {
-      console.error('Chatroom status change failed', err);
-      toast({ type: 'error', message: chatroomActionError(err, ChatMessages.updateChatroomStatusFailed) });
-    } finally {
-      setBusyId(null);
-    }
+    await setActive.run({ id: room.id, isActive: !room.isActive });
+    setBusyId(null);
   };
 
-  const remove = useConfirmedAction(
-    async (room: Chatroom) => {
-      await deleteRoom.mutateAsync(room.id);
-      toast({ type: 'success', message: ChatAdminMessages.chatroomDeleted });
-    },
-    {
-      onError: (err) => {
-        console.error('Chatroom delete failed', err);
-        toast({ type: 'error', message: chatroomActionError(err, ChatMessages.deleteChatroomFailed) });
-      },
-    },
-  );
+  const remove = useConfirmedAction(async (room: Chatroom) => {
+    await deleteRoom.run(room.id);
+  });
   const deleting = remove.target;
   const list = rooms.data ?? [];
 
@@ -76,92 +65,89 @@ export function AdminChatroomsPage() {
         }
       />
 
-      {rooms.isPending ? (
-        <div className="flex justify-center py-16">
-          <Spinner size="lg" label="Loading chatrooms…" />
-        </div>
-      ) : rooms.isError && !rooms.data ? (
-        <Alert tone="error" title={ChatAdminMessages.chatroomsLoadFailed}>
-          <p>{errorMessage(rooms.error, 'Please try again in a moment.')}</p>
-          <Button variant="outline" size="sm" className="mt-3" onClick={() => void rooms.refetch()}>
-            Try again
-          </Button>
-        </Alert>
-      ) : (
-        <Table caption="Chatrooms">
-          <TableHead>
-            <tr>
-              <TableHeaderCell>Name</TableHeaderCell>
-              <TableHeaderCell>Description</TableHeaderCell>
-              <TableHeaderCell>Invited</TableHeaderCell>
-              <TableHeaderCell>Status</TableHeaderCell>
-              <TableHeaderCell>Created</TableHeaderCell>
-              <TableHeaderCell className="text-right">Actions</TableHeaderCell>
-            </tr>
-          </TableHead>
-          <TableBody>
-            {list.length === 0 ? (
-              <TableEmpty colSpan={6}>No chatrooms yet. Create one to get your class talking.</TableEmpty>
-            ) : (
-              list.map((room) => {
-                const busy = busyId === room.id;
-                const invited = room.invitedUserIds.length;
-                return (
-                  <TableRow key={room.id} data-chatroom-id={room.id}>
-                    <TableCell className="font-semibold text-slate-900">{room.name}</TableCell>
-                    <TableCell className="max-w-xs break-words text-slate-600">
-                      {room.description || '—'}
-                    </TableCell>
-                    <TableCell>
-                      <span aria-label={`${invited} invited`}>{invited}</span>
-                    </TableCell>
-                    <TableCell>
-                      <div className="flex items-center gap-3">
-                        <button
-                          type="button"
-                          role="switch"
-                          aria-checked={room.isActive}
-                          aria-label={`Active: ${room.name}`}
-                          disabled={busy}
-                          onClick={() => void toggle(room)}
-                          className={cn(
-                            'relative inline-flex h-6 w-11 shrink-0 items-center rounded-full transition-colors disabled:opacity-60',
-                            room.isActive ? 'bg-emerald-600' : 'bg-slate-300',
-                          )}
-                        >
-                          <span
-                            aria-hidden="true"
+      <QueryState
+        query={rooms}
+        loading="Loading chatrooms…"
+        errorTitle={ChatAdminMessages.chatroomsLoadFailed}
+        errorText="Please try again in a moment."
+        retryLabel="Try again"
+      >
+        {() => (
+          <Table caption="Chatrooms">
+            <TableHead>
+              <tr>
+                <TableHeaderCell>Name</TableHeaderCell>
+                <TableHeaderCell>Description</TableHeaderCell>
+                <TableHeaderCell>Invited</TableHeaderCell>
+                <TableHeaderCell>Status</TableHeaderCell>
+                <TableHeaderCell>Created</TableHeaderCell>
+                <TableHeaderCell className="text-right">Actions</TableHeaderCell>
+              </tr>
+            </TableHead>
+            <TableBody>
+              {list.length === 0 ? (
+                <TableEmpty colSpan={6}>No chatrooms yet. Create one to get your class talking.</TableEmpty>
+              ) : (
+                list.map((room) => {
+                  const busy = busyId === room.id;
+                  const invited = room.invitedUserIds.length;
+                  return (
+                    <TableRow key={room.id} data-chatroom-id={room.id}>
+                      <TableCell className="font-semibold text-slate-900">{room.name}</TableCell>
+                      <TableCell className="max-w-xs break-words text-slate-600">
+                        {room.description || '—'}
+                      </TableCell>
+                      <TableCell>
+                        <span aria-label={`${invited} invited`}>{invited}</span>
+                      </TableCell>
+                      <TableCell>
+                        <div className="flex items-center gap-3">
+                          <button
+                            type="button"
+                            role="switch"
+                            aria-checked={room.isActive}
+                            aria-label={`Active: ${room.name}`}
+                            disabled={busy}
+                            onClick={() => void toggle(room)}
                             className={cn(
-                              'inline-block size-5 rounded-full bg-white shadow transition-transform',
-                              room.isActive ? 'translate-x-5' : 'translate-x-0.5',
+                              'relative inline-flex h-6 w-11 shrink-0 items-center rounded-full transition-colors disabled:opacity-60',
+                              room.isActive ? 'bg-emerald-600' : 'bg-slate-300',
                             )}
-                          />
-                        </button>
-                        {room.isActive ? <Badge tone="success">Active</Badge> : <Badge>Inactive</Badge>}
-                      </div>
-                    </TableCell>
-                    <TableCell className="whitespace-nowrap text-xs">
-                      {formatFullDate(room.createdAt)}
-                    </TableCell>
-                    <TableCell>
-                      <div className="flex justify-end">
-                        <Button
-                          size="sm"
-                          variant="danger"
-                          aria-label={`Delete ${room.name}`}
-                          onClick={() => remove.ask(room)}
-                        >
-                          Delete
-                        </Button>
-                      </div>
-                    </TableCell>
-                  </TableRow>
-                );
-              })
-            )}
-          </TableBody>
-        </Table>
-      )}
+                          >
+                            <span
+                              aria-hidden="true"
+                              className={cn(
+                                'inline-block size-5 rounded-full bg-white shadow transition-transform',
+                                room.isActive ? 'translate-x-5' : 'translate-x-0.5',
+                              )}
+                            />
+                          </button>
+                          {room.isActive ? <Badge tone="success">Active</Badge> : <Badge>Inactive</Badge>}
+                        </div>
+                      </TableCell>
+                      <TableCell className="whitespace-nowrap text-xs">
+                        {formatFullDate(room.createdAt)}
+                      </TableCell>
+                      <TableCell>
+                        <div className="flex justify-end">
+                          <Button
+                            size="sm"
+                            variant="danger"
+                            aria-label={`Delete ${room.name}`}
+                            onClick={() => remove.ask(room)}
+                          >
+                            Delete
+                          </Button>
+                        </div>
+                      </TableCell>
+                    </TableRow>
+                  );
+                })
+              )}
+            </TableBody>
+          </Table>
+        )}
+      </QueryState>
 
       <CreateChatroomModal open={creating} onClose={() => setCreating(false)} />
       <ConfirmDialog

@@ -1,8 +1,17 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { CHAT_NAME_MAX, ChatLiveMessages, type ChatRole } from '@district/contracts/chat';
-import { Alert, Button, ButtonLink, Card, SelectField, Spinner, TextField, useToast } from '@/components/ui';
+import {
+  Alert,
+  Button,
+  ButtonLink,
+  Card,
+  QueryState,
+  SelectField,
+  Spinner,
+  TextField,
+  useToast,
+} from '@/components/ui';
 import { PageContainer, PageHeader } from '@/components/layout';
-import { errorMessage } from '@/lib/api-client';
 import { isAdmin, isTeacherOrAdmin, useSession } from '@/lib/auth';
 import { ChatRoomTexts } from '../chat.constants';
 import { useChatrooms } from '../api/chatrooms';
@@ -142,51 +151,57 @@ export function ChatPage() {
               {chat.problem ? (
                 <p className="mt-2 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900">{chat.problem}</p>
               ) : null}
-              {rooms.isPending ? (
-                <div className="flex justify-center py-8">
-                  <Spinner label="Loading chatrooms…" />
-                </div>
-              ) : rooms.isError && !rooms.data ? (
-                <Alert tone="error" title={ChatRoomTexts.roomsLoadFailed} className="mt-4">
-                  <p>{errorMessage(rooms.error, 'Please try again in a moment.')}</p>
-                  <Button variant="outline" size="sm" className="mt-3" onClick={() => void rooms.refetch()}>
-                    Try again
-                  </Button>
-                </Alert>
-              ) : (
-                <form className="mt-4 space-y-4" onSubmit={join} noValidate aria-label="Join a chatroom">
-                  {roomList.length === 0 ? (
-                    <p className="text-sm text-slate-600">{ChatRoomTexts.noRooms}</p>
-                  ) : (
-                    <SelectField label="Chatroom" value={roomId} onChange={(e) => setRoomId(e.target.value)}>
-                      <option value="">Select a chatroom</option>
-                      {roomList.map((r) => (
-                        <option key={r.id} value={r.id}>
-                          {r.name}
-                        </option>
-                      ))}
-                    </SelectField>
-                  )}
-                  {selectedRoom?.description ? (
-                    <p className="-mt-2 text-sm text-slate-600">{selectedRoom.description}</p>
-                  ) : null}
-                  <TextField
-                    label="Your name"
-                    value={name}
-                    maxLength={CHAT_NAME_MAX}
-                    placeholder={user?.name}
-                    autoComplete="nickname"
-                    onChange={(e) => setName(e.target.value)}
-                  />
-                  <Button
-                    type="submit"
-                    loading={status?.kind === 'connecting'}
-                    disabled={roomList.length === 0}
-                  >
-                    {status?.kind === 'connecting' ? 'Joining…' : 'Join'}
-                  </Button>
-                </form>
-              )}
+              <QueryState
+                query={rooms}
+                loadingView={
+                  <div className="flex justify-center py-8">
+                    <Spinner label="Loading chatrooms…" />
+                  </div>
+                }
+                errorTitle={ChatRoomTexts.roomsLoadFailed}
+                errorText="Please try again in a moment."
+                retryLabel="Try again"
+                className="mt-4"
+              >
+                {() => (
+                  <form className="mt-4 space-y-4" onSubmit={join} noValidate aria-label="Join a chatroom">
+                    {roomList.length === 0 ? (
+                      <p className="text-sm text-slate-600">{ChatRoomTexts.noRooms}</p>
+                    ) : (
+                      <SelectField
+                        label="Chatroom"
+                        value={roomId}
+                        onChange={(e) => setRoomId(e.target.value)}
+                      >
+                        <option value="">Select a chatroom</option>
+                        {roomList.map((r) => (
+                          <option key={r.id} value={r.id}>
+                            {r.name}
+                          </option>
+                        ))}
+                      </SelectField>
+                    )}
+                    {selectedRoom?.description ? (
+                      <p className="-mt-2 text-sm text-slate-600">{selectedRoom.description}</p>
+                    ) : null}
+                    <TextField
+                      label="Your name"
+                      value={name}
+                      maxLength={CHAT_NAME_MAX}
+                      placeholder={user?.name}
+                      autoComplete="nickname"
+                      onChange={(e) => setName(e.target.value)}
+                    />
+                    <Button
+                      type="submit"
+                      loading={status?.kind === 'connecting'}
+                      disabled={roomList.length === 0}
+                    >
+                      {status?.kind === 'connecting' ? 'Joining…' : 'Join'}
+                    </Button>
+                  </form>
+                )}
+              </QueryState>
             </Card>
           ) : (
             <Card className="space-y-3 p-4">

@@ -1,6 +1,16 @@
 import { useState, type FormEvent } from 'react';
 import { CHATROOM_DESCRIPTION_MAX, CHATROOM_NAME_MAX, ChatMessages } from '@district/contracts/chat';
-import { Alert, Badge, Button, Modal, Spinner, TextAreaField, TextField, useToast } from '@/components/ui';
+import {
+  Alert,
+  Badge,
+  Button,
+  Modal,
+  QueryState,
+  Spinner,
+  TextAreaField,
+  TextField,
+  useToastMutation,
+} from '@/components/ui';
 import { ApiError } from '@/lib/api-client';
 import { ChatAdminMessages } from '../chat.constants';
 import { useCreateChatroom, useInvitableUsers } from '../api/admin-chatrooms';
@@ -31,52 +41,48 @@ function InviteList({
         className="overflow-y-auto rounded-lg border border-slate-300 bg-white"
         style={{ height: INVITE_LIST_HEIGHT_PX }}
       >
-        {users.isPending ? (
-          <div className="flex h-full items-center justify-center">
-            <Spinner label="Loading people to invite…" />
-          </div>
-        ) : users.isError ? (
-          <div className="p-3">
-            <Alert tone="error" title={ChatAdminMessages.invitableUsersFailed}>
-              {users.error instanceof ApiError && users.error.fromServer ? (
-                <p>{users.error.message}</p>
-              ) : null}
-              <Button
-                variant="outline"
-                size="sm"
-                className="mt-2"
-                loading={users.isFetching}
-                onClick={() => void users.refetch()}
-              >
-                Retry
-              </Button>
-            </Alert>
-          </div>
-        ) : users.data.length === 0 ? (
-          <p className="p-3 text-sm text-slate-500">{ChatAdminMessages.noInvitableUsers}</p>
-        ) : (
-          <ul className="divide-y divide-slate-100">
-            {users.data.map((u) => (
-              <li key={u.id}>
-                <label className="flex cursor-pointer items-center gap-3 px-3 py-2 text-sm hover:bg-slate-50">
-                  <input
-                    type="checkbox"
-                    className="size-4 rounded border-slate-300 text-brand-700"
-                    checked={selected.has(u.id.toLowerCase())}
-                    onChange={() => onToggle(u.id.toLowerCase())}
-                  />
-                  <span className="min-w-0 flex-1">
-                    <span className="font-medium text-slate-900">{u.name}</span>{' '}
-                    <span className="text-xs text-slate-500">@{u.username}</span>
-                  </span>
-                  <Badge tone={u.role === 'teacher' ? 'purple' : 'brand'}>
-                    {u.role === 'teacher' ? 'Teacher' : 'Student'}
-                  </Badge>
-                </label>
-              </li>
-            ))}
-          </ul>
-        )}
+        <QueryState
+          query={users}
+          loadingView={
+            <div className="flex h-full items-center justify-center">
+              <Spinner label="Loading people to invite…" />
+            </div>
+          }
+          retryLabel="Retry"
+          errorView={({ error, retry }) => (
+            <div className="p-3">
+              <Alert tone="error" title={ChatAdminMessages.invitableUsersFailed}>
+                {error instanceof ApiError && error.fromServer ? <p>{error.message}</p> : null}
+                {retry('mt-2', 'sm')}
+              </Alert>
+            </div>
+          )}
+          empty={<p className="p-3 text-sm text-slate-500">{ChatAdminMessages.noInvitableUsers}</p>}
+        >
+          {(list) => (
+            <ul className="divide-y divide-slate-100">
+              {list.map((u) => (
+                <li key={u.id}>
+                  <label className="flex cursor-pointer items-center gap-3 px-3 py-2 text-sm hover:bg-slate-50">
+                    <input
+                      type="checkbox"
+                      className="size-4 rounded border-slate-300 text-brand-700"
+                      checked={selected.has(u.id.toLowerCase())}
+                      onChange={() => onToggle(u.id.toLowerCase())}
+                    />
+                    <span className="min-w-0 flex-1">
+                      <span className="font-medium text-slate-900">{u.name}</span>{' '}
+                      <span className="text-xs text-slate-500">@{u.username}</span>
+                    </span>
+                    <Badge tone={u.role === 'teacher' ? 'purple' : 'brand'}>
+                      {u.role === 'teacher' ? 'Teacher' : 'Student'}
+                    </Badge>
+                  </label>
+                </li>
+              ))}
+            </ul>
+          )}
+        </QueryState>
       </div>
     </fieldset>
   );
@@ -84,8 +90,11 @@ function InviteList({
 
 /** The create modal (accounts spec §2): name (required), description and the scrollable invite list. */
 export function CreateChatroomModal({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const create = useCreateChatroom();
-  const { toast } = useToast();
+  const create = useToastMutation(useCreateChatroom(), {
+    success: ChatAdminMessages.chatroomCreated,
+    error: (err) => chatroomActionError(err, ChatMessages.createChatroomFailed),
+    log: 'Creating the chatroom failed',
+  });
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [invited, setInvited] = useState<Set<string>>(() => new Set());
@@ -119,19 +128,14 @@ export function CreateChatroomModal({ open, onClose }: { open: boolean; onClose:
       return;
     }
     setNameError(undefined);
-    try {
-      await create.mutateAsync({
-        name: trimmed,
-        description: description.trim(),
-        invitedUserIds: [...invited],
-      });
-      toast({ type: 'success', message: ChatAdminMessages.chatroomCreated });
-      reset();
-      onClose();
-    } catch (err) {
-      console.error('Creating the chatroom failed', err);
-      toast({ type: 'error', message: chatroomActionError(err, ChatMessages.createChatroomFailed) });
-    }
+    const outcome = await create.run({
+      name: trimmed,
+      description: description.trim(),
+      invitedUserIds: [...invited],
+    });
+    if (!outcome.ok) return;
+    reset();
+    onClose();
   };
 
   return (

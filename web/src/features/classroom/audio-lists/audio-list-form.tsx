@@ -18,7 +18,7 @@ import {
   CardHeader,
   TextAreaField,
   TextField,
-  useToast,
+  useToastMutation,
 } from '@/components/ui';
 import { errorMessage } from '@/lib/api-client';
 import { useSaveAudioList } from '../api/audio-lists';
@@ -38,8 +38,11 @@ const row = (name = '', url = ''): FileRow => ({ key: ++rowSeq, name, url });
  * audio file.'; each file needs a name and a URL. Rows left entirely blank are ignored. The whole list is sent.
  */
 export function AudioListForm({ list, onDone }: { list: AudioList | null; onDone: () => void }) {
-  const save = useSaveAudioList();
-  const { toast } = useToast();
+  // The form shows a failure itself (its problem box), so only the success is a toast.
+  const save = useToastMutation(useSaveAudioList(), {
+    success: list ? ClassroomTexts.audioListUpdated : ClassroomTexts.audioListCreated,
+    log: 'Saving the audio list failed',
+  });
   const [title, setTitle] = useState(list?.title ?? '');
   const [description, setDescription] = useState(list?.description ?? '');
   const [files, setFiles] = useState<FileRow[]>(() =>
@@ -67,23 +70,14 @@ export function AudioListForm({ list, onDone }: { list: AudioList | null; onDone
       return;
     }
     setProblem(null);
-    save.mutate(
-      { id: list?.id ?? null, body: parsed.data },
-      {
-        onSuccess: () => {
-          toast({
-            type: 'success',
-            message: list ? ClassroomTexts.audioListUpdated : ClassroomTexts.audioListCreated,
-          });
-          onDone();
-        },
-        onError: (err) =>
-          setProblem({
-            title: ClassroomMessages.saveAudioListFailed,
-            detail: errorMessage(err, '') || undefined,
-          }),
-      },
-    );
+    void save.run({ id: list?.id ?? null, body: parsed.data }).then((outcome) => {
+      if (outcome.ok) onDone();
+      else
+        setProblem({
+          title: ClassroomMessages.saveAudioListFailed,
+          detail: errorMessage(outcome.error, '') || undefined,
+        });
+    });
   };
 
   return (

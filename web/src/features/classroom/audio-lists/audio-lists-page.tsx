@@ -1,13 +1,21 @@
 import { useState } from 'react';
 import { ClassroomMessages, type AudioList } from '@district/contracts/classroom';
-import { Button, Card, CardBody, CardFooter, CardHeader, ConfirmDialog, useToast } from '@/components/ui';
+import {
+  Button,
+  Card,
+  CardBody,
+  CardFooter,
+  CardHeader,
+  ConfirmDialog,
+  QueryState,
+  useToastMutation,
+} from '@/components/ui';
 import { PageContainer, PageHeader } from '@/components/layout';
-import { errorMessage } from '@/lib/api-client';
 import { useSession } from '@/lib/auth';
 import { useConfirmedAction } from '@/lib/use-confirmed-action';
 import { useAudioLists, useDeleteAudioList } from '../api/audio-lists';
 import { ClassroomTexts } from '../classroom.constants';
-import { formatDate, isStaff, Loading, LoadFailed } from '../shared';
+import { formatDate, isStaff } from '../shared';
 import { AudioListForm } from './audio-list-form';
 import { FilePlayer } from './file-player';
 
@@ -20,23 +28,16 @@ export function AudioListsPage() {
   const staff = isStaff(user);
   const [editing, setEditing] = useState<{ list: AudioList | null } | null>(null);
   const lists = useAudioLists(editing === null);
-  const remove = useDeleteAudioList();
-  const { toast } = useToast();
+  const remove = useToastMutation(useDeleteAudioList(), {
+    success: ClassroomTexts.audioListDeleted,
+    errorTitle: ClassroomMessages.deleteAudioListFailed,
+    error: ClassroomTexts.tryAgainLater,
+    log: 'Deleting the audio list failed',
+  });
 
-  const confirmDelete = useConfirmedAction(
-    async (list: AudioList) => {
-      await remove.mutateAsync(list.id);
-      toast({ type: 'success', message: ClassroomTexts.audioListDeleted });
-    },
-    {
-      onError: (err) =>
-        toast({
-          type: 'error',
-          title: ClassroomMessages.deleteAudioListFailed,
-          message: errorMessage(err, ClassroomTexts.tryAgainLater),
-        }),
-    },
-  );
+  const confirmDelete = useConfirmedAction(async (list: AudioList) => {
+    await remove.run(list.id);
+  });
 
   return (
     <PageContainer>
@@ -51,70 +52,72 @@ export function AudioListsPage() {
       />
       {editing ? (
         <AudioListForm list={editing.list} onDone={() => setEditing(null)} />
-      ) : lists.isPending ? (
-        <Loading label="Loading audio lists…" />
-      ) : lists.isError && !lists.data ? (
-        <LoadFailed
-          title={ClassroomTexts.fetchAudioListsFailed}
-          error={lists.error}
-          onRetry={() => void lists.refetch()}
-        />
-      ) : lists.data.length === 0 ? (
-        <Card>
-          <CardBody className="py-12 text-center text-slate-600">
-            {staff ? ClassroomTexts.noAudioListsStaff : ClassroomTexts.noAudioLists}
-          </CardBody>
-        </Card>
       ) : (
-        <ul className="grid grid-cols-1 gap-4 lg:grid-cols-2" aria-label="Audio lists">
-          {lists.data.map((list) => (
-            <li key={list.id} className="flex">
-              <Card className="flex w-full flex-col">
-                <CardHeader
-                  as="h2"
-                  title={list.title}
-                  description={
-                    <>
-                      {list.creatorName ? `By ${list.creatorName}` : null}
-                      {list.creatorName && list.createdAt ? ' · ' : null}
-                      {list.createdAt ? formatDate(list.createdAt) : null}
-                    </>
-                  }
-                />
-                <CardBody className="flex-1 space-y-3">
-                  {list.description ? (
-                    <p className="whitespace-pre-line text-sm text-slate-700">{list.description}</p>
-                  ) : null}
-                  <ul className="space-y-2" aria-label={`Files of ${list.title}`}>
-                    {list.audioFiles.map((file, i) => (
-                      <FilePlayer key={`${i}-${file.url}`} name={file.name} url={file.url} />
-                    ))}
-                  </ul>
-                </CardBody>
-                {list.canEdit ? (
-                  <CardFooter>
-                    <Button
-                      variant="outline"
-                      size="sm"
-                      onClick={() => setEditing({ list })}
-                      aria-label={`Edit ${list.title}`}
-                    >
-                      Edit
-                    </Button>
-                    <Button
-                      variant="danger"
-                      size="sm"
-                      onClick={() => confirmDelete.ask(list)}
-                      aria-label={`Delete ${list.title}`}
-                    >
-                      Delete
-                    </Button>
-                  </CardFooter>
-                ) : null}
-              </Card>
-            </li>
-          ))}
-        </ul>
+        <QueryState
+          query={lists}
+          loading="Loading audio lists…"
+          errorTitle={ClassroomTexts.fetchAudioListsFailed}
+          errorText={ClassroomTexts.tryAgainLater}
+          empty={
+            <Card>
+              <CardBody className="py-12 text-center text-slate-600">
+                {staff ? ClassroomTexts.noAudioListsStaff : ClassroomTexts.noAudioLists}
+              </CardBody>
+            </Card>
+          }
+        >
+          {(all) => (
+            <ul className="grid grid-cols-1 gap-4 lg:grid-cols-2" aria-label="Audio lists">
+              {all.map((list) => (
+                <li key={list.id} className="flex">
+                  <Card className="flex w-full flex-col">
+                    <CardHeader
+                      as="h2"
+                      title={list.title}
+                      description={
+                        <>
+                          {list.creatorName ? `By ${list.creatorName}` : null}
+                          {list.creatorName && list.createdAt ? ' · ' : null}
+                          {list.createdAt ? formatDate(list.createdAt) : null}
+                        </>
+                      }
+                    />
+                    <CardBody className="flex-1 space-y-3">
+                      {list.description ? (
+                        <p className="whitespace-pre-line text-sm text-slate-700">{list.description}</p>
+                      ) : null}
+                      <ul className="space-y-2" aria-label={`Files of ${list.title}`}>
+                        {list.audioFiles.map((file, i) => (
+                          <FilePlayer key={`${i}-${file.url}`} name={file.name} url={file.url} />
+                        ))}
+                      </ul>
+                    </CardBody>
+                    {list.canEdit ? (
+                      <CardFooter>
+                        <Button
+                          variant="outline"
+                          size="sm"
+                          onClick={() => setEditing({ list })}
+                          aria-label={`Edit ${list.title}`}
+                        >
+                          Edit
+                        </Button>
+                        <Button
+                          variant="danger"
+                          size="sm"
+                          onClick={() => confirmDelete.ask(list)}
+                          aria-label={`Delete ${list.title}`}
+                        >
+                          Delete
+                        </Button>
+                      </CardFooter>
+                    ) : null}
+                  </Card>
+                </li>
+              ))}
+            </ul>
+          )}
+        </QueryState>
       )}
       <ConfirmDialog
         open={confirmDelete.target !== null}

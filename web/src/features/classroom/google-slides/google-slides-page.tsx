@@ -1,6 +1,16 @@
 import { useState } from 'react';
 import { ClassroomMessages, type GoogleSlide } from '@district/contracts/classroom';
-import { Alert, Button, buttonClasses, Card, CardBody, ConfirmDialog, useToast } from '@/components/ui';
+import {
+  Alert,
+  Button,
+  buttonClasses,
+  Card,
+  CardBody,
+  ConfirmDialog,
+  QueryState,
+  useToast,
+  useToastMutation,
+} from '@/components/ui';
 import { PageContainer, PageHeader, SignInLink } from '@/components/layout';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { useSession } from '@/lib/auth';
@@ -12,7 +22,7 @@ import {
   type GoogleSlideWrite,
 } from '../api/google-slides';
 import { ClassroomTexts } from '../classroom.constants';
-import { ErrorBanner, isStaff, Loading } from '../shared';
+import { ErrorBanner, isStaff } from '../shared';
 import { SlideCard } from './slide-card';
 import { SlideForm } from './slide-form';
 import { SlidesHelpText } from './slides-help';
@@ -30,18 +40,21 @@ export function GoogleSlidesPage() {
   const [banner, setBanner] = useState<string | null>(null);
   const [dismissedFetchError, setDismissedFetchError] = useState(0);
   const slides = useGoogleSlides(form === null);
-  const save = useSaveGoogleSlide();
-  const remove = useDeleteGoogleSlide();
+  // Spec §4: these screens show failures in their red banner, so only successes are toasts.
+  const save = useToastMutation(useSaveGoogleSlide(), {
+    success: (_slide, sent) => (sent.id ? ClassroomTexts.slideUpdated : ClassroomTexts.slideCreated),
+    log: 'Saving the Google Slide failed',
+  });
+  const remove = useToastMutation(useDeleteGoogleSlide(), {
+    success: ClassroomTexts.slideDeleted,
+    log: 'Deleting the Google Slide failed',
+  });
   const { toast } = useToast();
 
-  const confirmDelete = useConfirmedAction(
-    async (slide: GoogleSlide) => {
-      await remove.mutateAsync(slide.id);
-      setBanner(null);
-      toast({ type: 'success', message: ClassroomTexts.slideDeleted });
-    },
-    { onError: (err) => setBanner(errorMessage(err, ClassroomMessages.deleteSlideFailed)) },
-  );
+  const confirmDelete = useConfirmedAction(async (slide: GoogleSlide) => {
+    const outcome = await remove.run(slide.id);
+    setBanner(outcome.ok ? null : errorMessage(outcome.error, ClassroomMessages.deleteSlideFailed));
+  });
 
   const open = (slide: GoogleSlide | null) => {
     setBanner(null);
@@ -56,19 +69,10 @@ export function GoogleSlidesPage() {
   const submit = (body: GoogleSlideWrite) => {
     if (!form) return;
     setBanner(null);
-    save.mutate(
-      { id: form.slide?.id ?? null, body },
-      {
-        onSuccess: () => {
-          toast({
-            type: 'success',
-            message: form.slide ? ClassroomTexts.slideUpdated : ClassroomTexts.slideCreated,
-          });
-          setForm(null);
-        },
-        onError: (err) => setBanner(errorMessage(err, ClassroomMessages.saveSlideFailed)),
-      },
-    );
+    void save.run({ id: form.slide?.id ?? null, body }).then((outcome) => {
+      if (outcome.ok) setForm(null);
+      else setBanner(errorMessage(outcome.error, ClassroomMessages.saveSlideFailed));
+    });
   };
 
   const unauthorized = slides.error instanceof ApiError && slides.error.status === 401;
@@ -100,47 +104,54 @@ export function GoogleSlidesPage() {
           <p className="font-medium">{ClassroomMessages.slidesLoginRequired}</p>
           <SignInLink className={buttonClasses('primary', 'sm', 'mt-3')}>Login</SignInLink>
         </Alert>
-      ) : form ? null : slides.isPending ? (
-        <Loading label="Loading Google Slides…" />
-      ) : slides.isError && !slides.data ? (
-        <div>
-          {dismissedFetchError !== slides.errorUpdatedAt ? (
-            <ErrorBanner
-              message={errorMessage(slides.error, ClassroomMessages.fetchSlidesFailed)}
-              onDismiss={() => setDismissedFetchError(slides.errorUpdatedAt)}
-            />
-          ) : null}
-          <Button variant="outline" onClick={() => void slides.refetch()}>
-            Try Again
-          </Button>
-        </div>
-      ) : (
-        <>
-          <p className="mb-4 text-sm text-slate-600">
-            <SlidesHelpText />
-          </p>
-          {slides.data.length === 0 ? (
-            <Card>
-              <CardBody className="py-12 text-center text-slate-600">
-                {staff ? ClassroomMessages.slidesEmptyTeacher : ClassroomTexts.slidesEmptyOthers}
-              </CardBody>
-            </Card>
-          ) : (
-            <ul className="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3" aria-label="Presentations">
-              {slides.data.map((slide) => (
-                <li key={slide.id} className="flex">
-                  <SlideCard
-                    slide={slide}
-                    staff={staff}
-                    onEdit={() => open(slide)}
-                    onDelete={() => confirmDelete.ask(slide)}
-                    onMissingUrl={() => toast({ type: 'error', message: ClassroomMessages.noSlidesUrl })}
-                  />
-                </li>
-              ))}
-            </ul>
+      ) : form ? null : (
+        <QueryState
+          query={slides}
+          loading="Loading Google Slides…"
+          errorView={({ error, retry }) => (
+            <div>
+              {dismissedFetchError !== slides.errorUpdatedAt ? (
+                <ErrorBanner
+                  message={errorMessage(error, ClassroomMessages.fetchSlidesFailed)}
+                  onDismiss={() => setDismissedFetchError(slides.errorUpdatedAt)}
+                />
+              ) : null}
+              {retry()}
+            </div>
           )}
-        </>
+        >
+          {(list) => (
+            <>
+              <p className="mb-4 text-sm text-slate-600">
+                <SlidesHelpText />
+              </p>
+              {list.length === 0 ? (
+                <Card>
+                  <CardBody className="py-12 text-center text-slate-600">
+                    {staff ? ClassroomMessages.slidesEmptyTeacher : ClassroomTexts.slidesEmptyOthers}
+                  </CardBody>
+                </Card>
+              ) : (
+                <ul
+                  className="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3"
+                  aria-label="Presentations"
+                >
+                  {list.map((slide) => (
+                    <li key={slide.id} className="flex">
+                      <SlideCard
+                        slide={slide}
+                        staff={staff}
+                        onEdit={() => open(slide)}
+                        onDelete={() => confirmDelete.ask(slide)}
+                        onMissingUrl={() => toast({ type: 'error', message: ClassroomMessages.noSlidesUrl })}
+                      />
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </>
+          )}
+        </QueryState>
       )}
       <ConfirmDialog
         open={confirmDelete.target !== null}

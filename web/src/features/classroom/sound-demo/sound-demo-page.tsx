@@ -1,9 +1,8 @@
 import { useId, useState } from 'react';
 import { AudioPlayButton, AudioUrlTest } from '@/components/audio';
-import { Alert, Card, CardBody, CardHeader, Spinner, TextField } from '@/components/ui';
+import { Card, CardBody, CardHeader, QueryState, Spinner, TextField } from '@/components/ui';
 import { PageContainer, PageHeader } from '@/components/layout';
 import { useSession } from '@/lib/auth';
-import { errorMessage } from '@/lib/api-client';
 import { useAudioLists } from '../api/audio-lists';
 import { ClassroomTexts } from '../classroom.constants';
 import { DEMO_QUIZ_SOUNDS } from './demo-sounds';
@@ -27,27 +26,29 @@ function AudioListSounds() {
   const { user } = useSession();
   const lists = useAudioLists(user !== null);
   if (!user) return <p className="text-sm text-slate-600">{ClassroomTexts.soundDemoSignIn}</p>;
-  if (lists.isPending) return <Spinner label="Loading audio lists…" />;
-  if (lists.isError)
-    return (
-      <Alert tone="error" title={ClassroomTexts.fetchAudioListsFailed}>
-        {errorMessage(lists.error, ClassroomTexts.tryAgainLater)}
-      </Alert>
-    );
-  if (lists.data.length === 0) return <p className="text-sm text-slate-600">{ClassroomTexts.noAudioLists}</p>;
   return (
-    <div className="space-y-4">
-      {lists.data.map((list) => (
-        <section key={list.id} aria-label={`Audio list ${list.title}`}>
-          <h3 className="mb-2 font-semibold text-slate-900">{list.title}</h3>
-          <ul className="grid grid-cols-1 gap-2 sm:grid-cols-2">
-            {list.audioFiles.map((file, i) => (
-              <SoundRow key={`${i}-${file.url}`} name={file.name} src={file.url} />
-            ))}
-          </ul>
-        </section>
-      ))}
-    </div>
+    <QueryState
+      query={lists}
+      loadingView={<Spinner label="Loading audio lists…" />}
+      errorTitle={ClassroomTexts.fetchAudioListsFailed}
+      errorText={ClassroomTexts.tryAgainLater}
+      empty={<p className="text-sm text-slate-600">{ClassroomTexts.noAudioLists}</p>}
+    >
+      {(all) => (
+        <div className="space-y-4">
+          {all.map((list) => (
+            <section key={list.id} aria-label={`Audio list ${list.title}`}>
+              <h3 className="mb-2 font-semibold text-slate-900">{list.title}</h3>
+              <ul className="grid grid-cols-1 gap-2 sm:grid-cols-2">
+                {list.audioFiles.map((file, i) => (
+                  <SoundRow key={`${i}-${file.url}`} name={file.name} src={file.url} />
+                ))}
+              </ul>
+            </section>
+          ))}
+        </div>
+      )}
+    </QueryState>
   );
 }
 

@@ -1,6 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import { accommodationInputSchema, EXTRA_ATTEMPTS_MAX, type QuizKind } from '@district/contracts/assessment';
-import { Button, Card, CardBody, CardHeader, SelectField, TextField, useToast } from '@/components/ui';
+import {
+  Button,
+  Card,
+  CardBody,
+  CardHeader,
+  SelectField,
+  TextField,
+  useToastMutation,
+} from '@/components/ui';
 import { accommodationErrorMessage, useSaveAccommodation } from '../api/quiz-insights';
 import { GradeMessages } from '../grades.constants';
 
@@ -19,8 +27,15 @@ export function AccommodationForm({ kind, quizId, students }: AccommodationFormP
   const [userId, setUserId] = useState('');
   const [extra, setExtra] = useState('1');
   const [error, setError] = useState<string | null>(null);
-  const save = useSaveAccommodation(kind);
-  const { toast } = useToast();
+  const save = useToastMutation(useSaveAccommodation(kind), {
+    success: (_data, sent) =>
+      GradeMessages.accommodationSaved(
+        sent.extraAttempts,
+        students.find((s) => s.id === sent.userId)?.name ?? '',
+      ),
+    error: accommodationErrorMessage,
+    log: 'Saving the accommodation failed',
+  });
   const chosen = students.find((s) => s.id === userId) ?? null;
 
   const submit = (event: FormEvent) => {
@@ -38,14 +53,7 @@ export function AccommodationForm({ kind, quizId, students }: AccommodationFormP
     }
     setError(null);
     const extraAttempts = parsed.data.extraAttempts;
-    save.mutate(
-      { quizId, userId: chosen.id, extraAttempts },
-      {
-        onSuccess: () =>
-          toast({ type: 'success', message: GradeMessages.accommodationSaved(extraAttempts, chosen.name) }),
-        onError: (err) => toast({ type: 'error', message: accommodationErrorMessage(err) }),
-      },
-    );
+    void save.run({ quizId, userId: chosen.id, extraAttempts });
   };
 
   return (

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { Grade, QuizKind } from '@district/contracts/assessment';
-import { Button, ConfirmDialog, SelectField, useToast } from '@/components/ui';
+import { Button, ConfirmDialog, QueryState, SelectField, useToastMutation } from '@/components/ui';
 import { PageContainer, PageHeader } from '@/components/layout';
 import { useConfirmedAction } from '@/lib/use-confirmed-action';
 import { gradeDeleteMessage, useDeleteGrade, useGrades } from '../api/grades';
@@ -8,7 +8,7 @@ import { downloadGradesCsv, gradesCsvFileName } from '../export/grades-csv';
 import { quizzesOf, studentsOf, summarize } from '../grade-stats';
 import { GRADE_KINDS, GradeMessages } from '../grades.constants';
 import { AccommodationForm } from './accommodation-form';
-import { GradesErrorPanel, GradesLoading } from './grades-states';
+import { gradesQueryStates } from './grades-states';
 import { GradesTable } from './grades-table';
 import { ItemAnalysisPanel } from './item-analysis-panel';
 
@@ -31,8 +31,11 @@ function GradesDashboardPage({ kind }: { kind: QuizKind }) {
   const info = GRADE_KINDS[kind];
   const grades = useGrades(kind);
   const [quizId, setQuizId] = useState('');
-  const deleteGrade = useDeleteGrade(kind);
-  const { toast } = useToast();
+  const deleteGrade = useToastMutation(useDeleteGrade(kind), {
+    success: GradeMessages.gradeDeleted,
+    error: gradeDeleteMessage,
+    log: 'Quiz result delete failed',
+  });
 
   const all = useMemo(() => grades.data ?? [], [grades.data]);
   const quizzes = useMemo(() => quizzesOf(all), [all]);
@@ -43,18 +46,9 @@ function GradesDashboardPage({ kind }: { kind: QuizKind }) {
   );
   const summary = summarize(shown);
 
-  const remove = useConfirmedAction(
-    async (grade: Grade) => {
-      await deleteGrade.mutateAsync(grade.id);
-      toast({ type: 'success', message: GradeMessages.gradeDeleted });
-    },
-    {
-      onError: (err) => {
-        console.error('Quiz result delete failed', err);
-        toast({ type: 'error', message: gradeDeleteMessage(err) });
-      },
-    },
-  );
+  const remove = useConfirmedAction(async (grade: Grade) => {
+    await deleteGrade.run(grade.id);
+  });
 
   const exportCsv = () => downloadGradesCsv(shown, gradesCsvFileName(info.csvName, selected?.title ?? null));
 
@@ -72,59 +66,57 @@ function GradesDashboardPage({ kind }: { kind: QuizKind }) {
         }
       />
 
-      {grades.isPending ? (
-        <GradesLoading />
-      ) : grades.isError && !grades.data ? (
-        <GradesErrorPanel error={grades.error} onRetry={() => void grades.refetch()} />
-      ) : (
-        <div className="space-y-6">
-          <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" aria-label="Summary">
-            <SummaryCard label="Total Attempts" value={String(summary.totalAttempts)} />
-            <SummaryCard label="Average Score" value={`${summary.averageScore}%`} />
-            <SummaryCard label="Passed (>=70%)" value={String(summary.passed)} />
-            <SummaryCard label="Pass Rate" value={`${summary.passRate}%`} />
-          </dl>
+      <QueryState query={grades} {...gradesQueryStates}>
+        {() => (
+          <div className="space-y-6">
+            <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" aria-label="Summary">
+              <SummaryCard label="Total Attempts" value={String(summary.totalAttempts)} />
+              <SummaryCard label="Average Score" value={`${summary.averageScore}%`} />
+              <SummaryCard label="Passed (>=70%)" value={String(summary.passed)} />
+              <SummaryCard label="Pass Rate" value={`${summary.passRate}%`} />
+            </dl>
 
-          <SelectField
-            label="Filter by Quiz"
-            value={selected ? selected.id : ''}
-            onChange={(e) => setQuizId(e.target.value)}
-            className="max-w-sm"
-          >
-            <option value="">{info.allQuizzes}</option>
-            {quizzes.map((q) => (
-              <option key={q.id} value={q.id}>
-                {q.title}
-              </option>
-            ))}
-          </SelectField>
+            <SelectField
+              label="Filter by Quiz"
+              value={selected ? selected.id : ''}
+              onChange={(e) => setQuizId(e.target.value)}
+              className="max-w-sm"
+            >
+              <option value="">{info.allQuizzes}</option>
+              {quizzes.map((q) => (
+                <option key={q.id} value={q.id}>
+                  {q.title}
+                </option>
+              ))}
+            </SelectField>
 
-          <GradesTable
-            grades={shown}
-            caption={`${info.heading}: results`}
-            empty={info.empty}
-            showTime={kind === 'text'}
-            onDelete={(g) => remove.ask(g)}
-          />
+            <GradesTable
+              grades={shown}
+              caption={`${info.heading}: results`}
+              empty={info.empty}
+              showTime={kind === 'text'}
+              onDelete={(g) => remove.ask(g)}
+            />
 
-          {selected ? (
-            <>
-              <ItemAnalysisPanel
-                key={`analysis-${selected.id}`}
-                kind={kind}
-                quizId={selected.id}
-                quizTitle={selected.title}
-              />
-              <AccommodationForm
-                key={`accommodation-${selected.id}`}
-                kind={kind}
-                quizId={selected.id}
-                students={studentsOf(shown)}
-              />
-            </>
-          ) : null}
-        </div>
-      )}
+            {selected ? (
+              <>
+                <ItemAnalysisPanel
+                  key={`analysis-${selected.id}`}
+                  kind={kind}
+                  quizId={selected.id}
+                  quizTitle={selected.title}
+                />
+                <AccommodationForm
+                  key={`accommodation-${selected.id}`}
+                  kind={kind}
+                  quizId={selected.id}
+                  students={studentsOf(shown)}
+                />
+              </>
+            ) : null}
+          </div>
+        )}
+      </QueryState>
 
       <ConfirmDialog
         open={remove.target !== null}

@@ -1,4 +1,3 @@
-import { Alert, Button } from '@/components/ui';
 import { gradesFetchMessage } from '../api/grades';
 import { GradeMessages } from '../grades.constants';
 
@@ -15,13 +14,12 @@ export function GradesLoading() {
   );
 }
 
-/** A failed grades fetch in the spec's words (§8 error catalogue), with Try Again. */
-export function GradesErrorPanel({ error, onRetry }: { error: unknown; onRetry: () => void }) {
-  return (
-    <Alert tone="error" title={gradesFetchMessage(error)}>
-      <Button variant="outline" size="sm" className="mt-2" onClick={onRetry}>
-        Try Again
-      </Button>
-    </Alert>
-  );
-}
+/**
+ * The grade lists' states for QueryState: the visible loading text, and a failed fetch in the spec's words
+ * (classroom-tools §8: 401, 403, the server's message, 'Failed to fetch grades', the network text) with Try Again.
+ */
+export const gradesQueryStates = {
+  loadingView: <GradesLoading />,
+  errorText: gradesFetchMessage,
+  retryLabel: 'Try Again',
+} as const;

@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import type { QuizKind } from '@district/contracts/assessment';
+import type { Grade, QuizKind } from '@district/contracts/assessment';
 import { QuestionReview } from '@/components/quiz';
-import { Button, Card, CardBody, CardHeader, Tabs } from '@/components/ui';
+import { Button, Card, CardBody, CardHeader, QueryState, Tabs } from '@/components/ui';
 import { useSession } from '@/lib/auth';
 import { useGrades } from '../api/grades';
 import { completedAt, formatDate, formatTime } from '../grade-stats';
 import { GRADE_KINDS } from '../grades.constants';
-import { GradesErrorPanel, GradesLoading } from './grades-states';
+import { gradesQueryStates } from './grades-states';
 import { ScoreBadge } from './grades-table';
 
 interface ResultListProps {
@@ -18,12 +18,28 @@ interface ResultListProps {
 }
 
 function ResultList({ kind, query, userId, expandedId, onToggle }: ResultListProps) {
-  if (query.isPending) return <GradesLoading />;
-  if (query.isError && !query.data)
-    return <GradesErrorPanel error={query.error} onRetry={() => void query.refetch()} />;
   const mine = (query.data ?? []).filter((g) => g.userId === userId);
-  if (mine.length === 0)
-    return <p className="py-6 text-center text-slate-600">{GRADE_KINDS[kind].profileEmpty}</p>;
+  return (
+    <QueryState
+      query={query}
+      {...gradesQueryStates}
+      isEmpty={() => mine.length === 0}
+      empty={<p className="py-6 text-center text-slate-600">{GRADE_KINDS[kind].profileEmpty}</p>}
+    >
+      {() => <MineList mine={mine} expandedId={expandedId} onToggle={onToggle} />}
+    </QueryState>
+  );
+}
+
+function MineList({
+  mine,
+  expandedId,
+  onToggle,
+}: {
+  mine: Grade[];
+  expandedId: string | null;
+  onToggle: (id: string) => void;
+}) {
   return (
     <ul className="divide-y divide-slate-100">
       {mine.map((g) => {

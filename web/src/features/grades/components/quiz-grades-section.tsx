@@ -1,8 +1,8 @@
 import type { QuizKind } from '@district/contracts/assessment';
-import { ButtonLink, Card, CardBody, CardHeader } from '@/components/ui';
+import { ButtonLink, Card, CardBody, CardHeader, QueryState } from '@/components/ui';
 import { useGrades } from '../api/grades';
 import { GRADE_KINDS } from '../grades.constants';
-import { GradesErrorPanel, GradesLoading } from './grades-states';
+import { gradesQueryStates } from './grades-states';
 import { GradesTable } from './grades-table';
 
 /** How many recent results the quizzes screen shows; the dashboard has them all. */
@@ -15,7 +15,6 @@ export const RECENT_GRADES_SHOWN = 10;
 export function QuizGradesSection({ kind }: { kind: QuizKind }) {
   const info = GRADE_KINDS[kind];
   const grades = useGrades(kind);
-  const recent = (grades.data ?? []).slice(0, RECENT_GRADES_SHOWN);
   return (
     <Card>
       <CardHeader
@@ -32,18 +31,16 @@ export function QuizGradesSection({ kind }: { kind: QuizKind }) {
         }
       />
       <CardBody>
-        {grades.isPending ? (
-          <GradesLoading />
-        ) : grades.isError && !grades.data ? (
-          <GradesErrorPanel error={grades.error} onRetry={() => void grades.refetch()} />
-        ) : (
-          <GradesTable
-            grades={recent}
-            caption="Student grades"
-            empty={info.empty}
-            showTime={kind === 'text'}
-          />
-        )}
+        <QueryState query={grades} {...gradesQueryStates}>
+          {(all) => (
+            <GradesTable
+              grades={all.slice(0, RECENT_GRADES_SHOWN)}
+              caption="Student grades"
+              empty={info.empty}
+              showTime={kind === 'text'}
+            />
+          )}
+        </QueryState>
       </CardBody>
     </Card>
   );

@@ -16,7 +16,7 @@ import {
   SelectField,
   TextAreaField,
   TextField,
-  useToast,
+  useToastMutation,
 } from '@/components/ui';
 import { errorMessage } from '@/lib/api-client';
 import { useSaveQuiz } from '../api/quizzes';
@@ -34,10 +34,13 @@ const PLAY_LIMITS = Array.from({ length: AUDIO_PLAY_LIMIT_MAX }, (_, i) => i + 1
 /** Create or edit a quiz (spec §4 "Quiz edit", §5, §8), teachers and admins only. */
 export function QuizForm({ kind, quiz, onDone }: { kind: QuizKind; quiz: Quiz | null; onDone: () => void }) {
   const { draft, set, setQuestion, setOption, addQuestion, removeQuestion } = useQuizDraft(quiz);
-  const save = useSaveQuiz(kind);
-  const { toast } = useToast();
   const [problem, setProblem] = useState<string | null>(null);
   const editing = quiz !== null;
+  // The form shows a failure itself ('Error creating/updating quiz: …'), so only the success is a toast.
+  const save = useToastMutation(useSaveQuiz(kind), {
+    success: editing ? QuizMessages.quizUpdated : QuizMessages.quizCreated,
+    log: 'Quiz save failed',
+  });
   const enabled = canSave(kind, draft);
 
   const submit = (event: FormEvent) => {
@@ -46,19 +49,10 @@ export function QuizForm({ kind, quiz, onDone }: { kind: QuizKind; quiz: Quiz | 
     const found = firstProblem(draft);
     setProblem(found);
     if (found) return;
-    save.mutate(
-      { id: quiz?.id ?? null, body: toQuizWrite(kind, draft) },
-      {
-        onSuccess: () => {
-          toast({ type: 'success', message: editing ? QuizMessages.quizUpdated : QuizMessages.quizCreated });
-          onDone();
-        },
-        onError: (err) => {
-          console.error('Quiz save failed', err);
-          setProblem(QuizMessages.saveFailed(errorMessage(err, QuizMessages.unknownError)));
-        },
-      },
-    );
+    void save.run({ id: quiz?.id ?? null, body: toQuizWrite(kind, draft) }).then((outcome) => {
+      if (outcome.ok) onDone();
+      else setProblem(QuizMessages.saveFailed(errorMessage(outcome.error, QuizMessages.unknownError)));
+    });
   };
 
   return (

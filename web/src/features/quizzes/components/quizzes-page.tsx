@@ -6,7 +6,7 @@ import {
   type Quiz,
   type QuizKind,
 } from '@district/contracts/assessment';
-import { Alert, Button, buttonClasses, Spinner, useToast } from '@/components/ui';
+import { Alert, Button, buttonClasses, QueryState, Spinner, useToastMutation } from '@/components/ui';
 import { PageContainer, PageHeader, SignInLink } from '@/components/layout';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { isTeacherOrAdmin, useSession } from '@/lib/auth';
@@ -51,9 +51,17 @@ function QuizzesPage({ kind, staffPanel }: { kind: QuizKind; staffPanel?: ReactN
   const staff = Boolean(user?.approved) && isTeacherOrAdmin(user);
   const [view, setView] = useState<View>({ name: 'list' });
   const quizzes = useQuizzes(kind, view.name === 'list');
-  const start = useStartAttempt(kind);
-  const deleteQuiz = useDeleteQuiz(kind);
-  const { toast } = useToast();
+  const start = useToastMutation(useStartAttempt(kind), {
+    // A reached attempt limit (409) is shown in its own panel, not as a toast.
+    error: (err) =>
+      err instanceof ApiError && err.status === 409 ? null : errorMessage(err, QuizMessages.startFailed),
+    log: 'Starting the quiz failed',
+  });
+  const deleteQuiz = useToastMutation(useDeleteQuiz(kind), {
+    success: QuizMessages.quizDeleted,
+    error: (err) => QuizMessages.deleteFailed(errorMessage(err, QuizMessages.unknownError)),
+    log: 'Quiz delete failed',
+  });
   const [limit, setLimit] = useState<{ quizTitle: string; message: string } | null>(null);
 
   // Starting, submitting or leaving a quiz swaps the whole view and the pressed button with it: focus moves to the
@@ -95,40 +103,28 @@ function QuizzesPage({ kind, staffPanel }: { kind: QuizKind; staffPanel?: ReactN
 
   const begin = (quiz: ListedQuiz) => {
     setLimit(null);
-    start.mutate(quiz.id, {
-      onSuccess: (attempt) => {
-        // A fresh order and a fresh Idempotency-Key for every attempt.
-        setView({
-          name: 'taking',
-          attempt,
-          order: shuffledOrder(attempt.quiz.questions.length),
-          key: newIdempotencyKey(),
-        });
-        window.scrollTo(0, 0);
-      },
-      onError: (err) => {
+    void start.run(quiz.id).then((outcome) => {
+      if (!outcome.ok) {
+        const err = outcome.error;
         if (err instanceof ApiError && err.status === 409)
           setLimit({ quizTitle: quiz.title, message: err.fromServer ? err.message : '' });
-        else toast({ type: 'error', message: errorMessage(err, QuizMessages.startFailed) });
-      },
+        return;
+      }
+      // A fresh order and a fresh Idempotency-Key for every attempt.
+      const attempt = outcome.data;
+      setView({
+        name: 'taking',
+        attempt,
+        order: shuffledOrder(attempt.quiz.questions.length),
+        key: newIdempotencyKey(),
+      });
+      window.scrollTo(0, 0);
     });
   };
 
-  const remove = useConfirmedAction(
-    async (quiz: ListedQuiz) => {
-      await deleteQuiz.mutateAsync(quiz.id);
-      toast({ type: 'success', message: QuizMessages.quizDeleted });
-    },
-    {
-      onError: (err) => {
-        console.error('Quiz delete failed', err);
-        toast({
-          type: 'error',
-          message: QuizMessages.deleteFailed(errorMessage(err, QuizMessages.unknownError)),
-        });
-      },
-    },
-  );
+  const remove = useConfirmedAction(async (quiz: ListedQuiz) => {
+    await deleteQuiz.run(quiz.id);
+  });
 
   const edit = (quiz: ListedQuiz) => {
     if (hasAnswerKey(quiz)) setView({ name: 'form', quiz });
@@ -177,41 +173,39 @@ function QuizzesPage({ kind, staffPanel }: { kind: QuizKind; staffPanel?: ReactN
             <QuizResults grade={view.grade} onBack={toList} />
           ) : view.name === 'form' ? (
             <QuizForm kind={kind} quiz={view.quiz} onDone={toList} />
-          ) : quizzes.isPending ? (
-            <div className="flex justify-center py-16">
-              <Spinner size="lg" label="Loading quizzes…" />
-            </div>
           ) : unauthorized ? (
             <Alert tone="info" title={AssessmentMessages.quizzesLoginRequired}>
               <p>{QuizMessages.loginToView}</p>
               <SignInLink className={buttonClasses('primary', 'sm', 'mt-3')}>Login</SignInLink>
             </Alert>
-          ) : quizzes.isError && !quizzes.data ? (
-            <Alert tone="error" title={AssessmentMessages.fetchQuizzesFailed}>
-              <p>{errorMessage(quizzes.error, 'Please try again in a moment.')}</p>
-              <Button variant="outline" size="sm" className="mt-3" onClick={() => void quizzes.refetch()}>
-                Try Again
-              </Button>
-            </Alert>
           ) : (
-            <div className="space-y-4">
-              {limit ? (
-                <Alert tone="warning" title={AssessmentMessages.attemptLimitTitle}>
-                  {limit.message ? <p>{limit.message}</p> : null}
-                  <p className="mt-1 text-xs">{limit.quizTitle}</p>
-                </Alert>
-              ) : null}
-              <QuizList
-                kind={kind}
-                quizzes={quizzes.data ?? []}
-                staff={staff}
-                startingId={start.isPending ? (start.variables ?? null) : null}
-                onStart={begin}
-                onEdit={edit}
-                onDelete={(quiz) => remove.ask(quiz)}
-              />
-              {staff && staffPanel ? <div className="pt-4">{staffPanel}</div> : null}
-            </div>
+            <QueryState
+              query={quizzes}
+              loading="Loading quizzes…"
+              errorTitle={AssessmentMessages.fetchQuizzesFailed}
+              errorText="Please try again in a moment."
+            >
+              {(list) => (
+                <div className="space-y-4">
+                  {limit ? (
+                    <Alert tone="warning" title={AssessmentMessages.attemptLimitTitle}>
+                      {limit.message ? <p>{limit.message}</p> : null}
+                      <p className="mt-1 text-xs">{limit.quizTitle}</p>
+                    </Alert>
+                  ) : null}
+                  <QuizList
+                    kind={kind}
+                    quizzes={list}
+                    staff={staff}
+                    startingId={start.isPending ? (start.variables ?? null) : null}
+                    onStart={begin}
+                    onEdit={edit}
+                    onDelete={(quiz) => remove.ask(quiz)}
+                  />
+                  {staff && staffPanel ? <div className="pt-4">{staffPanel}</div> : null}
+                </div>
+              )}
+            </QueryState>
           )}
         </Suspense>
       </div>

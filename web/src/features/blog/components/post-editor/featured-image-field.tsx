@@ -1,6 +1,6 @@
 import { useRef, type ChangeEvent } from 'react';
 import { ContentMessages, MAX_IMAGE_BYTES } from '@district/contracts/content';
-import { Button, TextField, useToast } from '@/components/ui';
+import { Button, TextField, useToast, useToastMutation } from '@/components/ui';
 import { useUploadImage } from '../../api/images';
 
 /** Spec §5/§8 upload checks before the file leaves the browser (the server checks the bytes again). */
@@ -13,7 +13,10 @@ export function uploadProblem(file: File): string | null {
 /** The featured image: a URL typed in, or an uploaded file's URL, with a preview. */
 export function FeaturedImageField({ value, onChange }: { value: string; onChange: (url: string) => void }) {
   const { toast } = useToast();
-  const upload = useUploadImage();
+  const upload = useToastMutation(useUploadImage(), {
+    error: (err) => `Upload failed: ${err instanceof Error ? err.message : 'Unknown error'}`,
+    log: 'Image upload failed',
+  });
   const fileRef = useRef<HTMLInputElement>(null);
 
   const onFile = async (event: ChangeEvent<HTMLInputElement>) => {
@@ -25,15 +28,8 @@ export function FeaturedImageField({ value, onChange }: { value: string; onChang
       toast({ type: 'error', message: problem });
       return;
     }
-    try {
-      onChange(await upload.mutateAsync(file));
-    } catch (err) {
-      console.error('Image upload failed', err);
-      toast({
-        type: 'error',
-        message: `Upload failed: ${err instanceof Error ? err.message : 'Unknown error'}`,
-      });
-    }
+    const outcome = await upload.run(file);
+    if (outcome.ok) onChange(outcome.data);
   };
 
   return (

@@ -1,7 +1,16 @@
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import type { Post } from '@district/contracts/content';
-import { Alert, Button, ButtonLink, Spinner, TextAreaField, TextField, useToast } from '@/components/ui';
+import {
+  Alert,
+  Button,
+  ButtonLink,
+  QueryState,
+  Spinner,
+  TextAreaField,
+  TextField,
+  useToastMutation,
+} from '@/components/ui';
 import { PageContainer, PageHeader } from '@/components/layout';
 import { ApiError } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
@@ -23,9 +32,13 @@ export function saveErrorText(err: unknown): { toast: string | null; inline: str
 
 function PostEditorForm({ post }: { post?: Post }) {
   const navigate = useNavigate();
-  const { toast } = useToast();
   const { draft, set } = usePostDraft(post);
-  const savePost = useSavePost(post?.id);
+  const savePost = useToastMutation(useSavePost(post?.id), {
+    success: 'Post saved successfully',
+    // Spec §8: an alert-style toast for a refusal ('Failed to save post: {status}'), the inline text always.
+    error: (err) => saveErrorText(err).toast ?? null,
+    log: 'Saving the post failed',
+  });
   const contentMode = useContentMode();
   const [mode, setMode] = useState<'edit' | 'preview'>('edit');
   const [error, setError] = useState<string | null>(null);
@@ -37,16 +50,9 @@ function PostEditorForm({ post }: { post?: Post }) {
       setError(request.error);
       return;
     }
-    try {
-      await savePost.mutateAsync(request.body);
-      toast({ type: 'success', message: 'Post saved successfully' });
-      void navigate('/admin/posts');
-    } catch (err) {
-      console.error('Saving the post failed', err);
-      const shown = saveErrorText(err);
-      if (shown.toast) toast({ type: 'error', message: shown.toast });
-      setError(shown.inline);
-    }
+    const outcome = await savePost.run(request.body);
+    if (outcome.ok) void navigate('/admin/posts');
+    else setError(saveErrorText(outcome.error).inline);
   };
 
   const modeButton = (id: 'edit' | 'preview', label: string) => (
@@ -143,24 +149,32 @@ export function PostEditorPage() {
   const { id } = useParams();
   const post = usePost(id);
   if (!id) return <PostEditorForm />;
-  if (post.isPending) {
-    return (
-      <div className="flex flex-1 items-center justify-center py-24">
-        <Spinner size="lg" label="Loading post…" />
-      </div>
-    );
-  }
-  if (post.isError) {
-    const missing = post.error instanceof ApiError && post.error.status === 404;
-    return (
-      <PageContainer>
-        <Alert tone="error" title={missing ? 'Post Not Found' : 'The post could not be loaded'}>
-          <ButtonLink to="/admin/posts" variant="outline" size="sm" className="mt-2">
-            Back to Posts
-          </ButtonLink>
-        </Alert>
-      </PageContainer>
-    );
-  }
-  return <PostEditorForm key={post.data.id} post={post.data} />;
+  return (
+    <QueryState
+      query={post}
+      loadingView={
+        <div className="flex flex-1 items-center justify-center py-24">
+          <Spinner size="lg" label="Loading post…" />
+        </div>
+      }
+      errorView={({ error }) => (
+        <PageContainer>
+          <Alert
+            tone="error"
+            title={
+              error instanceof ApiError && error.status === 404
+                ? 'Post Not Found'
+                : 'The post could not be loaded'
+            }
+          >
+            <ButtonLink to="/admin/posts" variant="outline" size="sm" className="mt-2">
+              Back to Posts
+            </ButtonLink>
+          </Alert>
+        </PageContainer>
+      )}
+    >
+      {(loaded) => <PostEditorForm key={loaded.id} post={loaded} />}
+    </QueryState>
+  );
 }
