@@ -1,4 +1,13 @@
 import { z } from 'zod';
+import {
+  ConfigError,
+  PER_SERVICE,
+  defineConfig,
+  envBoolean,
+  envInt,
+  envList,
+  perServiceKey,
+} from '@district/nest-common';
 import { DEFAULT_BODY_LIMIT, DEFAULT_UPLOAD_LIMIT, type GatewayOptions } from './gateway';
 import { hostNameOf } from './origin-check';
 import { DEFAULT_MAX_UNFINISHED_PER_ADDRESS } from './unfinished-requests';
@@ -15,9 +24,10 @@ export type GatewaySettings = Required<
 > &
   Pick<GatewayOptions, 'metricsToken'>;
 
-export class GatewayConfigError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`Invalid gateway configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+/** The gateway's problems, as every process's: one list (ADR 0038). */
+export class GatewayConfigError extends ConfigError {
+  constructor(problems: string[]) {
+    super('gateway', problems);
     this.name = 'GatewayConfigError';
   }
 }
@@ -31,22 +41,12 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
-const commaList = z
-  .string()
-  .optional()
-  .transform((v) =>
-    (v ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter((s) => s !== ''),
-  );
-
-const urlList = commaList.refine(
+const urlList = envList().refine(
   (urls) => urls.every(isHttpUrl),
   'must be a comma-separated list of http(s) URLs',
 );
 
-const hostList = commaList
+const hostList = envList()
   .refine(
     (hosts) => hosts.every((h) => hostNameOf(h) !== undefined),
     'must be a comma-separated list of host[:port] names',
@@ -61,58 +61,42 @@ const bytes = (fallback: number) =>
     .default(fallback);
 
 /** The launcher's convention for replica lists: UPSTREAM_IDENTITY=http://a:4101,http://b:4101 */
-export const upstreamEnvKey = (service: string) => `UPSTREAM_${service.toUpperCase()}`;
+const UPSTREAM = `UPSTREAM_${PER_SERVICE}` as const;
+export const upstreamEnvKey = (service: string) => perServiceKey(UPSTREAM, service);
 
-const schema = z.object({
-  GATEWAY_ALLOWED_ORIGINS: urlList,
-  GATEWAY_ALLOWED_HOSTS: hostList,
-  GATEWAY_TRUST_PROXY: z
-    .enum(['true', 'false', '1', '0', 'yes', 'no', ''], { error: 'must be true or false' })
-    .optional()
-    .transform((v) => v === 'true' || v === '1' || v === 'yes'),
-  GATEWAY_BODY_LIMIT: bytes(DEFAULT_BODY_LIMIT),
-  GATEWAY_UPLOAD_LIMIT: bytes(DEFAULT_UPLOAD_LIMIT),
-  GATEWAY_MAX_UNFINISHED_PER_ADDRESS: z.preprocess(
-    (v) => (v === '' ? undefined : v),
-    z.coerce
-      .number({ error: 'must be a number of requests' })
-      .int('must be a whole number of requests')
-      .min(1, 'must be at least 1')
-      .max(100_000, 'must be at most 100000')
-      .default(DEFAULT_MAX_UNFINISHED_PER_ADDRESS),
-  ),
-  // Compose passes an unset variable as an empty string: that is no token.
-  GATEWAY_METRICS_TOKEN: z.preprocess(
-    (v) => (v === '' ? undefined : v),
-    z.string().min(16, 'must be at least 16 characters').optional(),
-  ),
-});
+/** The gateway's variables, declared once (ADR 0038); an empty value is unset. */
+export const gatewayConfig = defineConfig(
+  'gateway',
+  {
+    GATEWAY_ALLOWED_ORIGINS: urlList,
+    GATEWAY_ALLOWED_HOSTS: hostList,
+    GATEWAY_TRUST_PROXY: envBoolean(false),
+    GATEWAY_BODY_LIMIT: bytes(DEFAULT_BODY_LIMIT),
+    GATEWAY_UPLOAD_LIMIT: bytes(DEFAULT_UPLOAD_LIMIT),
+    GATEWAY_MAX_UNFINISHED_PER_ADDRESS: envInt(DEFAULT_MAX_UNFINISHED_PER_ADDRESS, {
+      min: 1,
+      max: 100_000,
+      unit: 'requests',
+    }),
+    GATEWAY_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    [UPSTREAM]: urlList,
+  },
+  { unset: { [UPSTREAM]: 'in-process' } },
+);
 
 /**
  * Reads the gateway's settings, reporting every mistake at once (the metrics token is never echoed).
  * `services` are the names the launcher registers: one UPSTREAM_<NAME> each.
  */
 export function gatewaySettingsFromEnv(env: NodeJS.ProcessEnv, services: readonly string[]): GatewaySettings {
-  const upstreamSchema = z.object(
-    Object.fromEntries(services.map((service) => [upstreamEnvKey(service), urlList])),
-  );
-  const base = schema.safeParse(env);
-  const upstream = upstreamSchema.safeParse(env);
-  if (!base.success || !upstream.success) {
-    throw new GatewayConfigError(
-      [...(base.error?.issues ?? []), ...(upstream.error?.issues ?? [])].map((issue) => {
-        const key = issue.path.join('.');
-        const got = env[key];
-        return got === undefined || key.includes('TOKEN')
-          ? `${key}: ${issue.message}`
-          : `${key}: ${issue.message} (got "${got}")`;
-      }),
-    );
+  let data;
+  try {
+    data = gatewayConfig.load(env, { services });
+  } catch (error) {
+    throw error instanceof ConfigError ? new GatewayConfigError(error.problems) : error;
   }
-  const data = base.data;
   const upstreams: Record<string, string[]> = {};
-  for (const service of services) {
-    const urls = upstream.data[upstreamEnvKey(service)];
+  for (const [service, urls] of Object.entries(data[UPSTREAM])) {
     if (urls.length > 0) upstreams[service] = urls;
   }
   return {

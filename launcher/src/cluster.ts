@@ -3,17 +3,35 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PORT_TAKEN_EXIT_CODE, createLogger, freeClusterBase } from '@district/nest-common';
+import { clusterConfig, replicasOf } from './cluster.config';
 import { loadOrCreateKeys } from './keys';
+import { launcherConfig } from './launcher.config';
 import { nodeFlagsFor } from './node-flags';
-import { SERVICES } from './targets';
+import { SERVICES, serviceNames } from './targets';
 
 /**
  * `npm run start:cluster`: the distributed topology on one machine. Every service replica is its own OS
  * process (`--target=<service>`) against real PostgreSQL, NATS and Redis, with the gateway in front
  * balancing across replicas. Replica counts come from <SERVICE>_REPLICAS (default 1).
  */
-const logger = createLogger('cluster', process.env.LOG_LEVEL);
 const root = path.resolve(__dirname, '../..');
+// The cluster's variables and the launcher's it shares (DATA_DIR, LOG_LEVEL, the datastores), read once: a bad value
+// stops the cluster before any member starts, with the list of every problem.
+const settings = readSettings();
+const logger = createLogger('cluster', settings.launcher.LOG_LEVEL);
+
+function readSettings() {
+  const context = { services: serviceNames() };
+  try {
+    return {
+      launcher: launcherConfig.values(process.env, context),
+      cluster: clusterConfig.load(process.env, context),
+    };
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  }
+}
 
 interface Member {
   name: string;
@@ -25,34 +43,35 @@ interface Member {
 }
 
 async function main(): Promise<void> {
-  const dataDir = path.resolve(process.env.DATA_DIR ?? path.join(root, '.data'), 'cluster');
+  const { launcher, cluster } = settings;
+  const dataDir = path.resolve(root, launcher.DATA_DIR, 'cluster');
   mkdirSync(dataDir, { recursive: true });
   const keys = await loadOrCreateKeys(process.env, dataDir);
   const shared: NodeJS.ProcessEnv = {
+    // Handed on whole: each member reads its own variables with its own schemas.
     ...process.env,
-    DATABASE_URL: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-    NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
-    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    // The cluster runs against the local servers unless told otherwise.
+    DATABASE_URL: launcher.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    NATS_URL: launcher.NATS_URL ?? 'nats://127.0.0.1:4222',
+    REDIS_URL: launcher.REDIS_URL ?? 'redis://127.0.0.1:6379',
     DATA_DIR: dataDir,
     AUTH_PUBLIC_KEY: keys.publicKeyPem,
   };
   const members: Member[] = [];
   const upstreams: Record<string, string[]> = {};
-  const replicasOf = (name: string) =>
-    Math.max(1, Number(process.env[`${name.toUpperCase()}_REPLICAS`] ?? 1));
   // Members listen on base+1, base+2, … (CLUSTER_BASE_PORT: 4100 when unset, or auto), checked free first.
   let port: number;
   try {
     port = await freeClusterBase(
-      process.env.CLUSTER_BASE_PORT,
-      SERVICES.reduce((n, s) => n + replicasOf(s.name), 0),
+      cluster.CLUSTER_BASE_PORT,
+      SERVICES.reduce((n, s) => n + replicasOf(cluster, s.name), 0),
     );
   } catch (error) {
     logger.fatal({ err: error }, error instanceof Error ? error.message : String(error));
     process.exit(1);
   }
   for (const service of SERVICES) {
-    const replicas = replicasOf(service.name);
+    const replicas = replicasOf(cluster, service.name);
     for (let i = 0; i < replicas; i++) {
       port += 1;
       const env: NodeJS.ProcessEnv = {

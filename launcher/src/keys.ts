@@ -2,14 +2,28 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { generateKeyPairSync } from 'node:crypto';
 import path from 'node:path';
-import type { AuthKeys } from '@district/nest-common';
+import { z } from 'zod';
+import { defineConfig, type AuthKeys } from '@district/nest-common';
+
+/** The session-signing keys' variables (ADR 0038): PEM, on one line with literal \n or not. */
+export const keysConfig = defineConfig(
+  'keys',
+  { AUTH_PUBLIC_KEY: z.string().optional(), AUTH_PRIVATE_KEY: z.string().optional() },
+  {
+    unset: {
+      AUTH_PUBLIC_KEY: 'generated in `DATA_DIR/keys`',
+      AUTH_PRIVATE_KEY: 'generated in `DATA_DIR/keys`',
+    },
+  },
+);
 
 /** ES256 (P-256) session-signing keys: from the environment in production, generated once under DATA_DIR otherwise. */
 export async function loadOrCreateKeys(env: NodeJS.ProcessEnv, dataDir: string): Promise<AuthKeys> {
-  if (env.AUTH_PUBLIC_KEY) {
+  const { AUTH_PUBLIC_KEY, AUTH_PRIVATE_KEY } = keysConfig.load(env);
+  if (AUTH_PUBLIC_KEY) {
     return {
-      publicKeyPem: unescapePem(env.AUTH_PUBLIC_KEY),
-      privateKeyPem: env.AUTH_PRIVATE_KEY ? unescapePem(env.AUTH_PRIVATE_KEY) : undefined,
+      publicKeyPem: unescapePem(AUTH_PUBLIC_KEY),
+      privateKeyPem: AUTH_PRIVATE_KEY ? unescapePem(AUTH_PRIVATE_KEY) : undefined,
     };
   }
   const dir = path.resolve(dataDir, 'keys');

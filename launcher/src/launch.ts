@@ -7,7 +7,7 @@ import {
   type ServiceDefinition,
 } from '@district/nest-common';
 import type { Logger } from 'pino';
-import { loadLauncherConfig, type LauncherConfig } from './launcher.config';
+import { loadLauncherConfig, servicePortFor, type LauncherConfig } from './launcher.config';
 import { buildRuntime } from './runtime-factory';
 import { GATEWAY_TARGET, SERVICES, resolveTargets, serviceNames } from './targets';
 
@@ -37,11 +37,9 @@ export function warmUpRoundsFor(
  * its own Nest application on a loopback port); `--target=identity` (or a list) runs only those.
  * Services start in dependency order and stop in reverse.
  */
-export async function launch(
-  env: NodeJS.ProcessEnv,
-  logger: Logger = createLogger('launcher', env.LOG_LEVEL),
-): Promise<Launched> {
+export async function launch(env: NodeJS.ProcessEnv, givenLogger?: Logger): Promise<Launched> {
   const config = loadLauncherConfig(env);
+  const logger = givenLogger ?? createLogger('launcher', config.LOG_LEVEL);
   const { services, gateway } = resolveTargets(config.TARGET);
   if (!config.TARGET.includes('all') && services.length > 0) {
     const missing = (['DATABASE_URL', 'NATS_URL', 'REDIS_URL'] as const).filter((k) => !config[k]);
@@ -81,7 +79,7 @@ export async function launch(
         ? config.PORT
         : gateway
           ? 0
-          : Number(env[`${definition.name.toUpperCase()}_PORT`] ?? definition.defaultPort);
+          : (servicePortFor(config, definition.name) ?? definition.defaultPort);
       const host = gateway ? '127.0.0.1' : config.HOST;
       const warmUpRounds = warmUpRoundsFor(config, definition, gateway);
       running.push(

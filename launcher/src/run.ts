@@ -2,19 +2,25 @@ import 'reflect-metadata';
 import { ConfigError, PORT_TAKEN_EXIT_CODE, createLogger } from '@district/nest-common';
 import { GatewayConfigError } from '@district/gateway';
 import { launch } from './launch';
+import { loadLauncherConfig } from './launcher.config';
 
 /** Starts what `env.TARGET` names and stops it on SIGTERM/SIGINT (main.ts has already applied its node flags). */
 export async function run(env: NodeJS.ProcessEnv): Promise<void> {
-  const logger = createLogger('launcher', env.LOG_LEVEL);
+  // The logger takes the checked LOG_LEVEL; until it exists, a configuration problem is printed as the list it is.
+  let logger = createLogger('launcher');
+  let port: number | undefined;
   let launched: Awaited<ReturnType<typeof launch>>;
   try {
+    const config = loadLauncherConfig(env);
+    logger = createLogger('launcher', config.LOG_LEVEL);
+    port = config.PORT;
     launched = await launch(env, logger);
   } catch (error) {
     if (error instanceof ConfigError || error instanceof GatewayConfigError) {
       console.error(error.message);
     } else if ((error as NodeJS.ErrnoException | undefined)?.code === 'EADDRINUSE') {
       // Its own exit code: the cluster launcher stops instead of restarting a process that cannot get its port.
-      logger.fatal({ err: error, port: env.PORT }, `port ${env.PORT ?? ''} is taken by another program`);
+      logger.fatal({ err: error, port }, `port ${port ?? ''} is taken by another program`);
       process.exit(PORT_TAKEN_EXIT_CODE);
     } else {
       logger.fatal({ err: error }, 'start failed');

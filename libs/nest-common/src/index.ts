@@ -1,4 +1,6 @@
 export * from './config/config';
+export * from './config/define-config';
+export * from './config/platform.config';
 export * from './logging/logger';
 export * from './logging/request-context';
 export * from './auth/token.service';

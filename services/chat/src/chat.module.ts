@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { PlatformModule, type PlatformRuntime } from '@district/nest-common';
 import { ChatroomsModule } from './chatrooms/chatrooms.module';
+import { chatConfig } from './live/live.config';
 import { LiveModule } from './live/live.module';
 import { chatMigrations } from './migrations';
 import { SeedModule } from './seed/seed.module';
@@ -15,11 +16,13 @@ export interface ChatModuleOptions {
 
 /**
  * chat's root module: the platform (database, bus, guard…) plus its domains, one module each. Queries are plain
- * SQL in the repositories, over the tables of its migrations, so it registers no TypeORM entities.. The live chat's settings are read by its module (live/live.config.ts).
+ * SQL in the repositories, over the tables of its migrations, so it registers no TypeORM entities. Config (live/live.config.ts) is
+ * checked here, at start, and provided globally under LIVE_CONFIG.
  */
 @Module({})
 export class ChatModule {
   static forRoot(runtime: PlatformRuntime, options: ChatModuleOptions = {}): DynamicModule {
+    const config = chatConfig.provide(runtime);
     const schema = options.schema ?? CHAT_SERVICE_NAME;
     return {
       module: ChatModule,
@@ -38,6 +41,8 @@ export class ChatModule {
         LiveModule,
         SeedModule,
       ],
+      providers: [config],
+      exports: [config.provide],
     };
   }
 }

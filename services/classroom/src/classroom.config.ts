@@ -1,29 +1,17 @@
-import { z } from 'zod';
-import { loadConfig } from '@district/nest-common';
+import { defineConfig, envInt, type ConfigValues } from '@district/nest-common';
+import { audioProxySettings } from './audio-proxy/audio-proxy.config';
 
 /**
- * classroom's environment (services/README.md "Configuration"): one zod schema, read once at start by the root
- * module. Compose and Helm pass unset variables as empty strings: those count as unset. Each key is
- * listed with its default in the README.
+ * classroom's environment (services/README.md "Configuration"): one schema, read once at start by the root module
+ * and provided under CLASSROOM_CONFIG (the audio proxy's part also under AUDIO_PROXY_CONFIG). An empty value is
+ * unset (ADR 0038). Each key is listed with its default in the README.
  */
-export const classroomEnvSchema = z.object({
+export const classroomConfig = defineConfig('classroom', {
   /** Items (audio lists, lesson plans, slides) one list call answers, newest first. */
-  CLASSROOM_LIST_LIMIT: z.preprocess(
-    (v) => (v === '' ? undefined : v),
-    z.coerce
-      .number({ error: 'must be a number' })
-      .int('must be a whole number')
-      .min(1, 'must be at least 1')
-      .max(5000, 'must be at most 5000')
-      .default(500),
-  ),
+  CLASSROOM_LIST_LIMIT: envInt(500, { min: 1, max: 5000 }),
+  ...audioProxySettings,
 });
 
-export type ClassroomConfig = z.output<typeof classroomEnvSchema>;
+export type ClassroomConfig = ConfigValues<typeof classroomConfig.shape>;
 
-export const CLASSROOM_CONFIG = Symbol('CLASSROOM_CONFIG');
-
-/** Reads classroom's settings; a bad value fails the start with every problem listed. */
-export function loadClassroomConfig(env: NodeJS.ProcessEnv): ClassroomConfig {
-  return loadConfig('classroom', classroomEnvSchema, env);
-}
+export const CLASSROOM_CONFIG = classroomConfig.token;

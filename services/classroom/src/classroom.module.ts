@@ -2,7 +2,8 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { PlatformModule, type PlatformRuntime } from '@district/nest-common';
 import { AudioListsModule } from './audio-lists/audio-lists.module';
 import { AudioProxyModule } from './audio-proxy/audio-proxy.module';
-import { CLASSROOM_CONFIG, loadClassroomConfig } from './classroom.config';
+import { AUDIO_PROXY_CONFIG } from './audio-proxy/audio-proxy.config';
+import { CLASSROOM_CONFIG, classroomConfig } from './classroom.config';
 import { LessonPlansModule } from './lesson-plans/lesson-plans.module';
 import { classroomMigrations } from './migrations';
 import { SeedModule } from './seed/seed.module';
@@ -19,12 +20,13 @@ export interface ClassroomModuleOptions {
 /**
  * classroom's root module: the platform (database, bus, guard…) plus its domains, one module each. Queries are
  * plain SQL in the repositories, over the tables of its migrations, so it registers no TypeORM entities.
- * Config is checked here, at start, and provided globally under CLASSROOM_CONFIG.
+ * Config is checked here, at start, and provided globally under CLASSROOM_CONFIG (and AUDIO_PROXY_CONFIG, its
+ * audio proxy's part).
  */
 @Module({})
 export class ClassroomModule {
   static forRoot(runtime: PlatformRuntime, options: ClassroomModuleOptions = {}): DynamicModule {
-    const config = loadClassroomConfig(runtime.env);
+    const config = classroomConfig.provide(runtime);
     const schema = options.schema ?? CLASSROOM_SERVICE_NAME;
     return {
       module: ClassroomModule,
@@ -44,8 +46,8 @@ export class ClassroomModule {
         UsersModule,
         SeedModule,
       ],
-      providers: [{ provide: CLASSROOM_CONFIG, useValue: config }],
-      exports: [CLASSROOM_CONFIG],
+      providers: [config, { provide: AUDIO_PROXY_CONFIG, useExisting: CLASSROOM_CONFIG }],
+      exports: [CLASSROOM_CONFIG, AUDIO_PROXY_CONFIG],
     };
   }
 }

@@ -1,10 +1,10 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { PlatformModule, type PlatformRuntime } from '@district/nest-common';
 import { CategoriesModule } from './categories/categories.module';
-import { COMMENT_RATE_LIMITS_CONFIG, commentRateLimitsFromEnv } from './comments/comment-rate-limit';
 import { CommentsModule } from './comments/comments.module';
 import { DiscoveryModule } from './discovery/discovery.module';
 import { ImagesModule } from './images/images.module';
+import { contentConfig } from './content.config';
 import { contentMigrations } from './migrations';
 import { PostsModule } from './posts/posts.module';
 import { SeedModule } from './seed/seed.module';
@@ -29,7 +29,7 @@ export class ContentModule {
   static forRoot(runtime: PlatformRuntime, options: ContentModuleOptions = {}): DynamicModule {
     const schema = options.schema ?? CONTENT_SERVICE_NAME;
     // Read at start, so a bad CONTENT_COMMENT_RATE_* value stops the service with the problem named.
-    const commentRateLimits = commentRateLimitsFromEnv(runtime.env);
+    const config = contentConfig.provide(runtime);
     return {
       module: ContentModule,
       // Global so the domain modules see the configuration without importing their parent.
@@ -52,8 +52,8 @@ export class ContentModule {
         UsersModule,
         SeedModule,
       ],
-      providers: [{ provide: COMMENT_RATE_LIMITS_CONFIG, useValue: commentRateLimits }],
-      exports: [COMMENT_RATE_LIMITS_CONFIG],
+      providers: [config],
+      exports: [config.provide],
     };
   }
 }

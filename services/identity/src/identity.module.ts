@@ -2,7 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { PlatformModule, type PlatformRuntime } from '@district/nest-common';
 import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
-import { IDENTITY_CONFIG, loadIdentityConfig } from './identity.config';
+import { identityConfig } from './identity.config';
 import { identityMigrations } from './migrations';
 import { ExternalIdentityEntity } from './oidc/external-identity.entity';
 import { OidcModule } from './oidc/oidc.module';
@@ -21,7 +21,7 @@ export interface IdentityModuleOptions {
 @Module({})
 export class IdentityModule {
   static forRoot(runtime: PlatformRuntime, options: IdentityModuleOptions = {}): DynamicModule {
-    const config = loadIdentityConfig(runtime.env);
+    const config = identityConfig.provide(runtime);
     const schema = options.schema ?? IDENTITY_SERVICE_NAME;
     return {
       module: IdentityModule,
@@ -41,8 +41,8 @@ export class IdentityModule {
         SeedModule,
         AdminModule,
       ],
-      providers: [{ provide: IDENTITY_CONFIG, useValue: config }],
-      exports: [IDENTITY_CONFIG],
+      providers: [config],
+      exports: [config.provide],
     };
   }
 }

@@ -6,12 +6,13 @@ import fastifyCookie from '@fastify/cookie';
 import type { LoggerService } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ACCEPTS_FORM, trustedProxies } from '../http/request-rules';
+import { readPlatformConfig } from '../config/platform.config';
+import { ACCEPTS_FORM } from '../http/request-rules';
 import { accessLogger } from '../logging/logger';
 import { normaliseRequestId, runWithRequestId } from '../logging/request-context';
 import { startBusHandlers } from '../bus/transport/bus.transport';
 import { ServiceMetrics } from '../health/metrics';
-import { METRICS_TOKEN_NEEDED, metricsTokenFrom } from '../health/metrics-access';
+import { METRICS_TOKEN_NEEDED } from '../health/metrics-access';
 import type { PlatformRuntime, ServiceDefinition, ServiceWarmUp } from '../runtime/runtime';
 import { adoptGatewayView, inProcessHandler, isHandedOver, type InProcessHandler } from './in-process';
 
@@ -66,11 +67,13 @@ export async function startService(
   listen: ListenOptions,
 ): Promise<RunningService> {
   const logger = runtime.logger.child({ service: definition.name });
-  const metricsToken = metricsTokenFrom(runtime.env, definition.name);
+  // The platform's section (TRUSTED_PROXIES, METRICS_TOKEN), its problems listed under the service's name.
+  const platform = readPlatformConfig(runtime, { label: definition.name });
+  const metricsToken = platform.METRICS_TOKEN;
   const adapter = new FastifyAdapter({
     logger: false,
     bodyLimit: DEFAULT_BODY_LIMIT,
-    trustProxy: trustedProxies(runtime.env),
+    trustProxy: platform.TRUSTED_PROXIES,
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) =>
       normaliseRequestId(req.headers['x-request-id']),
     return503OnClosing: true,

@@ -1,8 +1,4 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { ConfigError } from '../config/config';
-
-/** The setting every service reads its metrics token from (the gateway has its own, GATEWAY_METRICS_TOKEN). */
-export const METRICS_TOKEN_ENV = 'METRICS_TOKEN';
 
 export const METRICS_TOKEN_NEEDED =
   'Metrics need METRICS_TOKEN: the service listens beyond loopback, where /metrics is not open.';
@@ -11,15 +7,6 @@ export const METRICS_TOKEN_NEEDED =
 export function isLoopbackListenHost(host: string): boolean {
   const name = host.toLowerCase();
   return name === 'localhost' || name === '::1' || name === '[::1]' || /^127(\.\d{1,3}){3}$/.test(name);
-}
-
-/** METRICS_TOKEN from the runtime env; a start with a guessable one fails, without echoing it. */
-export function metricsTokenFrom(env: NodeJS.ProcessEnv, service: string): string | undefined {
-  const token = env[METRICS_TOKEN_ENV];
-  if (token === undefined || token === '') return undefined;
-  if (token.length < 16)
-    throw new ConfigError(service, [`${METRICS_TOKEN_ENV}: must be at least 16 characters`]);
-  return token;
 }
 
 export type MetricsVerdict = 'allowed' | 'token-needed' | 'unauthorized';

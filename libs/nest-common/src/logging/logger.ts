@@ -68,8 +68,11 @@ function isoTime(): string {
   return isoField;
 }
 
-/** JSON logs; every line written inside a request or bus handler carries its request id. */
-export function createLogger(name: string, level: string = process.env.LOG_LEVEL ?? 'info'): Logger {
+/**
+ * JSON logs; every line written inside a request or bus handler carries its request id. The level is the launcher's
+ * checked LOG_LEVEL (the logger reads no environment of its own).
+ */
+export function createLogger(name: string, level = 'info'): Logger {
   return pino(
     {
       name,

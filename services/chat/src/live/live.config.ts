@@ -1,12 +1,11 @@
-import { z } from 'zod';
 import { CHAT_HISTORY_DEFAULT, CHAT_SOCKETS_PER_ACCOUNT_DEFAULT } from '@district/contracts';
-import { loadConfig } from '@district/nest-common';
+import { defineConfig, envInt, envList } from '@district/nest-common';
 
-const int = (min: number, max: number, fallback: number) =>
-  z.coerce.number().int().min(min).max(max).default(fallback);
+const int = (min: number, max: number, fallback: number) => envInt(fallback, { min, max });
 
 /**
- * The live chat's settings (ADR 0018). The defaults suit a district; tests shorten the liveness times.
+ * chat's settings, all the live chat's (ADR 0018), read once by the root module (ChatModule) and provided under
+ * LIVE_CONFIG. An empty value is unset, as everywhere (ADR 0038). The defaults suit a district; tests shorten the liveness times.
  * - CHAT_HISTORY_SIZE / CHAT_HISTORY_TTL_MINUTES: messages kept per room for catch-up, and how long after the
  *   room's last message they are kept.
  * - CHAT_SEND_BUFFER_MAX_BYTES: a client whose unsent frames exceed this is cut off (4408) instead of growing
@@ -24,7 +23,7 @@ const int = (min: number, max: number, fallback: number) =>
  *   more is closed with 4429 and says why.
  * - GATEWAY_ALLOWED_ORIGINS: origins besides the public URL's whose pages may open the socket (the gateway's list).
  */
-const liveSchema = z.object({
+export const chatConfig = defineConfig('chat', {
   CHAT_HISTORY_SIZE: int(1, 10_000, CHAT_HISTORY_DEFAULT),
   CHAT_HISTORY_TTL_MINUTES: int(1, 7 * 24 * 60, 24 * 60),
   CHAT_SEND_BUFFER_MAX_BYTES: int(64 * 1024, 64 * 1024 * 1024, 1024 * 1024),
@@ -33,21 +32,9 @@ const liveSchema = z.object({
   CHAT_SESSION_CHECK_MS: int(100, 3_600_000, 60_000),
   CHAT_ROSTER_REFRESH_MS: int(1_000, 3_600_000, 30_000),
   CHAT_MAX_SOCKETS_PER_ACCOUNT: int(1, 100, CHAT_SOCKETS_PER_ACCOUNT_DEFAULT),
-  GATEWAY_ALLOWED_ORIGINS: z
-    .string()
-    .default('')
-    .transform((v) =>
-      v
-        .split(',')
-        .map((s) => s.trim())
-        .filter((s) => s !== ''),
-    ),
+  GATEWAY_ALLOWED_ORIGINS: envList(),
 });
 
-export type LiveConfig = z.infer<typeof liveSchema>;
+export type LiveConfig = ReturnType<typeof chatConfig.load>;
 
-export function loadLiveConfig(env: NodeJS.ProcessEnv): LiveConfig {
-  return loadConfig('chat', liveSchema, env);
-}
-
-export const LIVE_CONFIG = Symbol('LIVE_CONFIG');
+export const LIVE_CONFIG = chatConfig.token;

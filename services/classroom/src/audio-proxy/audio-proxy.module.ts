@@ -1,6 +1,4 @@
 import { Module } from '@nestjs/common';
-import { PLATFORM_RUNTIME, type PlatformRuntime } from '@district/nest-common';
-import { AUDIO_PROXY_CONFIG, loadAudioProxyConfig } from './audio-proxy.config';
 import { AudioProxyController } from './audio-proxy.controller';
 import {
   AUDIO_PROXY_NETWORK,
@@ -15,16 +13,12 @@ import { AudioUpstream } from './audio-upstream';
 /**
  * The audio proxy (issue #13 item 3). Its network is the production one unless a test app provides
  * AUDIO_PROXY_NETWORK_OVERRIDE (test/audio-proxy-support.ts), or the browser journeys' preload sets the in-process
- * network (audio-proxy.network.ts), to put a local server behind a cloud host's name.
+ * network (audio-proxy.network.ts), to put a local server behind a cloud host's name. Its settings
+ * (AUDIO_PROXY_CONFIG) come from ClassroomModule.
  */
 @Module({
   controllers: [AudioProxyController],
   providers: [
-    {
-      provide: AUDIO_PROXY_CONFIG,
-      inject: [PLATFORM_RUNTIME],
-      useFactory: (runtime: PlatformRuntime) => loadAudioProxyConfig(runtime.env),
-    },
     {
       provide: AUDIO_PROXY_NETWORK,
       inject: [{ token: AUDIO_PROXY_NETWORK_OVERRIDE, optional: true }],
