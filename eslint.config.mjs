@@ -71,6 +71,48 @@ export default tseslint.config(
     },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
+  // One way to read configuration (ADR 0038): every variable is declared once with defineConfig and read at start,
+  // a service's in its root module. Only the config module, the launcher's entry points and its runtime factory (which
+  // hand the environment over) and the test helpers touch process.env; a service's code reads no `.env` at all.
+  {
+    files: ['gateway/src/**/*.ts', 'launcher/src/**/*.ts'],
+    ignores: [
+      '**/*.spec.ts',
+      'launcher/src/main.ts',
+      'launcher/src/cluster.ts',
+      'launcher/src/runtime-factory.ts',
+    ],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'env',
+          message:
+            'Declare the variable with defineConfig (libs/nest-common/src/config) and read it there (ADR 0038).',
+        },
+      ],
+    },
+  },
+  {
+    files: ['services/*/src/**/*.ts', 'libs/*/src/**/*.ts'],
+    ignores: [
+      '**/*.spec.ts',
+      'libs/nest-common/src/config/**',
+      'libs/nest-common/src/testing/**',
+      'libs/nest-common/src/bus/test-support.ts',
+    ],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          property: 'env',
+          message:
+            "Declare the variable in a defineConfig schema (a service's is provided by its root module; ADR 0038).",
+        },
+      ],
+    },
+  },
   // web/ only: React hook rules, and one-way imports (shared -> features -> app; no feature -> feature).
   {
     files: ['web/**/*.{ts,tsx}'],
