@@ -6,7 +6,7 @@ import {
   matchRoute,
   WEBSOCKET_PATH,
 } from '@district/gateway';
-import { subjectMatches, type ServiceDefinition } from '@district/nest-common';
+import { peopleDataParticipants, subjectMatches, type ServiceDefinition } from '@district/nest-common';
 import { SERVICES, dependencyOrder, resolveTargets, serviceNames, streamSubjects } from './targets';
 
 const def = (name: string, dependsOn: string[] = []): ServiceDefinition => ({
@@ -166,5 +166,23 @@ describe('what the gateway and the bus take from the registry', () => {
       undefined,
       undefined,
     ]);
+  });
+});
+
+describe('what identity takes from the registry (ADR 0036)', () => {
+  it('learns the services that hold people’s data from their declarations: who is asked for exports, whose audit counts', () => {
+    expect(peopleDataParticipants(SERVICES)).toEqual([
+      { service: 'content', audit: true, export: true },
+      { service: 'chat', audit: true, export: true },
+      { service: 'assessment', audit: true, export: true },
+      { service: 'classroom', audit: false, export: true },
+    ]);
+    expect(
+      peopleDataParticipants([...SERVICES, { ...def('library'), peopleData: { audit: true } }]).at(-1),
+    ).toEqual({
+      service: 'library',
+      audit: true,
+      export: false,
+    });
   });
 });

@@ -31,7 +31,7 @@ const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432
  * stacks on one NATS (these specs run in parallel workers, beside the fuzz suite's site) would share the durables
  * and take each other's events: a deletion made in one stack then removed grades in the other.
  */
-async function startPrivateNats(dir: string): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startPrivateNats(dir: string): Promise<{ url: string; stop(): Promise<void> }> {
   const binary =
     process.env.NATS_SERVER_BIN ??
     (existsSync('/usr/sbin/nats-server') ? '/usr/sbin/nats-server' : 'nats-server');

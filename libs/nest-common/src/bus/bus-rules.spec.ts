@@ -1,6 +1,7 @@
 import {
   assertFilterSubject,
   assertPublishSubject,
+  intersectFilters,
   normalizeHeaders,
   retryDelay,
   subjectMatches,
@@ -62,5 +63,39 @@ describe('subject and header rules', () => {
     expect(Math.min(...delays)).toBeGreaterThanOrEqual(1_600);
     expect(Math.max(...delays)).toBeLessThanOrEqual(2_400);
     expect(new Set(delays).size).toBeGreaterThan(20);
+  });
+});
+
+describe('intersectFilters', () => {
+  it.each([
+    ['*.audit.v1', 'chat.>', 'chat.audit.v1'],
+    ['chat.>', '*.audit.v1', 'chat.audit.v1'],
+    ['*.audit.v1', 'chat.audit.v1', 'chat.audit.v1'],
+    ['*.audit.v1', 'chat.room.v1', null],
+    ['*.audit.v1', 'chat', null],
+    ['a.>', 'a.>', 'a.>'],
+    ['a.>', 'a', null],
+    ['a.*', '*.b', 'a.b'],
+    ['a.b.>', 'a.>', 'a.b.>'],
+    ['>', 'a.*', 'a.*'],
+    ['a.b', 'a.b.c', null],
+  ])('%s and %s: %s', (a, b, both) => {
+    expect(intersectFilters(a, b)).toBe(both);
+  });
+
+  it('answers a filter matching exactly the subjects both match', () => {
+    const filters = ['*.audit.v1', 'chat.>', 'a.*', '*.b', 'a.>', 'x.*.z'];
+    const subjects = ['chat.audit.v1', 'a.b', 'a.c', 'x.y.z', 'chat.room', 'a.b.c', 'q.audit.v1'];
+    for (const a of filters)
+      for (const b of filters) {
+        const both = intersectFilters(a, b);
+        for (const subject of subjects)
+          expect([a, b, subject, both !== null && subjectMatches(both, subject)]).toEqual([
+            a,
+            b,
+            subject,
+            subjectMatches(a, subject) && subjectMatches(b, subject),
+          ]);
+      }
   });
 });

@@ -43,6 +43,24 @@ export function subjectMatches(filter: string, subject: string): boolean {
   return f.length === s.length;
 }
 
+/**
+ * The subjects two filters both match, as one filter, or null when none: `*.audit.v1` and `chat.>` give
+ * `chat.audit.v1`. Both must be valid filters.
+ */
+export function intersectFilters(a: string, b: string): string | null {
+  const x = a.split('.');
+  const y = b.split('.');
+  const out: string[] = [];
+  for (let i = 0; ; i++) {
+    if (x[i] === '>') return y.length > i ? [...out, ...y.slice(i)].join('.') : null;
+    if (y[i] === '>') return x.length > i ? [...out, ...x.slice(i)].join('.') : null;
+    if (i === x.length || i === y.length) return x.length === y.length ? out.join('.') : null;
+    if (x[i] === '*') out.push(y[i]);
+    else if (y[i] === '*' || y[i] === x[i]) out.push(x[i]);
+    else return null;
+  }
+}
+
 export const REQUEST_ID_HEADER = 'x-request-id';
 
 /**

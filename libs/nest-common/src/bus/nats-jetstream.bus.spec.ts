@@ -60,6 +60,33 @@ describe('NatsJetStreamBus', () => {
     await expect(open({ subjects: ['>'] })).rejects.toThrow(/request prefix/);
   });
 
+  it('takes a durable whose filter spans the stream subjects (one per service), as JetStream 2.9 cannot', async () => {
+    // Its own stream: `<service>.>` per service, as the launcher's registry makes it (ADR 0036).
+    const services = ['a', 'b'].map((s) => `${prefix}${s}`);
+    const wide = await open({ streamName: `${streamName}_WIDE`, subjects: services.map((s) => `${s}.>`) });
+    try {
+      const got: string[] = [];
+      const durable = `wide-${run}`;
+      const sub = await wide.subscribe('*.audit.recorded.v1', async (m) => void got.push(m.subject), {
+        durable,
+      });
+      for (const service of services) {
+        await wide.publish(`${service}.audit.recorded.v1`, 1);
+        await wide.publish(`${service}.room.created.v1`, 2);
+      }
+      await waitFor(() => got.length >= 2, 'both services’ audit events');
+      await sleep(300);
+      expect(got.sort()).toEqual(services.map((s) => `${s}.audit.recorded.v1`));
+      // One durable to the caller; the lag it reports covers each service's slice.
+      expect((await wide.consumerLag()).map((l) => l.durable).sort()).toEqual(
+        services.map((s) => `${durable}--${s}-audit-recorded-v1`),
+      );
+      await sub.unsubscribe();
+    } finally {
+      await jsm.streams.delete(`${streamName}_WIDE`).catch(() => undefined);
+    }
+  });
+
   it('shares a durable between replicas on separate connections', async () => {
     const a = await open();
     const b = await open();

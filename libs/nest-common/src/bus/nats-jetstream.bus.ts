@@ -44,6 +44,7 @@ import {
   retryDelay,
   subjectMatches,
   inRequestContext,
+  intersectFilters,
 } from './bus-rules';
 
 export const DEFAULT_STREAM_NAME = 'DISTRICT_EVENTS';
@@ -199,9 +200,45 @@ export class NatsJetStreamBus implements EventBus {
     if (!options?.durable) throw new Error('subscribe() needs a durable name');
     const maxDeliver = options.maxDeliver ?? this.options.maxDeliver;
     const retryDelayMs = options.retryDelayMs ?? this.options.retryDelayMs;
-    await this.ensureConsumer(options.durable, subject, maxDeliver);
-    this.durables.add(options.durable);
-    const consumer = await this.js.consumers.get(this.options.streamName, options.durable);
+    const parts: ActiveSubscription[] = [];
+    try {
+      for (const { name, filter } of this.consumersFor(options.durable, subject))
+        parts.push(await this.consume(name, filter, handler as BusHandler, maxDeliver, retryDelayMs));
+    } catch (err) {
+      await Promise.allSettled(parts.map((p) => p.stop()));
+      throw err;
+    }
+    return { unsubscribe: async () => void (await Promise.all(parts.map((p) => p.stop()))) };
+  }
+
+  /**
+   * The JetStream consumers behind one durable. A filter inside one of the stream's subjects is one consumer of the
+   * durable's name, as always. A filter across them (`*.audit.recorded.v1` over `identity.>`, `chat.>`…), which
+   * JetStream before 2.10 refuses as one consumer's filter, is one consumer per stream subject it meets
+   * (`<durable>--chat-audit-recorded-v1`), consumed together: the same messages, each still handled once per
+   * durable.
+   */
+  private consumersFor(durable: string, filter: string): Array<{ name: string; filter: string }> {
+    const slices = this.options.subjects
+      .map((streamSubject) => intersectFilters(filter, streamSubject))
+      .filter((slice): slice is string => slice !== null);
+    if (slices.length === 0 || slices.includes(filter)) return [{ name: durable, filter }];
+    return [...new Set(slices)].map((slice) => ({
+      name: `${durable}--${slice.replace(/\*/g, 'any').replace(/>/g, 'all').replace(/\./g, '-')}`,
+      filter: slice,
+    }));
+  }
+
+  private async consume(
+    durable: string,
+    subject: string,
+    handler: BusHandler,
+    maxDeliver: number,
+    retryDelayMs: number,
+  ): Promise<ActiveSubscription> {
+    await this.ensureConsumer(durable, subject, maxDeliver);
+    this.durables.add(durable);
+    const consumer = await this.js.consumers.get(this.options.streamName, durable);
     const messages: ConsumerMessages = await consumer.consume({ max_messages: this.options.prefetch });
 
     let stopping = false;
@@ -212,7 +249,7 @@ export class NatsJetStreamBus implements EventBus {
           msg.nak();
           continue;
         }
-        const task = this.handle(msg, handler as BusHandler, options.durable, maxDeliver, retryDelayMs);
+        const task = this.handle(msg, handler, durable, maxDeliver, retryDelayMs);
         this.inFlight.add(task);
         try {
           await task;
@@ -221,8 +258,7 @@ export class NatsJetStreamBus implements EventBus {
         }
       }
     })().catch((err: unknown) => {
-      if (!stopping)
-        this.logger.error({ err, durable: options.durable }, 'bus subscription stopped unexpectedly');
+      if (!stopping) this.logger.error({ err, durable }, 'bus subscription stopped unexpectedly');
     });
 
     const active: ActiveSubscription = {
@@ -236,7 +272,7 @@ export class NatsJetStreamBus implements EventBus {
       },
     };
     this.subscriptions.add(active);
-    return { unsubscribe: () => active.stop() };
+    return active;
   }
 
   async request<TReq = unknown, TRes = unknown>(
