@@ -137,3 +137,31 @@ describe("the operator guide's configuration reference", () => {
     expect(named.filter((v) => !known.has(v) && v !== 'NODE_ENV')).toEqual([]);
   });
 });
+
+describe('the deploy artefacts', () => {
+  const known = new Set(documentedVariables().map((d) => d.variable));
+  /** Read by our code: a declared variable, a per-service one, or its `_FILE` form (the image's entry point). */
+  const declared = (name: string): boolean => {
+    const base = name.replace(/_FILE$/, '');
+    return (
+      known.has(base) ||
+      [...known].some((v) => isPerService(v) && services.some((s) => perServiceKey(v, s) === base))
+    );
+  };
+  const namesIn = (file: string, pattern: RegExp) =>
+    [...readFileSync(path.join(root, file), 'utf8').matchAll(pattern)].map((m) => m[1]);
+
+  it('set only variables a schema reads (besides NODE_ENV and the PostgreSQL containers’ own)', () => {
+    const set = [
+      ...namesIn('docker-compose.yml', /^\s{6}([A-Z][A-Z0-9_]+):/gm),
+      ...namesIn('helm/district/templates/configmap.yaml', /^\s{2}([A-Z][A-Z0-9_]+):/gm),
+      ...namesIn('helm/district/templates/secret.yaml', /^\s{2}([A-Z][A-Z0-9_]+):/gm),
+      ...namesIn('helm/district/templates/deployments.yaml', /- name: ([A-Z][A-Z0-9_]+)$/gm),
+    ];
+    expect(set.length).toBeGreaterThan(20);
+    const stray = set.filter(
+      (name) => name !== 'NODE_ENV' && !name.startsWith('POSTGRES_') && !declared(name),
+    );
+    expect([...new Set(stray)]).toEqual([]);
+  });
+});
