@@ -8,9 +8,9 @@ import {
   UnauthorizedException,
 } from '@nestjs/common';
 import { errorMappingInterceptor } from '@district/nest-common';
-import { ExportUnavailableError } from './admin/user-export.errors';
 import {
   AccountTakenError,
+  ExportUnavailableError,
   InvalidCredentialsError,
   NotDemoAccountError,
   SelfChangeError,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type User, type UserExportReply } from '@district/contracts';
 import type { BusSubscription } from '@district/nest-common';
 import type { HttpClient } from '@district/nest-common/testing';
-import { exportUnavailableMessage } from '../src/admin/user-export.errors';
+import { exportUnavailableMessage } from '../src/identity.errors';
 import { USER_EXPORT_TIMEOUT_MS } from '../src/admin/user-export.service';
 import {
   EXPORTING_SERVICES as USER_EXPORT_SERVICES,

@@ -1,4 +1,4 @@
-import { PASS_MARK, UNLIMITED_ATTEMPTS, type QuizQuestion } from '@district/contracts';
+import { PASS_MARK, type QuizQuestion } from '@district/contracts';
 
 export interface Marked {
   correctAnswers: number;
@@ -20,12 +20,5 @@ export function mark(
   return { correctAnswers, totalQuestions, score, passed: score >= PASS_MARK };
 }
 
-/** The attempts a student has on a quiz: its limit plus their extra attempts; -1 stays unlimited. */
-export function attemptsAllowed(maxAttempts: number, extraAttempts: number): number {
-  return maxAttempts === UNLIMITED_ATTEMPTS ? UNLIMITED_ATTEMPTS : maxAttempts + extraAttempts;
-}
-
-/** Whether another attempt may start after `taken` (spec §5: not once past attempts reach the limit). */
-export function mayAttempt(taken: number, allowed: number): boolean {
-  return allowed === UNLIMITED_ATTEMPTS || taken < allowed;
-}
+// A quiz's attempt rules are the quizzes' (the quiz views use them too); marking applies them.
+export { attemptsAllowed, mayAttempt } from '../quizzes/attempt-rules';

@@ -1,6 +1,6 @@
 import { holdsRight, type AuthUser } from '@district/nest-common';
 import type { AuthoredQuiz, ListedQuizForTaking, Quiz, QuizForTaking } from '@district/contracts';
-import { attemptsAllowed } from '../grades/marking';
+import { attemptsAllowed } from './attempt-rules';
 import type { QuizWithAttempts } from './quizzes.repository';
 
 type Caller = Pick<AuthUser, 'id' | 'role' | 'approved' | 'isAdmin'>;

@@ -21,7 +21,7 @@ import {
   type PubSub,
 } from '@district/nest-common';
 import { ChatroomNotFoundError } from '../chat.errors';
-import { LiveKeys, type LiveControlMessage } from '../live/live-channels';
+import { LiveKeys, type LiveControlMessage } from '../live-channels';
 import { roomScopeOf } from './chatroom-rules';
 import { ChatroomsRepository } from './chatrooms.repository';
 

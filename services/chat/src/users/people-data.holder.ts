@@ -10,7 +10,7 @@ import {
 } from '@district/nest-common';
 import type { EntityManager } from 'typeorm';
 import { ChatroomsService } from '../chatrooms/chatrooms.service';
-import { LiveKeys } from '../live/live-channels';
+import { LiveKeys } from '../live-channels';
 import { PeopleDataRepository } from './people-data.repository';
 
 /**

@@ -4,6 +4,7 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { PLATFORM_LOGGER, PLATFORM_RUNTIME, type Logger, type PlatformRuntime } from '@district/nest-common';
 import { PublicListCache } from './public-list-cache';
+import { PublicListNotifications } from './public-list-notifications.repository';
 
 /**
  * The PostgreSQL notification channel on which the triggers of migration 1732800000000 announce a change of
@@ -94,7 +95,7 @@ export class PublicListListener implements OnApplicationBootstrap, OnApplication
     client.on('end', () => onLost());
     try {
       await client.connect();
-      await client.query(`LISTEN "${this.channel}"`);
+      await PublicListNotifications.listen(client, this.channel);
     } catch (error) {
       onLost(error);
       return;

@@ -15,10 +15,9 @@ import {
   type Logger,
   type PlatformRuntime,
 } from '@district/nest-common';
-import { UserNotFoundError } from '../identity.errors';
+import { ExportUnavailableError, UserNotFoundError } from '../identity.errors';
 import { toUser } from '../users/user.mapper';
 import { UsersRepository } from '../users/users.repository';
-import { ExportUnavailableError } from './user-export.errors';
 
 /** How long identity waits for each service's part (asked in parallel) before answering 503. */
 export const USER_EXPORT_TIMEOUT_MS = 5_000;

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../oidc/oidc-page';
+import { escapeHtml } from '../html-escape';
 
 /**
  * What `GET /api/auth/quick-login` answers instead of signing anyone in: a page that asks, and signs in only by a

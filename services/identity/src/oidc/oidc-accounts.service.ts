@@ -1,12 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
 import { PLATFORM_LOGGER, violatedUniqueConstraint, type Logger } from '@district/nest-common';
 import { AccountTakenError } from '../identity.errors';
 import type { UserEntity } from '../users/user.entity';
 import { MAX_USERNAME_ATTEMPTS, displayName, usernameBase, usernameCandidate } from '../users/username';
 import { UsersRepository } from '../users/users.repository';
 import { UsersService } from '../users/users.service';
+import { ExternalIdentitiesRepository } from './external-identities.repository';
 import { ExternalIdentityEntity } from './external-identity.entity';
 import { OidcEmailRequiredError } from './oidc.errors';
 import type { ProviderProfile } from './oidc-client.service';
@@ -18,14 +17,14 @@ import type { ProviderProfile } from './oidc-client.service';
 @Injectable()
 export class OidcAccountsService {
   constructor(
-    @InjectRepository(ExternalIdentityEntity) private readonly identities: Repository<ExternalIdentityEntity>,
+    @Inject(ExternalIdentitiesRepository) private readonly identities: ExternalIdentitiesRepository,
     @Inject(UsersService) private readonly users: UsersService,
     @Inject(UsersRepository) private readonly usersRepository: UsersRepository,
     @Inject(PLATFORM_LOGGER) private readonly logger: Logger,
   ) {}
 
   async findOrCreate(profile: ProviderProfile, retried = false): Promise<UserEntity> {
-    const linked = await this.identities.findOneBy({ issuer: profile.issuer, subject: profile.subject });
+    const linked = await this.identities.findByAccount(profile.issuer, profile.subject);
     const linkedUser = linked && (await this.usersRepository.findById(linked.userId));
     if (linkedUser) return linkedUser;
 
@@ -33,12 +32,7 @@ export class OidcAccountsService {
     if (!profile.email || !profile.emailVerified) throw new OidcEmailRequiredError();
     const byEmail = await this.usersRepository.findByEmail(profile.email);
     if (byEmail) {
-      await this.identities
-        .createQueryBuilder()
-        .insert()
-        .values(this.link(profile, byEmail.id))
-        .orIgnore()
-        .execute();
+      await this.identities.linkUnlessLinked(this.link(profile, byEmail.id));
       this.logger.info({ userId: byEmail.id, issuer: profile.issuer }, 'provider account linked by email');
       return byEmail;
     }

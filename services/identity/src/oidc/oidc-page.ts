@@ -1,14 +1,4 @@
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
-}
+import { escapeHtml } from '../html-escape';
 
 /** The small page a browser sees when the third-party sign-in cannot go ahead: the reason and a way home. */
 export function signInPage(message: string): string {
