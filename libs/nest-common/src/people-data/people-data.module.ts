@@ -63,10 +63,15 @@ function holderResponder(service: string, holderType: Type<PeopleDataHolder>): T
   class PeopleDataResponder implements OnModuleInit {
     private holder!: PeopleDataHolder;
 
-    constructor(@Inject(ModuleRef) private readonly modules: ModuleRef) {}
+    constructor(
+      @Inject(ModuleRef) private readonly modules: ModuleRef,
+      @Inject(SERVICE_NAME) private readonly name: string,
+    ) {}
 
-    /** The service's holder, wherever it provides it; none stops the start, naming it. */
+    /** The service's holder, wherever it provides it; none (or another service's name) stops the start. */
     onModuleInit(): void {
+      if (this.name !== service)
+        throw new Error(`PeopleDataModule.forService('${service}') is imported by service '${this.name}'`);
       try {
         this.holder = this.modules.get(holderType, { strict: false });
       } catch {
