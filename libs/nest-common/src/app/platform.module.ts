@@ -16,7 +16,6 @@ import { SessionStateStore } from '../auth/session-state';
 import { TokenService } from '../auth/token.service';
 import { EVENT_BUS } from '../bus/bus.port';
 import {
-  afterOutboxCommit,
   BusTransport,
   createMessagingMigrations,
   InboxService,
@@ -55,7 +54,7 @@ export interface PlatformOptions {
 /**
  * Everything a service gets from the platform, as one global module: the database (its own schema,
  * migrations at start), the ports chosen by the launcher, the auth guard and error filter on every route,
- * health, readiness and metrics, the outbox relay (nudged after every commit that enqueued events), and the
+ * health, readiness and metrics, the outbox relay (which hears every commit that enqueued events), and the
  * bus transport that runs the service's `@EventPattern`/`@MessagePattern` handlers (`startBusHandlers`).
  */
 @Global()
@@ -131,7 +130,9 @@ export class PlatformModule {
           provide: OutboxRelay,
           inject: [DataSource, MessagingMetrics],
           useFactory: (dataSource: DataSource, metrics: MessagingMetrics) => {
-            const relay = new OutboxRelay({
+            // Events go out as soon as their transaction commits (the relay hears outbox_enqueue's notification,
+            // ADR 0037); the poll is only the safety net.
+            return new OutboxRelay({
               dataSource,
               bus: runtime.bus,
               logger,
@@ -139,9 +140,6 @@ export class PlatformModule {
               pollIntervalMs: 1000,
               metrics,
             });
-            // Events go out as soon as their transaction commits; the poll is only the safety net.
-            afterOutboxCommit(dataSource, () => relay.nudge());
-            return relay;
           },
         },
         {

@@ -332,7 +332,6 @@ export class GradesService {
       idempotencyKey: key,
       event: this.outbox.eventValues(Subjects.assessmentGradeRecorded, event),
     });
-    if (outcome.status === 'created') this.outbox.written(manager);
     return outcome;
   }
 

@@ -3,7 +3,8 @@ import type { EventBus } from '../bus.port';
 import type { BusLogger } from '../bus-logger';
 import { errorMessage } from '../bus-rules';
 import type { MessagingMetrics, OutboxBacklog } from '../../health/messaging-metrics';
-import { messagingTable } from './messaging-tables';
+import { messagingSchema, messagingTable, outboxChannel, outboxIdleLock } from './messaging-tables';
+import { OutboxListener } from './outbox.listener';
 
 export interface OutboxRelayOptions {
   dataSource: DataSource;
@@ -11,7 +12,14 @@ export interface OutboxRelayOptions {
   logger: BusLogger;
   /** Schema of the outbox; defaults to the DataSource's `schema` option. */
   schema?: string;
-  /** Safety-net poll when nobody nudges (another replica's commits, a missed nudge). */
+  /**
+   * Listen for the commits of `outbox_enqueue` on a connection of its own and relay at each (default true; it needs
+   * a schema, from `schema` or the DataSource). Without it, only the poll and `nudge` send events.
+   */
+  listen?: boolean;
+  /** Delays between attempts to listen again after the connection was lost (the database restarted). */
+  listenRetryMs?: { min: number; max: number };
+  /** Safety-net poll for a notification missed while the listening connection was down. */
   pollIntervalMs?: number;
   /** Rows claimed and published per round. */
   batchSize?: number;
@@ -61,7 +69,9 @@ export async function outboxBacklog(dataSource: DataSource, schema?: string): Pr
  * while the bus answers. Replicas running their own relay never send the same row concurrently; the row id is the
  * bus message id, so a row re-sent after a crash between publish and mark (its claim expired) is dropped by the
  * broker's dedupe (and by inboxes beyond its window). When the bus fails, the row stays pending and the relay
- * retries with backoff: an outage delays events but never drops them.
+ * retries with backoff: an outage delays events but never drops them. A round starts when a commit that enqueued is
+ * heard (LISTEN on the schema's channel, ADR 0037), or at the poll, which covers the time the listening connection is
+ * down.
  */
 export class OutboxRelay {
   private readonly pollIntervalMs: number;
@@ -79,7 +89,10 @@ export class OutboxRelay {
   private started = false;
   private again = false;
   private failures = 0;
+  /** Runs in a row that found enqueuers still open when it tried to sleep. */
+  private busyRuns = 0;
   private lastCleanup = 0;
+  private readonly listener: OutboxListener | undefined;
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
@@ -90,17 +103,36 @@ export class OutboxRelay {
     this.retentionMs = options.retentionMs ?? 7 * DAY_MS;
     this.inboxRetentionMs = options.inboxRetentionMs ?? 30 * DAY_MS;
     this.cleanupIntervalMs = options.cleanupIntervalMs ?? 3600_000;
+    const schema = messagingSchema(options.dataSource, options.schema);
+    if (options.listen !== false && schema !== undefined) {
+      this.listener = new OutboxListener({
+        dataSource: options.dataSource,
+        channel: outboxChannel(schema),
+        idleLock: outboxIdleLock(schema),
+        logger: options.logger,
+        retryMs: options.listenRetryMs,
+        onNotify: () => this.nudge(),
+        // Whatever committed while nobody listened goes now, not at the next poll.
+        onListening: () => this.nudge(),
+      });
+    }
+  }
+
+  /** Whether the relay hears commits now (false while its listening connection is down: it polls meanwhile). */
+  get listening(): boolean {
+    return this.listener?.listening ?? false;
   }
 
   start(): void {
     if (this.started) return;
     this.started = true;
     this.schedule(0);
+    this.listener?.start();
   }
 
   /**
-   * Relay soon (within `nudgeDelayMs`). The platform calls it after each commit that enqueued events
-   * (`afterOutboxCommit`); the nudges of a busy moment share one round.
+   * Relay soon (within `nudgeDelayMs`). Each notification of a commit that enqueued calls it (`outbox_enqueue`
+   * notifies, PostgreSQL delivers at the commit); the nudges of a busy moment share one round.
    */
   nudge(): void {
     if (!this.started) return;
@@ -119,6 +151,7 @@ export class OutboxRelay {
     this.started = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    await this.listener?.stop();
     await this.running;
   }
 
@@ -151,22 +184,38 @@ export class OutboxRelay {
     this.timer.unref();
   }
 
+  /**
+   * One run: a round, and when it found nothing, the way to sleep (ADR 0037). Awake, the relay holds no idle lock, so
+   * enqueues skip their notification; to sleep it takes the lock and looks once more, because an enqueue that skipped
+   * committed before the lock was granted (it held the lock shared until then). Transactions that enqueued without
+   * notifying and have not committed keep the lock from it ('busy'): it looks again soon, backing off.
+   */
   private async run(): Promise<void> {
     this.again = false;
     let next = this.pollIntervalMs;
     try {
-      const result = await this.relayBatch();
-      if (result.published > 0) this.options.metrics?.published.inc(result.published);
+      await this.listener?.awake();
+      let result = await this.round();
+      let busy = false;
+      if (!result.failed && result.locked === 0 && !this.again && this.listener) {
+        const idle = await this.listener.idle();
+        if (idle === 'held') {
+          result = await this.round();
+          if (result.locked > 0 || result.failed) await this.listener.awake();
+        }
+        busy = idle === 'busy';
+      }
+      this.busyRuns = busy ? this.busyRuns + 1 : 0;
       if (result.failed) {
-        this.options.metrics?.publishFailures.inc();
         this.failures++;
         next = this.backoff();
       } else {
         if (this.failures > 0)
           this.options.logger.info({ published: result.published }, 'outbox relay recovered');
         this.failures = 0;
-        // A full batch means more may be waiting.
-        if (result.locked === this.batchSize || this.again) next = 0;
+        // Rows were sent: more may be waiting, so it drains until a round finds none.
+        if (result.locked > 0 || this.again) next = 0;
+        else if (busy) next = Math.min(this.nudgeDelayMs * 2 ** (this.busyRuns - 1), this.pollIntervalMs);
       }
     } catch (err) {
       // The database itself failed (down, failover): same treatment as a failing bus.
@@ -178,6 +227,13 @@ export class OutboxRelay {
     // A nudge that came during the clean-up (after `next` was chosen) still means "relay now".
     if (this.again && this.failures === 0) next = 0;
     this.schedule(next);
+  }
+
+  private async round(): Promise<BatchResult> {
+    const result = await this.relayBatch();
+    if (result.published > 0) this.options.metrics?.published.inc(result.published);
+    if (result.failed) this.options.metrics?.publishFailures.inc();
+    return result;
   }
 
   private backoff(): number {
