@@ -52,6 +52,8 @@ interface BatchResult {
 }
 
 const DAY_MS = 24 * 3600_000;
+/** The longest wait between looks while enqueuers that skipped their notification keep the relay from sleeping. */
+const BUSY_MAX_MS = 100;
 
 /** What waits unsent in a service's outbox: how many events, and how old the oldest is (the backlog gauges). */
 export async function outboxBacklog(dataSource: DataSource, schema?: string): Promise<OutboxBacklog> {
@@ -188,7 +190,7 @@ export class OutboxRelay {
    * One run: a round, and when it found nothing, the way to sleep (ADR 0037). Awake, the relay holds no idle lock, so
    * enqueues skip their notification; to sleep it takes the lock and looks once more, because an enqueue that skipped
    * committed before the lock was granted (it held the lock shared until then). Transactions that enqueued without
-   * notifying and have not committed keep the lock from it ('busy'): it looks again soon, backing off.
+   * notifying and have not committed keep the lock from it ('busy'): it looks again soon, backing off up to 100 ms.
    */
   private async run(): Promise<void> {
     this.again = false;
@@ -215,7 +217,10 @@ export class OutboxRelay {
         this.failures = 0;
         // Rows were sent: more may be waiting, so it drains until a round finds none.
         if (result.locked > 0 || this.again) next = 0;
-        else if (busy) next = Math.min(this.nudgeDelayMs * 2 ** (this.busyRuns - 1), this.pollIntervalMs);
+        // A long transaction that enqueued (a replica's rehearsal, an import) keeps it awake: it looks every 100 ms
+        // at most, so other commits' events, which do not notify meanwhile, wait no longer than that.
+        else if (busy)
+          next = Math.min(this.nudgeDelayMs * 2 ** (this.busyRuns - 1), BUSY_MAX_MS, this.pollIntervalMs);
       }
     } catch (err) {
       // The database itself failed (down, failover): same treatment as a failing bus.
