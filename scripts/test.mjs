@@ -21,6 +21,8 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const failures = [];
+// The names of the failed tests, printed again beside the closing line: CI keeps only the end of the output.
+const failedNames = [];
 
 function step(name, command, args, results) {
   if (only.length && !only.includes(name)) return;
@@ -32,6 +34,7 @@ function step(name, command, args, results) {
     passed += counts.passed;
     failed += counts.failed;
     skipped += counts.skipped ?? 0;
+    failedNames.push(...(counts.names ?? []));
   }
   const ok = run.status === 0 && (!counts || counts.failed === 0);
   if (!ok) failures.push(name);
@@ -42,6 +45,25 @@ const jsonCounts = (file, pick) => () => {
   if (!existsSync(file)) return { passed: 0, failed: 1 };
   return pick(JSON.parse(readFileSync(file, 'utf8')));
 };
+
+/** Jest's and Vitest's JSON reports share this shape: each file's failed assertions, and a file that did not run. */
+function failedTests(step, report) {
+  const names = [];
+  let filesWithoutTests = 0;
+  for (const file of report.testResults ?? []) {
+    const where = path.relative(root, file.name ?? file.testFilePath ?? '');
+    const failedHere = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
+    for (const a of failedHere) names.push(`${step}: ${where} > ${a.fullName ?? a.title}`);
+    if (!failedHere.length && file.status === 'failed') {
+      filesWithoutTests += 1;
+      const why = String(file.message ?? file.failureMessage ?? '')
+        .split('\n')
+        .find((line) => line.trim());
+      names.push(`${step}: ${where} (the file failed: ${why ?? 'no message'})`);
+    }
+  }
+  return { names, filesWithoutTests };
+}
 
 // One ESLint run over the whole workspace (scripts/lint.mjs, after Nx's project graph, which the module-boundary
 // rule needs), and three TypeScript programs (scripts/typecheck.mjs): the same rules
@@ -58,6 +80,7 @@ step(
     passed: r.numPassedTests,
     failed: r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0),
     skipped: (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0),
+    names: failedTests('jest', r).names,
   })),
 );
 const webOut = path.join(out, 'web.json');
@@ -65,11 +88,17 @@ step(
   'web',
   'npx',
   ['vitest', 'run', '--root', 'web', '--reporter=default', '--reporter=json', `--outputFile.json=${webOut}`],
-  jsonCounts(webOut, (r) => ({
-    passed: r.numPassedTests,
-    failed: r.numFailedTests + (r.numFailedTestSuites ?? 0),
-    skipped: (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0),
-  })),
+  jsonCounts(webOut, (r) => {
+    const { names, filesWithoutTests } = failedTests('web', r);
+    return {
+      passed: r.numPassedTests,
+      // A file that failed without a failed test (it did not load) counts once; one with failed tests is counted by
+      // them (numFailedTestSuites counted both).
+      failed: r.numFailedTests + filesWithoutTests,
+      skipped: (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0),
+      names,
+    };
+  }),
 );
 // Issue #14 §3: the fault suite's short version (two replicas of each service under load; rolling restart,
 // killed replicas, NATS, Redis and PostgreSQL outages). Each of its checks counts as a test.
@@ -96,6 +125,7 @@ if (existsSync(path.join(root, 'e2e/run.mjs'))) {
 
 // A test that skips in CI is a test that is missing: CI installs everything every test needs.
 if (skipped > 0 && process.env.CI) failures.push(`${skipped} skipped test(s) under CI`);
+if (failedNames.length) console.log(`\nFailed tests:\n${failedNames.map((n) => `  ${n}`).join('\n')}`);
 if (failures.length) console.log(`\nFailed steps: ${failures.join(', ')}`);
 console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failures.length ? 1 : 0);
