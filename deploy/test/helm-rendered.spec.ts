@@ -296,7 +296,7 @@ describe('monitoring (values-production.yaml)', () => {
         else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts'))
           for (const m of fs
             .readFileSync(file, 'utf8')
-            .matchAll(/(?:name: |perDurable\()'([a-z][a-z0-9_]*)'/g))
+            .matchAll(/(?:name:\s*|perDurable\(\s*)'([a-z][a-z0-9_]*)'/g))
             names.add(m[1]);
       }
     };
