@@ -251,7 +251,7 @@ export const SEED_CATEGORIES: ReadonlyArray<{ name: string; slug: string; descri
 ];
 
 /**
- * Adds published posts, in one `INSERT … SELECT generate_series`, shaped as posts.service.ts writes them:
+ * Adds published posts, in one `INSERT … SELECT generate_series`, shaped as posts.repository.ts writes them:
  * sanitised-looking HTML content (headings, paragraphs, a list), its plain text (`content_text`, what
  * `htmlToText` gives: tags out, whitespace collapsed), an excerpt of the text's first 160 characters cut at a
  * word, read time = ⌈text length ÷ 200⌉, a category (one post in ten has none), tags, the demo admin or

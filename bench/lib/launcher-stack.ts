@@ -8,7 +8,7 @@ import { REPO_ROOT, freePort, hasExited, spawnTypeScript, stopChild } from './ch
 export interface RunningLauncher {
   pid: number;
   gatewayUrl: string;
-  /** Each service's own loopback URL (its first replica that is up), from the gateway's /readyz. */
+  /** Each service's own loopback URL (its first replica that is up), from the gateway's /metrics. */
   serviceUrls: Record<string, string>;
   /** The launcher's DATA_DIR: the embedded PostgreSQL lives in `postgres/` under it. */
   dataDir: string;
@@ -40,7 +40,7 @@ export interface LauncherOptions {
  * the platform library, and a separate process keeps the load generator's CPU out of the measured one.
  *
  * The environment is an allow-list, so a developer's DATABASE_URL, NATS_URL or UPSTREAM_* cannot turn the
- * run into another topology. The services' own URLs come from the gateway's /readyz.
+ * run into another topology. The services' own URLs come from the gateway's /metrics.
  *
  * With `target: 'gateway'` and `env` naming its upstreams, the same call starts a lone gateway in its own
  * process, as the cluster runs it: ready once each of `services` has a replica up behind it.

@@ -120,7 +120,7 @@ async function withAdminClient<T>(fn: (client: Client) => Promise<T>): Promise<T
 }
 
 /**
- * `npm run start:cluster`: identity and content with two replicas each, each its own process, and the gateway in front, against a
+ * `npm run start:cluster`: identity, content, chat and assessment with two replicas each, each its own process, and the gateway in front, against a
  * database created for this run on the local PostgreSQL (dropped afterwards), the local NATS and Redis.
  */
 export async function startCluster(artifacts: string, webDist: string, runId: string): Promise<Stack> {
