@@ -27,6 +27,7 @@ export * from './health/readiness';
 export * from './database/database';
 export * from './database/unique-violation';
 export * from './database/jsonb';
+export * from './database/pg-listener';
 export * from './runtime/runtime';
 export * from './bus/bus.port';
 export * from './bus';

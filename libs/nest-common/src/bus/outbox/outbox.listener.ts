@@ -1,5 +1,6 @@
-import { Client, type ClientConfig } from 'pg';
+import type { ClientConfig } from 'pg';
 import type { DataSource } from 'typeorm';
+import { PgListener } from '../../database/pg-listener';
 import type { BusLogger } from '../bus-logger';
 
 export interface OutboxListenerOptions {
@@ -30,36 +31,39 @@ export type IdleState = 'held' | 'other' | 'busy' | 'down';
  * between, so a missed notification delays an event but never strands it.
  */
 export class OutboxListener {
-  private client: Client | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private failures = 0;
-  private stopped = true;
+  private readonly listener: PgListener;
   /** Whether this connection holds the idle lock. */
   private holding = false;
-  private readonly retryMs: { min: number; max: number };
 
   constructor(private readonly options: OutboxListenerOptions) {
-    this.retryMs = options.retryMs ?? RETRY_MS;
+    this.listener = new PgListener({
+      connection: connectionConfig(options.dataSource),
+      channel: options.channel,
+      applicationName: 'outbox relay',
+      logger: options.logger,
+      messages: {
+        lost: 'outbox relay: not listening for commits; polling until it listens again',
+        back: 'outbox relay: listening for commits again',
+      },
+      onNotify: options.onNotify,
+      onListening: options.onListening,
+      // The session's advisory lock ended with it.
+      onLost: () => (this.holding = false),
+      retryMs: options.retryMs ?? RETRY_MS,
+    });
   }
 
   /** Whether LISTEN is in effect now. */
   get listening(): boolean {
-    return this.client !== undefined;
+    return this.listener.client !== undefined;
   }
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    void this.connect();
+    void this.listener.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    const client = this.client;
-    this.client = undefined;
-    await client?.end().catch(() => undefined);
+  stop(): Promise<void> {
+    return this.listener.stop();
   }
 
   /**
@@ -69,7 +73,7 @@ export class OutboxListener {
    * 'busy' when transactions that enqueued without notifying have not committed yet (the relay must look again soon).
    */
   async idle(): Promise<IdleState> {
-    const client = this.client;
+    const client = this.listener.client;
     if (!client) return 'down';
     if (this.holding) return 'held';
     try {
@@ -102,65 +106,9 @@ export class OutboxListener {
   async awake(): Promise<void> {
     if (!this.holding) return;
     this.holding = false;
-    await this.client
+    await this.listener.client
       ?.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [this.options.idleLock])
       .catch(() => undefined);
-  }
-
-  private async connect(): Promise<void> {
-    if (this.stopped) return;
-    const { channel, logger } = this.options;
-    const client = new Client({
-      ...connectionConfig(this.options.dataSource),
-      application_name: 'outbox relay',
-      keepAlive: true,
-      connectionTimeoutMillis: 5_000,
-    });
-    let lost = false;
-    const onLost = (error?: unknown) => {
-      if (lost) return;
-      lost = true;
-      const wasListening = this.client === client;
-      if (wasListening) {
-        this.client = undefined;
-        // The session's advisory lock ended with it.
-        this.holding = false;
-      }
-      void client.end().catch(() => undefined);
-      if (this.stopped) return;
-      const delay = Math.min(this.retryMs.max, this.retryMs.min * 2 ** this.failures);
-      this.failures += 1;
-      // The first loss is worth a warning; the attempts of an outage that follow are not.
-      const log = wasListening || this.failures === 1 ? logger.warn.bind(logger) : logger.debug.bind(logger);
-      log(
-        { err: error, retryInMs: delay, failures: this.failures },
-        'outbox relay: not listening for commits; polling until it listens again',
-      );
-      this.timer = setTimeout(() => void this.connect(), delay);
-      this.timer.unref();
-    };
-    client.on('notification', (message) => {
-      if (message.channel === channel) this.options.onNotify();
-    });
-    client.on('error', onLost);
-    client.on('end', () => onLost());
-    try {
-      await client.connect();
-      await client.query(`LISTEN "${channel}"`);
-    } catch (error) {
-      onLost(error);
-      return;
-    }
-    if (lost) return;
-    if (this.stopped) {
-      await client.end().catch(() => undefined);
-      return;
-    }
-    this.client = client;
-    if (this.failures > 0)
-      logger.info({ failures: this.failures }, 'outbox relay: listening for commits again');
-    this.failures = 0;
-    this.options.onListening();
   }
 }
 
