@@ -14,7 +14,7 @@ import {
 import type { BusMessage } from '@district/nest-common';
 import { waitFor, type HttpClient } from '@district/nest-common/testing';
 import { GradesRepository } from '../src/grades/grades.repository';
-import { attemptsAllowed, mayAttempt } from '../src/grades/marking';
+import { attemptsAllowed, mayAttempt } from '../src/quizzes/attempt-rules';
 import { startAssessment, type AssessmentTestApp } from './support/assessment-app';
 
 let app: AssessmentTestApp;

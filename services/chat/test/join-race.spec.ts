@@ -1,7 +1,7 @@
 import { ChatCloseCodes, ChatLiveMessages, type Chatroom } from '@district/contracts';
 import { MemoryEphemeralStore, type SeatClaim, type SeatHolder } from '@district/nest-common';
 import type { HttpClient, Persona } from '@district/nest-common/testing';
-import { LiveKeys } from '../src/live/live-channels';
+import { LiveKeys } from '../src/live-channels';
 import { createRoom, startChat, type ChatTestApp } from './support/chat-app';
 import { ChatSocket } from './support/chat-socket';
 

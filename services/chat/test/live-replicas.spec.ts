@@ -17,7 +17,7 @@ import {
   type Persona,
 } from '@district/nest-common/testing';
 import { ChatHub } from '../src/live/chat-hub';
-import { LiveKeys } from '../src/live/live-channels';
+import { LiveKeys } from '../src/live-channels';
 import { createRoom, startChat, type ChatTestApp } from './support/chat-app';
 import { ChatSocket } from './support/chat-socket';
 

@@ -9,7 +9,7 @@ import {
 } from '@district/contracts';
 import { MAX_SESSION_AGE_SECONDS, SessionStateStore, TokenService } from '@district/nest-common';
 import type { HttpClient, Persona, TokenOverrides } from '@district/nest-common/testing';
-import { LiveKeys } from '../src/live/live-channels';
+import { LiveKeys } from '../src/live-channels';
 import { startChat, type ChatTestApp } from './support/chat-app';
 import { liveBench } from './support/live-bench';
 import { ChatSocket } from './support/chat-socket';

@@ -8,7 +8,7 @@ import {
 } from '@district/contracts';
 import type { BusSubscription } from '@district/nest-common';
 import { waitFor, type HttpClient } from '@district/nest-common/testing';
-import { LiveKeys } from '../src/live/live-channels';
+import { LiveKeys } from '../src/live-channels';
 import { startChat, type ChatTestApp } from './support/chat-app';
 
 /** chat's part of ADR 0021: its answer to the right-of-access request, and chatroom changes audited. */

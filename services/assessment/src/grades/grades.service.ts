@@ -41,7 +41,8 @@ import { QuizzesRepository } from '../quizzes/quizzes.repository';
 import { GradesRepository, type SubmitOutcome } from './grades.repository';
 import { QuizCache } from './quiz-cache';
 import { analyseItems } from './item-analysis';
-import { attemptsAllowed, mark, mayAttempt } from './marking';
+import { attemptsAllowed, mayAttempt } from '../quizzes/attempt-rules';
+import { mark } from './marking';
 import {
   answerKeyFor,
   deletedQuizState,

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { attemptsAllowed, mark, mayAttempt } from './marking';
+import { attemptsAllowed, mayAttempt } from '../quizzes/attempt-rules';
+import { mark } from './marking';
 
 const questions = fc.array(fc.record({ correctAnswer: fc.integer({ min: 0, max: 3 }) }), {
   minLength: 1,

@@ -19,6 +19,3 @@ export function mark(
   const score = totalQuestions === 0 ? 0 : Math.round((correctAnswers / totalQuestions) * 100);
   return { correctAnswers, totalQuestions, score, passed: score >= PASS_MARK };
 }
-
-// A quiz's attempt rules are the quizzes' (the quiz views use them too); marking applies them.
-export { attemptsAllowed, mayAttempt } from '../quizzes/attempt-rules';

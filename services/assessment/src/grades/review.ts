@@ -1,5 +1,5 @@
 import type { Grade, QuizQuestion, RevealAnswers } from '@district/contracts';
-import { attemptsAllowed, mayAttempt } from './marking';
+import { attemptsAllowed, mayAttempt } from '../quizzes/attempt-rules';
 
 /** A result as stored: the questions with their key, and the review setting its deleted quiz left on it. */
 export type StoredGrade = Omit<Grade, 'questions' | 'answersCorrect' | 'answerKey'> & {

@@ -8,7 +8,7 @@ import {
 import { MemoryEphemeralStore } from '@district/nest-common';
 import { AccountLimits } from './account-limits';
 import { AccountSockets } from './account-sockets';
-import { LiveKeys } from './live-channels';
+import { LiveKeys } from '../live-channels';
 
 function clocked() {
   const clock = { now: 1_000_000 };

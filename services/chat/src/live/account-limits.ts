@@ -7,7 +7,7 @@ import {
   type ChatPresenceEvent,
 } from '@district/contracts';
 import type { EphemeralStore } from '@district/nest-common';
-import { LiveKeys } from './live-channels';
+import { LiveKeys } from '../live-channels';
 
 /**
  * The live chat's limits per account (ADR 0031), kept in the shared store so that every socket of an account, on

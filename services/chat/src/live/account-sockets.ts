@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { EphemeralStore } from '@district/nest-common';
-import { LiveKeys } from './live-channels';
+import { LiveKeys } from '../live-channels';
 
 /**
  * The cap on an account's open chat sockets across every replica (ADR 0031): a counting semaphore of `max`

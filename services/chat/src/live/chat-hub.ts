@@ -25,7 +25,7 @@ import { FreshReads } from '../chatrooms/fresh-reads';
 import { AccountLimits } from './account-limits';
 import { AccountSockets } from './account-sockets';
 import { Joining } from './joining';
-import { LiveKeys, parseControl } from './live-channels';
+import { LiveKeys, parseControl } from '../live-channels';
 import { LIVE_CONFIG, type LiveConfig } from './live.config';
 import { closeWith, notice, rejected } from './live-frames';
 import { LiveConnection, type LivePerson } from './live-connection';

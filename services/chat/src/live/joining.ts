@@ -10,7 +10,7 @@ import { canonicalUuid, type EphemeralStore, type PubSub } from '@district/nest-
 import type { FreshReads } from '../chatrooms/fresh-reads';
 import type { AccountLimits } from './account-limits';
 import { checkChatName } from './chat-names';
-import { LiveKeys, parseMute } from './live-channels';
+import { LiveKeys, parseMute } from '../live-channels';
 import {
   closeWith,
   joinedFrame,

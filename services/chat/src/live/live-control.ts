@@ -2,7 +2,7 @@ import { ChatCloseCodes, ChatLiveMessages } from '@district/contracts';
 import type { SessionStateStore } from '@district/nest-common';
 import type { ChatroomsRepository } from '../chatrooms/chatrooms.repository';
 import { mayJoin, type Joining } from './joining';
-import type { LiveControlMessage } from './live-channels';
+import type { LiveControlMessage } from '../live-channels';
 import { closeWith, notice } from './live-frames';
 import type { LiveConnection } from './live-connection';
 import type { RoomDelivery } from './room-delivery';

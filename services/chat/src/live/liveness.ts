@@ -1,6 +1,6 @@
 import { ChatCloseCodes, ChatLiveMessages } from '@district/contracts';
 import type { EphemeralStore, Logger, SessionStateStore } from '@district/nest-common';
-import { LiveKeys } from './live-channels';
+import { LiveKeys } from '../live-channels';
 import type { LiveConfig } from './live.config';
 import { closeWith, notice, presenceOf, seatData } from './live-frames';
 import type { LiveConnection } from './live-connection';

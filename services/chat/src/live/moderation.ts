@@ -10,7 +10,7 @@ import {
 } from '@district/contracts';
 import type { EphemeralStore, PubSub } from '@district/nest-common';
 import { checkChatName } from './chat-names';
-import { LiveKeys, muteValue, parseMute } from './live-channels';
+import { LiveKeys, muteValue, parseMute } from '../live-channels';
 import type { LiveConfig } from './live.config';
 import { notice, parseEntry, seatData } from './live-frames';
 import type { LiveConnection, LivePerson, Membership } from './live-connection';

@@ -5,7 +5,7 @@ import {
   type ChatSlowModeEvent,
 } from '@district/contracts';
 import type { EphemeralStore, Logger, PubSub } from '@district/nest-common';
-import { LiveKeys } from './live-channels';
+import { LiveKeys } from '../live-channels';
 import {
   applyPresence,
   closeWith,

@@ -8,7 +8,7 @@ import {
 } from '@district/contracts';
 import type { EphemeralStore, PubSub } from '@district/nest-common';
 import type { AccountLimits } from './account-limits';
-import { LiveKeys } from './live-channels';
+import { LiveKeys } from '../live-channels';
 import type { LiveConfig } from './live.config';
 import { notice } from './live-frames';
 import type { LiveConnection } from './live-connection';

@@ -10,7 +10,7 @@ import { sleep } from '@district/nest-common/testing';
 import { FreshReads } from '../../src/chatrooms/fresh-reads';
 import { AccountLimits } from '../../src/live/account-limits';
 import { Joining, mayJoin } from '../../src/live/joining';
-import { LiveKeys, muteValue } from '../../src/live/live-channels';
+import { LiveKeys, muteValue } from '../../src/live-channels';
 import { RoomDelivery } from '../../src/live/room-delivery';
 import {
   capturedLogger,

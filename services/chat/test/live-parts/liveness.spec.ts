@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ChatCloseCodes, ChatLiveMessages } from '@district/contracts';
 import { SessionStateStore } from '@district/nest-common';
-import { LiveKeys } from '../../src/live/live-channels';
+import { LiveKeys } from '../../src/live-channels';
 import type { LiveConnection } from '../../src/live/live-connection';
 import type { LiveConfig } from '../../src/live/live.config';
 import { Liveness } from '../../src/live/liveness';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ChatLiveMessages } from '@district/contracts';
 import { sleep } from '@district/nest-common/testing';
-import { LiveKeys, muteValue, parseMute } from '../../src/live/live-channels';
+import { LiveKeys, muteValue, parseMute } from '../../src/live-channels';
 import { Moderation, mutedAtJoin } from '../../src/live/moderation';
 import { RoomDelivery } from '../../src/live/room-delivery';
 import {

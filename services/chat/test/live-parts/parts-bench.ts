@@ -5,7 +5,7 @@ import type { WebSocket } from 'ws';
 import { CHAT_HISTORY_DEFAULT, CHAT_SOCKETS_PER_ACCOUNT_DEFAULT, type ChatRole } from '@district/contracts';
 import { RedisEphemeralStore, RedisPubSub } from '@district/nest-common';
 import { REDIS_URL, capturedLogger, uniqueToken, waitFor } from '@district/nest-common/testing';
-import { LiveKeys } from '../../src/live/live-channels';
+import { LiveKeys } from '../../src/live-channels';
 import { LiveConnection, type LivePerson, type Membership } from '../../src/live/live-connection';
 import type { LiveConfig } from '../../src/live/live.config';
 import type { Roster } from '../../src/live/roster';

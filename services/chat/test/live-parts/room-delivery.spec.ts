@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ChatCloseCodes, ChatLiveMessages } from '@district/contracts';
 import { sleep } from '@district/nest-common/testing';
-import { LiveKeys } from '../../src/live/live-channels';
+import { LiveKeys } from '../../src/live-channels';
 import { numbered, presenceOf } from '../../src/live/live-frames';
 import { RoomDelivery } from '../../src/live/room-delivery';
 import {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CHAT_MESSAGE_MAX, CHAT_RATE_MESSAGES, ChatLiveMessages, type ChatSend } from '@district/contracts';
 import { AccountLimits } from '../../src/live/account-limits';
-import { LiveKeys } from '../../src/live/live-channels';
+import { LiveKeys } from '../../src/live-channels';
 import { RoomDelivery } from '../../src/live/room-delivery';
 import { MessageSending } from '../../src/live/sending';
 import {
