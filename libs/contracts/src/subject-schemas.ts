@@ -27,6 +27,7 @@ import {
   userDeletedEventSchema,
   usersListRequestSchema,
 } from './identity/events';
+import { rosterClassChangedEventSchema, rosterSchoolChangedEventSchema } from './identity/roster';
 import { Subjects, type Subject } from './common/events';
 import { PeopleDataSubjects } from './common/people-data';
 import { auditRecordedEventSchema } from './common/audit';
@@ -43,6 +44,8 @@ export const SubjectSchemas = {
   [Subjects.identityUserDeleted]: userDeletedEventSchema,
   [Subjects.identityUsersList]: usersListRequestSchema,
   [Subjects.identitySessionEnded]: sessionEndedEventSchema,
+  [Subjects.identityRosterClassChanged]: rosterClassChangedEventSchema,
+  [Subjects.identityRosterSchoolChanged]: rosterSchoolChangedEventSchema,
   [Subjects.contentPostPublished]: postPublishedEventSchema,
   [Subjects.contentPostUnpublished]: postUnpublishedEventSchema,
   [Subjects.contentPostDeleted]: postDeletedEventSchema,

@@ -2,10 +2,12 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { PlatformModule, type PlatformRuntime } from '@district/nest-common';
 import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
+import { DistrictModule } from './district/district.module';
 import { identityConfig } from './identity.config';
 import { identityMigrations } from './migrations';
 import { ExternalIdentityEntity } from './oidc/external-identity.entity';
 import { OidcModule } from './oidc/oidc.module';
+import { RosterModule } from './roster/roster.module';
 import { SeedModule } from './seed/seed.module';
 import { UserEntity } from './users/user.entity';
 import { UsersModule } from './users/users.module';
@@ -40,6 +42,8 @@ export class IdentityModule {
         OidcModule,
         SeedModule,
         AdminModule,
+        RosterModule,
+        DistrictModule,
       ],
       providers: [config],
       exports: [config.provide],

@@ -21,6 +21,10 @@ export function defineIdentityService(options: IdentityModuleOptions = {}): Serv
       serviceRoute('/api/users', 'tree', '/api/users/3f2a/approval'),
       serviceRoute('/api/admin/users', 'tree', '/api/admin/users/3f2a/password'),
       serviceRoute('/api/admin/audit-log', 'exact', '/api/admin/audit-log'),
+      // The district's roster (ADR 0042).
+      serviceRoute('/api/admin/roster', 'tree', '/api/admin/roster/imports'),
+      serviceRoute('/api/schools', 'tree', '/api/schools'),
+      serviceRoute('/api/classes', 'tree', '/api/classes/3f2a'),
     ],
     rootModule: (runtime) => IdentityModule.forRoot(runtime, options),
   };

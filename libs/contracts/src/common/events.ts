@@ -10,6 +10,8 @@ export const Subjects = {
   identityUserDeleted: 'identity.user.deleted.v1',
   identityUsersList: 'identity.users.list.v1',
   identitySessionEnded: 'identity.session.ended.v1',
+  identityRosterClassChanged: 'identity.roster.class.changed.v1',
+  identityRosterSchoolChanged: 'identity.roster.school.changed.v1',
   contentPostPublished: 'content.post.published.v1',
   contentPostUnpublished: 'content.post.unpublished.v1',
   contentPostDeleted: 'content.post.deleted.v1',

@@ -3,3 +3,4 @@ export * from './errors';
 export * from './user-export';
 export * from './audit';
 export * from './people-data';
+export * from './paging';

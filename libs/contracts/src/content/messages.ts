@@ -33,5 +33,3 @@ export const PUBLIC_POSTS_MAX_LIMIT = 100;
 export const POST_TITLE_MAX = 200;
 export const COMMENT_MAX_LENGTH = 5000;
 export const POST_CONTENT_MAX_LENGTH = 500_000;
-/** Response header carrying the total of a paginated list. */
-export const TOTAL_COUNT_HEADER = 'x-total-count';

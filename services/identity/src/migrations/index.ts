@@ -1,10 +1,12 @@
 import { CreateUsers1732320000000 } from './1732320000000-create-users.migration';
 import { CreateRevokedSessions1733000000000 } from './1733000000000-create-revoked-sessions.migration';
 import { CreateAuditLog1733500000000 } from './1733500000000-create-audit-log.migration';
+import { CreateRoster1733800000000 } from './1733800000000-create-roster.migration';
 
 /** Every migration of identity, in order (the platform adds the outbox and inbox tables before them). */
 export const identityMigrations = [
   CreateUsers1732320000000,
   CreateRevokedSessions1733000000000,
   CreateAuditLog1733500000000,
+  CreateRoster1733800000000,
 ];

@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { TOTAL_COUNT_HEADER, type Post } from '@district/contracts/content';
+import { TOTAL_COUNT_HEADER } from '@district/contracts/common';
+import type { Post } from '@district/contracts/content';
 import { api, apiResponse } from '@/lib/api-client';
 import { contentSchemas } from './content-schemas';
 import { listRefreshOptions } from '@/lib/react-query';
