@@ -89,13 +89,18 @@ export type RosterImport = z.infer<typeof rosterImportSchema>;
 export const rosterImportSummarySchema = z.object(rosterImportFields);
 export type RosterImportSummary = z.infer<typeof rosterImportSummarySchema>;
 
-/** GET /api/schools. */
+/**
+ * GET /api/schools: a district administrator's are every school; anyone else's the schools they administer or have
+ * a class in.
+ */
 export const schoolSchema = z.object({
   id: z.string().uuid(),
   name: z.string(),
   identifier: z.string().nullable(),
   active: z.boolean(),
   classCount: z.number().int(),
+  /** The caller manages it: a district administrator, or this school's administrator. */
+  canManage: z.boolean(),
 });
 export type School = z.infer<typeof schoolSchema>;
 
