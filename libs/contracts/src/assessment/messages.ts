@@ -6,6 +6,8 @@ export const UNLIMITED_ATTEMPTS = -1;
 export const DEFAULT_MAX_ATTEMPTS = 1;
 export const QUIZ_OPTIONS_COUNT = 4;
 export const QUIZ_QUESTIONS_MAX = 100;
+/** Classes one quiz can be assigned to (ADR 0042). */
+export const QUIZ_CLASSES_MAX = 50;
 export const QUIZ_TITLE_MAX = 200;
 export const QUIZ_DESCRIPTION_MAX = 2000;
 export const QUIZ_QUESTION_MAX = 1000;
@@ -61,6 +63,10 @@ export const AssessmentMessages = {
   quizIdRequired: 'quizId must be a quiz id',
   idempotencyKeyInvalid: 'The Idempotency-Key header must be a UUID',
   userIdInvalid: 'userId must be a user id',
+  classIdInvalid: 'classIds must be class ids',
+  tooManyClasses: `A quiz can be assigned to at most ${QUIZ_CLASSES_MAX} classes`,
+  /** Assigning a quiz to a class the author neither teaches nor administers (ADR 0042). */
+  classNotYours: 'You can assign a quiz only to classes you teach or administer.',
   extraAttemptsInvalid: `Extra attempts must be 0 to ${EXTRA_ATTEMPTS_MAX}`,
   revealAnswersInvalid: `revealAnswers must be one of ${REVEAL_ANSWERS_OPTIONS.join(', ')}`,
   /** A teacher acting on another teacher's quiz (issue #34; the spec words no ownership rule). */

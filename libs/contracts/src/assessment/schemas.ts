@@ -1,3 +1,4 @@
+import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../common/paging';
 import { z } from 'zod';
 import {
   AUDIO_PLAY_LIMIT_MAX,
@@ -7,6 +8,7 @@ import {
   EXTRA_ATTEMPTS_MAX,
   MAX_ATTEMPTS_OPTIONS,
   QUIZ_AUDIO_URL_MAX,
+  QUIZ_CLASSES_MAX,
   QUIZ_DESCRIPTION_MAX,
   QUIZ_OPTION_MAX,
   QUIZ_OPTIONS_COUNT,
@@ -57,13 +59,20 @@ export const quizSchema = z.object({
   /** Increases with every edit; a grade records the version it answered. */
   version: z.number().int(),
   questions: z.array(quizQuestionSchema),
+  /**
+   * The classes it is assigned to (ADR 0042): only their students list, open and submit it. Empty: unassigned, as the
+   * spec says (every student).
+   */
+  classIds: z.array(id),
 });
 export type Quiz = z.infer<typeof quizSchema>;
 
 /** A quiz as a student lists and takes it: the same without the answer key. */
-export const quizForTakingSchema = quizSchema.omit({ questions: true, createdById: true }).extend({
-  questions: z.array(takingQuestionSchema),
-});
+export const quizForTakingSchema = quizSchema
+  .omit({ questions: true, createdById: true, classIds: true })
+  .extend({
+    questions: z.array(takingQuestionSchema),
+  });
 export type QuizForTaking = z.infer<typeof quizForTakingSchema>;
 
 /** The caller's own attempts on a listed quiz: results stored, and the limit with their extra attempts (-1 unlimited). */
@@ -183,6 +192,12 @@ export function quizInputSchema(kind: QuizKind) {
         .enum(REVEAL_ANSWERS_OPTIONS, { error: M.revealAnswersInvalid })
         .default(DEFAULT_REVEAL_ANSWERS),
       questions: questionsSchema(kind),
+      /** Assign to these classes (the author's own, or their school's for a school administrator); absent on PUT: unchanged. */
+      classIds: z
+        .array(z.string().uuid(M.classIdInvalid), { error: M.classIdInvalid })
+        .max(QUIZ_CLASSES_MAX, M.tooManyClasses)
+        .transform((ids) => [...new Set(ids.map((i) => i.toLowerCase()))])
+        .optional(),
     },
     { error: M.quizBodyNotObject },
   );
@@ -247,8 +262,35 @@ export const gradeListSchema = z.array(gradeSchema);
 export const gradeQuerySchema = z.object({
   userId: z.string().uuid(M.userIdInvalid).optional(),
   quizId: z.string().uuid(M.quizIdRequired).optional(),
+  /** The results of this class's students (ADR 0042); a class outside the caller's scope lists nothing. */
+  classId: z.string().uuid(M.classIdInvalid).optional(),
+  /** Paged on the server, newest first (common/paging.ts): `X-Total-Count`, `X-Next-Cursor`. */
+  limit: z.coerce
+    .number({ error: 'limit must be a number' })
+    .int('limit must be a whole number')
+    .min(1, 'limit must be at least 1')
+    .max(PAGE_LIMIT_MAX, `limit must be at most ${PAGE_LIMIT_MAX}`)
+    .default(PAGE_LIMIT_DEFAULT),
+  cursor: z.string().max(200).optional(),
 });
 export type GradeQuery = z.infer<typeof gradeQuerySchema>;
+
+/**
+ * GET /api/{kind}-grades/summary?userId&quizId&classId — the dashboards' summary cards and quiz filter, computed by
+ * the server over the caller's whole scope with the same filters as the list (not over one page).
+ */
+export const gradeSummarySchema = z.object({
+  totalAttempts: z.number().int(),
+  /** Mean score in percent, one decimal; 0 without results. */
+  averageScore: z.number(),
+  /** Results at or above the pass mark (spec: >= 70 %). */
+  passed: z.number().int(),
+  /** passed ÷ totalAttempts in percent, one decimal; 0 without results. */
+  passRate: z.number(),
+  /** The quizzes that have results in scope (a deleted quiz keeps its title), for "Filter by Quiz". */
+  quizzes: z.array(z.object({ id, title: z.string() })),
+});
+export type GradeSummary = z.infer<typeof gradeSummarySchema>;
 
 /** The start of an attempt: the quiz to take (no answer key) and the attempts it leaves. */
 export const attemptStartSchema = z.object({

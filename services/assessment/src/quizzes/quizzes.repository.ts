@@ -37,6 +37,8 @@ export function toQuiz(row: QuizRow): Quiz {
     updatedAt: row.updated_at.toISOString(),
     version: row.version,
     questions: row.questions,
+    // Quizzes are not assigned to classes yet: every one is the spec's unassigned quiz (#36 assigns them).
+    classIds: [],
   };
 }
 

@@ -36,13 +36,14 @@ export function makeQuiz(overrides: Partial<Quiz> = {}): Quiz {
       correctAnswer: i % 4,
       ...(kind === 'audio' ? { audioUrl: `https://cdn.example.test/${word}.mp3` } : {}),
     })),
+    classIds: [],
     ...overrides,
   };
 }
 
 /** The same quiz as a student gets it: no answer key, no author id. */
 export function forTaking(quiz: Quiz): QuizForTaking {
-  const { createdById: _createdById, questions, ...rest } = quiz;
+  const { createdById: _createdById, classIds: _classIds, questions, ...rest } = quiz;
   return {
     ...rest,
     questions: questions.map(({ question, options, audioUrl }) =>

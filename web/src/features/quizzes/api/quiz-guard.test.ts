@@ -19,6 +19,7 @@ const teacherQuiz: AuthoredQuiz = {
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-02T00:00:00.000Z',
   version: 2,
+  classIds: ['00000000-0000-4000-8000-0000000c0001'],
   questions: [
     {
       question: '¿Cuántos?',
@@ -29,7 +30,7 @@ const teacherQuiz: AuthoredQuiz = {
     { question: 'Rojo', options: ['red', 'blue', 'green', 'pink'], correctAnswer: 0 },
   ],
 };
-const { createdById: _c, canEdit: _e, questions: _q, ...studentBase } = teacherQuiz;
+const { createdById: _c, canEdit: _e, classIds: _k, questions: _q, ...studentBase } = teacherQuiz;
 const studentQuiz: ListedQuizForTaking = {
   ...studentBase,
   kind: 'text',

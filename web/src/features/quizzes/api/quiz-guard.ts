@@ -74,6 +74,7 @@ const QUIZ_FIELDS: FieldChecks<AuthoredQuiz> = {
   ...COMMON,
   createdById: (v) => v === null || isUuid(v),
   canEdit: isBoolean,
+  classIds: (v) => Array.isArray(v) && v.every(isUuid),
   questions: (v) => parseQuestions(v, QUESTION_FIELDS) !== undefined,
 };
 const TAKING_FIELDS: FieldChecks<ListedQuizForTaking> = {
