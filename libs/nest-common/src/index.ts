@@ -33,6 +33,7 @@ export * from './bus/bus.port';
 export * from './bus';
 export * from './pubsub/pubsub.port';
 export * from './pubsub';
+export * from './roster';
 export * from './app/platform.module';
 export * from './app/create-service-app';
 export * from './app/in-process';

@@ -6,6 +6,7 @@ import {
   type DynamicModule,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
+  type Type,
 } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -40,6 +41,7 @@ import { RateLimiter } from '../http/rate-limit';
 import { PLATFORM_LOGGER, SERVICE_NAME } from '../http/tokens';
 import { EPHEMERAL_STORE, PUBSUB } from '../pubsub/pubsub.port';
 import { PLATFORM_RUNTIME, type PlatformRuntime } from '../runtime/runtime';
+import { createRosterProjectionMigration, rosterProjection } from '../roster';
 
 export interface PlatformOptions {
   /** The service name: also its schema, bus prefix and durable-consumer prefix. */
@@ -49,6 +51,11 @@ export interface PlatformOptions {
   migrations: ServiceDatabaseOptions['migrations'];
   /** Overrides the schema (tests use a throwaway one). */
   schema?: string;
+  /**
+   * It keeps the district's roster (ADR 0042): the platform adds the projection's tables, its bus handlers and
+   * `RosterScope` (who acts on whom), `RosterChanges` (listeners for class changes).
+   */
+  roster?: boolean;
 }
 
 /**
@@ -64,6 +71,7 @@ export class PlatformModule {
     const { runtime } = options;
     const schema = options.schema ?? options.name;
     const logger = runtime.logger.child({ service: options.name });
+    const roster = options.roster ? rosterProjection(options.name) : { providers: [], controllers: [] };
     return {
       module: PlatformModule,
       imports: [
@@ -80,6 +88,7 @@ export class PlatformModule {
               // Every service gets the outbox and inbox tables; its own migrations follow.
               migrations: [
                 ...createMessagingMigrations(schema),
+                ...(options.roster ? [createRosterProjectionMigration(schema)] : []),
                 ...(options.migrations as unknown[]),
               ] as ServiceDatabaseOptions['migrations'],
             });
@@ -89,7 +98,7 @@ export class PlatformModule {
             openWithMigrations(dataSourceOpts as DataSourceOptions, schema),
         }),
       ],
-      controllers: [HealthController, OpenApiController],
+      controllers: [HealthController, OpenApiController, ...roster.controllers],
       providers: [
         { provide: PLATFORM_RUNTIME, useValue: runtime },
         { provide: SERVICE_NAME, useValue: options.name },
@@ -152,8 +161,10 @@ export class PlatformModule {
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: ErrorFilter },
         PlatformLifecycle,
+        ...roster.providers,
       ],
       exports: [
+        ...roster.providers.map((p) => (p as { provide: unknown }).provide as Type<unknown>),
         PLATFORM_RUNTIME,
         SERVICE_NAME,
         PLATFORM_LOGGER,
