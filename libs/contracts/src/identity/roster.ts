@@ -165,8 +165,12 @@ export const rosterClassChangedEventSchema = z.object({
   version: z.number().int().nonnegative(),
   teacherIds: z.array(z.string().uuid()),
   studentIds: z.array(z.string().uuid()),
+  /** The class's id in the SIS (OneRoster `sourcedId`), for results sent back to it; null for a class made here. */
+  sourcedId: z.string().nullable().default(null),
+  /** The members' SIS ids (user id → `sourcedId`), for the OneRoster gradebook export. */
+  memberSourcedIds: z.record(z.string(), z.string()).default({}),
 });
-export type RosterClassChangedEvent = z.infer<typeof rosterClassChangedEventSchema>;
+export type RosterClassChangedEvent = z.input<typeof rosterClassChangedEventSchema>;
 
 /** identity.roster.school.changed.v1 — one school's state and its administrators, a snapshot as above. */
 export const rosterSchoolChangedEventSchema = z.object({

@@ -18,6 +18,7 @@ export function createRosterProjectionMigration(schema: string): new () => Migra
           id uuid PRIMARY KEY,
           school_id uuid NOT NULL,
           title varchar(200) NOT NULL,
+          sourced_id varchar(255),
           active boolean NOT NULL,
           version bigint NOT NULL
         )`);
@@ -29,6 +30,7 @@ export function createRosterProjectionMigration(schema: string): new () => Migra
           class_id uuid NOT NULL REFERENCES "${schema}".roster_classes (id) ON DELETE CASCADE,
           user_id uuid NOT NULL,
           role varchar(10) NOT NULL CHECK (role IN ('teacher', 'student')),
+          sourced_id varchar(255),
           PRIMARY KEY (class_id, user_id)
         )`);
       await queryRunner.query(

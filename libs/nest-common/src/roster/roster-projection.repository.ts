@@ -26,25 +26,30 @@ export class RosterProjectionRepository {
   /** True when the snapshot was newer and is now held. */
   async applyClass(manager: EntityManager, event: RosterClassChangedEvent): Promise<boolean> {
     const rows: unknown[] = await manager.query(
-      `INSERT INTO roster_classes (id, school_id, title, active, version) VALUES ($1, $2, $3, $4, $5)
+      `INSERT INTO roster_classes (id, school_id, title, sourced_id, active, version) VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (id) DO UPDATE SET school_id = EXCLUDED.school_id, title = EXCLUDED.title,
-         active = EXCLUDED.active, version = EXCLUDED.version
+         sourced_id = EXCLUDED.sourced_id, active = EXCLUDED.active, version = EXCLUDED.version
        WHERE roster_classes.version < EXCLUDED.version
        RETURNING id`,
-      [event.classId, event.schoolId, event.title, event.active, event.version],
+      [event.classId, event.schoolId, event.title, event.sourcedId ?? null, event.active, event.version],
     );
     if (rows.length === 0) return false;
     await manager.query(`DELETE FROM roster_members WHERE class_id = $1`, [event.classId]);
     if (event.active && event.teacherIds.length + event.studentIds.length > 0)
       // A person on both lists is the class's teacher (the first row wins).
       await manager.query(
-        `INSERT INTO roster_members (class_id, user_id, role)
-         SELECT $1, m.user_id, m.role FROM (
+        `INSERT INTO roster_members (class_id, user_id, role, sourced_id)
+         SELECT $1, m.user_id, m.role, ($4::jsonb) ->> m.user_id::text FROM (
            SELECT unnest($2::uuid[]) AS user_id, 'teacher' AS role, 0 AS rank
            UNION ALL SELECT unnest($3::uuid[]), 'student', 1
          ) m ORDER BY m.rank
          ON CONFLICT (class_id, user_id) DO NOTHING`,
-        [event.classId, lower(event.teacherIds), lower(event.studentIds)],
+        [
+          event.classId,
+          lower(event.teacherIds),
+          lower(event.studentIds),
+          JSON.stringify(lowerKeys(event.memberSourcedIds ?? {})),
+        ],
       );
     return true;
   }
@@ -112,6 +117,22 @@ export class RosterProjectionRepository {
     return rows.map((r) => r.user_id);
   }
 
+  /** The class's SIS id and its students' (id → sourcedId, null where the SIS gave none), for the gradebook export. */
+  async sourcedIdsOf(
+    classId: string,
+  ): Promise<{ classSourcedId: string | null; students: Map<string, string | null> }> {
+    const rows: { class_sourced_id: string | null; user_id: string | null; sourced_id: string | null }[] =
+      await this.dataSource.query(
+        `SELECT c.sourced_id AS class_sourced_id, m.user_id::text, m.sourced_id
+         FROM roster_classes c LEFT JOIN roster_members m ON m.class_id = c.id AND m.role = 'student'
+         WHERE c.id = $1`,
+        [classId],
+      );
+    const students = new Map<string, string | null>();
+    for (const row of rows) if (row.user_id) students.set(row.user_id, row.sourced_id);
+    return { classSourcedId: rows[0]?.class_sourced_id ?? null, students };
+  }
+
   /** The class's school, when the class is known and active. */
   async schoolOf(classId: string): Promise<string | undefined> {
     const [row] = await this.dataSource.query(
@@ -160,6 +181,10 @@ export function scopeFilter(scope: RosterScopeSet, column: string, firstParam: n
         AND (rm.class_id = ANY(${c}::uuid[]) OR rc.school_id = ANY(${s}::uuid[])))`,
     params: [scope.classIds, scope.schoolIds],
   };
+}
+
+function lowerKeys(map: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(map).map(([k, v]) => [k.toLowerCase(), v]));
 }
 
 function lower(ids: readonly string[]): string[] {

@@ -155,6 +155,21 @@ describe('the roster projection a service keeps (ADR 0042)', () => {
     expect(await scope.inAnyClass(pupilB1, [classA1, classA2])).toBe(false);
   });
 
+  it('keeps the SIS ids of a class and its students for the gradebook export', async () => {
+    const classC = id();
+    await publish(
+      Subjects.identityRosterClassChanged,
+      classEvent(classC, schoolB, [teacherB1], [pupilB1], {
+        sourcedId: 'cls-77',
+        memberSourcedIds: { [pupilB1.toUpperCase()]: 'stu-9', [teacherB1]: 'tch-1' },
+      }),
+    );
+    await waitFor(async () => (await scope.membersOf(classC)).length === 2, 'class C applied');
+    const ids = await scope.sourcedIdsOf(classC);
+    expect(ids.classSourcedId).toBe('cls-77');
+    expect([...ids.students]).toEqual([[pupilB1, 'stu-9']]);
+  });
+
   it('ignores an older or repeated snapshot, so order and redelivery do not matter', async () => {
     const newer = classEvent(classA1, schoolA, [teacherA1], [pupilA1, pupilA2]);
     const older = { ...newer, version: newer.version - 1000, studentIds: [] };

@@ -69,6 +69,11 @@ export class RosterScope {
     );
   }
 
+  /** The SIS ids of a class and of its students (the OneRoster gradebook export). */
+  sourcedIdsOf(classId: string): ReturnType<RosterProjectionRepository['sourcedIdsOf']> {
+    return this.projection.sourcedIdsOf(classId.toLowerCase());
+  }
+
   /** The class's school while it is active. */
   schoolOf(classId: string): Promise<string | undefined> {
     return this.projection.schoolOf(classId.toLowerCase());
