@@ -82,6 +82,25 @@ const AdminChatroomsPage = lazyNamed(
   'AdminChatroomsPage',
 );
 const ChatPage = lazyNamed(() => import('@/features/chat/components/chat-page'), 'ChatPage');
+// The district's screens (issue #36): schools, classes and the roster import, each its own chunk.
+const RosterImportPage = lazyNamed(
+  () => import('@/features/district/components/roster-import-page'),
+  'RosterImportPage',
+);
+const AdminSchoolsPage = lazyNamed(
+  () => import('@/features/district/components/schools-page'),
+  'AdminSchoolsPage',
+);
+const ManagedSchoolsPage = lazyNamed(
+  () => import('@/features/district/components/schools-page'),
+  'ManagedSchoolsPage',
+);
+const ClassesPage = lazyNamed(() => import('@/features/district/components/classes-page'), 'ClassesPage');
+const MyClassesPage = lazyNamed(
+  () => import('@/features/district/components/my-classes-page'),
+  'MyClassesPage',
+);
+const ClassPage = lazyNamed(() => import('@/features/district/components/class-page'), 'ClassPage');
 /** The audio quizzes screen with the grades feature's student grades table for teachers and admins (spec §2). */
 const AudioQuizzesPage = lazy(async () => {
   const [quizzes, grades] = await Promise.all([
@@ -155,6 +174,15 @@ export const appRoutes: RouteObject[] = [
   { path: '/admin/categories', element: guarded('admin', <AdminCategoriesPage />) },
   { path: '/admin/seo', element: guarded('admin', <AdminSeoPage />) },
   { path: '/admin/chatrooms', element: guarded('admin', <AdminChatroomsPage />) },
+  // The district (issue #36): the district administrator's under /admin; a school administrator's at /schools, and
+  // everyone's own classes at /classes (the server answers only what the caller may see).
+  { path: '/admin/schools', element: guarded('admin', <AdminSchoolsPage />) },
+  { path: '/admin/classes', element: guarded('admin', <ClassesPage />) },
+  { path: '/admin/roster', element: guarded('admin', <RosterImportPage />) },
+  { path: '/schools', element: guarded('approved', <ManagedSchoolsPage />) },
+  { path: '/schools/classes', element: guarded('approved', <ClassesPage />) },
+  { path: '/classes/:id', element: guarded('approved', <ClassPage />) },
+  { path: '/classes', element: guarded('approved', <MyClassesPage />) },
   // Teachers and admins (classroom-tools §6), though under /admin.
   { path: '/admin/quiz-grades-dashboard', element: staffOnly(<AudioQuizGradesDashboardPage />) },
   { path: '/admin/text-quiz-grades-dashboard', element: staffOnly(<TextQuizGradesDashboardPage />) },

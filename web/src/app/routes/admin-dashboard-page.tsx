@@ -11,7 +11,10 @@ interface DashboardCard {
   icon: string;
 }
 
-/** Spec section 2: posts, new post, categories, users, comments, SEO, chatrooms, both grade dashboards, sound demo, tools. */
+/**
+ * Spec section 2: posts, new post, categories, users, comments, SEO, chatrooms, both grade dashboards, sound demo,
+ * tools; and the district's schools and roster import (issue #36).
+ */
 export const dashboardCards: DashboardCard[] = [
   {
     to: '/admin/posts',
@@ -54,6 +57,18 @@ export const dashboardCards: DashboardCard[] = [
     title: 'Chatrooms',
     text: 'Create chatrooms and invite students.',
     icon: 'M7 8h10M7 12h6M5 4h14a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H9l-4 3v-3a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2z',
+  },
+  {
+    to: '/admin/schools',
+    title: 'Schools',
+    text: "The district's schools and their classes.",
+    icon: 'M3 21h18M5 21V9l7-5 7 5v12M9 21v-6h6v6M10 10h4',
+  },
+  {
+    to: '/admin/roster',
+    title: 'Roster Import',
+    text: 'Upload the OneRoster zip from the student information system.',
+    icon: 'M12 3v12M7 8l5-5 5 5M4 17v2a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-2',
   },
   {
     to: '/admin/quiz-grades-dashboard',

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, NavLink, useNavigate } from 'react-router';
 import { isAdmin, isApproved, useSession, type User } from '@/lib/auth';
+import { useRosterLinks } from '@/lib/roster';
 import { useSignInDialog } from '@/lib/sign-in-dialog';
 import { cn } from '@/lib/cn';
 import { Badge, Button } from '@/components/ui';
@@ -11,14 +12,22 @@ interface NavItem {
   label: string;
 }
 
-/** Spec section 2: Lessons and Tools for everyone; My Profile and Chatroom when approved; Admin Dashboard for admins. */
-export function navItemsFor(user: User | null): NavItem[] {
+type RosterLinks = ReturnType<typeof useRosterLinks>;
+const NO_ROSTER_LINKS: RosterLinks = { classes: false, schools: false };
+
+/**
+ * Spec section 2: Lessons and Tools for everyone; My Profile and Chatroom when approved; Admin Dashboard for admins.
+ * The district (issue #36) adds My Classes for someone with classes and Schools for a school administrator.
+ */
+export function navItemsFor(user: User | null, roster: RosterLinks = NO_ROSTER_LINKS): NavItem[] {
   const items: NavItem[] = [
     { to: '/blog', label: 'Lessons' },
     { to: '/educational-tools', label: 'Tools' },
   ];
   if (isApproved(user)) {
     items.push({ to: '/profile', label: 'My Profile' }, { to: '/listen-to-type', label: 'Chatroom' });
+    if (roster.classes) items.push({ to: '/classes', label: 'My Classes' });
+    if (roster.schools) items.push({ to: '/schools', label: 'Schools' });
   }
   if (isAdmin(user)) items.push({ to: '/admin', label: 'Admin Dashboard' });
   return items;
@@ -54,7 +63,7 @@ export function Navbar() {
   const [menuOpen, setMenuOpen] = useState(false);
   const [loggingOut, setLoggingOut] = useState(false);
   const menuId = useId();
-  const items = navItemsFor(user);
+  const items = navItemsFor(user, useRosterLinks(user));
   const accountButtonRef = useRef<HTMLButtonElement>(null);
   const menuButtonRef = useRef<HTMLButtonElement>(null);
   const accountAreaRef = useRef<HTMLDivElement>(null);
