@@ -9,6 +9,7 @@ import { errorMappingInterceptor } from '@district/nest-common';
 import {
   AnswersInvalidError,
   AttemptLimitError,
+  ClassNotYoursError,
   GradeNotFoundError,
   GradeOwnerError,
   QuizChangingError,
@@ -31,7 +32,8 @@ export function toHttpException(error: unknown): unknown {
         maxAttempts: error.maxAttempts,
       },
     });
-  if (error instanceof AnswersInvalidError) return new BadRequestException(error.message);
+  if (error instanceof AnswersInvalidError || error instanceof ClassNotYoursError)
+    return new BadRequestException(error.message);
   if (error instanceof QuizChangingError) return new ConflictException(error.message);
   return error;
 }

@@ -51,3 +51,10 @@ export class GradeOwnerError extends AssessmentError {
     super(M.gradeOwnerOnly);
   }
 }
+
+/** Assigning a quiz to a class the author neither teaches nor administers, or that is not an active class (ADR 0042). */
+export class ClassNotYoursError extends AssessmentError {
+  constructor() {
+    super(M.classNotYours);
+  }
+}

@@ -31,6 +31,8 @@ export class AssessmentModule {
           schema,
           entities: [],
           migrations: assessmentMigrations,
+          // Results and quizzes are scoped by the district's roster (ADR 0042).
+          roster: true,
         }),
         QuizzesModule,
         GradesModule,

@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { QuizzesModule } from '../quizzes/quizzes.module';
 import { AudioAttemptsController, TextAttemptsController } from './attempts.controller';
 import { AudioGradesController, TextGradesController } from './grades.controller';
+import { GradePagesRepository } from './grade-pages.repository';
+import { GradePagesService } from './grade-pages.service';
 import { GradesRepository } from './grades.repository';
 import { GradesService } from './grades.service';
 
@@ -9,7 +11,7 @@ import { GradesService } from './grades.service';
 @Module({
   imports: [QuizzesModule],
   controllers: [AudioAttemptsController, TextAttemptsController, AudioGradesController, TextGradesController],
-  providers: [GradesRepository, GradesService],
+  providers: [GradesRepository, GradesService, GradePagesRepository, GradePagesService],
   exports: [GradesRepository, GradesService],
 })
 export class GradesModule {}

@@ -8,10 +8,8 @@ import {
   type AttemptStart,
   type Grade,
   type GradeDeletedEvent,
-  type GradeQuery,
   type GradeRecordedEvent,
   type GradeSubmission,
-  type ItemAnalysis,
   type Quiz,
   type QuizInput,
   type QuizKind,
@@ -22,6 +20,7 @@ import {
   AuditTrail,
   OutboxService,
   PLATFORM_LOGGER,
+  RosterScope,
   ServiceMetrics,
   violatedUniqueConstraint,
   type AuthUser,
@@ -40,7 +39,6 @@ import type { Actor } from '../quizzes/quizzes.service';
 import { QuizzesRepository } from '../quizzes/quizzes.repository';
 import { GradesRepository, type SubmitOutcome } from './grades.repository';
 import { QuizCache } from './quiz-cache';
-import { analyseItems } from './item-analysis';
 import { attemptsAllowed, mayAttempt } from '../quizzes/attempt-rules';
 import { mark } from './marking';
 import {
@@ -109,6 +107,7 @@ export class GradesService {
     @Inject(AuditTrail) private readonly audit: AuditTrail,
     @Inject(PLATFORM_LOGGER) private readonly logger: Logger,
     @Inject(ServiceMetrics) metrics: ServiceMetrics,
+    @Inject(RosterScope) private readonly roster: RosterScope,
   ) {
     this.submissions = new Counter({
       name: 'assessment_submissions_total',
@@ -123,17 +122,8 @@ export class GradesService {
   /** The quizzes this replica marks against (submit_grade checks their version). */
   private readonly quizCache: QuizCache;
 
-  /**
-   * Teachers and admins: every result (filters as asked). Anyone else: their own, whatever `userId` says, each
-   * with the answer key only where its quiz's `revealAnswers` lets them see it now.
-   */
-  async list(kind: QuizKind, viewer: AuthUser, query: GradeQuery): Promise<Grade[]> {
-    const userId = isStaff(viewer) ? query.userId?.toLowerCase() : viewer.id.toLowerCase();
-    return this.views(viewer, await this.grades.list(kind, { userId, quizId: query.quizId?.toLowerCase() }));
-  }
-
   /** Results as `viewer` may read them (ADR 0033): the key is decided here from the stored quiz, never sent to be hidden. */
-  private async views(viewer: AuthUser, stored: StoredGrade[]): Promise<Grade[]> {
+  async views(viewer: AuthUser, stored: StoredGrade[]): Promise<Grade[]> {
     if (isStaff(viewer)) return stored.map((g) => reviewOf(g, 'shown'));
     const quizIds = [...new Set(stored.map((g) => g.quizId))];
     const states = new Map(
@@ -145,25 +135,10 @@ export class GradesService {
     return stored.map((g) => reviewOf(g, answerKeyFor(false, states.get(g.quizId) ?? deletedQuizState(g))));
   }
 
-  /** Item analysis of a quiz from its results on the current version (teachers and admins). */
-  async analyse(kind: QuizKind, quizId: string): Promise<ItemAnalysis> {
-    const quiz = await this.quizzes.find(kind, quizId);
-    if (!quiz) throw new QuizNotFoundError();
-    const results = await this.grades.list(kind, { quizId });
-    const current = results.filter((r) => r.quizVersion === quiz.version);
-    return {
-      quizId,
-      version: quiz.version,
-      results: current.length,
-      olderResults: results.length - current.length,
-      questions: analyseItems(quiz.questions, current),
-    };
-  }
-
   /** The start of an attempt: the quiz without its key, or 'Attempt Limit Reached' with the counts. */
   async startAttempt(kind: QuizKind, quizId: string, user: AuthUser): Promise<AttemptStart> {
     const quiz = await this.quizzes.find(kind, quizId);
-    if (!quiz) throw new QuizNotFoundError();
+    if (!quiz || !(await this.mayTake(user, quiz))) throw new QuizNotFoundError();
     const [taken, extra] = await Promise.all([
       this.grades.count(quizId, user.id),
       this.quizzes.extraAttempts(quizId, user.id),
@@ -171,6 +146,13 @@ export class GradesService {
     const allowed = attemptsAllowed(quiz.maxAttempts, extra);
     if (!mayAttempt(taken, allowed)) throw new AttemptLimitError(taken, allowed);
     return { quiz: forTaking(quiz), attemptsTaken: taken, maxAttempts: allowed };
+  }
+
+  /** Staff take any quiz; a student an unassigned one or one assigned to a class of theirs (the roster's). */
+  private async mayTake(user: Person | AuthUser, quiz: Quiz): Promise<boolean> {
+    // The demo seed's made-up pupils (a Person without a session) take only unassigned demo quizzes.
+    if (quiz.classIds.length === 0 || !('role' in user) || isStaff(user)) return true;
+    return this.roster.inAnyClass(user.id, quiz.classIds);
   }
 
   async submit(
@@ -238,6 +220,8 @@ export class GradesService {
     let fresh = false;
     for (let tries = 0; tries <= STALE_RETRIES; tries++) {
       const quiz = await this.quizCache.get(kind, quizId, fresh);
+      // A quiz assigned to classes is, to a student outside them, no quiz (ADR 0042); its version is checked below.
+      if (quiz && !(await this.mayTake(user, quiz))) throw new QuizNotFoundError();
       if (quiz && answers.length !== quiz.questions.length) {
         // The quiz as this replica last read it may be older than the one the pupil answered.
         if (!fresh) {

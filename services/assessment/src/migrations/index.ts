@@ -3,6 +3,7 @@ import { AttemptStateFunction1733400000000 } from './1733400000000-attempt-state
 import { SubmitGradeFunction1733500000000 } from './1733500000000-submit-grade-function.migration';
 import { QuizOwnerAndReveal1733600000000 } from './1733600000000-quiz-owner-and-reveal.migration';
 import { SubmitGradeEnqueue1733700000000 } from './1733700000000-submit-grade-enqueue.migration';
+import { QuizClassesAndGradePages1733810000000 } from './1733810000000-quiz-classes-and-grade-pages.migration';
 
 /** Every migration of assessment, in order (the platform adds the outbox and inbox tables before them). */
 export const assessmentMigrations = [
@@ -11,4 +12,5 @@ export const assessmentMigrations = [
   SubmitGradeFunction1733500000000,
   QuizOwnerAndReveal1733600000000,
   SubmitGradeEnqueue1733700000000,
+  QuizClassesAndGradePages1733810000000,
 ];

@@ -71,7 +71,7 @@ export function quizzesController(kind: QuizKind, path: string, name: string): T
     @Post()
     @RequireRole(['teacher', 'admin'], M.staffOnly)
     create(@Body(new ZodPipe(input)) body: QuizInput, @CurrentUser() user: AuthUser): Promise<Quiz> {
-      return this.quizzes.create(kind, body, { id: user.id, name: user.name });
+      return this.quizzes.create(kind, body, { id: user.id, name: user.name }, user);
     }
 
     /** The quiz's owner or an administrator (403 'Only the teacher who created this quiz…' for other staff). */

@@ -17,10 +17,11 @@ export interface QuizRow {
   version: number;
   created_at: Date;
   updated_at: Date;
+  class_ids: string[];
 }
 
 export const QUIZ_COLUMNS = `id, kind, title, description, max_attempts, audio_play_limit, reveal_answers, questions,
-  created_by_id, created_by_name, version, created_at, updated_at`;
+  created_by_id, created_by_name, version, created_at, updated_at, class_ids`;
 
 export function toQuiz(row: QuizRow): Quiz {
   return {
@@ -37,8 +38,8 @@ export function toQuiz(row: QuizRow): Quiz {
     updatedAt: row.updated_at.toISOString(),
     version: row.version,
     questions: row.questions,
-    // Quizzes are not assigned to classes yet: every one is the spec's unassigned quiz (#36 assigns them).
-    classIds: [],
+    // Empty: unassigned, the spec's quiz for every student (ADR 0042).
+    classIds: row.class_ids ?? [],
   };
 }
 
@@ -67,6 +68,19 @@ const withAttempts = (row: RowWithAttempts): QuizWithAttempts => ({
   extra: row.extra,
 });
 
+/**
+ * A student's quizzes (ADR 0042): the unassigned ones, and those assigned to an active class they are a student of
+ * (person `$2`, the quiz aliased `q`), from the roster projection in one statement.
+ */
+const FOR_STUDENT = `(q.class_ids = '{}' OR q.class_ids && ARRAY(
+  SELECT m.class_id FROM roster_members m JOIN roster_classes c ON c.id = m.class_id
+   WHERE m.user_id = $2 AND m.role = 'student' AND c.active))`;
+
+/** Whose view of the quizzes: staff see every quiz, students the unassigned ones and their classes' (ADR 0042). */
+export type QuizAudience = 'staff' | 'student';
+
+const audience = (who: QuizAudience) => (who === 'student' ? `AND ${FOR_STUDENT}` : '');
+
 /** The SQL of quizzes and their accommodations. `tx` runs a statement inside the caller's transaction. */
 @Injectable()
 export class QuizzesRepository {
@@ -81,21 +95,40 @@ export class QuizzesRepository {
     return rows.map(toQuiz);
   }
 
-  /** A kind's quizzes, newest first, each with `userId`'s attempts (one statement: the quiz list of a class). */
-  async listWithAttempts(kind: QuizKind, userId: string): Promise<QuizWithAttempts[]> {
+  /**
+   * A kind's quizzes the audience lists, newest first, each with `userId`'s attempts (one statement: the quiz list
+   * of a class).
+   */
+  async listWithAttempts(kind: QuizKind, userId: string, who: QuizAudience): Promise<QuizWithAttempts[]> {
     const rows: RowWithAttempts[] = await this.dataSource.query(
-      `SELECT ${WITH_ATTEMPTS} FROM quizzes q WHERE q.kind = $1 ORDER BY q.created_at DESC, q.id`,
+      `SELECT ${WITH_ATTEMPTS} FROM quizzes q WHERE q.kind = $1 ${audience(who)}
+       ORDER BY q.created_at DESC, q.id`,
       [kind, userId],
     );
     return rows.map(withAttempts);
   }
 
-  async findWithAttempts(kind: QuizKind, id: string, userId: string): Promise<QuizWithAttempts | null> {
+  /** The quiz with `userId`'s attempts, when the audience may open it (a student: unassigned or their class's). */
+  async findWithAttempts(
+    kind: QuizKind,
+    id: string,
+    userId: string,
+    who: QuizAudience,
+  ): Promise<QuizWithAttempts | null> {
     const rows: RowWithAttempts[] = await this.dataSource.query(
-      `SELECT ${WITH_ATTEMPTS} FROM quizzes q WHERE q.kind = $1 AND q.id = $3`,
+      `SELECT ${WITH_ATTEMPTS} FROM quizzes q WHERE q.kind = $1 AND q.id = $3 ${audience(who)}`,
       [kind, userId, id],
     );
     return rows.length > 0 ? withAttempts(rows[0]) : null;
+  }
+
+  /** Whether the student may take the quiz: unassigned, or assigned to an active class they are a student of. */
+  async assignedTo(kind: QuizKind, id: string, userId: string): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `SELECT 1 FROM quizzes q WHERE q.kind = $1 AND q.id = $3 AND ${FOR_STUDENT}`,
+      [kind, userId, id],
+    );
+    return rows.length > 0;
   }
 
   /** `userId`'s attempts on each of `quizIds` that still exists (a student's review of their results). */
@@ -134,8 +167,8 @@ export class QuizzesRepository {
   ): Promise<Quiz | null> {
     const rows: QuizRow[] = await tx.query(
       `INSERT INTO quizzes (id, kind, title, description, max_attempts, audio_play_limit, questions, created_by_id, created_by_name,
-         reveal_answers)
-       VALUES (COALESCE($1::uuid, gen_random_uuid()), $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10)
+         reveal_answers, class_ids)
+       VALUES (COALESCE($1::uuid, gen_random_uuid()), $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11::uuid[])
        ON CONFLICT (id) DO NOTHING
        RETURNING ${QUIZ_COLUMNS}`,
       [
@@ -149,16 +182,20 @@ export class QuizzesRepository {
         author.id,
         author.name,
         input.revealAnswers,
+        input.classIds ?? [],
       ],
     );
     return rows.length > 0 ? toQuiz(rows[0]) : null;
   }
 
-  /** The whole quiz replaced, its version increased; null when there is no such quiz of this kind. */
+  /**
+   * The whole quiz replaced, its version increased (its classes only when the input names them); null when there is
+   * no such quiz of this kind.
+   */
   async update(tx: EntityManager, kind: QuizKind, id: string, input: QuizInput): Promise<Quiz | null> {
     const [rows] = (await tx.query(
       `UPDATE quizzes SET title = $3, description = $4, max_attempts = $5, audio_play_limit = $6, questions = $7::jsonb,
-         reveal_answers = $8, version = version + 1, updated_at = now()
+         reveal_answers = $8, class_ids = COALESCE($9::uuid[], class_ids), version = version + 1, updated_at = now()
        WHERE kind = $1 AND id = $2
        RETURNING ${QUIZ_COLUMNS}`,
       [
@@ -170,6 +207,7 @@ export class QuizzesRepository {
         input.audioPlayLimit,
         jsonb(input.questions),
         input.revealAnswers,
+        input.classIds ?? null,
       ],
     )) as [QuizRow[], number];
     return rows.length > 0 ? toQuiz(rows[0]) : null;

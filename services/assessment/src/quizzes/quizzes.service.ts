@@ -17,12 +17,13 @@ import {
   AuditTrail,
   OutboxService,
   PLATFORM_LOGGER,
+  RosterScope,
   type AuthUser,
   type Logger,
 } from '@district/nest-common';
-import { QuizNotFoundError, QuizOwnerError } from '../assessment.errors';
-import { canChange, viewFor } from './quiz-views';
-import { QuizzesRepository, type Author } from './quizzes.repository';
+import { ClassNotYoursError, QuizNotFoundError, QuizOwnerError } from '../assessment.errors';
+import { canChange, isStaff, viewFor } from './quiz-views';
+import { QuizzesRepository, type Author, type QuizAudience } from './quizzes.repository';
 
 /** Who acts on a quiz: the session's claims (for the owner rule) and the audit stamp (who, from where). */
 export interface Actor {
@@ -38,7 +39,11 @@ const EDITABLE = [
   'audioPlayLimit',
   'revealAnswers',
   'questions',
+  'classIds',
 ] as const;
+
+/** Staff list and open every quiz; anyone else the unassigned ones and their own classes' (ADR 0042). */
+export const audienceOf = (user: AuthUser): QuizAudience => (isStaff(user) ? 'staff' : 'student');
 
 function changedFields(before: Quiz, after: Quiz): string[] {
   return EDITABLE.filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]));
@@ -56,22 +61,39 @@ export class QuizzesService {
     @Inject(OutboxService) private readonly outbox: OutboxService,
     @Inject(AuditTrail) private readonly audit: AuditTrail,
     @Inject(PLATFORM_LOGGER) private readonly logger: Logger,
+    @Inject(RosterScope) private readonly roster: RosterScope,
   ) {}
 
   /** The list as `user` may see it, with their own attempts on each quiz. */
   async list(kind: QuizKind, user: AuthUser): Promise<(AuthoredQuiz | ListedQuizForTaking)[]> {
-    return (await this.quizzes.listWithAttempts(kind, user.id.toLowerCase())).map((row) =>
+    return (await this.quizzes.listWithAttempts(kind, user.id.toLowerCase(), audienceOf(user))).map((row) =>
       viewFor(user, row),
     );
   }
 
+  /** A quiz assigned to classes is, for a student outside them, a quiz that does not exist (404). */
   async get(kind: QuizKind, id: string, user: AuthUser): Promise<AuthoredQuiz | ListedQuizForTaking> {
-    const row = await this.quizzes.findWithAttempts(kind, id, user.id.toLowerCase());
+    const row = await this.quizzes.findWithAttempts(kind, id, user.id.toLowerCase(), audienceOf(user));
     if (!row) throw new QuizNotFoundError();
     return viewFor(user, row);
   }
 
-  async create(kind: QuizKind, input: QuizInput, author: Author): Promise<Quiz> {
+  /**
+   * Every class a quiz is assigned to must be an active class the author teaches or administers (a district
+   * administrator: any active class), decided from the roster projection (ADR 0042).
+   */
+  private async assertClassesManaged(user: AuthUser, classIds: readonly string[] | undefined): Promise<void> {
+    for (const classId of classIds ?? []) {
+      const known = (await this.roster.schoolOf(classId)) !== undefined;
+      if (!known || !(await this.roster.managesClass(user, classId))) throw new ClassNotYoursError();
+    }
+  }
+
+  async create(kind: QuizKind, input: QuizInput, author: Author, user?: AuthUser): Promise<Quiz> {
+    if (input.classIds?.length) {
+      if (!user) throw new ClassNotYoursError();
+      await this.assertClassesManaged(user, input.classIds);
+    }
     const quiz = await this.dataSource.transaction(async (tx) => {
       const created = (await this.quizzes.insert(tx, kind, input, author)) as Quiz;
       await this.enqueueChanged(tx, Subjects.assessmentQuizCreated, created);
@@ -101,6 +123,7 @@ export class QuizzesService {
   async update(kind: QuizKind, id: string, input: QuizInput, by: Actor): Promise<Quiz> {
     const quiz = await this.dataSource.transaction(async (tx) => {
       const before = await this.owned(tx, kind, id, by);
+      await this.assertClassesManaged(by.user, input.classIds);
       const updated = await this.quizzes.update(tx, kind, id, input);
       if (!updated) throw new QuizNotFoundError();
       await this.enqueueChanged(tx, Subjects.assessmentQuizUpdated, updated);

@@ -1,0 +1,207 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { PASS_MARK, type QuizKind, type QuizQuestion, type RevealAnswers } from '@district/contracts';
+import { scopeFilter, type RosterScopeSet } from '@district/nest-common';
+import type { StoredGrade } from './review';
+
+/** Where a list, a summary or an analysis looks (ADR 0042): all filters combine, the scope always applies. */
+export interface GradeFilter {
+  kind: QuizKind;
+  /** The people the caller acts on (the roster scope); a student's own list passes `all` with their `userId`. */
+  scope: RosterScopeSet;
+  userId?: string;
+  quizId?: string;
+  /** The students of this class (the caller manages it: checked before). */
+  classId?: string;
+}
+
+/** The sort key of a row (newest first): its time to the microsecond and its id. */
+export interface GradeKey {
+  createdAt: string;
+  id: string;
+}
+
+export interface GradePage {
+  grades: StoredGrade[];
+  total: number;
+  /** The key of the page's last row when more may follow. */
+  next: GradeKey | null;
+}
+
+/** Per quiz in scope: its title (the quiz's today, a deleted one's as stored), results, their scores. */
+export interface QuizTally {
+  id: string;
+  title: string;
+  attempts: number;
+  scoreSum: number;
+  passed: number;
+}
+
+interface PageRow {
+  id: string;
+  kind: QuizKind;
+  quiz_id: string;
+  user_id: string;
+  user_name: string;
+  quiz_title: string;
+  score: number;
+  correct_answers: number;
+  total_questions: number;
+  passed: boolean;
+  user_answers: number[];
+  questions: QuizQuestion[];
+  quiz_version: number;
+  created_at: Date;
+  reveal_answers: RevealAnswers | null;
+  cursor_at: string;
+}
+
+/** A timestamptz in UTC to the microsecond, as a cursor carries it (a JavaScript Date keeps milliseconds). */
+const MICROS = `to_char(g.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+const COLUMNS = `g.id, g.kind, g.quiz_id, g.user_id, g.user_name, g.quiz_title, g.score, g.correct_answers,
+  g.total_questions, g.passed, g.user_answers, g.questions, g.quiz_version, g.created_at, g.reveal_answers,
+  ${MICROS} AS cursor_at`;
+
+function toStored(row: PageRow): StoredGrade {
+  const at = row.created_at.toISOString();
+  return {
+    id: row.id,
+    kind: row.kind,
+    quizId: row.quiz_id,
+    userId: row.user_id,
+    userName: row.user_name,
+    quizTitle: row.quiz_title,
+    score: row.score,
+    correctAnswers: row.correct_answers,
+    totalQuestions: row.total_questions,
+    passed: row.passed,
+    userAnswers: row.user_answers,
+    questions: row.questions,
+    quizVersion: row.quiz_version,
+    createdAt: at,
+    completedAt: at,
+    revealAnswers: row.reveal_answers ?? null,
+  };
+}
+
+/** The WHERE of a filter over `grades g`, its parameters from `$1`. */
+function where(filter: GradeFilter): { sql: string; params: unknown[] } {
+  const params: unknown[] = [filter.kind];
+  const parts = ['g.kind = $1'];
+  if (filter.userId) {
+    params.push(filter.userId);
+    parts.push(`g.user_id = $${params.length}`);
+  }
+  if (filter.quizId) {
+    params.push(filter.quizId);
+    parts.push(`g.quiz_id = $${params.length}`);
+  }
+  if (filter.classId) {
+    params.push(filter.classId);
+    parts.push(`g.user_id IN (SELECT cm.user_id FROM roster_members cm
+      WHERE cm.class_id = $${params.length} AND cm.role = 'student')`);
+  }
+  const scope = scopeFilter(filter.scope, 'g.user_id', params.length + 1);
+  if (scope.sql !== 'TRUE') parts.push(scope.sql);
+  params.push(...scope.params);
+  return { sql: parts.join(' AND '), params };
+}
+
+/**
+ * The SQL of results as the dashboards read them (ADR 0042): pages newest first by keyset, the summary and the
+ * item analysis over the whole scope, the gradebook export's rows. The scope is a condition of the statement
+ * (RosterScope's filter), never a filter over rows already read.
+ */
+@Injectable()
+export class GradePagesRepository {
+  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
+
+  /** One page, newest first (created_at DESC, id), after `after`'s row; the whole filter's count. */
+  async page(filter: GradeFilter, limit: number, after?: GradeKey): Promise<GradePage> {
+    const w = where(filter);
+    const params = [...w.params];
+    let keyset = '';
+    if (after) {
+      params.push(after.createdAt, after.id);
+      const t = `$${params.length - 1}::timestamptz`;
+      const i = `$${params.length}::uuid`;
+      keyset = `AND (g.created_at < ${t} OR (g.created_at = ${t} AND g.id > ${i}))`;
+    }
+    params.push(limit + 1);
+    const [rows, counted] = await Promise.all([
+      this.dataSource.query(
+        `SELECT ${COLUMNS} FROM grades g WHERE ${w.sql} ${keyset}
+         ORDER BY g.created_at DESC, g.id LIMIT $${params.length}`,
+        params,
+      ) as Promise<PageRow[]>,
+      this.dataSource.query(`SELECT count(*)::int AS n FROM grades g WHERE ${w.sql}`, w.params) as Promise<
+        { n: number }[]
+      >,
+    ]);
+    const more = rows.length > limit;
+    const shown = more ? rows.slice(0, limit) : rows;
+    const last = shown[shown.length - 1];
+    return {
+      grades: shown.map(toStored),
+      total: counted[0].n,
+      next: more && last ? { createdAt: last.cursor_at, id: last.id } : null,
+    };
+  }
+
+  /** Per quiz with results in the filter: attempts, score sum and passes (the summary adds them up). */
+  async tally(filter: GradeFilter): Promise<QuizTally[]> {
+    const w = where(filter);
+    const rows: { id: string; title: string; attempts: number; score_sum: string; passed: number }[] =
+      await this.dataSource.query(
+        `SELECT t.quiz_id AS id, COALESCE(q.title, t.title) AS title, t.attempts, t.score_sum, t.passed
+           FROM (SELECT g.quiz_id, max(g.quiz_title) AS title, count(*)::int AS attempts,
+                        sum(g.score)::bigint AS score_sum,
+                        count(*) FILTER (WHERE g.score >= ${Number(PASS_MARK)})::int AS passed
+                   FROM grades g WHERE ${w.sql} GROUP BY g.quiz_id) t
+           LEFT JOIN quizzes q ON q.id = t.quiz_id
+          ORDER BY title, id`,
+        w.params,
+      );
+    return rows.map((r) => ({
+      id: r.id,
+      title: r.title,
+      attempts: r.attempts,
+      scoreSum: Number(r.score_sum),
+      passed: r.passed,
+    }));
+  }
+
+  /** The filter's results on `version` (score and answers), and how many are on other versions. */
+  async forAnalysis(
+    filter: GradeFilter,
+    version: number,
+  ): Promise<{ current: { score: number; userAnswers: number[] }[]; older: number }> {
+    const w = where(filter);
+    const v = `$${w.params.length + 1}`;
+    const [current, older] = await Promise.all([
+      this.dataSource.query(
+        `SELECT g.score, g.user_answers FROM grades g WHERE ${w.sql} AND g.quiz_version = ${v}`,
+        [...w.params, version],
+      ) as Promise<{ score: number; user_answers: number[] }[]>,
+      this.dataSource.query(
+        `SELECT count(*)::int AS n FROM grades g WHERE ${w.sql} AND g.quiz_version <> ${v}`,
+        [...w.params, version],
+      ) as Promise<{ n: number }[]>,
+    ]);
+    return {
+      current: current.map((r) => ({ score: r.score, userAnswers: r.user_answers })),
+      older: older[0].n,
+    };
+  }
+
+  /** Whether the result exists and its person is in the scope (a result outside it is, to the caller, not there). */
+  async inScope(kind: QuizKind, id: string, scope: RosterScopeSet): Promise<boolean> {
+    const f = scopeFilter(scope, 'g.user_id', 3);
+    const rows: unknown[] = await this.dataSource.query(
+      `SELECT 1 FROM grades g WHERE g.kind = $1 AND g.id = $2 AND ${f.sql}`,
+      [kind, id, ...f.params],
+    );
+    return rows.length > 0;
+  }
+}
