@@ -54,14 +54,14 @@ const eventFor = (subject: string, userId: string, change?: string) =>
   );
 
 describe('listing', () => {
-  it('lists every user, oldest first, without passwords', async () => {
+  it('lists every user, newest first (ADR 0042), without passwords', async () => {
     const { user } = await registerPerson(app, admin, 'pending');
     const res = await admin.get<User[]>('/api/users');
     expect(res.status).toBe(200);
-    expect(res.body[0].email).toBe(ADMIN.email);
-    expect(res.body[res.body.length - 1].id).toBe(user.id);
+    expect(res.body[0].id).toBe(user.id);
+    expect(res.body[res.body.length - 1].email).toBe(ADMIN.email);
     const created = res.body.map((u) => Date.parse(u.createdAt));
-    expect(created).toEqual([...created].sort((a, b) => a - b));
+    expect(created).toEqual([...created].sort((a, b) => b - a));
     expect(res.text).not.toMatch(/password/i);
   });
 

@@ -1,15 +1,4 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Inject,
-  Ip,
-  Patch,
-  Put,
-  UseInterceptors,
-} from '@nestjs/common';
+import { Body, Controller, Delete, HttpCode, Inject, Ip, Patch, Put, UseInterceptors } from '@nestjs/common';
 import {
   adminFlagRequestSchema,
   approvalRequestSchema,
@@ -22,26 +11,17 @@ import type { z } from 'zod';
 import { IdentityErrorsInterceptor } from '../identity-errors.interceptor';
 import { UserNotFoundError } from '../identity.errors';
 import { toUser } from './user.mapper';
-import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
 /** A user id, canonicalised by the platform; anything but a UUID is 'User not found'. */
 const UserId = () => IdParam('id', () => new UserNotFoundError());
 
-/** Admin user management (spec §6): approve or suspend, role, admin flag, password reset, delete. */
+/** Admin user management (spec §6): approve or suspend, role, admin flag, password reset, delete (the list: users-page.controller.ts). */
 @Controller('api')
 @RequireAdmin()
 @UseInterceptors(IdentityErrorsInterceptor)
 export class UsersController {
-  constructor(
-    @Inject(UsersService) private readonly users: UsersService,
-    @Inject(UsersRepository) private readonly usersRepository: UsersRepository,
-  ) {}
-
-  @Get('users')
-  async list(): Promise<User[]> {
-    return (await this.usersRepository.list()).map(toUser);
-  }
+  constructor(@Inject(UsersService) private readonly users: UsersService) {}
 
   @Patch('users/:id/approval')
   async setApproval(

@@ -4,6 +4,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository } from 'typeorm';
 import type { Role } from '@district/contracts';
 import { canonicalUuid } from '@district/nest-common';
+import { likeContains } from './page-cursor';
 import { UserEntity } from './user.entity';
 
 /** The unique indexes on email and username (migration 1732320000000): a lost race for either breaks one. */
@@ -22,6 +23,48 @@ export interface NewUser {
   approved: boolean;
   isAdmin: boolean;
   createdAt?: Date;
+}
+
+/** The sort key of a row of GET /api/users (newest first): created_at to the microsecond, then id. */
+export interface UsersPageKey {
+  createdAt: string;
+  id: string;
+}
+
+/** GET /api/users's filters (ADR 0042), each already checked and canonical. */
+export interface UsersPageFilter {
+  /** Matched anywhere in name, username or email, ignoring case; LIKE's `%` and `_` match themselves. */
+  q?: string;
+  /** People with an active role, or an active enrolment in an active class, at one of these schools. */
+  schoolIds?: readonly string[];
+  /** `administrator`: a district administrator, or a school administrator (of `schoolIds` when given). */
+  role?: 'student' | 'teacher' | 'administrator';
+  after?: UsersPageKey;
+  limit: number;
+}
+
+export interface UsersPage {
+  users: UserEntity[];
+  /** Every row the filters match, all pages together. */
+  total: number;
+  /** The last row's key when more rows follow. */
+  next: UsersPageKey | null;
+}
+
+interface UsersPageRow {
+  id: string;
+  name: string;
+  username: string;
+  email: string;
+  role: Role;
+  approved: boolean;
+  is_admin: boolean;
+  profile_image: string | null;
+  token_version: number;
+  sessions_valid_from_version: number;
+  created_at: Date;
+  updated_at: Date;
+  cursor_at: string;
 }
 
 const VERSION_BATCH = 5000;
@@ -57,6 +100,74 @@ export class UsersRepository {
     if (options.after) query.andWhere('u.id > :after', { after: options.after.toLowerCase() });
     if (options.excludeAdmins) query.andWhere('u.isAdmin = false');
     return query.getMany();
+  }
+
+  /**
+   * One page of GET /api/users, newest first (created_at DESC, id DESC: the keyset of users_newest_idx), and the
+   * count of every match. `q` uses the trigram index users_search_trgm_idx, whose expression this repeats exactly.
+   */
+  async searchPage(filter: UsersPageFilter): Promise<UsersPage> {
+    const params: unknown[] = [];
+    const arg = (value: unknown) => {
+      params.push(value);
+      return `$${params.length}`;
+    };
+    const where: string[] = [];
+    if (filter.q)
+      where.push(
+        `lower(name || ' ' || username || ' ' || email) LIKE ${arg(likeContains(filter.q.toLowerCase()))}`,
+      );
+    const schools = filter.schoolIds ? arg(filter.schoolIds) : null;
+    if (schools)
+      where.push(`id IN (
+        SELECT r.user_id FROM user_roles r WHERE r.active AND r.school_id = ANY(${schools}::uuid[])
+        UNION ALL
+        SELECT e.user_id FROM enrollments e JOIN classes c ON c.id = e.class_id
+         WHERE e.active AND c.active AND c.school_id = ANY(${schools}::uuid[]))`);
+    if (filter.role === 'administrator')
+      where.push(`(is_admin OR id IN (
+        SELECT r.user_id FROM user_roles r WHERE r.active AND r.role = 'administrator'
+        ${schools ? `AND r.school_id = ANY(${schools}::uuid[])` : ''}))`);
+    else if (filter.role) where.push(`role = ${arg(filter.role)}`);
+    const filtered = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const countParams = [...params];
+
+    const keyset = filter.after
+      ? `${where.length ? 'AND' : 'WHERE'} (created_at, id) < (${arg(filter.after.createdAt)}::timestamptz, ${arg(filter.after.id)}::uuid)`
+      : '';
+    const [rows, counted] = await Promise.all([
+      this.users.query(
+        `SELECT id, name, username, email, role, approved, is_admin, profile_image, token_version,
+                sessions_valid_from_version, created_at, updated_at,
+                to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at
+           FROM users ${filtered} ${keyset}
+          ORDER BY created_at DESC, id DESC
+          LIMIT ${arg(filter.limit + 1)}`,
+        params,
+      ) as Promise<UsersPageRow[]>,
+      this.users.query(`SELECT count(*)::int AS total FROM users ${filtered}`, countParams) as Promise<
+        { total: number }[]
+      >,
+    ]);
+    const page = rows.slice(0, filter.limit);
+    const last = page[page.length - 1];
+    return {
+      users: page.map(toEntity),
+      total: counted[0]?.total ?? 0,
+      next: rows.length > filter.limit && last ? { createdAt: last.cursor_at, id: last.id } : null,
+    };
+  }
+
+  /** The schools where the person is an active school administrator (user_roles, ADR 0042). */
+  async administeredSchoolIds(userId: string): Promise<string[]> {
+    const canonical = canonicalUuid(userId);
+    if (!canonical) return [];
+    const rows: { school_id: string }[] = await this.users.query(
+      `SELECT DISTINCT school_id FROM user_roles
+        WHERE user_id = $1 AND active AND role = 'administrator' ORDER BY school_id`,
+      [canonical],
+    );
+    return rows.map((r) => r.school_id);
   }
 
   /** Unknown and malformed ids alike are simply not found. */
@@ -171,4 +282,22 @@ export class UsersRepository {
     await tx.delete(UserEntity, { id });
     this.atVersion.delete(id);
   }
+}
+
+function toEntity(row: UsersPageRow): UserEntity {
+  return Object.assign(new UserEntity(), {
+    id: row.id,
+    name: row.name,
+    username: row.username,
+    email: row.email,
+    passwordHash: null,
+    role: row.role,
+    approved: row.approved,
+    isAdmin: row.is_admin,
+    profileImage: row.profile_image,
+    tokenVersion: row.token_version,
+    sessionsValidFromVersion: row.sessions_valid_from_version,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  });
 }
