@@ -1,12 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
+import type { SessionStateStore } from '@district/nest-common';
 
 /**
  * Roster rows written straight into identity's tables (migration 1733800000000), so the district's reads are
  * tested without the OneRoster import. Every row gets a fresh sourced_id, as an import would give it.
  */
 export class DistrictRows {
-  constructor(private readonly db: DataSource) {}
+  /** With `sessions`, written accounts get their token version in the shared session state, as an import's do. */
+  constructor(
+    private readonly db: DataSource,
+    private readonly sessions?: SessionStateStore,
+  ) {}
 
   async school(name: string, options: { active?: boolean; identifier?: string } = {}): Promise<string> {
     const id = randomUUID();
@@ -74,8 +79,8 @@ export class DistrictRows {
   }
 
   /**
-   * Accounts without a password (nobody signs in as them), `createdAt` as given, for paging and search tests.
-   * Returns their ids in the order given.
+   * Approved accounts without a password, `createdAt` as given (paging and search tests), signing in only through
+   * the OpenID provider, and only when the session state knows them (`sessions`). Their ids in the order given.
    */
   async users(
     people: readonly { name: string; username: string; email: string; createdAt?: string; role?: string }[],
@@ -88,6 +93,7 @@ export class DistrictRows {
          VALUES ($1, $2, $3, lower($4), $5, true, COALESCE($6::timestamptz, now()))`,
         [id, person.name, person.username, person.email, person.role ?? 'student', person.createdAt ?? null],
       );
+      await this.sessions?.setVersion(id, 1);
       ids.push(id);
     }
     return ids;
