@@ -64,3 +64,4 @@ export * from './test-sessions';
 export * from './authz-matrix';
 export * from './service-app';
 export * from './captured-logger';
+export * from './roster';

@@ -1,0 +1,277 @@
+import { parse } from 'csv-parse/sync';
+import { fromBuffer, type Entry } from 'yauzl';
+import { districtZipStream, type DistrictOptions } from './generate-district';
+
+async function zipBytes(options: DistrictOptions): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of districtZipStream(options).stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** Every entry's text, by name, in the zip's order. */
+async function unzip(bytes: Buffer): Promise<Map<string, string>> {
+  return new Promise((resolve, reject) => {
+    fromBuffer(bytes, { lazyEntries: true }, (error, zip) => {
+      if (error) return reject(error);
+      const files = new Map<string, string>();
+      zip.on('entry', (entry: Entry) =>
+        zip.openReadStream(entry, (openError, stream) => {
+          if (openError) return reject(openError);
+          const parts: Buffer[] = [];
+          stream.on('data', (part: Buffer) => parts.push(part));
+          stream.on('end', () => {
+            files.set(entry.fileName, Buffer.concat(parts).toString('utf8'));
+            zip.readEntry();
+          });
+        }),
+      );
+      zip.on('end', () => resolve(files));
+      zip.on('error', reject);
+      zip.readEntry();
+    });
+  });
+}
+
+type Row = Record<string, string>;
+const rowsOf = (text: string): Row[] => parse(text, { columns: true, skip_empty_lines: true });
+const headerOf = (text: string) => text.slice(0, text.indexOf('\n'));
+
+async function district(options: DistrictOptions) {
+  const bytes = await zipBytes(options);
+  const files = await unzip(bytes);
+  const rows = (name: string) => rowsOf(files.get(name) ?? '');
+  return { bytes, files, rows, result: districtZipStream(options) };
+}
+
+// The OneRoster 1.2 CSV binding's columns, written out here rather than taken from the generator's own table.
+const ONEROSTER_1_2_HEADERS: Record<string, string> = {
+  'manifest.csv': 'propertyName,value',
+  'orgs.csv': 'sourcedId,status,dateLastModified,name,type,identifier,parentSourcedId',
+  'academicSessions.csv':
+    'sourcedId,status,dateLastModified,title,type,startDate,endDate,parentSourcedId,schoolYear',
+  'courses.csv':
+    'sourcedId,status,dateLastModified,schoolYearSourcedId,title,courseCode,grades,orgSourcedId,subjects,subjectCodes',
+  'classes.csv':
+    'sourcedId,status,dateLastModified,title,grades,courseSourcedId,classCode,classType,location,schoolSourcedId,' +
+    'termSourcedIds,subjects,subjectCodes,periods',
+  'users.csv':
+    'sourcedId,status,dateLastModified,enabledUser,username,userIds,givenName,familyName,middleName,identifier,' +
+    'email,sms,phone,agentSourcedIds,grades,password,userMasterIdentifier,resourceSourcedIds,preferredGivenName,' +
+    'preferredMiddleName,preferredFamilyName,primaryOrgSourcedId,pronouns',
+  'roles.csv':
+    'sourcedId,status,dateLastModified,userSourcedId,roleType,role,beginDate,endDate,orgSourcedId,userProfileSourcedId',
+  'enrollments.csv':
+    'sourcedId,status,dateLastModified,classSourcedId,schoolSourcedId,userSourcedId,role,primary,beginDate,endDate',
+};
+
+const SHAPE = { schools: 5, teachers: 40, students: 2000, seed: 7 } satisfies DistrictOptions;
+
+describe('the district generator', () => {
+  let d: Awaited<ReturnType<typeof district>>;
+  beforeAll(async () => {
+    d = await district(SHAPE);
+  });
+
+  it('writes a OneRoster 1.2 bulk zip: the manifest, then the seven data files with the binding’s exact headers', () => {
+    expect([...d.files.keys()]).toEqual([
+      'manifest.csv',
+      'orgs.csv',
+      'academicSessions.csv',
+      'courses.csv',
+      'classes.csv',
+      'users.csv',
+      'roles.csv',
+      'enrollments.csv',
+    ]);
+    for (const [name, text] of d.files)
+      expect([name, headerOf(text)]).toEqual([name, ONEROSTER_1_2_HEADERS[name]]);
+    const manifest = Object.fromEntries(d.rows('manifest.csv').map((r) => [r.propertyName, r.value]));
+    expect(manifest['manifest.version']).toBe('1.0');
+    expect(manifest['oneroster.version']).toBe('1.2');
+    for (const file of ['orgs', 'academicSessions', 'courses', 'classes', 'users', 'roles', 'enrollments'])
+      expect([file, manifest[`file.${file}`]]).toEqual([file, 'bulk']);
+    expect(manifest['file.demographics']).toBe('absent');
+    expect(manifest['file.results']).toBe('absent');
+  });
+
+  it('has the district, its schools, a school year and two semesters, and the counts it reports', () => {
+    const orgs = d.rows('orgs.csv');
+    expect(orgs.filter((o) => o.type === 'district')).toHaveLength(1);
+    const schools = orgs.filter((o) => o.type === 'school');
+    expect(schools).toHaveLength(5);
+    expect(new Set(schools.map((s) => s.name)).size).toBe(5);
+    expect(d.rows('academicSessions.csv').map((s) => s.type)).toEqual(['schoolYear', 'semester', 'semester']);
+    const { counts } = d.result;
+    for (const [file, count] of Object.entries(counts.rows))
+      expect([file, d.rows(file).length]).toEqual([file, count]);
+    expect(counts.rows['users.csv']).toBe(5 + 40 + 2000);
+    // Four classes per pupil, at most 40 pupils each, one teacher each.
+    expect(counts.classes).toBe(d.rows('classes.csv').length);
+    expect(counts.classes).toBeGreaterThanOrEqual((2000 * 4) / 40);
+    expect(counts.classes).toBeLessThanOrEqual((2000 * 4) / 40 + 5 * 4);
+    expect(counts.enrollments).toBe(2000 * 4 + counts.classes);
+  });
+
+  it('refers only to rows that exist: every enrolment’s class and user, every class’s course and school', () => {
+    const users = new Map(d.rows('users.csv').map((u) => [u.sourcedId, u]));
+    const classes = new Map(d.rows('classes.csv').map((c) => [c.sourcedId, c]));
+    const courses = new Set(d.rows('courses.csv').map((c) => c.sourcedId));
+    const orgs = new Set(d.rows('orgs.csv').map((o) => o.sourcedId));
+    const sessions = new Set(d.rows('academicSessions.csv').map((s) => s.sourcedId));
+    for (const c of classes.values()) {
+      expect(courses.has(c.courseSourcedId)).toBe(true);
+      expect(orgs.has(c.schoolSourcedId)).toBe(true);
+      expect(sessions.has(c.termSourcedIds)).toBe(true);
+    }
+    const teachersOf = new Map<string, number>();
+    const pupilsOf = new Map<string, number>();
+    const classesOfPupil = new Map<string, Set<string>>();
+    const enrollmentIds = new Set<string>();
+    for (const e of d.rows('enrollments.csv')) {
+      enrollmentIds.add(e.sourcedId);
+      const klass = classes.get(e.classSourcedId);
+      expect(klass).toBeDefined();
+      expect(users.has(e.userSourcedId)).toBe(true);
+      expect(e.schoolSourcedId).toBe(klass?.schoolSourcedId);
+      expect(users.get(e.userSourcedId)?.primaryOrgSourcedId).toBe(klass?.schoolSourcedId);
+      if (e.role === 'teacher') {
+        expect(e.primary).toBe('true');
+        teachersOf.set(e.classSourcedId, (teachersOf.get(e.classSourcedId) ?? 0) + 1);
+      } else {
+        expect(e.role).toBe('student');
+        pupilsOf.set(e.classSourcedId, (pupilsOf.get(e.classSourcedId) ?? 0) + 1);
+        const mine = classesOfPupil.get(e.userSourcedId) ?? new Set<string>();
+        mine.add(e.classSourcedId);
+        classesOfPupil.set(e.userSourcedId, mine);
+      }
+    }
+    expect(enrollmentIds.size).toBe(d.rows('enrollments.csv').length);
+    for (const id of classes.keys()) {
+      expect([id, teachersOf.get(id)]).toEqual([id, 1]);
+      expect(pupilsOf.get(id)).toBeLessThanOrEqual(40);
+      expect(pupilsOf.get(id)).toBeGreaterThan(30);
+    }
+    expect(classesOfPupil.size).toBe(2000);
+    for (const mine of classesOfPupil.values()) expect(mine.size).toBe(4);
+  });
+
+  it('gives every person one primary role at their school and every school one administrator', () => {
+    const roles = d.rows('roles.csv');
+    const users = d.rows('users.csv');
+    expect(roles).toHaveLength(users.length);
+    const roleOf = new Map(roles.map((r) => [r.userSourcedId, r]));
+    for (const u of users) {
+      const role = roleOf.get(u.sourcedId);
+      expect(role?.roleType).toBe('primary');
+      expect(role?.orgSourcedId).toBe(u.primaryOrgSourcedId);
+    }
+    const admins = roles.filter((r) => r.role === 'administrator');
+    expect(new Set(admins.map((a) => a.orgSourcedId)).size).toBe(5);
+    expect(admins).toHaveLength(5);
+    expect(roles.filter((r) => r.role === 'teacher')).toHaveLength(40);
+    expect(roles.filter((r) => r.role === 'student')).toHaveLength(2000);
+  });
+
+  it('names people beyond ASCII, with unique site-valid usernames and unique emails <username>@<domain>', () => {
+    const users = d.rows('users.csv');
+    expect(new Set(users.map((u) => u.email)).size).toBe(users.length);
+    expect(new Set(users.map((u) => u.username)).size).toBe(users.length);
+    for (const u of users) {
+      expect(u.username).toMatch(/^[a-z0-9._-]{1,40}$/);
+      expect(u.email).toBe(`${u.username}@schools.example`);
+      expect(u.givenName).not.toBe('');
+      expect(u.familyName).not.toBe('');
+      expect(u.password).toBe('');
+      expect(u.enabledUser).toBe('true');
+    }
+    const names = users.map((u) => `${u.givenName} ${u.familyName}`).join('\n');
+    expect(names).toMatch(/[\u0080-\uffff]/);
+    expect(names).toMatch(/Nguyễn|Łucja|Çelik|Øyvind|Zoë|María José/);
+  });
+
+  it('is deterministic: the same seed gives the same bytes, another seed other people', async () => {
+    expect((await zipBytes(SHAPE)).equals(d.bytes)).toBe(true);
+    const other = await district({ ...SHAPE, seed: 8 });
+    expect(other.bytes.equals(d.bytes)).toBe(false);
+    expect(other.rows('users.csv').map((u) => u.username)).not.toEqual(
+      d.rows('users.csv').map((u) => u.username),
+    );
+  });
+
+  it('fills every password with --password', async () => {
+    const withPasswords = await district({ ...SHAPE, students: 50, password: 'Correct-horse-9' });
+    expect(new Set(withPasswords.rows('users.csv').map((u) => u.password))).toEqual(
+      new Set(['Correct-horse-9']),
+    );
+  });
+
+  it('appends the known bad rows at the lines it reports, with errors', async () => {
+    const bad = await district({ ...SHAPE, students: 100, errors: true });
+    expect(bad.result.errors.map((e) => e.reason).sort()).toEqual(
+      ['bad date', 'bad role', 'duplicate email', 'missing required field', 'unknown orgSourcedId'].sort(),
+    );
+    const orgs = new Set(bad.rows('orgs.csv').map((o) => o.sourcedId));
+    const users = bad.rows('users.csv');
+    for (const e of bad.result.errors) {
+      const lines = (bad.files.get(e.file) ?? '').trimEnd().split('\n');
+      expect(lines[e.line - 1].startsWith(`${e.sourcedId},`)).toBe(true);
+      const row = bad.rows(e.file)[e.line - 2];
+      const value = row[e.field];
+      if (e.reason === 'missing required field') expect(value).toBe('');
+      if (e.reason === 'duplicate email') expect(users.filter((u) => u.email === value)).toHaveLength(2);
+      if (e.reason === 'unknown orgSourcedId') expect(orgs.has(value)).toBe(false);
+      if (e.reason === 'bad role') expect(['administrator', 'teacher', 'student']).not.toContain(value);
+      if (e.reason === 'bad date') expect(Number.isNaN(Date.parse(`${value}T00:00:00Z`))).toBe(true);
+    }
+    expect(bad.result.counts.rows['users.csv']).toBe(5 + 40 + 100 + 2);
+  });
+
+  it('writes a delta of about 1 % of people and enrolments against the same seed’s bulk', async () => {
+    const delta = await district({ ...SHAPE, deltaPercent: 1 });
+    expect([...delta.files.keys()]).toEqual(['manifest.csv', 'users.csv', 'enrollments.csv']);
+    const manifest = Object.fromEntries(delta.rows('manifest.csv').map((r) => [r.propertyName, r.value]));
+    expect([manifest['file.users'], manifest['file.enrollments'], manifest['file.orgs']]).toEqual([
+      'delta',
+      'delta',
+      'absent',
+    ]);
+    const bulkUsers = new Map(d.rows('users.csv').map((u) => [u.sourcedId, u]));
+    const bulkEnrollments = new Map(d.rows('enrollments.csv').map((e) => [e.sourcedId, e]));
+    const bulkPairs = new Set(d.rows('enrollments.csv').map((e) => `${e.classSourcedId}/${e.userSourcedId}`));
+    const classes = new Set(d.rows('classes.csv').map((c) => c.sourcedId));
+    const users = delta.rows('users.csv');
+    expect(users.length).toBe(Math.round(2045 / 100));
+    let renamed = 0;
+    for (const u of users) {
+      const before = bulkUsers.get(u.sourcedId);
+      expect(before).toBeDefined();
+      expect(u.dateLastModified).not.toBe('');
+      expect(u.email).toBe(before?.email);
+      if (u.status === 'active') {
+        renamed++;
+        expect(u.familyName).not.toBe(before?.familyName);
+      } else expect(u.status).toBe('tobedeleted');
+    }
+    expect(renamed).toBeGreaterThan(users.length / 2);
+    const leaving = new Set(users.filter((u) => u.status === 'tobedeleted').map((u) => u.sourcedId));
+    const enrollments = delta.rows('enrollments.csv');
+    const added = enrollments.filter((e) => e.status === 'active');
+    const dropped = enrollments.filter((e) => e.status === 'tobedeleted');
+    expect(added.length).toBeGreaterThan(30);
+    expect(dropped.length).toBeGreaterThan(30);
+    for (const e of dropped) expect(bulkEnrollments.get(e.sourcedId)?.userSourcedId).toBe(e.userSourcedId);
+    for (const e of added) {
+      expect(bulkEnrollments.has(e.sourcedId)).toBe(false);
+      expect(classes.has(e.classSourcedId)).toBe(true);
+      expect(bulkUsers.has(e.userSourcedId)).toBe(true);
+      expect(leaving.has(e.userSourcedId)).toBe(false);
+      expect(bulkPairs.has(`${e.classSourcedId}/${e.userSourcedId}`)).toBe(false);
+    }
+    // A leaving pupil's enrolments all go with them.
+    for (const id of leaving)
+      expect(dropped.filter((e) => e.userSourcedId === id)).toHaveLength(
+        d.rows('enrollments.csv').filter((e) => e.userSourcedId === id).length,
+      );
+    expect(delta.result.counts.delta?.enrollments).toBe(enrollments.length);
+  });
+});
