@@ -1,4 +1,4 @@
-import { useInfiniteQuery, type InfiniteData, type QueryKey } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, type InfiniteData, type QueryKey } from '@tanstack/react-query';
 import { NEXT_CURSOR_HEADER, TOTAL_COUNT_HEADER } from '@district/contracts/common';
 import type { ZodType } from 'zod';
 import { apiResponse } from './api-client';
@@ -52,6 +52,8 @@ export interface PagedListOptions<T> {
   enabled?: boolean;
   refetchInterval?: number | false;
   retry?: boolean | number | ((count: number, error: Error) => boolean);
+  /** Keep showing the previous filters' rows while the new filters' first page loads (a search box). */
+  keepPrevious?: boolean;
 }
 
 /** Every page loaded so far, as one list with the server's total and whether there is more. */
@@ -79,6 +81,7 @@ export function usePagedList<T>({
   enabled = true,
   refetchInterval,
   retry,
+  keepPrevious = false,
 }: PagedListOptions<T>) {
   return useInfiniteQuery({
     queryKey,
@@ -90,5 +93,6 @@ export function usePagedList<T>({
       ? { refetchInterval, refetchIntervalInBackground: false, refetchOnWindowFocus: true }
       : {}),
     ...(retry !== undefined ? { retry } : {}),
+    ...(keepPrevious ? { placeholderData: keepPreviousData } : {}),
   });
 }

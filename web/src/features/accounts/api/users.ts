@@ -1,9 +1,42 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { userSchema, usersListResponseSchema, type Role, type User } from '@district/contracts/identity';
+import { useMutation, useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
+import {
+  userSchema,
+  usersListResponseSchema,
+  type Role,
+  type User,
+  type UsersPageQuery,
+} from '@district/contracts/identity';
 import { api } from '@/lib/api-client';
+import { usePagedList, type Page } from '@/lib/paging';
 import { listRefreshOptions } from '@/lib/react-query';
 
 export const usersQueryKey = ['admin', 'users'] as const;
+/** Every searched and paged list of the users screen (ADR 0042): newest first, X-Total-Count, X-Next-Cursor. */
+export const usersPagesQueryKey = ['admin', 'users', 'pages'] as const;
+
+export type UsersFilters = Pick<UsersPageQuery, 'q' | 'schoolId' | 'role'>;
+
+/** GET /api/users?q&schoolId&role&cursor: the admin users screen's server search, a page at a time. */
+export function useUsersPages(filters: UsersFilters) {
+  return usePagedList<User>({
+    queryKey: [...usersPagesQueryKey, filters],
+    path: '/api/users',
+    params: { q: filters.q, schoolId: filters.schoolId, role: filters.role },
+    schema: usersListResponseSchema,
+    refetchInterval: listRefreshOptions.refetchInterval,
+    keepPrevious: true,
+  });
+}
+
+type UsersPages = InfiniteData<Page<User>>;
+
+/** Applies a change to the user lists held: the dashboard's first page and every searched list. */
+function updateUserLists(client: ReturnType<typeof useQueryClient>, change: (list: User[]) => User[]): void {
+  client.setQueryData<User[]>(usersQueryKey, (list) => (list ? change(list) : list));
+  client.setQueriesData<UsersPages>({ queryKey: usersPagesQueryKey }, (data) =>
+    data ? { ...data, pages: data.pages.map((p) => ({ ...p, items: change(p.items) })) } : data,
+  );
+}
 
 export function getUsers(signal?: AbortSignal): Promise<User[]> {
   return api.get('/api/users', { schema: usersListResponseSchema, signal });
@@ -51,9 +84,7 @@ export function useUpdateUser() {
   return useMutation({
     mutationFn: applyChange,
     onSuccess: (updated) => {
-      client.setQueryData<User[]>(usersQueryKey, (list) =>
-        list?.map((u) => (u.id === updated.id ? updated : u)),
-      );
+      updateUserLists(client, (list) => list.map((u) => (u.id === updated.id ? updated : u)));
     },
   });
 }
@@ -63,7 +94,7 @@ export function useDeleteUser() {
   return useMutation({
     mutationFn: deleteUser,
     onSuccess: (_void, id) => {
-      client.setQueryData<User[]>(usersQueryKey, (list) => list?.filter((u) => u.id !== id));
+      updateUserLists(client, (list) => list.filter((u) => u.id !== id));
     },
   });
 }

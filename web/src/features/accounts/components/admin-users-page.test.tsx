@@ -194,3 +194,88 @@ describe('admin users (spec sections 2, 5, 6 and 8)', () => {
     });
   });
 });
+
+describe('admin users: server search and paging (issue #36, ADR 0042)', () => {
+  const queryOf = (path: string) => new URLSearchParams(path.split('?')[1] ?? '');
+
+  it('sends the search to the server once typing pauses, not on every key', async () => {
+    const me = personas.admin();
+    const ana = makeUser({ name: 'Ana Alumna' });
+    const { fetch, user } = await renderApp('/admin/users', {
+      user: me,
+      setup: (f) =>
+        f.on('GET', '/api/users', (req) => ({
+          json: queryOf(req.path).get('q') === 'ana' ? [ana] : [me, ana, makeUser({ name: 'Bo Other' })],
+        })),
+    });
+    await screen.findByText('Bo Other');
+    await user.type(screen.getByLabelText('Search users'), 'ana');
+    await waitFor(() => expect(screen.queryByText('Bo Other')).not.toBeInTheDocument());
+    expect(screen.getByText('Ana Alumna')).toBeInTheDocument();
+    const searched = fetch.calls('GET', '/api/users').map((r) => queryOf(r.path).get('q'));
+    expect(searched).toEqual([null, 'ana']);
+  });
+
+  it('shows how many of the whole list are loaded and loads the next page with the cursor', async () => {
+    const me = personas.admin();
+    const second = makeUser({ name: 'Zed Second-Page' });
+    const { fetch, user } = await renderApp('/admin/users', {
+      user: me,
+      setup: (f) =>
+        f.on('GET', '/api/users', (req) =>
+          queryOf(req.path).get('cursor') === 'next-1'
+            ? { json: [second], headers: { 'X-Total-Count': '42000' } }
+            : {
+                json: [me, makeUser({ name: 'Bo Other' })],
+                headers: { 'X-Total-Count': '42000', 'X-Next-Cursor': 'next-1' },
+              },
+        ),
+    });
+    expect(await screen.findByText('Showing 2 of 42,000')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Load more users' }));
+    expect(await screen.findByText('Zed Second-Page')).toBeInTheDocument();
+    expect(screen.getByText('Showing 3 of 42,000')).toBeInTheDocument();
+    expect(screen.getByText('Bo Other')).toBeInTheDocument();
+    expect(fetch.calls('GET', '/api/users').at(-1)?.path).toBe('/api/users?cursor=next-1');
+  });
+
+  it('filters by school and roster role on the server where the district has schools', async () => {
+    const me = personas.admin();
+    const school = {
+      id: '00000000-0000-4000-8000-5c0000000001',
+      name: 'Lincoln Elementary',
+      identifier: 'LIN',
+      active: true,
+      classCount: 3,
+      canManage: true,
+    };
+    const { fetch, user } = await renderApp('/admin/users', {
+      user: me,
+      setup: (f) => {
+        f.on('GET', '/api/users', { json: [me] });
+        f.on('GET', '/api/schools', { json: [school] });
+      },
+    });
+    await user.selectOptions(await screen.findByLabelText('School'), 'Lincoln Elementary');
+    await user.selectOptions(screen.getByLabelText('Roster role'), 'Teachers');
+    await waitFor(() =>
+      expect(fetch.calls('GET', '/api/users').at(-1)?.path).toBe(
+        `/api/users?schoolId=${school.id}&role=teacher`,
+      ),
+    );
+  });
+
+  it('a site without schools shows no school or role filter', async () => {
+    const me = personas.admin();
+    await renderApp('/admin/users', {
+      user: me,
+      setup: (f) => {
+        f.on('GET', '/api/users', { json: [me] });
+        f.on('GET', '/api/schools', { json: [] });
+      },
+    });
+    await screen.findByText('Showing 1 of 1');
+    expect(screen.queryByLabelText('School')).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Roster role')).not.toBeInTheDocument();
+  });
+});

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { IdentityMessages, type Role, type User } from '@district/contracts/identity';
 import {
   Badge,
@@ -6,6 +6,7 @@ import {
   ButtonLink,
   ConfirmDialog,
   QueryState,
+  SelectField,
   Table,
   TableBody,
   TableCell,
@@ -16,26 +17,104 @@ import {
   useToast,
   useToastMutation,
 } from '@/components/ui';
+import { LoadMore } from '@/components/ui/load-more';
 import { PageContainer, PageHeader } from '@/components/layout';
 import { useSession } from '@/lib/auth';
 import { cn } from '@/lib/cn';
 import { formatFullDate } from '@/lib/format';
+import { rowsOf } from '@/lib/paging';
+import { useSchools } from '@/lib/roster';
 import { useConfirmedAction } from '@/lib/use-confirmed-action';
 import { UserAdminMessages } from '../accounts.constants';
-import { useDeleteUser, useUpdateUser, useUsers, type UserChange } from '../api/users';
+import {
+  useDeleteUser,
+  useUpdateUser,
+  useUsersPages,
+  type UserChange,
+  type UsersFilters,
+} from '../api/users';
 import { ResetPasswordDialog } from './reset-password-dialog';
 
 type StatusFilter = 'all' | 'pending' | 'approved';
+type RoleFilter = NonNullable<UsersFilters['role']> | '';
 
-function matches(user: User, query: string): boolean {
-  if (!query) return true;
-  const q = query.toLowerCase();
-  return [user.name, user.username, user.email].some((v) => v.toLowerCase().includes(q));
+/** The search is sent this long after the last keystroke (ADR 0042: the server searches a district's accounts). */
+export const USER_SEARCH_DEBOUNCE_MS = 300;
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = window.setTimeout(() => setSettled(value), ms);
+    return () => window.clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}
+
+const ROLE_FILTERS: Array<{ value: RoleFilter; label: string }> = [
+  { value: '', label: 'All roles' },
+  { value: 'student', label: 'Students' },
+  { value: 'teacher', label: 'Teachers' },
+  { value: 'administrator', label: 'Administrators' },
+];
+
+/** School and roster-role filters, shown where the district has schools (the one-school site has none). */
+function RosterFilters({
+  schoolId,
+  role,
+  onSchool,
+  onRole,
+}: {
+  schoolId: string;
+  role: RoleFilter;
+  onSchool: (id: string) => void;
+  onRole: (role: RoleFilter) => void;
+}) {
+  const schools = useSchools();
+  if (!schools.data?.length) return null;
+  return (
+    <div className="mb-4 flex flex-wrap gap-3">
+      <SelectField
+        label="School"
+        value={schoolId}
+        onChange={(e) => onSchool(e.target.value)}
+        className="w-full sm:w-64"
+      >
+        <option value="">All schools</option>
+        {schools.data.map((s) => (
+          <option key={s.id} value={s.id}>
+            {s.name}
+          </option>
+        ))}
+      </SelectField>
+      <SelectField
+        label="Roster role"
+        value={role}
+        onChange={(e) => onRole(e.target.value as RoleFilter)}
+        className="w-full sm:w-48"
+      >
+        {ROLE_FILTERS.map((r) => (
+          <option key={r.value} value={r.value}>
+            {r.label}
+          </option>
+        ))}
+      </SelectField>
+    </div>
+  );
 }
 
 export function AdminUsersPage() {
   const { user: me } = useSession();
-  const users = useUsers();
+  const [query, setQuery] = useState('');
+  const [schoolId, setSchoolId] = useState('');
+  const [role, setRole] = useState<RoleFilter>('');
+  const q = useDebounced(query.trim(), USER_SEARCH_DEBOUNCE_MS);
+  const filters: UsersFilters = {
+    q: q || undefined,
+    schoolId: schoolId || undefined,
+    role: role || undefined,
+  };
+  const filtered = Boolean(filters.q || filters.schoolId || filters.role);
+  const users = useUsersPages(filters);
   const update = useToastMutation(useUpdateUser(), {
     error: UserAdminMessages.userUpdateFailed,
     log: 'User update failed',
@@ -46,12 +125,13 @@ export function AdminUsersPage() {
     log: 'User delete failed',
   });
   const { toast } = useToast();
-  const [query, setQuery] = useState('');
   const [status, setStatus] = useState<StatusFilter>('all');
   const [resetting, setResetting] = useState<User | null>(null);
   const [busyId, setBusyId] = useState<string | null>(null);
 
-  const all = useMemo(() => users.data ?? [], [users.data]);
+  // The rows loaded so far (the server searched them); the status filter and its counts apply to these.
+  const rows = useMemo(() => rowsOf(users.data), [users.data]);
+  const all = rows.items;
   const counts = useMemo(
     () => ({
       all: all.length,
@@ -60,10 +140,7 @@ export function AdminUsersPage() {
     }),
     [all],
   );
-  const visible = all.filter(
-    (u) =>
-      matches(u, query.trim()) && (status === 'all' || (status === 'pending' ? !u.approved : u.approved)),
-  );
+  const visible = all.filter((u) => status === 'all' || (status === 'pending' ? !u.approved : u.approved));
 
   const change = async (target: User, next: UserChange) => {
     // Self-protection (spec section 6): the server enforces it too; checking here saves a round trip.
@@ -93,7 +170,7 @@ export function AdminUsersPage() {
     remove.ask(target);
   };
 
-  const filters: Array<{ id: StatusFilter; label: string }> = [
+  const statusFilters: Array<{ id: StatusFilter; label: string }> = [
     { id: 'all', label: `All (${counts.all})` },
     { id: 'pending', label: `Pending (${counts.pending})` },
     { id: 'approved', label: `Approved (${counts.approved})` },
@@ -117,7 +194,7 @@ export function AdminUsersPage() {
           aria-label="Filter by status"
           className="inline-flex rounded-lg border border-slate-200 bg-white p-1"
         >
-          {filters.map((f) => (
+          {statusFilters.map((f) => (
             <button
               key={f.id}
               type="button"
@@ -144,6 +221,8 @@ export function AdminUsersPage() {
         </label>
       </div>
 
+      <RosterFilters schoolId={schoolId} role={role} onSchool={setSchoolId} onRole={setRole} />
+
       <QueryState
         query={users}
         loading="Loading users…"
@@ -166,7 +245,7 @@ export function AdminUsersPage() {
             <TableBody>
               {visible.length === 0 ? (
                 <TableEmpty colSpan={6}>
-                  {all.length === 0 ? 'No users yet.' : 'No users match your filters.'}
+                  {all.length === 0 && !filtered ? 'No users yet.' : 'No users match your filters.'}
                 </TableEmpty>
               ) : (
                 visible.map((u) => {
@@ -275,6 +354,16 @@ export function AdminUsersPage() {
           </Table>
         )}
       </QueryState>
+      {users.data ? (
+        <LoadMore
+          shown={all.length}
+          total={rows.total}
+          hasMore={rows.hasMore}
+          loading={users.isFetchingNextPage}
+          onLoadMore={() => void users.fetchNextPage()}
+          noun="users"
+        />
+      ) : null}
 
       <ResetPasswordDialog user={resetting} onClose={() => setResetting(null)} />
       <ConfirmDialog

@@ -68,6 +68,8 @@ export interface QuizWrite {
   audioPlayLimit: number | null;
   revealAnswers: RevealAnswers;
   questions: { question: string; options: string[]; correctAnswer: number; audioUrl?: string }[];
+  /** The classes it is assigned to (ADR 0042); left out when unchanged (PUT) or none (POST). */
+  classIds?: string[];
 }
 
 export const createQuiz = (kind: QuizKind, body: QuizWrite): Promise<Quiz> =>

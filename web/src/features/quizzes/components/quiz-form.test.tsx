@@ -1,4 +1,4 @@
-import { act, configure, screen, within } from '@testing-library/react';
+import { act, configure, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AssessmentMessages, type Quiz } from '@district/contracts/assessment';
 import type { FetchStub } from '@/testing/fetch-stub';
@@ -209,5 +209,107 @@ describe('quiz create and edit (spec §4 "Quiz edit", §5, §8)', { timeout: 20_
     act(() => audio.fire('canplay'));
     expect(await group(1).findByText('Audio Ready')).toBeInTheDocument();
     expect(audio.play).toHaveBeenCalled();
+  });
+});
+
+describe('assigning a quiz to classes (issue #36, ADR 0042)', { timeout: 20_000 }, () => {
+  const period1 = {
+    id: '00000000-0000-4000-8000-c10000000001',
+    title: 'Spanish 1 - Period 1',
+    schoolId: '00000000-0000-4000-8000-5c0000000001',
+    schoolName: 'Lincoln Elementary',
+    term: 'Fall 2026',
+    courseCode: 'SPA1',
+    active: true,
+    teacherCount: 1,
+    studentCount: 20,
+  };
+  const period2 = { ...period1, id: '00000000-0000-4000-8000-c10000000002', title: 'Spanish 1 - Period 2' };
+
+  async function openWithClasses(quizzes: Quiz[], edit?: string) {
+    const view = await renderApp('/text-quizzes', {
+      user: personas.teacher(),
+      setup: (f: FetchStub) => {
+        f.on('GET', '/api/text-quizzes', () => ({ json: quizzes.map((q) => authored(q)) }));
+        f.on('GET', '/api/classes', { json: [period1, period2] });
+      },
+    });
+    await view.user.click(await screen.findByRole('button', { name: edit ? `Edit ${edit}` : 'Create Quiz' }));
+    await screen.findByRole('group', { name: 'Classes' });
+    return view;
+  }
+
+  it("offers the teacher's classes as checkboxes and sends the checked ones", async () => {
+    const quizzes: Quiz[] = [];
+    const { user, fetch } = await openWithClasses(quizzes);
+    fetch.on('POST', '/api/text-quizzes', (req) => {
+      const quiz = makeQuiz({ ...(req.body as object) });
+      quizzes.push(quiz);
+      return { status: 201, json: quiz };
+    });
+    const classes = within(screen.getByRole('group', { name: 'Classes' }));
+    expect(screen.getByRole('group', { name: 'Classes' })).toHaveAccessibleDescription(
+      /None checked: every student/,
+    );
+    expect(classes.getByRole('checkbox', { name: /Spanish 1 - Period 1/ })).not.toBeChecked();
+    await user.click(classes.getByRole('checkbox', { name: /Spanish 1 - Period 2/ }));
+    await user.type(screen.getByLabelText('Title'), 'Lectura');
+    await user.click(screen.getByRole('button', { name: 'Save Quiz' }));
+    expect(await screen.findByText('Quiz created successfully')).toBeInTheDocument();
+    expect((fetch.calls('POST', '/api/text-quizzes')[0]?.body as { classIds?: string[] }).classIds).toEqual([
+      period2.id,
+    ]);
+  });
+
+  it('none checked sends no classIds (every student); an edit sends them only when changed', async () => {
+    const quiz = makeQuiz({ title: 'Saludos', classIds: [period1.id] });
+    const { user, fetch } = await openWithClasses([quiz], 'Saludos');
+    fetch.on('PUT', `/api/text-quizzes/${quiz.id}`, (req) => ({
+      json: { ...quiz, ...(req.body as object) },
+    }));
+    const classes = within(screen.getByRole('group', { name: 'Classes' }));
+    expect(classes.getByRole('checkbox', { name: /Spanish 1 - Period 1/ })).toBeChecked();
+    await user.click(screen.getByRole('button', { name: 'Update Quiz' }));
+    expect(await screen.findByText('Quiz updated successfully')).toBeInTheDocument();
+    expect(fetch.calls('PUT', `/api/text-quizzes/${quiz.id}`)[0]?.body).not.toHaveProperty('classIds');
+
+    await user.click(await screen.findByRole('button', { name: 'Edit Saludos' }));
+    await user.click(
+      within(await screen.findByRole('group', { name: 'Classes' })).getByRole('checkbox', {
+        name: /Spanish 1 - Period 1/,
+      }),
+    );
+    await user.click(screen.getByRole('button', { name: 'Update Quiz' }));
+    await screen.findByRole('button', { name: 'Create Quiz' });
+    expect(fetch.calls('PUT', `/api/text-quizzes/${quiz.id}`)[1]?.body).toHaveProperty('classIds', []);
+  });
+
+  it("shows the server's refusal of a class that is not the author's", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { user, fetch } = await openWithClasses([]);
+    fetch.on('POST', '/api/text-quizzes', {
+      status: 400,
+      json: { statusCode: 400, message: AssessmentMessages.classNotYours },
+    });
+    await user.click(screen.getByRole('checkbox', { name: /Spanish 1 - Period 1/ }));
+    await user.type(screen.getByLabelText('Title'), 'Lectura');
+    await user.click(screen.getByRole('button', { name: 'Save Quiz' }));
+    expect(
+      await screen.findByText(`Error creating/updating quiz: ${AssessmentMessages.classNotYours}`),
+    ).toBeInTheDocument();
+  });
+
+  it('a teacher without classes gets the form as before, without Classes', async () => {
+    const view = await renderApp('/text-quizzes', {
+      user: personas.teacher(),
+      setup: (f: FetchStub) => {
+        f.on('GET', '/api/text-quizzes', { json: [] });
+        f.on('GET', '/api/classes', { json: [] });
+      },
+    });
+    await view.user.click(await screen.findByRole('button', { name: 'Create Quiz' }));
+    await screen.findByRole('heading', { level: 2, name: 'Create Text Quiz' });
+    await waitFor(() => expect(view.fetch.calls('GET', '/api/classes')).toHaveLength(1));
+    expect(screen.queryByRole('group', { name: 'Classes' })).not.toBeInTheDocument();
   });
 });

@@ -19,6 +19,7 @@ import {
   useToastMutation,
 } from '@/components/ui';
 import { errorMessage } from '@/lib/api-client';
+import { useMyClasses } from '@/lib/roster';
 import { useSaveQuiz } from '../api/quizzes';
 import { AudioUrlTest } from '@/components/audio';
 import { canSave, firstProblem, toQuizWrite, useQuizDraft } from '../hooks/use-quiz-draft';
@@ -31,9 +32,60 @@ import {
 
 const PLAY_LIMITS = Array.from({ length: AUDIO_PLAY_LIMIT_MAX }, (_, i) => i + 1);
 
+const QUIZ_CLASSES_HINT =
+  'Only the students of the checked classes see this quiz. None checked: every student.';
+
+const sameIds = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((id) => b.includes(id));
+
+/**
+ * 'Classes' (ADR 0042): the author's own classes as checkboxes; none checked is the spec's quiz, open to every
+ * student. Shown only to someone with classes, so the one-school site's form is unchanged. A class the quiz is
+ * assigned to that is not among the author's (another teacher's, for an administrator) stays assigned.
+ */
+function ClassesField({ selected, onChange }: { selected: string[]; onChange: (ids: string[]) => void }) {
+  const classes = useMyClasses();
+  const mine = classes.data ?? [];
+  if (mine.length === 0) return null;
+  const others = selected.filter((id) => !mine.some((c) => c.id === id)).length;
+  const toggle = (id: string, checked: boolean) =>
+    onChange(checked ? [...selected, id] : selected.filter((s) => s !== id));
+  return (
+    <fieldset className="sm:col-span-2" aria-describedby="quiz-classes-hint">
+      <legend className="mb-1 block text-sm font-medium text-slate-700">Classes</legend>
+      <p id="quiz-classes-hint" className="mb-2 text-xs text-slate-500">
+        {QUIZ_CLASSES_HINT}
+      </p>
+      <ul className="grid gap-2 sm:grid-cols-2">
+        {mine.map((c) => (
+          <li key={c.id}>
+            <label className="flex items-center gap-2 text-sm text-slate-800">
+              <input
+                type="checkbox"
+                className="size-4 rounded border-slate-300"
+                checked={selected.includes(c.id)}
+                onChange={(e) => toggle(c.id, e.target.checked)}
+              />
+              {c.title}
+              <span className="text-xs text-slate-500">{c.schoolName}</span>
+            </label>
+          </li>
+        ))}
+      </ul>
+      {others > 0 ? (
+        <p className="mt-2 text-xs text-slate-500">
+          Also assigned to {others} other {others === 1 ? 'class' : 'classes'}, kept as they are.
+        </p>
+      ) : null}
+    </fieldset>
+  );
+}
+
 /** Create or edit a quiz (spec §4 "Quiz edit", §5, §8), teachers and admins only. */
 export function QuizForm({ kind, quiz, onDone }: { kind: QuizKind; quiz: Quiz | null; onDone: () => void }) {
   const { draft, set, setQuestion, setOption, addQuestion, removeQuestion } = useQuizDraft(quiz);
+  const assigned = quiz?.classIds ?? [];
+  const [classIds, setClassIds] = useState<string[]>(assigned);
   const [problem, setProblem] = useState<string | null>(null);
   const editing = quiz !== null;
   // The form shows a failure itself ('Error creating/updating quiz: …'), so only the success is a toast.
@@ -49,7 +101,11 @@ export function QuizForm({ kind, quiz, onDone }: { kind: QuizKind; quiz: Quiz | 
     const found = firstProblem(draft);
     setProblem(found);
     if (found) return;
-    void save.run({ id: quiz?.id ?? null, body: toQuizWrite(kind, draft) }).then((outcome) => {
+    // Sent only when changed: a PUT without classIds keeps them, a POST without them is the spec's quiz.
+    const body = sameIds(classIds, assigned)
+      ? toQuizWrite(kind, draft)
+      : { ...toQuizWrite(kind, draft), classIds };
+    void save.run({ id: quiz?.id ?? null, body }).then((outcome) => {
       if (outcome.ok) onDone();
       else setProblem(QuizMessages.saveFailed(errorMessage(outcome.error, QuizMessages.unknownError)));
     });
@@ -115,6 +171,7 @@ export function QuizForm({ kind, quiz, onDone }: { kind: QuizKind; quiz: Quiz | 
               ))}
             </SelectField>
           ) : null}
+          <ClassesField selected={classIds} onChange={setClassIds} />
         </CardBody>
       </Card>
 
