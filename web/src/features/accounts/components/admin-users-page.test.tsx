@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { IdentityMessages, type User } from '@district/contracts/identity';
+import type { Reply } from '@/testing/fetch-stub';
 import { makeUser, personas } from '@/testing/fixtures';
 import { renderApp } from '@/testing/render-app';
 
@@ -222,7 +223,7 @@ describe('admin users: server search and paging (issue #36, ADR 0042)', () => {
     const { fetch, user } = await renderApp('/admin/users', {
       user: me,
       setup: (f) =>
-        f.on('GET', '/api/users', (req) =>
+        f.on('GET', '/api/users', (req): Reply =>
           queryOf(req.path).get('cursor') === 'next-1'
             ? { json: [second], headers: { 'X-Total-Count': '42000' } }
             : {
