@@ -115,6 +115,38 @@ describe('route table (the test registry: identity, content and the planned serv
     expect(isApiPath('/apixyz')).toBe(false);
   });
 
+  it('sends a class’s gradebook export to assessment and the rest of /api/classes to identity', () => {
+    expect(matchRoute('/api/classes/3f2a/results.zip')?.service).toBe('assessment');
+    expect(matchRoute('/api/classes/3F2A-x/results.zip')?.service).toBe('assessment');
+    expect(matchRoute('/api/classes')?.service).toBe('identity');
+    expect(matchRoute('/api/classes/3f2a')?.service).toBe('identity');
+    expect(matchRoute('/api/classes/3f2a/members')?.service).toBe('identity');
+    // One segment exactly: an empty one, two, or a longer path stay identity's.
+    expect(matchRoute('/api/classes//results.zip')?.service).toBe('identity');
+    expect(matchRoute('/api/classes/a/b/results.zip')?.service).toBe('identity');
+    expect(matchRoute('/api/classes/3f2a/results.zip/x')?.service).toBe('identity');
+    expect(matchRoute('/api/classes/3f2a/results.zipx')?.service).toBe('identity');
+  });
+
+  it('tries pattern entries before every other entry, whatever their order', () => {
+    const table = [
+      { path: '/api/a', match: 'tree', service: 'identity', bodyLimit: 'default', sample: '/api/a/b' },
+      {
+        path: '/api/a/*/c',
+        match: 'pattern',
+        service: 'content',
+        bodyLimit: 'default',
+        sample: '/api/a/b/c',
+      },
+    ] as const;
+    expect(matchRoute('/api/a/b/c', table)?.service).toBe('content');
+    expect(matchRoute('/api/a/b', table)?.service).toBe('identity');
+    expect(matchRoute('/api/a/*/c', table)?.service).toBe('content');
+    expect(
+      buildRouteTable(table.map(({ service: _s, ...r }, i) => ({ name: ['one', 'two'][i], routes: [r] }))),
+    ).toHaveLength(2);
+  });
+
   it('lets the first matching entry win', () => {
     const table = [
       { path: '/api/a', match: 'tree', service: 'identity', bodyLimit: 'default', sample: '/api/a/b' },

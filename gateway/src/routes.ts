@@ -1,7 +1,8 @@
 /**
  * The gateway's route table: which service answers which public path. It is built from the services the
  * launcher hands over (each declares its own routes), so no service is named here.
- * First match wins, in the order of that list. Every entry carries a sample path, which the tests request.
+ * First match wins: `pattern` routes (one-segment wildcards, the most specific) first, then the others, each in the
+ * order of that list. Every entry carries a sample path, which the tests request.
  */
 import type { BodyLimitKind, RouteMatch, ServiceRoute } from '@district/nest-common';
 
@@ -51,7 +52,16 @@ export function buildRouteTable(services: readonly GatewayService[]): Route[] {
   return table;
 }
 
+/** A `pattern` route's segments against the path's: `*` takes one non-empty segment, others must be equal. */
+function matchesPattern(pattern: string, pathname: string): boolean {
+  const want = pattern.split('/');
+  const got = pathname.split('/');
+  if (want.length !== got.length) return false;
+  return want.every((part, i) => (part === '*' ? got[i] !== '' : part === got[i]));
+}
+
 function matches(entry: ServiceRoute, pathname: string): boolean {
+  if (entry.match === 'pattern') return matchesPattern(entry.path, pathname);
   if (pathname === entry.path) return true;
   return (
     entry.match === 'tree' &&
@@ -61,10 +71,13 @@ function matches(entry: ServiceRoute, pathname: string): boolean {
   );
 }
 
-/** The route for a path (without query string), or undefined. First match wins. */
+/** The route for a path (without query string), or undefined. Pattern routes first, then first match wins. */
 export function matchRoute(pathname: string, routes: readonly Route[]): Route | undefined {
   for (const entry of routes) {
-    if (matches(entry, pathname)) return entry;
+    if (entry.match === 'pattern' && matches(entry, pathname)) return entry;
+  }
+  for (const entry of routes) {
+    if (entry.match !== 'pattern' && matches(entry, pathname)) return entry;
   }
   return undefined;
 }

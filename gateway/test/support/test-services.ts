@@ -25,6 +25,7 @@ export const TEST_SERVICES: readonly GatewayService[] = [
       route('/api/auth', 'tree', '/api/auth/login'),
       route('/api/users', 'tree', '/api/users/3f2a/approval'),
       route('/api/admin/users', 'tree', '/api/admin/users/3f2a/password'),
+      route('/api/classes', 'tree', '/api/classes/3f2a/members'),
     ],
   },
   {
@@ -48,6 +49,8 @@ export const TEST_SERVICES: readonly GatewayService[] = [
       route('/api/text-quiz-grades', 'tree', '/api/text-quiz-grades'),
       route('/api/audio-quizzes', 'tree', '/api/audio-quizzes/77aa'),
       route('/api/text-quizzes', 'tree', '/api/text-quizzes'),
+      // Carved out of identity's /api/classes tree (a pattern route is tried before every other entry).
+      route('/api/classes/*/results.zip', 'pattern', '/api/classes/3f2a/results.zip'),
     ],
   },
   {

@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { PlatformModule, type PlatformRuntime } from '@district/nest-common';
+import { GradebookModule } from './gradebook/gradebook.module';
 import { GradesModule } from './grades/grades.module';
 import { assessmentMigrations } from './migrations';
 import { QuizzesModule } from './quizzes/quizzes.module';
@@ -36,6 +37,7 @@ export class AssessmentModule {
         }),
         QuizzesModule,
         GradesModule,
+        GradebookModule,
         UsersModule,
         SeedModule,
       ],

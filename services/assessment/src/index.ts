@@ -17,6 +17,12 @@ export function defineAssessmentService(options: AssessmentModuleOptions = {}): 
       serviceRoute('/api/text-quizzes', 'tree', '/api/text-quizzes'),
       serviceRoute('/api/quiz-grades', 'tree', '/api/quiz-grades/4'),
       serviceRoute('/api/text-quiz-grades', 'tree', '/api/text-quiz-grades'),
+      // A class's gradebook export: identity owns the rest of /api/classes (a pattern route is tried first).
+      serviceRoute(
+        '/api/classes/*/results.zip',
+        'pattern',
+        '/api/classes/8a0c2b4e-1f3d-4c5b-9a6e-7d8f9a0b1c2d/results.zip',
+      ),
     ],
     // It holds people's data (ADR 0036): the platform audits and answers for it, identity asks it.
     peopleData: ASSESSMENT_PEOPLE_DATA,

@@ -38,8 +38,13 @@ export interface PlatformRuntime {
   peopleData: readonly PeopleDataParticipant[];
 }
 
-/** `exact`: the path itself only. `tree`: the path and everything below it (`/x` and `/x/...`). */
-export type RouteMatch = 'exact' | 'tree';
+/**
+ * `exact`: the path itself only. `tree`: the path and everything below it (`/x` and `/x/...`). `pattern`: the path
+ * with each segment that is `*` standing for exactly one non-empty segment (a class's results.zip under identity's
+ * /api/classes); the gateway tries pattern routes before the others, so one can carve a path out of another
+ * service's tree.
+ */
+export type RouteMatch = 'exact' | 'tree' | 'pattern';
 
 /** Which body-size limit the gateway applies: the default (JSON) one or the image-upload one. */
 export type BodyLimitKind = 'default' | 'upload';
