@@ -1,3 +1,5 @@
+import multipart from '@fastify/multipart';
+import { ROSTER_ZIP_MAX_BYTES } from '@district/contracts';
 import { serviceRoute, type ServiceDefinition } from '@district/nest-common';
 import { IDENTITY_SERVICE_NAME, IdentityModule, type IdentityModuleOptions } from './identity.module';
 
@@ -27,6 +29,13 @@ export function defineIdentityService(options: IdentityModuleOptions = {}): Serv
       serviceRoute('/api/classes', 'tree', '/api/classes/3f2a'),
     ],
     rootModule: (runtime) => IdentityModule.forRoot(runtime, options),
+    // Multipart parsing for the roster upload (POST /api/admin/roster/imports), streamed to disk; the route checks
+    // the limit again.
+    configureApp: async (app) => {
+      await app.register(multipart, {
+        limits: { fileSize: ROSTER_ZIP_MAX_BYTES, files: 1, fields: 20, parts: 25 },
+      });
+    },
   };
 }
 

@@ -24,9 +24,10 @@ export const AUDIT_ACTIONS = [
   'comment.approved',
   'comment.unapproved',
   'comment.deleted',
+  'roster.imported',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
-export const AUDIT_TARGET_TYPES = ['user', 'grade', 'quiz', 'chatroom', 'comment'] as const;
+export const AUDIT_TARGET_TYPES = ['user', 'grade', 'quiz', 'chatroom', 'comment', 'roster_import'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 /**
  * Where an action happened: a service's registry name (lower-case letters and digits, as the launcher's registry

@@ -2,6 +2,7 @@ import { CreateUsers1732320000000 } from './1732320000000-create-users.migration
 import { CreateRevokedSessions1733000000000 } from './1733000000000-create-revoked-sessions.migration';
 import { CreateAuditLog1733500000000 } from './1733500000000-create-audit-log.migration';
 import { CreateRoster1733800000000 } from './1733800000000-create-roster.migration';
+import { CreateRosterImportRows1733800000001 } from './1733800000001-create-roster-import-rows.migration';
 
 /** Every migration of identity, in order (the platform adds the outbox and inbox tables before them). */
 export const identityMigrations = [
@@ -9,4 +10,5 @@ export const identityMigrations = [
   CreateRevokedSessions1733000000000,
   CreateAuditLog1733500000000,
   CreateRoster1733800000000,
+  CreateRosterImportRows1733800000001,
 ];

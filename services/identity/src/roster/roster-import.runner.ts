@@ -1,0 +1,232 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { Subjects } from '@district/contracts';
+import {
+  OutboxService,
+  PLATFORM_LOGGER,
+  SessionStateStore,
+  type AuthUser,
+  type Logger,
+} from '@district/nest-common';
+import { toUserChangedEvent } from '../users/user.mapper';
+import { UsersRepository } from '../users/users.repository';
+import { UsersService } from '../users/users.service';
+import { Batch, type ImportRun } from './roster-batch';
+import { checkAndStage, markSkipped } from './roster-checks';
+import type { RosterDataFile, RosterLine } from './roster-files';
+import { RosterImportsRepository } from './roster-imports.repository';
+import { RosterMembershipApplier } from './roster-membership.applier';
+import { RosterStructureApplier } from './roster-structure.applier';
+import { ROLE_CHECK_FILE, RosterUsersRepository } from './roster-users.repository';
+import { RosterUsersApplier } from './roster-users.applier';
+import { RosterRepository, type RosterTable } from './roster.repository';
+
+/** Rows per batch: each batch is one transaction (its rows, its events, its progress). */
+export const ROSTER_BATCH_ROWS = 1_000;
+/** Snapshots per statement when many classes changed at once (a bulk file's absent rows). */
+const SNAPSHOT_CHUNK = 1_000;
+
+/** Each file's table and the stored columns its absent rows' events need. */
+const ABSENT: Partial<Record<RosterDataFile, { table: RosterTable; extra: string[] }>> = {
+  'orgs.csv': { table: 'schools', extra: [] },
+  'academicSessions.csv': { table: 'academic_sessions', extra: [] },
+  'courses.csv': { table: 'courses', extra: [] },
+  'classes.csv': { table: 'classes', extra: [] },
+  'roles.csv': { table: 'user_roles', extra: ['user_id', 'school_id', 'role'] },
+  'enrollments.csv': { table: 'enrollments', extra: ['class_id', 'user_id'] },
+};
+
+/**
+ * Applies one file's rows in batches, a bulk file's absent rows, and the account roles the roster implies. Every
+ * batch is one transaction holding its rows, its listed errors, its progress and its snapshot events (outbox).
+ */
+@Injectable()
+export class RosterImportRunner {
+  constructor(
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(OutboxService) private readonly outbox: OutboxService,
+    @Inject(SessionStateStore) private readonly sessions: SessionStateStore,
+    @Inject(UsersService) private readonly usersService: UsersService,
+    @Inject(UsersRepository) private readonly users: UsersRepository,
+    @Inject(RosterRepository) private readonly roster: RosterRepository,
+    @Inject(RosterImportsRepository) private readonly imports: RosterImportsRepository,
+    @Inject(RosterUsersRepository) private readonly rostered: RosterUsersRepository,
+    @Inject(RosterStructureApplier) private readonly structure: RosterStructureApplier,
+    @Inject(RosterMembershipApplier) private readonly membership: RosterMembershipApplier,
+    @Inject(RosterUsersApplier) private readonly people: RosterUsersApplier,
+    @Inject(PLATFORM_LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /** Applies `rows` of `file` batch by batch; `beforeBatch` may throw to stop (the replica is stopping). */
+  async applyFile(
+    run: ImportRun,
+    file: RosterDataFile,
+    rows: AsyncIterable<RosterLine>,
+    beforeBatch: () => void,
+  ): Promise<void> {
+    let lines: RosterLine[] = [];
+    for await (const line of rows) {
+      lines.push(line);
+      if (lines.length < ROSTER_BATCH_ROWS) continue;
+      beforeBatch();
+      await this.applyBatch(new Batch(run, file, lines));
+      lines = [];
+    }
+    if (lines.length > 0) {
+      beforeBatch();
+      await this.applyBatch(new Batch(run, file, lines));
+    }
+  }
+
+  private async applyBatch(batch: Batch): Promise<void> {
+    await this.dataSource.transaction(async (tx) => {
+      await checkAndStage(tx, this.imports, batch);
+      const skippedBefore = new Set(batch.skipped);
+      await this.applyRows(tx, batch);
+      await markSkipped(tx, this.imports, batch, skippedBefore);
+      await this.afterRows(tx, batch);
+    });
+    batch.commit();
+    await this.afterCommit(batch);
+  }
+
+  private applyRows(tx: EntityManager, batch: Batch): Promise<void> {
+    switch (batch.file) {
+      case 'orgs.csv':
+        return this.structure.orgs(tx, batch);
+      case 'academicSessions.csv':
+        return this.structure.academicSessions(tx, batch);
+      case 'courses.csv':
+        return this.structure.courses(tx, batch);
+      case 'classes.csv':
+        return this.structure.classes(tx, batch);
+      case 'users.csv':
+        return this.people.apply(tx, batch);
+      case 'roles.csv':
+        return this.membership.roles(tx, batch);
+      case 'enrollments.csv':
+        return this.membership.enrollments(tx, batch);
+    }
+  }
+
+  /** The batch's snapshots, its people to check, its errors and progress, in its transaction. */
+  private async afterRows(tx: EntityManager, batch: Batch): Promise<void> {
+    const { importId } = batch.run;
+    await this.publish(tx, [...batch.classes], [...batch.schools]);
+    await this.imports.stage(
+      tx,
+      importId,
+      ROLE_CHECK_FILE,
+      [...batch.roleCheck].map((id) => ({ sourcedId: id, line: 0, skipped: false })),
+    );
+    await this.imports.appendErrors(tx, importId, batch.run.listedErrors + 1, batch.errors);
+    await this.imports.progress(tx, importId, batch.countsAfter());
+  }
+
+  /** What waits for the commit: the new token versions in the session state, then the approvals. */
+  private async afterCommit(batch: Batch): Promise<void> {
+    for (const { userId, tokenVersion } of batch.versions)
+      await this.sessions.setVersion(userId, tokenVersion);
+    for (const { userId, approved } of batch.approvals) await this.setApproval(batch.run, userId, approved);
+  }
+
+  /**
+   * The administrator's own suspend (or approval): the token version bump, identity.user.updated and the audit
+   * record, as the uploader. Their own account is never suspended by their import (the same rule as by hand):
+   * that is listed as an error.
+   */
+  private async setApproval(run: ImportRun, userId: string, approved: boolean): Promise<boolean> {
+    const actor = { id: run.actor.id, name: run.actor.name } as AuthUser;
+    try {
+      await this.usersService.setApproval(actor, userId, approved, run.actor.ip);
+      return true;
+    } catch (error) {
+      this.logger.warn(
+        { err: error, userId, importId: run.importId },
+        'roster import could not change approval',
+      );
+      await this.dataSource.transaction(async (tx) => {
+        const batch = new Batch(run, 'users.csv', []);
+        batch.error({ line: 0, row: {} }, 'enabledUser', `account ${userId}: ${(error as Error).message}`);
+        await this.imports.appendErrors(tx, run.importId, run.listedErrors + 1, batch.errors);
+        await this.imports.progress(tx, run.importId, batch.countsAfter());
+        batch.commit();
+      });
+      return false;
+    }
+  }
+
+  /** A bulk file's absent rows end: inactive rows (their snapshots published), suspended accounts. */
+  async applyAbsent(run: ImportRun, file: RosterDataFile): Promise<void> {
+    if (file === 'users.csv') return this.suspendAbsent(run);
+    const absent = ABSENT[file];
+    if (!absent) return;
+    await this.dataSource.transaction(async (tx) => {
+      const batch = new Batch(run, file, []);
+      const rows = await this.roster.deactivateAbsent(tx, absent.table, run.importId, file, absent.extra);
+      batch.counts.deactivated = rows.length;
+      for (const row of rows) {
+        if (absent.table === 'schools') batch.schools.add(row.id);
+        if (absent.table === 'classes') batch.classes.add(row.id);
+        if (absent.table === 'enrollments') batch.classes.add(row.class_id as string);
+        if (row.user_id) batch.roleCheck.add(row.user_id as string);
+        if (absent.table === 'user_roles' && row.role === 'administrator')
+          batch.schools.add(row.school_id as string);
+      }
+      await this.afterRows(tx, batch);
+      batch.commit();
+    });
+  }
+
+  private async suspendAbsent(run: ImportRun): Promise<void> {
+    let after = '00000000-0000-0000-0000-000000000000';
+    for (;;) {
+      const ids = await this.rostered.absentApproved(run.importId, 'users.csv', after, ROSTER_BATCH_ROWS);
+      if (ids.length === 0) break;
+      for (const id of ids) {
+        if (await this.setApproval(run, id, false)) run.counts.deactivated++;
+      }
+      after = ids[ids.length - 1];
+      await this.imports.progress(this.dataSource.manager, run.importId, run.counts);
+    }
+    await this.rostered.forgetAbsent(run.importId, 'users.csv');
+  }
+
+  /**
+   * Every person whose roles or enrolments changed (or whose row was read) gets the account role the roster
+   * implies: teacher when they teach or administer anywhere, student otherwise. A change bumps the token version
+   * and publishes identity.user.updated, as a role change by hand does.
+   */
+  async applyRoles(run: ImportRun): Promise<void> {
+    let after = '00000000-0000-0000-0000-000000000000';
+    for (;;) {
+      const changes = await this.rostered.roleMismatches(run.importId, after, ROSTER_BATCH_ROWS);
+      if (changes.length === 0) return;
+      const versions = await this.dataSource.transaction(async (tx) => {
+        const written: { id: string; version: number }[] = [];
+        for (const { id, role } of changes) {
+          const user = await this.users.findForUpdate(tx, id);
+          if (!user || user.role === role) continue;
+          user.role = role;
+          user.tokenVersion += 1;
+          await this.users.save(tx, user);
+          await this.outbox.enqueue(tx, Subjects.identityUserUpdated, toUserChangedEvent(user, ['role']));
+          written.push({ id, version: user.tokenVersion });
+        }
+        return written;
+      });
+      for (const { id, version } of versions) await this.sessions.setVersion(id, version);
+      after = changes[changes.length - 1].id;
+    }
+  }
+
+  /** One snapshot event per class and per school, each at a new version. */
+  private async publish(tx: EntityManager, classIds: string[], schoolIds: string[]): Promise<void> {
+    for (let i = 0; i < schoolIds.length; i += SNAPSHOT_CHUNK)
+      for (const event of await this.roster.schoolSnapshots(tx, schoolIds.slice(i, i + SNAPSHOT_CHUNK)))
+        await this.outbox.enqueue(tx, Subjects.identityRosterSchoolChanged, event);
+    for (let i = 0; i < classIds.length; i += SNAPSHOT_CHUNK)
+      for (const event of await this.roster.classSnapshots(tx, classIds.slice(i, i + SNAPSHOT_CHUNK)))
+        await this.outbox.enqueue(tx, Subjects.identityRosterClassChanged, event);
+  }
+}
