@@ -18,3 +18,24 @@ export class UsersUnavailableError extends ChatError {
     super(ChatMessages.usersUnavailable);
   }
 }
+
+/** A class room asked of someone who neither teaches the class nor administers its school (issue #36). */
+export class NotClassManagerError extends ChatError {
+  constructor() {
+    super(ChatMessages.classManagersOnly);
+  }
+}
+
+/** The class named by a new room is not in chat's roster projection, or has ended. */
+export class ClassNotFoundError extends ChatError {
+  constructor() {
+    super(ChatMessages.classNotFound);
+  }
+}
+
+/** `invitedUserIds` sent for a class room, whose invited list is its class roster. */
+export class ClassRoomInvitesError extends ChatError {
+  constructor() {
+    super(ChatMessages.classRoomInvitesFollowRoster);
+  }
+}

@@ -35,6 +35,8 @@ export class ChatModule {
           schema,
           entities: [],
           migrations: chatMigrations,
+          // Class chatrooms follow the district's roster (issue #36, ADR 0042).
+          roster: true,
         }),
         ChatroomsModule,
         UsersModule,

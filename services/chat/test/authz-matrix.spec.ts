@@ -9,11 +9,14 @@ import {
 } from '@district/nest-common/testing';
 import matrix from './authz-matrix.json';
 import { startChat, type ChatTestApp } from './support/chat-app';
+import { publishClass } from './support/class-roster';
 
 let app: ChatTestApp;
 let admin: HttpClient;
 /** One client per persona, signed in once: chat only verifies tokens, so a session outlives every cell. */
 const clients = new Map<MatrixPersona, HttpClient>();
+/** Each signed-in persona's user id (class snapshots enrol them). */
+const ids = new Map<MatrixPersona, string>();
 let counter = 0;
 
 beforeAll(async () => {
@@ -24,8 +27,14 @@ beforeAll(async () => {
     async (): Promise<UsersListReply> => ({ users: [] }),
     'identity',
   );
-  for (const persona of PERSONAS) clients.set(persona, (await app.signIn(persona)).client);
-  clients.set('suspendedAdmin', (await app.signIn('admin', { approved: false })).client);
+  for (const persona of PERSONAS) {
+    const { client, person } = await app.signIn(persona);
+    clients.set(persona, client);
+    ids.set(persona, person.id);
+  }
+  const suspended = await app.signIn('admin', { approved: false });
+  clients.set('suspendedAdmin', suspended.client);
+  ids.set('suspendedAdmin', suspended.person.id);
   admin = clients.get('admin') as HttpClient;
 });
 afterAll(async () => {
@@ -36,9 +45,9 @@ describeAuthzMatrix({
   matrix,
   app: () => app,
   clientFor: (persona) => clients.get(persona) as HttpClient,
-  fill: async (route): Promise<FilledRequest> => ({
-    path: await fillPath(route.path),
-    options: { body: bodyFor(route.body) },
+  fill: async (route, persona): Promise<FilledRequest> => ({
+    path: await fillPath(route.path, persona),
+    options: { body: await bodyFor(route.body, persona) },
   }),
 });
 
@@ -48,8 +57,39 @@ async function newRoom(): Promise<Chatroom> {
   return res.body;
 }
 
+/**
+ * A fresh class of a school of its own: `own` enrols the persona (teachers and administrators as its teacher,
+ * students and pending accounts as a student), else someone else teaches it.
+ */
+async function newClass(persona: MatrixPersona, own: boolean): Promise<string> {
+  const classId = randomUUID();
+  const member = own ? ids.get(persona) : undefined;
+  const teaches = persona === 'teacher' || persona === 'admin' || persona === 'suspendedAdmin';
+  await publishClass(app, {
+    classId,
+    schoolId: randomUUID(),
+    teacherIds: member && teaches ? [member] : [randomUUID()],
+    studentIds: member && !teaches ? [member] : [],
+  });
+  return classId;
+}
+
+async function newClassRoom(persona: MatrixPersona, own: boolean): Promise<Chatroom> {
+  const classId = await newClass(persona, own);
+  const res = await admin.post<Chatroom>('/api/admin/chatrooms', {
+    name: `Class room ${++counter}`,
+    classId,
+  });
+  if (res.status !== 201) throw new Error(`class room: ${res.status} ${res.text}`);
+  return res.body;
+}
+
 /** `{room:upper}` / `{room:mixed}`: the room's id spelled in another letter case. */
-async function fillPath(path: string): Promise<string> {
+async function fillPath(path: string, persona: MatrixPersona): Promise<string> {
+  if (path.includes('{classRoom}'))
+    return path.replace('{classRoom}', (await newClassRoom(persona, true)).id);
+  if (path.includes('{otherClassRoom}'))
+    return path.replace('{otherClassRoom}', (await newClassRoom(persona, false)).id);
   let filled = path
     .replace('{nul}', '%00')
     .replace('{malformed}', 'not-a-room')
@@ -67,9 +107,12 @@ async function fillPath(path: string): Promise<string> {
   return filled;
 }
 
-function bodyFor(body: unknown): unknown {
+async function bodyFor(body: unknown, persona: MatrixPersona): Promise<unknown> {
   if (body === undefined) return undefined;
-  return JSON.parse(
-    JSON.stringify(body).replace('$uniqueName', `Matrix name ${++counter}`).replace('$someone', randomUUID()),
-  );
+  let text = JSON.stringify(body)
+    .replace('$uniqueName', `Matrix name ${++counter}`)
+    .replace('$someone', randomUUID());
+  if (text.includes('$ownClass')) text = text.replace('$ownClass', await newClass(persona, true));
+  if (text.includes('$otherClass')) text = text.replace('$otherClass', await newClass(persona, false));
+  return JSON.parse(text);
 }

@@ -21,5 +21,12 @@ export const ChatMessages = {
   isActiveNotBoolean: 'isActive must be true or false',
   chatroomBodyNotObject: 'Send the chatroom as a JSON object',
   nothingToChange: 'Send isActive, name, description or invitedUserIds to change',
+  // Class chatrooms (issue #36).
+  classIdInvalid: 'classId must be a class id',
+  classNotFound: 'Class not found',
+  classManagersOnly:
+    "Only the class's teachers, its school's administrators and district administrators can do this",
+  classRoomInvitesFollowRoster:
+    "A class chatroom's invited list is the class roster: it cannot be set by hand",
   usersUnavailable: 'The list of people to invite is unavailable right now. Please try again in a moment.',
 } as const;

@@ -12,6 +12,12 @@ export const chatroomSchema = z.object({
   invitedUserIds: z.array(id),
   isActive: z.boolean(),
   createdAt: z.string(),
+  /**
+   * A class chatroom (issue #36): the class it is for, whose roster (teachers and students) is its invited list,
+   * and the class's title as chat's roster projection knows it. Absent on the spec's rooms.
+   */
+  classId: id.optional(),
+  classTitle: z.string().optional(),
 });
 export type Chatroom = z.infer<typeof chatroomSchema>;
 export const chatroomListSchema = z.array(chatroomSchema);
@@ -60,6 +66,15 @@ export const createChatroomRequestSchema = z.object(
     description: descriptionSchema.default(''),
     invitedUserIds: invitedUserIdsSchema.default([]),
     isActive: isActiveSchema.default(true),
+    /**
+     * A chatroom for a class (issue #36): its invited list is the class roster and follows it, so `invitedUserIds`
+     * may not be sent with it. Also open to the class's teachers and its school's administrators.
+     */
+    classId: z
+      .string({ error: ChatMessages.classIdInvalid })
+      .uuid(ChatMessages.classIdInvalid)
+      .transform((v) => v.toLowerCase())
+      .optional(),
   },
   { error: ChatMessages.chatroomBodyNotObject },
 );

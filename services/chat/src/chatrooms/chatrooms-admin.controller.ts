@@ -8,6 +8,7 @@ import {
   Ip,
   Post,
   Put,
+  UseGuards,
   UseInterceptors,
 } from '@nestjs/common';
 import {
@@ -18,39 +19,48 @@ import {
   type ChatroomChanges,
   type NewChatroom,
 } from '@district/contracts';
-import { CurrentUser, IdParam, RequireAdmin, ZodPipe, type AuthUser } from '@district/nest-common';
+import { CurrentUser, IdParam, ZodPipe, type AuthUser } from '@district/nest-common';
 import { ChatErrorsInterceptor } from '../chat-errors.interceptor';
 import { ChatroomNotFoundError } from '../chat.errors';
+import { ChatroomAccess, ChatroomManagersGuard } from './chatroom-access';
 import { ChatroomsService } from './chatrooms.service';
 
-/** Chatroom management (spec §7): administrators only. */
+/**
+ * Chatroom management (spec §7): administrators, and (issue #36) a class's teachers and its school's
+ * administrators for that class's rooms — see ChatroomAccess. Everyone else gets the spec's admin 403.
+ */
 @Controller('api/admin/chatrooms')
-@RequireAdmin()
+@UseGuards(ChatroomManagersGuard)
 @UseInterceptors(ChatErrorsInterceptor)
 export class ChatroomsAdminController {
-  constructor(@Inject(ChatroomsService) private readonly chatrooms: ChatroomsService) {}
+  constructor(
+    @Inject(ChatroomsService) private readonly chatrooms: ChatroomsService,
+    @Inject(ChatroomAccess) private readonly access: ChatroomAccess,
+  ) {}
 
   @Get()
-  list(): Promise<Chatroom[]> {
-    return this.chatrooms.listAll();
+  list(@CurrentUser() actor: AuthUser): Promise<Chatroom[]> {
+    return this.access.list(actor);
   }
 
   @Post()
-  create(
+  async create(
     @Body(new ZodPipe(createChatroomRequestSchema)) body: NewChatroom,
     @CurrentUser() actor: AuthUser,
     @Ip() ip: string,
   ): Promise<Chatroom> {
+    await this.access.checkCreate(actor, body.classId);
     return this.chatrooms.create(body, stamp(actor, ip));
   }
 
   @Put(':id')
-  update(
+  async update(
     @IdParam('id', () => new ChatroomNotFoundError()) id: string,
     @Body(new ZodPipe(updateChatroomRequestSchema)) body: ChatroomChanges,
     @CurrentUser() actor: AuthUser,
     @Ip() ip: string,
   ): Promise<Chatroom> {
+    await this.access.checkChange(actor, id);
     return this.chatrooms.update(id, body, stamp(actor, ip));
   }
 
@@ -61,6 +71,7 @@ export class ChatroomsAdminController {
     @CurrentUser() actor: AuthUser,
     @Ip() ip: string,
   ): Promise<void> {
+    await this.access.checkChange(actor, id);
     await this.chatrooms.remove(id, stamp(actor, ip));
   }
 }

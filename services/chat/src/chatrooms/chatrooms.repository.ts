@@ -9,10 +9,15 @@ interface ChatroomRow {
   invited_user_ids: string[];
   is_active: boolean;
   created_at: Date;
+  class_id: string | null;
+  class_title: string | null;
 }
 
 // uuid[] read as text[]: the driver parses a text array into strings whatever its version knows of uuid[].
-const COLUMNS = `id, name, description, invited_user_ids::text[] AS invited_user_ids, is_active, created_at`;
+// A class room's title is the projection's (a scalar subquery, so RETURNING clauses carry it too).
+const COLUMNS = `id, name, description, invited_user_ids::text[] AS invited_user_ids, is_active, created_at,
+  class_id::text AS class_id,
+  (SELECT rc.title FROM roster_classes rc WHERE rc.id = chatrooms.class_id) AS class_title`;
 
 function toChatroom(row: ChatroomRow): Chatroom {
   return {
@@ -22,6 +27,10 @@ function toChatroom(row: ChatroomRow): Chatroom {
     invitedUserIds: row.invited_user_ids,
     isActive: row.is_active,
     createdAt: row.created_at.toISOString(),
+    // The spec's rooms answer exactly as before; a class room adds its class.
+    ...(row.class_id === null
+      ? {}
+      : { classId: row.class_id, ...(row.class_title === null ? {} : { classTitle: row.class_title }) }),
   };
 }
 
@@ -69,13 +78,52 @@ export class ChatroomsRepository {
     return rows.map(({ id, name, description }) => ({ id, name, description }));
   }
 
+  /** Class rooms of the classes given or of the schools given (what a teacher or school administrator manages). */
+  async listForClasses(classIds: string[], schoolIds: string[]): Promise<Chatroom[]> {
+    const rows: ChatroomRow[] = await this.dataSource.query(
+      `SELECT ${COLUMNS} FROM chatrooms
+       WHERE class_id IN (SELECT id FROM roster_classes WHERE id = ANY($1::uuid[]) OR school_id = ANY($2::uuid[]))
+       ORDER BY created_at DESC, id`,
+      [classIds, schoolIds],
+    );
+    return rows.map(toChatroom);
+  }
+
   async insert(tx: EntityManager, room: NewChatroom): Promise<Chatroom> {
     const rows: ChatroomRow[] = await tx.query(
-      `INSERT INTO chatrooms (name, description, invited_user_ids, is_active)
-       VALUES ($1, $2, $3::uuid[], $4) RETURNING ${COLUMNS}`,
-      [room.name, room.description, room.invitedUserIds, room.isActive],
+      `INSERT INTO chatrooms (name, description, invited_user_ids, is_active, class_id)
+       VALUES ($1, $2, $3::uuid[], $4, $5::uuid) RETURNING ${COLUMNS}`,
+      [room.name, room.description, room.invitedUserIds, room.isActive, room.classId ?? null],
     );
     return toChatroom(rows[0]);
+  }
+
+  /**
+   * The class's members (teachers first, then students) read in `tx` with the class's projection row held
+   * (FOR SHARE), or null when the class is unknown or ended. A snapshot of the class applied meanwhile waits for
+   * `tx`, and its listener then finds the room `tx` made: a new class room never keeps an outdated roster.
+   */
+  async lockClassMembers(tx: EntityManager, classId: string): Promise<string[] | null> {
+    const held = (await tx.query(`SELECT id FROM roster_classes WHERE id = $1 AND active FOR SHARE`, [
+      classId,
+    ])) as unknown[];
+    if (held.length === 0) return null;
+    const rows = (await tx.query(
+      `SELECT user_id::text AS user_id FROM roster_members WHERE class_id = $1
+       ORDER BY role = 'student', user_id`,
+      [classId],
+    )) as { user_id: string }[];
+    return rows.map((r) => r.user_id);
+  }
+
+  /** Every room of the class gets this invited list (its roster); answers the rooms changed, as they now are. */
+  async setClassInvitees(tx: EntityManager, classId: string, userIds: string[]): Promise<Chatroom[]> {
+    const [rows] = (await tx.query(
+      `UPDATE chatrooms SET invited_user_ids = $2::uuid[], updated_at = now()
+       WHERE class_id = $1 AND invited_user_ids IS DISTINCT FROM $2::uuid[] RETURNING ${COLUMNS}`,
+      [classId, userIds],
+    )) as [ChatroomRow[], number];
+    return rows.map(toChatroom);
   }
 
   /** Sets the fields given; null when there is no such room. */

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import {
   auditRecord,
@@ -10,18 +10,22 @@ import {
   type ChatroomDeletedEvent,
   type ChatroomSummary,
   type NewChatroom,
+  type RosterClassChangedEvent,
+  uniqueUserIds,
 } from '@district/contracts';
 import {
   AuditTrail,
   OutboxService,
   PLATFORM_LOGGER,
   PUBSUB,
+  RosterChanges,
   type AuthUser,
   type Logger,
   type PubSub,
 } from '@district/nest-common';
-import { ChatroomNotFoundError } from '../chat.errors';
+import { ChatroomNotFoundError, ClassNotFoundError, ClassRoomInvitesError } from '../chat.errors';
 import { LiveKeys, type LiveControlMessage } from '../live-channels';
+import { AfterCommit } from './after-commit';
 import { roomScopeOf } from './chatroom-rules';
 import { ChatroomsRepository } from './chatrooms.repository';
 
@@ -29,9 +33,12 @@ import { ChatroomsRepository } from './chatrooms.repository';
  * Chatrooms (spec §3, §4, §7): admins create, (de)activate, edit and delete them; signed-in people list the
  * active rooms they may join. Every change enqueues its `chat.room.*` event in the transaction that makes it.
  * Ids reach these methods canonical (the controller's IdParam, the contracts' schemas, the event's handler).
+ *
+ * A class room (issue #36) is invited by its class roster: made with the class's teachers and students, and
+ * re-invited by every newer snapshot of the class chat's roster projection applies (`classChanged`).
  */
 @Injectable()
-export class ChatroomsService {
+export class ChatroomsService implements OnModuleInit {
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
     @Inject(ChatroomsRepository) private readonly chatrooms: ChatroomsRepository,
@@ -39,7 +46,13 @@ export class ChatroomsService {
     @Inject(AuditTrail) private readonly audit: AuditTrail,
     @Inject(PUBSUB) private readonly pubsub: PubSub,
     @Inject(PLATFORM_LOGGER) private readonly logger: Logger,
+    @Inject(RosterChanges) private readonly rosterChanges: RosterChanges,
+    @Inject(AfterCommit) private readonly afterCommit: AfterCommit,
   ) {}
+
+  onModuleInit(): void {
+    this.rosterChanges.onClass((manager, event) => this.classChanged(manager, event));
+  }
 
   /** Every room, newest first (admin). */
   listAll(): Promise<Chatroom[]> {
@@ -54,6 +67,12 @@ export class ChatroomsService {
   /** Each change below takes the administrator's stamp (`by`), audited with the change (ADR 0021). */
   async create(input: NewChatroom, by?: AuditStamp): Promise<Chatroom> {
     const room = await this.dataSource.transaction(async (tx) => {
+      if (input.classId !== undefined) {
+        if (input.invitedUserIds.length > 0) throw new ClassRoomInvitesError();
+        const members = await this.chatrooms.lockClassMembers(tx, input.classId);
+        if (members === null) throw new ClassNotFoundError();
+        input = { ...input, invitedUserIds: members };
+      }
       const created = await this.chatrooms.insert(tx, input);
       await this.enqueueChanged(tx, Subjects.chatRoomCreated, created);
       if (by)
@@ -66,6 +85,7 @@ export class ChatroomsService {
             {
               invited: created.invitedUserIds.length,
               isActive: created.isActive,
+              ...(created.classId === undefined ? {} : { classId: created.classId }),
             },
           ),
         );
@@ -76,6 +96,9 @@ export class ChatroomsService {
   }
 
   async update(id: string, changes: ChatroomChanges, by?: AuditStamp): Promise<Chatroom> {
+    // A class room's invited list is its roster (a room's class never changes, so this read cannot go stale).
+    if (changes.invitedUserIds !== undefined && (await this.chatrooms.findById(id))?.classId !== undefined)
+      throw new ClassRoomInvitesError();
     const room = await this.dataSource.transaction(async (tx) => {
       const updated = await this.chatrooms.update(tx, id, changes);
       if (!updated) throw new ChatroomNotFoundError();
@@ -141,6 +164,28 @@ export class ChatroomsService {
     return rooms.map((room) => room.id);
   }
 
+  /**
+   * A newer snapshot of a class was applied (in the inbox transaction): its rooms are invited by its roster now,
+   * teachers then students (nobody while the class has ended), each room changed with its updated event. Once
+   * that commits, every replica re-checks those rooms' sockets, as after an administrator's change: a student
+   * whose enrolment ended is put out of the room, and a join racing the change reads the room again.
+   */
+  async classChanged(tx: EntityManager, event: RosterClassChangedEvent): Promise<void> {
+    const invited = event.active
+      ? uniqueUserIds([...sorted(event.teacherIds), ...sorted(event.studentIds)])
+      : [];
+    const rooms = await this.chatrooms.setClassInvitees(tx, event.classId.toLowerCase(), invited);
+    for (const room of rooms) await this.enqueueChanged(tx, Subjects.chatRoomUpdated, room);
+    if (rooms.length === 0) return;
+    this.logger.info(
+      { classId: event.classId, rooms: rooms.length, invited: invited.length },
+      'class chatrooms follow the roster',
+    );
+    this.afterCommit.run(tx, () => {
+      for (const room of rooms) void this.tellReplicas({ kind: 'room', roomId: room.id });
+    });
+  }
+
   /** A demo room, unless it exists; enqueues its created event when inserted. Answers whether it was. */
   async seedDemo(tx: EntityManager, room: NewChatroom & { id: string }): Promise<boolean> {
     const created = await this.chatrooms.insertDemo(tx, room);
@@ -151,4 +196,9 @@ export class ChatroomsService {
   private async enqueueChanged(tx: EntityManager, subject: string, room: Chatroom): Promise<void> {
     await this.outbox.enqueue(tx, subject, { room } satisfies ChatroomChangedEvent);
   }
+}
+
+/** Ids lower-cased and in order (as the room's creation reads them from the projection). */
+function sorted(ids: readonly string[]): string[] {
+  return ids.map((id) => id.toLowerCase()).sort();
 }
