@@ -6,3 +6,5 @@ export type { InjectedError } from './district-rows';
 export { ONEROSTER_HEADERS, MANIFEST_HEADER, MANIFEST_FILE_PROPERTIES } from './oneroster-csv';
 export { usernameFor } from './names';
 export { demoDistrictOptions, demoSourcedId } from './demo-district';
+export { readDistrictZip, bytesOf } from './read-district-zip';
+export type { DistrictFiles } from './read-district-zip';

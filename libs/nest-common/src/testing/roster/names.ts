@@ -69,13 +69,14 @@ const TRANSLITERATION: Record<string, string> = {
   đ: 'd', Đ: 'D', ı: 'i',
 };
 
-const MAX_USERNAME_LENGTH = 40;
-/** Room left for the counter that tells two people of the same name apart (given.family12345). */
-const MAX_USERNAME_BASE_LENGTH = MAX_USERNAME_LENGTH - 6;
+/** identity keeps the first 30 characters of a username it is given (users/username.ts); ours fit whole. */
+const MAX_USERNAME_LENGTH = 30;
+/** Room left for the counter that tells people of the same name apart (given.family123). */
+const MAX_USERNAME_BASE_LENGTH = MAX_USERNAME_LENGTH - 4;
 
 /**
- * `given.family` in the site's username alphabet (letters, digits, dots, hyphens, underscores; 40 at most, the
- * register form's rule): accents folded, other letters transliterated, spaces become dots, apostrophes dropped.
+ * `given.family` in the site's username alphabet (letters, digits, dots, hyphens, underscores; 30 at most):
+ * accents folded, other letters transliterated, spaces become dots, apostrophes dropped.
  */
 export function usernameFor(givenName: string, familyName: string): string {
   const base = `${givenName} ${familyName}`
