@@ -52,7 +52,8 @@ describe('demo district', () => {
         approved,
         isAdmin,
       })),
-    ).toEqual(DEMO_ACCOUNTS.map(({ key: _key, ...account }) => account));
+      // Newest first (ADR 0042); the seed creates them in DEMO_ACCOUNTS's order.
+    ).toEqual(DEMO_ACCOUNTS.map(({ key: _key, ...account }) => account).reverse());
     expect(users.find((u) => u.email === 'admin@demo.school')).toMatchObject({
       name: 'Alex Admin',
       role: 'teacher',
