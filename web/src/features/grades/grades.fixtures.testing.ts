@@ -1,4 +1,6 @@
-import type { Grade, ItemAnalysis, QuizKind } from '@district/contracts/assessment';
+import type { Grade, GradeSummary, ItemAnalysis, QuizKind } from '@district/contracts/assessment';
+import type { FetchStub, RecordedRequest } from '@/testing/fetch-stub';
+import { quizzesOf } from './grade-stats';
 
 export const uuid = (i: number, block = 'a11a') =>
   `00000000-${block}-4000-8000-${String(i).padStart(12, '0')}`;
@@ -61,5 +63,53 @@ export function makeAnalysis(overrides: Partial<ItemAnalysis> = {}): ItemAnalysi
       },
     ],
     ...overrides,
+  };
+}
+
+/**
+ * Scripts the grade list and its summary as the assessment service answers them (ADR 0042): the list filtered by
+ * `quizId`/`userId`, newest first as given, `pageSize` rows a page with `X-Total-Count` and `X-Next-Cursor`; the
+ * summary over the same filtered results (one decimal, as the server rounds), with the quizzes that have results.
+ */
+export function serveGrades(
+  f: FetchStub,
+  kind: QuizKind,
+  source: Grade[] | (() => Grade[]),
+  pageSize = 100,
+): void {
+  const path = kind === 'audio' ? '/api/quiz-grades' : '/api/text-quiz-grades';
+  const pick = (req: RecordedRequest) => {
+    const q = new URLSearchParams(req.path.split('?')[1] ?? '');
+    const all = typeof source === 'function' ? source() : source;
+    return all.filter(
+      (g) =>
+        (!q.get('quizId') || g.quizId === q.get('quizId')) &&
+        (!q.get('userId') || g.userId === q.get('userId')),
+    );
+  };
+  f.on('GET', path, (req) => {
+    const list = pick(req);
+    const start = Number(new URLSearchParams(req.path.split('?')[1] ?? '').get('cursor') ?? 0);
+    const page = list.slice(start, start + pageSize);
+    const next = start + pageSize < list.length ? String(start + pageSize) : null;
+    return {
+      json: page,
+      headers: { 'X-Total-Count': String(list.length), ...(next ? { 'X-Next-Cursor': next } : {}) },
+    };
+  });
+  f.on('GET', `${path}/summary`, (req) => ({ json: summaryOf(pick(req)) }));
+}
+
+const oneDecimal = (n: number) => Math.round(n * 10) / 10;
+
+export function summaryOf(grades: readonly Grade[]): GradeSummary {
+  const total = grades.length;
+  const passed = grades.filter((g) => g.score >= 70).length;
+  return {
+    totalAttempts: total,
+    averageScore: total ? oneDecimal(grades.reduce((a, g) => a + g.score, 0) / total) : 0,
+    passed,
+    passRate: total ? oneDecimal((passed / total) * 100) : 0,
+    quizzes: quizzesOf(grades),
   };
 }

@@ -17,22 +17,27 @@ const quizPath = (kind: QuizKind, id: string) => `${GRADE_KINDS[kind].quizzesPat
 
 /** Every item analysis of a kind (what a result deletion makes stale). */
 export const itemAnalysisKindKey = (kind: QuizKind) => ['item-analysis', kind] as const;
-export const itemAnalysisQueryKey = (kind: QuizKind, quizId: string) =>
-  [...itemAnalysisKindKey(kind), quizId] as const;
+export const itemAnalysisQueryKey = (kind: QuizKind, quizId: string, classId?: string) =>
+  [...itemAnalysisKindKey(kind), quizId, classId ?? null] as const;
 
+/** Over the caller's scope, or one class's students with `classId` (ADR 0042). */
 export const getItemAnalysis = (
   kind: QuizKind,
   quizId: string,
+  classId?: string,
   signal?: AbortSignal,
 ): Promise<ItemAnalysis> =>
-  api.get(`${quizPath(kind, quizId)}/analysis`, { schema: itemAnalysisSchema, signal });
+  api.get(`${quizPath(kind, quizId)}/analysis${classId ? `?classId=${encodeURIComponent(classId)}` : ''}`, {
+    schema: itemAnalysisSchema,
+    signal,
+  });
 
-export function useItemAnalysis(kind: QuizKind, quizId: string) {
+export function useItemAnalysis(kind: QuizKind, quizId: string, classId?: string) {
   return useQuery({
     // It refreshes with the dashboard's results list (every 30 s, on focus), so its counts never lag the table.
     ...listRefreshOptions,
-    queryKey: itemAnalysisQueryKey(kind, quizId),
-    queryFn: ({ signal }) => getItemAnalysis(kind, quizId, signal),
+    queryKey: itemAnalysisQueryKey(kind, quizId, classId),
+    queryFn: ({ signal }) => getItemAnalysis(kind, quizId, classId, signal),
     retry: (count, err) => !(err instanceof ApiError && err.status >= 400 && err.status < 500) && count < 1,
   });
 }

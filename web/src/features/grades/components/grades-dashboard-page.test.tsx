@@ -6,7 +6,7 @@ import type { User } from '@district/contracts/identity';
 import { deferred, type FetchStub } from '@/testing/fetch-stub';
 import { personas } from '@/testing/fixtures';
 import { renderApp } from '@/testing/render-app';
-import { makeAnalysis, makeGrade, uuid } from '../grades.fixtures.testing';
+import { makeAnalysis, makeGrade, serveGrades, summaryOf, uuid } from '../grades.fixtures.testing';
 
 // Whole-app renders with lazy routes are slow on a busy 2-core runner; allow for it rather than flake.
 configure({ asyncUtilTimeout: 4000 });
@@ -63,10 +63,10 @@ function open(
   grades: Grade[] | ((f: FetchStub) => void) = sample(),
   user: User = personas.teacher(),
 ) {
-  const gradesPath = path === TEXT ? '/api/text-quiz-grades' : '/api/quiz-grades';
+  const kind = path.startsWith(TEXT) ? 'text' : 'audio';
   return renderApp(path, {
     user,
-    setup: (f) => (typeof grades === 'function' ? grades(f) : f.on('GET', gradesPath, { json: grades })),
+    setup: (f) => (typeof grades === 'function' ? grades(f) : serveGrades(f, kind, grades)),
   });
 }
 
@@ -106,7 +106,10 @@ function captureDownloads() {
 describe('quiz grade dashboards (classroom-tools §2, §6, §8, §9)', { timeout: 20_000 }, () => {
   it('shows Loading quiz grades... then the summary cards and the results table', async () => {
     const answer = deferred<{ json: Grade[] }>();
-    await open(AUDIO, (f) => f.on('GET', '/api/quiz-grades', () => answer.promise));
+    await open(AUDIO, (f) => {
+      f.on('GET', '/api/quiz-grades/summary', { json: summaryOf(sample()) });
+      f.on('GET', '/api/quiz-grades', () => answer.promise);
+    });
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Quiz Grades Dashboard' }),
     ).toBeInTheDocument();
@@ -203,7 +206,7 @@ describe('quiz grade dashboards (classroom-tools §2, §6, §8, §9)', { timeout
 
   it('filters by quiz: rows and summary follow, with the item analysis and accommodations of that quiz', async () => {
     const view = await open(AUDIO, (f) => {
-      f.on('GET', '/api/quiz-grades', { json: sample() });
+      serveGrades(f, 'audio', sample());
       f.on('GET', `/api/audio-quizzes/${colores}/analysis`, { json: makeAnalysis({ quizId: colores }) });
     });
     await screen.findByRole('table', { name: /results/ });
@@ -215,9 +218,9 @@ describe('quiz grade dashboards (classroom-tools §2, §6, §8, §9)', { timeout
         .map((o) => o.textContent),
     ).toEqual(['All Quizzes', 'Colores', 'Números']);
     await view.user.selectOptions(filter, 'Colores');
-    expect(rows()).toHaveLength(2);
+    await waitFor(() => expect(rows()).toHaveLength(2));
     expect(screen.queryByText('Números', { selector: 'td' })).not.toBeInTheDocument();
-    expect(card('Total Attempts')).toHaveTextContent('2');
+    await waitFor(() => expect(card('Total Attempts')).toHaveTextContent('2'));
     expect(card('Average Score')).toHaveTextContent('67%');
     expect(card('Pass Rate')).toHaveTextContent('50%');
 
@@ -242,13 +245,13 @@ describe('quiz grade dashboards (classroom-tools §2, §6, §8, §9)', { timeout
     );
 
     await view.user.selectOptions(filter, 'All Quizzes');
-    expect(rows()).toHaveLength(3);
+    await waitFor(() => expect(rows()).toHaveLength(3));
     expect(screen.queryByRole('heading', { name: 'Item Analysis' })).not.toBeInTheDocument();
   });
 
   it('shows the item analysis failure with Try Again', async () => {
     const view = await open(AUDIO, (f) => {
-      f.on('GET', '/api/quiz-grades', { json: sample() });
+      serveGrades(f, 'audio', sample());
       f.on('GET', `/api/audio-quizzes/${colores}/analysis`, {
         status: 404,
         json: { statusCode: 404, message: AssessmentMessages.quizNotFound },
@@ -262,7 +265,7 @@ describe('quiz grade dashboards (classroom-tools §2, §6, §8, §9)', { timeout
 
   it('saves an accommodation for a student of the chosen quiz, and reports a refusal', async () => {
     const view = await open(AUDIO, (f) => {
-      f.on('GET', '/api/quiz-grades', { json: sample() });
+      serveGrades(f, 'audio', sample());
       f.on('GET', `/api/audio-quizzes/${colores}/analysis`, { json: makeAnalysis({ quizId: colores }) });
       f.on('PUT', `/api/audio-quizzes/${colores}/accommodations/${beto}`, { status: 204 });
     });
@@ -307,7 +310,7 @@ describe('quiz grade dashboards (classroom-tools §2, §6, §8, §9)', { timeout
   it('deletes a result after the confirmation, removes the row and says so', async () => {
     const grades = sample();
     const view = await open(AUDIO, (f) => {
-      f.on('GET', '/api/quiz-grades', () => ({ json: grades }));
+      serveGrades(f, 'audio', () => grades);
       f.on('DELETE', `/api/quiz-grades/${grades[1]!.id}`, () => {
         grades.splice(1, 1);
         return { status: 204 };
@@ -328,13 +331,13 @@ describe('quiz grade dashboards (classroom-tools §2, §6, §8, §9)', { timeout
     expect(await screen.findByText('Success: Quiz result deleted successfully.')).toBeInTheDocument();
     await waitFor(() => expect(rows()).toHaveLength(2));
     expect(screen.queryByText('Números', { selector: 'td' })).not.toBeInTheDocument();
-    expect(card('Total Attempts')).toHaveTextContent('2');
+    await waitFor(() => expect(card('Total Attempts')).toHaveTextContent('2'));
   });
 
   it('refreshes the item analysis when a result of the chosen quiz is deleted, without a reload', async () => {
     const grades = sample();
     const view = await open(AUDIO, (f) => {
-      f.on('GET', '/api/quiz-grades', () => ({ json: grades }));
+      serveGrades(f, 'audio', () => grades);
       // The server's count follows the stored results of the quiz.
       f.on('GET', `/api/audio-quizzes/${colores}/analysis`, () => ({
         json: makeAnalysis({
@@ -370,7 +373,7 @@ describe('quiz grade dashboards (classroom-tools §2, §6, §8, §9)', { timeout
   it('shows the delete failure toasts: the server message, and the network error', async () => {
     const grades = sample();
     const view = await open(AUDIO, (f) => {
-      f.on('GET', '/api/quiz-grades', { json: grades });
+      serveGrades(f, 'audio', grades);
       f.on('DELETE', `/api/quiz-grades/${grades[0]!.id}`, {
         status: 404,
         json: { statusCode: 404, message: AssessmentMessages.gradeNotFound },
@@ -414,11 +417,12 @@ describe('quiz grade dashboards (classroom-tools §2, §6, §8, §9)', { timeout
       }),
     ];
     const view = await open(AUDIO, (f) => {
-      f.on('GET', '/api/quiz-grades', { json: grades });
+      serveGrades(f, 'audio', grades);
       f.on('GET', `/api/audio-quizzes/${colores}/analysis`, { json: makeAnalysis() });
     });
     await screen.findByRole('table', { name: /results/ });
     await view.user.selectOptions(screen.getByLabelText('Filter by Quiz'), 'Colores');
+    await waitFor(() => expect(rows()).toHaveLength(3));
     await view.user.click(screen.getByRole('button', { name: 'Export CSV' }));
     expect(files).toHaveLength(1);
     expect(files[0]!.name).toMatch(/^quiz-grades-colores-\d{4}-\d{2}-\d{2}\.csv$/);
@@ -489,5 +493,115 @@ describe('quiz grade dashboards (classroom-tools §2, §6, §8, §9)', { timeout
         await screen.findByRole('heading', { level: 1, name: IdentityMessages.accountPendingApproval }),
       ).toBeInTheDocument();
     });
+  });
+});
+
+describe('the dashboards in a district (issue #36, ADR 0042)', { timeout: 20_000 }, () => {
+  const period2 = {
+    id: '00000000-0000-4000-8000-c10000000002',
+    title: 'Spanish 1 - Period 2',
+    schoolId: '00000000-0000-4000-8000-5c0000000001',
+    schoolName: 'Lincoln Elementary',
+    term: 'Fall 2026',
+    courseCode: 'SPA1',
+    active: true,
+    teacherCount: 1,
+    studentCount: 24,
+  };
+  const paramsOf = (path: string) => Object.fromEntries(new URLSearchParams(path.split('?')[1] ?? ''));
+
+  it('the cards are the server’s summary of the whole scope; the table pages on the server', async () => {
+    const view = await open(AUDIO, (f) => {
+      serveGrades(f, 'audio', sample(), 2);
+      f.on('GET', '/api/quiz-grades/summary', {
+        json: {
+          totalAttempts: 250,
+          averageScore: 71.4,
+          passed: 180,
+          passRate: 72.0,
+          quizzes: [
+            { id: colores, title: 'Colores' },
+            { id: numeros, title: 'Números' },
+            { id: uuid(9), title: 'Animales (no results on this page)' },
+          ],
+        },
+      });
+    });
+    await screen.findByRole('table', { name: /results/ });
+    expect(card('Total Attempts')).toHaveTextContent('250');
+    expect(card('Average Score')).toHaveTextContent('71%');
+    expect(card('Passed (>=70%)')).toHaveTextContent('180');
+    expect(card('Pass Rate')).toHaveTextContent('72%');
+    expect(
+      within(screen.getByLabelText('Filter by Quiz'))
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['All Quizzes', 'Colores', 'Números', 'Animales (no results on this page)']);
+    expect(rows()).toHaveLength(2);
+    expect(screen.getByText('Showing 2 of 3')).toBeInTheDocument();
+    await view.user.click(screen.getByRole('button', { name: 'Load more results' }));
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    expect(paramsOf(view.fetch.calls('GET', '/api/quiz-grades').at(-1)!.path)).toEqual({ cursor: '2' });
+    expect(screen.queryByRole('button', { name: 'Load more results' })).not.toBeInTheDocument();
+  });
+
+  it("filters by one of the teacher's classes on the server: list, summary and item analysis", async () => {
+    const view = await open(AUDIO, (f) => {
+      serveGrades(f, 'audio', sample());
+      f.on('GET', '/api/classes', { json: [period2] });
+      f.on('GET', `/api/audio-quizzes/${colores}/analysis`, { json: makeAnalysis({ quizId: colores }) });
+    });
+    await screen.findByRole('table', { name: /results/ });
+    const filter = await screen.findByLabelText('Filter by Class');
+    expect(
+      within(filter)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['All my students', 'Spanish 1 - Period 2']);
+    await view.user.selectOptions(filter, 'Spanish 1 - Period 2');
+    await waitFor(() =>
+      expect(paramsOf(view.fetch.calls('GET', '/api/quiz-grades').at(-1)!.path)).toEqual({
+        classId: period2.id,
+      }),
+    );
+    expect(view.router.state.location.search).toBe(`?classId=${period2.id}`);
+    await waitFor(() =>
+      expect(
+        view.fetch.calls('GET', '/api/quiz-grades/summary').map((r) => paramsOf(r.path).classId),
+      ).toContain(period2.id),
+    );
+    await view.user.selectOptions(screen.getByLabelText('Filter by Quiz'), 'Colores');
+    await screen.findByRole('heading', { name: 'Item Analysis' });
+    await waitFor(() =>
+      expect(
+        paramsOf(view.fetch.calls('GET', `/api/audio-quizzes/${colores}/analysis`).at(-1)!.path),
+      ).toEqual({ classId: period2.id }),
+    );
+    expect(paramsOf(view.fetch.calls('GET', '/api/quiz-grades').at(-1)!.path)).toEqual({
+      classId: period2.id,
+      quizId: colores,
+    });
+  });
+
+  it('opened from a class page (?classId=) it shows that class’s results, even outside the caller’s own', async () => {
+    const view = await open(`${TEXT}?classId=${period2.id.toUpperCase()}`, (f) => {
+      serveGrades(f, 'text', sample('text'));
+      f.on('GET', '/api/classes', { json: [] });
+    });
+    await screen.findByRole('table', { name: /results/ });
+    expect(screen.getByLabelText('Filter by Class')).toHaveValue(period2.id);
+    expect(paramsOf(view.fetch.calls('GET', '/api/text-quiz-grades')[0]!.path)).toEqual({
+      classId: period2.id,
+    });
+  });
+
+  it('without classes there is no class filter: the spec’s screen', async () => {
+    const view = await open(AUDIO, (f) => {
+      serveGrades(f, 'audio', sample());
+      f.on('GET', '/api/classes', { json: [] });
+    });
+    await screen.findByRole('table', { name: /results/ });
+    await waitFor(() => expect(view.fetch.calls('GET', '/api/classes')).toHaveLength(1));
+    expect(screen.queryByLabelText('Filter by Class')).not.toBeInTheDocument();
   });
 });

@@ -1,11 +1,21 @@
 import { useMemo, useState } from 'react';
-import type { Grade, QuizKind } from '@district/contracts/assessment';
+import { useSearchParams } from 'react-router';
+import type { Grade, GradeSummary, QuizKind } from '@district/contracts/assessment';
 import { Button, ConfirmDialog, QueryState, SelectField, useToastMutation } from '@/components/ui';
+import { LoadMore } from '@/components/ui/load-more';
 import { PageContainer, PageHeader } from '@/components/layout';
+import { rowsOf } from '@/lib/paging';
+import { useMyClasses } from '@/lib/roster';
 import { useConfirmedAction } from '@/lib/use-confirmed-action';
-import { gradeDeleteMessage, useDeleteGrade, useGrades } from '../api/grades';
+import {
+  gradeDeleteMessage,
+  useDeleteGrade,
+  useGradePages,
+  useGradeSummary,
+  type GradeFilters,
+} from '../api/grades';
 import { downloadGradesCsv, gradesCsvFileName } from '../export/grades-csv';
-import { quizzesOf, studentsOf, summarize } from '../grade-stats';
+import { studentsOf } from '../grade-stats';
 import { GRADE_KINDS, GradeMessages } from '../grades.constants';
 import { AccommodationForm } from './accommodation-form';
 import { gradesQueryStates } from './grades-states';
@@ -21,34 +31,84 @@ function SummaryCard({ label, value }: { label: string; value: string }) {
   );
 }
 
+/** The four cards (spec §2, §9: whole percent), from the server's summary of every result in scope. */
+function SummaryCards({ summary }: { summary: GradeSummary }) {
+  return (
+    <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" aria-label="Summary">
+      <SummaryCard label="Total Attempts" value={String(summary.totalAttempts)} />
+      <SummaryCard label="Average Score" value={`${Math.round(summary.averageScore)}%`} />
+      <SummaryCard label="Passed (>=70%)" value={String(summary.passed)} />
+      <SummaryCard label="Pass Rate" value={`${Math.round(summary.passRate)}%`} />
+    </dl>
+  );
+}
+
+/**
+ * 'Filter by Class' (ADR 0042): the caller's own classes; a class opened from its page (`?classId=`) that is not
+ * among them (an administrator's) stays chosen. Absent where the caller has no class: the spec's screen.
+ */
+function ClassFilter({ classId, onChange }: { classId: string; onChange: (id: string) => void }) {
+  const classes = useMyClasses();
+  const mine = classes.data ?? [];
+  if (mine.length === 0 && !classId) return null;
+  const known = mine.some((c) => c.id === classId);
+  return (
+    <SelectField
+      label="Filter by Class"
+      value={classId}
+      onChange={(e) => onChange(e.target.value)}
+      className="max-w-sm"
+    >
+      <option value="">All my students</option>
+      {classId && !known ? <option value={classId}>The class opened</option> : null}
+      {mine.map((c) => (
+        <option key={c.id} value={c.id}>
+          {c.title}
+        </option>
+      ))}
+    </SelectField>
+  );
+}
+
 /**
  * /admin/quiz-grades-dashboard and /admin/text-quiz-grades-dashboard (classroom-tools §2, §6, §8, §9): summary cards,
- * Filter by Quiz, the results table with Delete; beyond the spec, CSV export of what is shown, and for one chosen quiz
- * its item analysis and the accommodations form. The route guard lets only teachers and admins in; the server
- * decides again.
+ * Filter by Quiz, the results table with Delete; beyond the spec, a class filter, CSV export of what is shown, and
+ * for one chosen quiz its item analysis and the accommodations form. The server filters, pages and sums over the
+ * caller's scope (ADR 0042); the route guard lets only teachers and admins in, and the server decides again.
  */
 function GradesDashboardPage({ kind }: { kind: QuizKind }) {
   const info = GRADE_KINDS[kind];
-  const grades = useGrades(kind);
+  const [params, setParams] = useSearchParams();
+  const classId = (params.get('classId') ?? '').toLowerCase();
   const [quizId, setQuizId] = useState('');
+  const scope: GradeFilters = classId ? { classId } : {};
+  // The quiz filter's choices come from the summary without the quiz, so choosing one keeps the others listed.
+  const scopeSummary = useGradeSummary(kind, scope);
+  const quizzes = scopeSummary.data?.quizzes ?? [];
+  const selected = quizzes.find((q) => q.id === quizId) ?? null;
+  const filters: GradeFilters = selected ? { ...scope, quizId: selected.id } : scope;
+  const summary = useGradeSummary(kind, filters);
+  const grades = useGradePages(kind, filters);
   const deleteGrade = useToastMutation(useDeleteGrade(kind), {
     success: GradeMessages.gradeDeleted,
     error: gradeDeleteMessage,
     log: 'Quiz result delete failed',
   });
 
-  const all = useMemo(() => grades.data ?? [], [grades.data]);
-  const quizzes = useMemo(() => quizzesOf(all), [all]);
-  const selected = quizzes.find((q) => q.id === quizId) ?? null;
-  const shown = useMemo(
-    () => (selected ? all.filter((g) => g.quizId === selected.id) : all),
-    [all, selected],
-  );
-  const summary = summarize(shown);
+  const rows = useMemo(() => rowsOf(grades.data), [grades.data]);
+  const shown = rows.items;
 
   const remove = useConfirmedAction(async (grade: Grade) => {
     await deleteGrade.run(grade.id);
   });
+
+  const chooseClass = (id: string) => {
+    const next = new URLSearchParams(params);
+    if (id) next.set('classId', id);
+    else next.delete('classId');
+    setParams(next, { replace: true });
+    setQuizId('');
+  };
 
   const exportCsv = () => downloadGradesCsv(shown, gradesCsvFileName(info.csvName, selected?.title ?? null));
 
@@ -69,42 +129,58 @@ function GradesDashboardPage({ kind }: { kind: QuizKind }) {
       <QueryState query={grades} {...gradesQueryStates}>
         {() => (
           <div className="space-y-6">
-            <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" aria-label="Summary">
-              <SummaryCard label="Total Attempts" value={String(summary.totalAttempts)} />
-              <SummaryCard label="Average Score" value={`${summary.averageScore}%`} />
-              <SummaryCard label="Passed (>=70%)" value={String(summary.passed)} />
-              <SummaryCard label="Pass Rate" value={`${summary.passRate}%`} />
-            </dl>
-
-            <SelectField
-              label="Filter by Quiz"
-              value={selected ? selected.id : ''}
-              onChange={(e) => setQuizId(e.target.value)}
-              className="max-w-sm"
+            <QueryState
+              query={summary}
+              loadingView={<p className="text-sm text-slate-500">Counting the results…</p>}
+              errorText={(err) => `The summary could not be loaded: ${gradesQueryStates.errorText(err)}`}
+              retry={false}
             >
-              <option value="">{info.allQuizzes}</option>
-              {quizzes.map((q) => (
-                <option key={q.id} value={q.id}>
-                  {q.title}
-                </option>
-              ))}
-            </SelectField>
+              {(found) => <SummaryCards summary={found} />}
+            </QueryState>
 
-            <GradesTable
-              grades={shown}
-              caption={`${info.heading}: results`}
-              empty={info.empty}
-              showTime={kind === 'text'}
-              onDelete={(g) => remove.ask(g)}
-            />
+            <div className="flex flex-wrap gap-4">
+              <ClassFilter classId={classId} onChange={chooseClass} />
+              <SelectField
+                label="Filter by Quiz"
+                value={selected ? selected.id : ''}
+                onChange={(e) => setQuizId(e.target.value)}
+                className="max-w-sm"
+              >
+                <option value="">{info.allQuizzes}</option>
+                {quizzes.map((q) => (
+                  <option key={q.id} value={q.id}>
+                    {q.title}
+                  </option>
+                ))}
+              </SelectField>
+            </div>
+
+            <div>
+              <GradesTable
+                grades={shown}
+                caption={`${info.heading}: results`}
+                empty={info.empty}
+                showTime={kind === 'text'}
+                onDelete={(g) => remove.ask(g)}
+              />
+              <LoadMore
+                shown={shown.length}
+                total={rows.total}
+                hasMore={rows.hasMore}
+                loading={grades.isFetchingNextPage}
+                onLoadMore={() => void grades.fetchNextPage()}
+                noun="results"
+              />
+            </div>
 
             {selected ? (
               <>
                 <ItemAnalysisPanel
-                  key={`analysis-${selected.id}`}
+                  key={`analysis-${selected.id}-${classId}`}
                   kind={kind}
                   quizId={selected.id}
                   quizTitle={selected.title}
+                  classId={classId || undefined}
                 />
                 <AccommodationForm
                   key={`accommodation-${selected.id}`}

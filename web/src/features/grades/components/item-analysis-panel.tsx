@@ -24,12 +24,15 @@ export function ItemAnalysisPanel({
   kind,
   quizId,
   quizTitle,
+  classId,
 }: {
   kind: QuizKind;
   quizId: string;
   quizTitle: string;
+  /** One class's students only (the dashboard's class filter). */
+  classId?: string;
 }) {
-  const analysis = useItemAnalysis(kind, quizId);
+  const analysis = useItemAnalysis(kind, quizId, classId);
   return (
     <Card>
       <CardHeader
