@@ -8,7 +8,7 @@ import {
   type QuizKind,
 } from '@district/contracts/assessment';
 import { api, ApiError, errorMessage } from '@/lib/api-client';
-import { queryString, usePagedList, type Page } from '@/lib/paging';
+import { getPage, queryString, usePagedList, type Page } from '@/lib/paging';
 import { listRefreshOptions } from '@/lib/react-query';
 import { GRADE_KINDS, GradeMessages } from '../grades.constants';
 import { itemAnalysisKindKey } from './quiz-insights';
@@ -64,6 +64,16 @@ export function useGradePages(kind: QuizKind, filters: GradeFilters) {
     refetchInterval: listRefreshOptions.refetchInterval,
     retry: retryServerErrors,
     keepPrevious: true,
+  });
+}
+
+/** The newest `limit` results (the quizzes screen's table) with the whole count from X-Total-Count. */
+export function useRecentGrades(kind: QuizKind, limit: number) {
+  return useQuery({
+    ...listRefreshOptions,
+    queryKey: ['grades', kind, 'recent', limit] as const,
+    queryFn: ({ signal }) => getPage(GRADE_KINDS[kind].gradesPath, { limit }, gradeListSchema, signal),
+    retry: retryServerErrors,
   });
 }
 

@@ -55,6 +55,22 @@ describe(
       expect(screen.getByText('The latest 10 of 12 results.')).toBeInTheDocument();
     });
 
+    it('asks the server for the latest 10 only and counts the rest from X-Total-Count (ADR 0042)', async () => {
+      const view = await renderApp('/audio-quizzes', {
+        user: personas.teacher(),
+        setup: (f) => {
+          f.on('GET', '/api/audio-quizzes', { json: [] });
+          f.on('GET', '/api/quiz-grades', {
+            json: Array.from({ length: 10 }, (_, i) => makeGrade({ userName: `Student ${i + 1}` })),
+            headers: { 'X-Total-Count': '4200', 'X-Next-Cursor': 'next' },
+          });
+        },
+      });
+      await screen.findByRole('table', { name: 'Student grades' });
+      expect(screen.getByText('The latest 10 of 4,200 results.')).toBeInTheDocument();
+      expect(view.fetch.calls('GET', '/api/quiz-grades')[0]?.path).toBe('/api/quiz-grades?limit=10');
+    });
+
     it('a student sees no grades table and no grades are asked for', async () => {
       const view = await open(personas.student());
       await screen.findByRole('heading', { level: 1, name: 'Audio Quizzes' });

@@ -1,11 +1,11 @@
 import type { QuizKind } from '@district/contracts/assessment';
 import { ButtonLink, Card, CardBody, CardHeader, QueryState } from '@/components/ui';
-import { useGrades } from '../api/grades';
+import { useRecentGrades } from '../api/grades';
 import { GRADE_KINDS } from '../grades.constants';
 import { gradesQueryStates } from './grades-states';
 import { GradesTable } from './grades-table';
 
-/** How many recent results the quizzes screen shows; the dashboard has them all. */
+/** How many recent results the quizzes screen shows (all it asks the server for); the dashboard has them all. */
 export const RECENT_GRADES_SHOWN = 10;
 
 /**
@@ -14,14 +14,15 @@ export const RECENT_GRADES_SHOWN = 10;
  */
 export function QuizGradesSection({ kind }: { kind: QuizKind }) {
   const info = GRADE_KINDS[kind];
-  const grades = useGrades(kind);
+  const grades = useRecentGrades(kind, RECENT_GRADES_SHOWN);
+  const total = grades.data ? (grades.data.total ?? grades.data.items.length) : 0;
   return (
     <Card>
       <CardHeader
         title="Student Grades"
         description={
-          grades.data && grades.data.length > RECENT_GRADES_SHOWN
-            ? `The latest ${RECENT_GRADES_SHOWN} of ${grades.data.length} results.`
+          total > RECENT_GRADES_SHOWN
+            ? `The latest ${RECENT_GRADES_SHOWN} of ${total.toLocaleString('en-US')} results.`
             : 'The latest results of your students.'
         }
         actions={
@@ -32,9 +33,9 @@ export function QuizGradesSection({ kind }: { kind: QuizKind }) {
       />
       <CardBody>
         <QueryState query={grades} {...gradesQueryStates}>
-          {(all) => (
+          {(page) => (
             <GradesTable
-              grades={all.slice(0, RECENT_GRADES_SHOWN)}
+              grades={page.items.slice(0, RECENT_GRADES_SHOWN)}
               caption="Student grades"
               empty={info.empty}
               showTime={kind === 'text'}
