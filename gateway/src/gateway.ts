@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
+import { ROSTER_ZIP_MAX_BYTES } from '@district/contracts';
 import type { InProcessHandler, PageFetch, PagePlugin } from '@district/nest-common';
 import { AccessLog } from './access-log';
 import { ApiDocs } from './api-docs';
@@ -37,6 +38,8 @@ import {
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 /** A 5 MB image plus the multipart envelope. */
 export const DEFAULT_UPLOAD_LIMIT = 6 * 1024 * 1024;
+/** A district's roster zip (identity refuses one over ROSTER_ZIP_MAX_BYTES itself, with its own message). */
+export const ROSTER_UPLOAD_LIMIT = ROSTER_ZIP_MAX_BYTES + 1024 * 1024;
 
 export interface GatewayOptions {
   /**
@@ -194,6 +197,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       limits: {
         default: options.bodyLimits?.default ?? DEFAULT_BODY_LIMIT,
         upload: options.bodyLimits?.upload ?? DEFAULT_UPLOAD_LIMIT,
+        roster: ROSTER_UPLOAD_LIMIT,
       },
       local: new Map(Object.entries(options.local ?? {})),
       upstreamTimeoutMs: options.upstreamTimeoutMs ?? 60_000,

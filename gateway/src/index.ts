@@ -2,6 +2,7 @@ export {
   createGateway,
   DEFAULT_BODY_LIMIT,
   DEFAULT_UPLOAD_LIMIT,
+  ROSTER_UPLOAD_LIMIT,
   type Gateway,
   type GatewayOptions,
 } from './gateway';

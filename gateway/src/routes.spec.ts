@@ -103,9 +103,12 @@ describe('route table (the test registry: identity, content and the planned serv
     }
   });
 
-  it('lets only the image upload use the larger body limit', () => {
+  it('lets only the image upload use the larger body limit, and only the roster import the largest', () => {
     expect(TEST_ROUTES.filter((r) => r.bodyLimit === 'upload').map((r) => r.path)).toEqual([
       '/api/upload-image',
+    ]);
+    expect(TEST_ROUTES.filter((r) => r.bodyLimit === 'roster').map((r) => r.path)).toEqual([
+      '/api/admin/roster/imports',
     ]);
   });
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
-import { createGateway } from '../src';
+import { createGateway, ROSTER_UPLOAD_LIMIT } from '../src';
 import { WITHOUT_CHAT_AND_PLANNED, TEST_ROUTES, TEST_SERVICES } from './support/test-services';
 import { CONTENT_SECURITY_POLICY } from '../src/security-headers';
 import type { FakeService } from './support/fake-service';
@@ -513,6 +513,29 @@ describe('body-size limits', () => {
       chunks: [chunk, chunk, chunk, chunk, chunk, chunk, chunk],
     });
     expect(streamed.status).toBe(413);
+  });
+
+  it('lets a district’s roster zip through to identity, up to the roster limit (ADR 0042)', async () => {
+    const chunk = Buffer.alloc(MB, 1);
+    const ok = await request(harness.base, '/api/admin/roster/imports', {
+      method: 'POST',
+      chunks: Array.from({ length: 12 }, () => chunk),
+      headers: { 'Content-Type': 'multipart/form-data; boundary=x' },
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.json()).toMatchObject({ service: 'identity', bodyBytes: 12 * MB });
+    const declared = await request(harness.base, '/api/admin/roster/imports', {
+      method: 'POST',
+      headers: { 'Content-Length': String(ROSTER_UPLOAD_LIMIT + 1) },
+      body: Buffer.alloc(0),
+    });
+    expect(declared.status).toBe(413);
+    // The image upload's limit still holds on its own route.
+    const image = await request(harness.base, '/api/upload-image', {
+      method: 'POST',
+      chunks: Array.from({ length: 7 }, () => chunk),
+    });
+    expect(image.status).toBe(413);
   });
 
   it('keeps serving after refusing bodies', async () => {

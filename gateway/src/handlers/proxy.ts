@@ -1,3 +1,4 @@
+import type { BodyLimitKind } from '@district/nest-common';
 import type { Forwarding } from '../forwarding';
 import { handOver, type InProcessHandler } from '../in-process';
 import { sendJsonError } from '../json-response';
@@ -23,7 +24,7 @@ export interface ProxyHandlerOptions {
   routes: readonly Route[];
   proxies: ServiceProxies;
   forwarding: Forwarding;
-  limits: { default: number; upload: number };
+  limits: Record<BodyLimitKind, number>;
   /** Services running in this process (`--target=all`): their request listeners, called without a loopback hop. */
   local: ReadonlyMap<string, InProcessHandler>;
   /** How long an in-process service may stay silent before the client gets 504, as through the proxy. */
@@ -49,7 +50,7 @@ export class ProxyHandler implements GatewayHandler {
       return true;
     }
     ctx.target = route.service;
-    const limit = route.bodyLimit === 'upload' ? this.options.limits.upload : this.options.limits.default;
+    const limit = this.options.limits[route.bodyLimit];
     const declared = req.headers['content-length'];
     if (declared !== undefined && Number(declared) > limit) {
       refuseTooLarge(res, limit);

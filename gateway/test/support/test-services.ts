@@ -1,3 +1,4 @@
+import type { BodyLimitKind } from '@district/nest-common';
 import { buildRouteTable, type GatewayService, type Route, type RouteMatch } from '../../src/routes';
 
 /**
@@ -6,12 +7,7 @@ import { buildRouteTable, type GatewayService, type Route, type RouteMatch } fro
  * assessment, classroom and chat are the planned services with the paths the spec gives them, chat owning
  * the WebSocket. The launcher's own tests check the real registry's table.
  */
-const route = (
-  path: string,
-  match: RouteMatch,
-  sample: string,
-  bodyLimit: 'default' | 'upload' = 'default',
-) => ({
+const route = (path: string, match: RouteMatch, sample: string, bodyLimit: BodyLimitKind = 'default') => ({
   path,
   match,
   sample,
@@ -25,6 +21,7 @@ export const TEST_SERVICES: readonly GatewayService[] = [
       route('/api/auth', 'tree', '/api/auth/login'),
       route('/api/users', 'tree', '/api/users/3f2a/approval'),
       route('/api/admin/users', 'tree', '/api/admin/users/3f2a/password'),
+      route('/api/admin/roster/imports', 'exact', '/api/admin/roster/imports', 'roster'),
       route('/api/classes', 'tree', '/api/classes/3f2a/members'),
     ],
   },

@@ -24,9 +24,9 @@ export function defineIdentityService(options: IdentityModuleOptions = {}): Serv
       serviceRoute('/api/admin/users', 'tree', '/api/admin/users/3f2a/password'),
       serviceRoute('/api/admin/audit-log', 'exact', '/api/admin/audit-log'),
       // The district's roster (ADR 0042).
-      // The roster upload takes the upload body limit (first match wins, so before its tree). A district's zip
-      // (up to ROSTER_ZIP_MAX_BYTES) needs a larger kind of its own in the gateway: until then, GATEWAY_UPLOAD_LIMIT.
-      serviceRoute('/api/admin/roster/imports', 'exact', '/api/admin/roster/imports', 'upload'),
+      // The roster upload takes the gateway's roster body limit (ROSTER_ZIP_MAX_BYTES and the multipart envelope);
+      // first match wins, so it comes before its tree.
+      serviceRoute('/api/admin/roster/imports', 'exact', '/api/admin/roster/imports', 'roster'),
       serviceRoute('/api/admin/roster', 'tree', '/api/admin/roster/imports/3f2a'),
       serviceRoute('/api/schools', 'tree', '/api/schools'),
       serviceRoute('/api/classes', 'tree', '/api/classes/3f2a'),

@@ -47,7 +47,8 @@ export interface PlatformRuntime {
 export type RouteMatch = 'exact' | 'tree' | 'pattern';
 
 /** Which body-size limit the gateway applies: the default (JSON) one or the image-upload one. */
-export type BodyLimitKind = 'default' | 'upload';
+/** `roster`: a district's OneRoster zip (ADR 0042), `ROSTER_ZIP_MAX_BYTES` plus the multipart envelope. */
+export type BodyLimitKind = 'default' | 'upload' | 'roster';
 
 /** A public path the gateway sends to a service. Declared by the service, so the route table needs no edit. */
 export interface ServiceRoute {
