@@ -29,3 +29,10 @@ export class SlideNotFoundError extends ItemNotFoundError {
 
 /** The item exists but the caller may not change it (not its creator, not an admin). */
 export class NotItemOwnerError extends ClassroomError {}
+
+/** A new item's `schoolId` is not a school its creator teaches in or administers (issue #36). */
+export class SchoolNotAllowedError extends ClassroomError {
+  constructor() {
+    super(M.schoolNotYours);
+  }
+}

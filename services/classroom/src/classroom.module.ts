@@ -38,6 +38,8 @@ export class ClassroomModule {
           schema,
           entities: [],
           migrations: classroomMigrations,
+          // Items gain the school of their creator (issue #36, ADR 0042).
+          roster: true,
         }),
         AudioListsModule,
         AudioProxyModule,

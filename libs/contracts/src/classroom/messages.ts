@@ -113,4 +113,7 @@ export const ClassroomMessages = {
   slideCategoryTooLong: `Category must be at most ${SLIDE_CATEGORY_MAX} characters`,
   slideTagsInvalid: `Tags must be at most ${SLIDE_TAGS_MAX}, each at most ${SLIDE_TAG_MAX} characters`,
   slideIsPublicInvalid: 'isPublic must be true or false',
+  // The item's school (issue #36).
+  schoolIdInvalid: 'schoolId must be a school id',
+  schoolNotYours: 'Choose a school you teach in or administer',
 } as const;

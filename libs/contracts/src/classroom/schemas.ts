@@ -24,6 +24,25 @@ import { isGoogleSlidesUrl } from './slides-url';
 
 const id = z.string().uuid();
 
+/**
+ * The school an item belongs to (issue #36, ADR 0042): its school's administrators may change it as its creator
+ * and district administrators can. Null when it has none (an installation without schools, or a creator of
+ * several schools who chose none). Served on every item.
+ */
+const itemSchoolSchema = id.nullable().optional();
+
+/**
+ * On create only (an update keeps the item's school): a school the creator teaches in or administers (any school
+ * of the district for a district administrator); null for none; absent: the creator's school if they have exactly
+ * one, else none.
+ */
+const schoolIdInput = z
+  .string({ error: M.schoolIdInvalid })
+  .uuid(M.schoolIdInvalid)
+  .transform((v) => v.toLowerCase())
+  .nullable()
+  .optional();
+
 /** An optional text field: trimmed, `null`/missing read as ''. */
 function optionalText(max: number, tooLong: string, notText: string = tooLong) {
   return z
@@ -65,6 +84,7 @@ export const audioListSchema = z.object({
   description: z.string(),
   audioFiles: z.array(audioFileSchema),
   creatorId: id.nullable(),
+  schoolId: itemSchoolSchema,
   creatorName: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -108,6 +128,7 @@ export const audioListInputSchema = z.object(
       .max(AUDIO_LIST_TITLE_MAX, M.audioListTitleTooLong),
     description: optionalText(AUDIO_LIST_DESCRIPTION_MAX, M.audioListDescriptionTooLong),
     audioFiles: audioFilesSchema,
+    schoolId: schoolIdInput,
   },
   { error: M.bodyNotObject },
 );
@@ -148,6 +169,7 @@ export const lessonPlanSchema = z.object({
   evaluation: z.string(),
   reflection: z.string(),
   creatorId: id.nullable(),
+  schoolId: itemSchoolSchema,
   creatorName: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -248,6 +270,7 @@ export const lessonPlanInputSchema = z.object(
     totalTime: shortText('Total time').transform((v) => (v === '' ? LESSON_PLAN_DEFAULT_TOTAL_TIME : v)),
     evaluation: longText('Evaluation'),
     reflection: longText('Reflection'),
+    schoolId: schoolIdInput,
   },
   { error: M.bodyNotObject },
 );
@@ -266,6 +289,7 @@ export const googleSlideSchema = z.object({
   category: z.string(),
   tags: z.array(z.string()),
   creatorId: id.nullable(),
+  schoolId: itemSchoolSchema,
   creatorName: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -322,6 +346,7 @@ export const googleSlideInputSchema = z.object(
         (tags) => tags.length <= SLIDE_TAGS_MAX && tags.every((t) => t.length <= SLIDE_TAG_MAX),
         M.slideTagsInvalid,
       ),
+    schoolId: schoolIdInput,
   },
   { error: M.bodyNotObject },
 );

@@ -11,6 +11,7 @@ interface AudioListRow {
   audio_files: AudioFile[];
   creator_id: string | null;
   creator_name: string;
+  school_id: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -18,7 +19,8 @@ interface AudioListRow {
 /** An audio list as stored: the contract's fields but `canEdit`, which depends on the caller. */
 export type StoredAudioList = StoredItem<{ title: string; description: string; audioFiles: AudioFile[] }>;
 
-const COLUMNS = `id, title, description, audio_files, creator_id, creator_name, created_at, updated_at`;
+const COLUMNS = `id, title, description, audio_files, creator_id, creator_name, school_id::text AS school_id,
+  created_at, updated_at`;
 
 function toList(row: AudioListRow): StoredAudioList {
   return {
@@ -28,6 +30,7 @@ function toList(row: AudioListRow): StoredAudioList {
     audioFiles: row.audio_files,
     creatorId: row.creator_id,
     creatorName: row.creator_name,
+    schoolId: row.school_id,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
@@ -56,19 +59,28 @@ export class AudioListsRepository {
     return rows.length > 0 ? toList(rows[0]) : null;
   }
 
-  /** A new list; with `id`, nothing when that id exists (demo data), answering null. */
+  /** A new list (of `schoolId`); with `id`, nothing when that id exists (demo data), answering null. */
   async insert(
     tx: EntityManager,
     input: AudioListInput,
     creator: Creator,
     id?: string,
+    schoolId: string | null = null,
   ): Promise<StoredAudioList | null> {
     const rows: AudioListRow[] = await tx.query(
-      `INSERT INTO audio_lists (id, title, description, audio_files, creator_id, creator_name)
-       VALUES (COALESCE($1::uuid, gen_random_uuid()), $2, $3, $4::jsonb, $5, $6)
+      `INSERT INTO audio_lists (id, title, description, audio_files, creator_id, creator_name, school_id)
+       VALUES (COALESCE($1::uuid, gen_random_uuid()), $2, $3, $4::jsonb, $5, $6, $7::uuid)
        ON CONFLICT (id) DO NOTHING
        RETURNING ${COLUMNS}`,
-      [id ?? null, input.title, input.description, jsonb(input.audioFiles), creator.id, creator.name],
+      [
+        id ?? null,
+        input.title,
+        input.description,
+        jsonb(input.audioFiles),
+        creator.id,
+        creator.name,
+        schoolId,
+      ],
     );
     return rows.length > 0 ? toList(rows[0]) : null;
   }

@@ -12,6 +12,7 @@ import { OutboxService, PLATFORM_LOGGER, type AuthUser, type Logger } from '@dis
 import { CLASSROOM_CONFIG, type ClassroomConfig } from '../classroom.config';
 import { AudioListNotFoundError, NotItemOwnerError } from '../classroom.errors';
 import { canChange, withRights } from '../rights/rights';
+import { SchoolRights } from '../rights/school-rights';
 import type { Creator } from '../rights/stored-item';
 import { AudioListsRepository, type StoredAudioList } from './audio-lists.repository';
 
@@ -28,18 +29,26 @@ export class AudioListsService {
     @Inject(OutboxService) private readonly outbox: OutboxService,
     @Inject(CLASSROOM_CONFIG) private readonly config: ClassroomConfig,
     @Inject(PLATFORM_LOGGER) private readonly logger: Logger,
+    @Inject(SchoolRights) private readonly schools: SchoolRights,
   ) {}
 
   async list(user: AuthUser): Promise<AudioList[]> {
-    return (await this.lists.list(this.config.CLASSROOM_LIST_LIMIT)).map((l) => withRights(user, l));
+    const administered = await this.schools.administeredBy(user);
+    return (await this.lists.list(this.config.CLASSROOM_LIST_LIMIT)).map((l) =>
+      withRights(user, l, administered),
+    );
   }
 
   async create(user: AuthUser, input: AudioListInput): Promise<AudioList> {
+    const schoolId = await this.schools.schoolForNew(user, input.schoolId);
     const list = await this.dataSource.transaction(async (tx) => {
-      const created = (await this.lists.insert(tx, input, {
-        id: user.id,
-        name: user.name,
-      })) as StoredAudioList;
+      const created = (await this.lists.insert(
+        tx,
+        input,
+        { id: user.id, name: user.name },
+        undefined,
+        schoolId,
+      )) as StoredAudioList;
       await this.enqueueChanged(tx, Subjects.classroomAudioListCreated, created);
       return created;
     });
@@ -62,7 +71,7 @@ export class AudioListsService {
       return updated;
     });
     this.logger.info({ audioListId: id, files: list.audioFiles.length }, 'audio list updated');
-    return withRights(user, list);
+    return withRights(user, list, await this.schools.administeredBy(user));
   }
 
   async remove(user: AuthUser, id: string): Promise<void> {
@@ -79,7 +88,8 @@ export class AudioListsService {
   private async lockChangeable(tx: EntityManager, user: AuthUser, id: string): Promise<StoredAudioList> {
     const stored = await this.lists.findForUpdate(tx, id);
     if (!stored) throw new AudioListNotFoundError();
-    if (!canChange(user, stored.creatorId)) throw new NotItemOwnerError(M.audioListOwnerOnly);
+    if (!canChange(user, stored, await this.schools.administeredBy(user)))
+      throw new NotItemOwnerError(M.audioListOwnerOnly);
     return stored;
   }
 

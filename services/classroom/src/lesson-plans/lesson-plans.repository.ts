@@ -30,16 +30,17 @@ interface LessonPlanRow {
   reflection: string;
   creator_id: string | null;
   creator_name: string;
+  school_id: string | null;
   created_at: Date;
   updated_at: Date;
 }
 
 /** A lesson plan as stored: the contract's fields but `canEdit`, which depends on the caller. */
-export type StoredLessonPlan = Omit<LessonPlan, 'canEdit'>;
+export type StoredLessonPlan = Omit<LessonPlan, 'canEdit' | 'schoolId'> & { schoolId: string | null };
 
 const COLUMNS = `id, title, teacher, plan_date, subject, topic, standards, i_can_statements, academic_vocabulary,
   dok_questions, warm_up, explore, explain, elaborate, evaluate, total_time, evaluation, reflection, creator_id,
-  creator_name, created_at, updated_at`;
+  creator_name, school_id::text AS school_id, created_at, updated_at`;
 
 function toPlan(row: LessonPlanRow): StoredLessonPlan {
   return {
@@ -63,6 +64,7 @@ function toPlan(row: LessonPlanRow): StoredLessonPlan {
     reflection: row.reflection,
     creatorId: row.creator_id,
     creatorName: row.creator_name,
+    schoolId: row.school_id,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
@@ -122,22 +124,23 @@ export class LessonPlansRepository {
     return rows.length > 0 ? toPlan(rows[0]) : null;
   }
 
-  /** A new plan; with `id`, nothing when that id exists (demo data), answering null. */
+  /** A new plan (of `schoolId`); with `id`, nothing when that id exists (demo data), answering null. */
   async insert(
     tx: EntityManager,
     input: LessonPlanInput,
     creator: Creator,
     id?: string,
+    schoolId: string | null = null,
   ): Promise<StoredLessonPlan | null> {
     const rows: LessonPlanRow[] = await tx.query(
       `INSERT INTO lesson_plans (id, title, teacher, plan_date, subject, topic, standards, i_can_statements,
          academic_vocabulary, dok_questions, warm_up, explore, explain, elaborate, evaluate, total_time, evaluation,
-         reflection, creator_id, creator_name)
+         reflection, creator_id, creator_name, school_id)
        VALUES (COALESCE($1::uuid, gen_random_uuid()), $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12::jsonb,
-         $13::jsonb, $14::jsonb, $15::jsonb, $16, $17, $18, $19, $20)
+         $13::jsonb, $14::jsonb, $15::jsonb, $16, $17, $18, $19, $20, $21::uuid)
        ON CONFLICT (id) DO NOTHING
        RETURNING ${COLUMNS}`,
-      [id ?? null, ...values(input), creator.id, creator.name],
+      [id ?? null, ...values(input), creator.id, creator.name, schoolId],
     );
     return rows.length > 0 ? toPlan(rows[0]) : null;
   }

@@ -12,6 +12,7 @@ import { OutboxService, PLATFORM_LOGGER, type AuthUser, type Logger } from '@dis
 import { CLASSROOM_CONFIG, type ClassroomConfig } from '../classroom.config';
 import { LessonPlanNotFoundError, NotItemOwnerError } from '../classroom.errors';
 import { canChange, withRights } from '../rights/rights';
+import { SchoolRights } from '../rights/school-rights';
 import type { Creator } from '../rights/stored-item';
 import { LessonPlansRepository, type StoredLessonPlan } from './lesson-plans.repository';
 
@@ -28,18 +29,26 @@ export class LessonPlansService {
     @Inject(OutboxService) private readonly outbox: OutboxService,
     @Inject(CLASSROOM_CONFIG) private readonly config: ClassroomConfig,
     @Inject(PLATFORM_LOGGER) private readonly logger: Logger,
+    @Inject(SchoolRights) private readonly schools: SchoolRights,
   ) {}
 
   async list(user: AuthUser): Promise<LessonPlan[]> {
-    return (await this.plans.list(this.config.CLASSROOM_LIST_LIMIT)).map((l) => withRights(user, l));
+    const administered = await this.schools.administeredBy(user);
+    return (await this.plans.list(this.config.CLASSROOM_LIST_LIMIT)).map((l) =>
+      withRights(user, l, administered),
+    );
   }
 
   async create(user: AuthUser, input: LessonPlanInput): Promise<LessonPlan> {
+    const schoolId = await this.schools.schoolForNew(user, input.schoolId);
     const plan = await this.dataSource.transaction(async (tx) => {
-      const created = (await this.plans.insert(tx, input, {
-        id: user.id,
-        name: user.name,
-      })) as StoredLessonPlan;
+      const created = (await this.plans.insert(
+        tx,
+        input,
+        { id: user.id, name: user.name },
+        undefined,
+        schoolId,
+      )) as StoredLessonPlan;
       await this.enqueueChanged(tx, Subjects.classroomLessonPlanCreated, created);
       return created;
     });
@@ -62,7 +71,7 @@ export class LessonPlansService {
       return updated;
     });
     this.logger.info({ lessonPlanId: id }, 'lesson plan updated');
-    return withRights(user, plan);
+    return withRights(user, plan, await this.schools.administeredBy(user));
   }
 
   async remove(user: AuthUser, id: string): Promise<void> {
@@ -79,7 +88,8 @@ export class LessonPlansService {
   private async lockChangeable(tx: EntityManager, user: AuthUser, id: string): Promise<StoredLessonPlan> {
     const stored = await this.plans.findForUpdate(tx, id);
     if (!stored) throw new LessonPlanNotFoundError();
-    if (!canChange(user, stored.creatorId)) throw new NotItemOwnerError(M.lessonPlanOwnerOnly);
+    if (!canChange(user, stored, await this.schools.administeredBy(user)))
+      throw new NotItemOwnerError(M.lessonPlanOwnerOnly);
     return stored;
   }
 

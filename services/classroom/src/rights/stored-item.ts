@@ -9,6 +9,8 @@ export type StoredItem<T> = T & {
   id: string;
   creatorId: string | null;
   creatorName: string;
+  /** The item's school (issue #36): its administrators may change the item; null for none. */
+  schoolId: string | null;
   createdAt: string;
   updatedAt: string;
 };

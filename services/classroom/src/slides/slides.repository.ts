@@ -15,15 +15,16 @@ interface SlideRow {
   tags: string[];
   creator_id: string | null;
   creator_name: string;
+  school_id: string | null;
   created_at: Date;
   updated_at: Date;
 }
 
 /** A slide as stored: the contract's fields but `canEdit`, which depends on the caller. */
-export type StoredSlide = Omit<GoogleSlide, 'canEdit'>;
+export type StoredSlide = Omit<GoogleSlide, 'canEdit' | 'schoolId'> & { schoolId: string | null };
 
 const COLUMNS = `id, title, description, google_slides_url, embed_url, is_public, category, tags, creator_id,
-  creator_name, created_at, updated_at`;
+  creator_name, school_id::text AS school_id, created_at, updated_at`;
 
 function toSlide(row: SlideRow): StoredSlide {
   return {
@@ -37,6 +38,7 @@ function toSlide(row: SlideRow): StoredSlide {
     tags: row.tags,
     creatorId: row.creator_id,
     creatorName: row.creator_name,
+    schoolId: row.school_id,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
@@ -64,18 +66,22 @@ export class SlidesRepository {
     return rows.length > 0 ? toSlide(rows[0]) : null;
   }
 
-  /** A new slide with its derived embed; with `id`, nothing when that id exists (demo data), answering null. */
+  /**
+   * A new slide (of `schoolId`) with its derived embed; with `id`, nothing when that id exists (demo data),
+   * answering null.
+   */
   async insert(
     tx: EntityManager,
     input: GoogleSlideInput,
     embedUrl: string,
     creator: Creator,
     id?: string,
+    schoolId: string | null = null,
   ): Promise<StoredSlide | null> {
     const rows: SlideRow[] = await tx.query(
       `INSERT INTO google_slides (id, title, description, google_slides_url, embed_url, is_public, category, tags,
-         creator_id, creator_name)
-       VALUES (COALESCE($1::uuid, gen_random_uuid()), $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10)
+         creator_id, creator_name, school_id)
+       VALUES (COALESCE($1::uuid, gen_random_uuid()), $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11::uuid)
        ON CONFLICT (id) DO NOTHING
        RETURNING ${COLUMNS}`,
       [
@@ -89,6 +95,7 @@ export class SlidesRepository {
         jsonb(input.tags),
         creator.id,
         creator.name,
+        schoolId,
       ],
     );
     return rows.length > 0 ? toSlide(rows[0]) : null;

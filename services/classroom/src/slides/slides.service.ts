@@ -13,6 +13,7 @@ import { OutboxService, PLATFORM_LOGGER, type AuthUser, type Logger } from '@dis
 import { CLASSROOM_CONFIG, type ClassroomConfig } from '../classroom.config';
 import { NotItemOwnerError, SlideNotFoundError } from '../classroom.errors';
 import { canChange, isStaff, withRights } from '../rights/rights';
+import { SchoolRights } from '../rights/school-rights';
 import type { Creator } from '../rights/stored-item';
 import { SlidesRepository, type StoredSlide } from './slides.repository';
 
@@ -30,10 +31,12 @@ export class SlidesService {
     @Inject(OutboxService) private readonly outbox: OutboxService,
     @Inject(CLASSROOM_CONFIG) private readonly config: ClassroomConfig,
     @Inject(PLATFORM_LOGGER) private readonly logger: Logger,
+    @Inject(SchoolRights) private readonly schools: SchoolRights,
   ) {}
 
   async list(user: AuthUser): Promise<GoogleSlide[]> {
     const stored = await this.slides.list(this.config.CLASSROOM_LIST_LIMIT, !isStaff(user));
+    const administered = await this.schools.administeredBy(user);
     const served: GoogleSlide[] = [];
     for (const slide of stored) {
       const embedUrl = deriveEmbedUrl(slide.googleSlidesUrl);
@@ -41,17 +44,22 @@ export class SlidesService {
         await this.slides.fixEmbed(slide.id, slide.googleSlidesUrl, embedUrl);
         this.logger.info({ slideId: slide.id }, 'stored slide embed recomputed');
       }
-      served.push(withRights(user, { ...slide, embedUrl }));
+      served.push(withRights(user, { ...slide, embedUrl }, administered));
     }
     return served;
   }
 
   async create(user: AuthUser, input: GoogleSlideInput): Promise<GoogleSlide> {
+    const schoolId = await this.schools.schoolForNew(user, input.schoolId);
     const slide = await this.dataSource.transaction(async (tx) => {
-      const created = (await this.slides.insert(tx, input, deriveEmbedUrl(input.googleSlidesUrl), {
-        id: user.id,
-        name: user.name,
-      })) as StoredSlide;
+      const created = (await this.slides.insert(
+        tx,
+        input,
+        deriveEmbedUrl(input.googleSlidesUrl),
+        { id: user.id, name: user.name },
+        undefined,
+        schoolId,
+      )) as StoredSlide;
       await this.enqueueChanged(tx, Subjects.classroomSlideCreated, created);
       return created;
     });
@@ -88,7 +96,7 @@ export class SlidesService {
       return this.replace(tx, id, input);
     });
     this.logger.info({ slideId: id, isPublic: slide.isPublic }, 'slide updated');
-    return withRights(user, slide);
+    return withRights(user, slide, await this.schools.administeredBy(user));
   }
 
   /** Writes `input` over the locked slide `id` (its embed URL derived again) with its updated event. */
@@ -121,7 +129,8 @@ export class SlidesService {
   private async lockChangeable(tx: EntityManager, user: AuthUser, id: string): Promise<StoredSlide> {
     const stored = await this.slides.findForUpdate(tx, id);
     if (!stored) throw new SlideNotFoundError();
-    if (!canChange(user, stored.creatorId)) throw new NotItemOwnerError(M.slideOwnerOnly);
+    if (!canChange(user, stored, await this.schools.administeredBy(user)))
+      throw new NotItemOwnerError(M.slideOwnerOnly);
     return stored;
   }
 

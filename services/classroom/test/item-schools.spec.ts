@@ -1,0 +1,191 @@
+import { randomUUID } from 'node:crypto';
+import { ClassroomMessages as M } from '@district/contracts';
+import type { HttpClient } from '@district/nest-common/testing';
+import { publishClass, publishSchool } from './support/class-roster';
+import { startClassroom, type ClassroomTestApp } from './support/classroom-app';
+
+/**
+ * Items gain the school (issue #36): filed under the creator's school from classroom's roster projection, changed
+ * by their creator, a district administrator, or an administrator of their school — by nobody else.
+ */
+jest.setTimeout(60_000);
+
+interface Person {
+  id: string;
+  client: HttpClient;
+}
+interface Item {
+  id: string;
+  schoolId?: string | null;
+  canEdit: boolean;
+}
+
+let app: ClassroomTestApp;
+let creator: Person;
+let colleague: Person;
+let headOfA: Person;
+let headOfB: Person;
+let district: Person;
+let twoSchools: Person;
+const schoolA = randomUUID();
+const schoolB = randomUUID();
+
+async function signIn(persona: 'teacher' | 'admin', name: string): Promise<Person> {
+  const { client, person } = await app.signIn(persona, { name });
+  return { id: person.id, client };
+}
+
+beforeAll(async () => {
+  app = await startClassroom();
+  creator = await signIn('teacher', 'Ms. Ruiz');
+  colleague = await signIn('teacher', 'Mr. Soto');
+  // School administrators are rostered as teachers (ADR 0042).
+  headOfA = await signIn('teacher', 'Head of A');
+  headOfB = await signIn('teacher', 'Head of B');
+  district = await signIn('admin', 'District');
+  twoSchools = await signIn('teacher', 'Ms. Both');
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+const KINDS = [
+  {
+    kind: 'audio list',
+    path: '/api/audio-lists',
+    body: () => ({
+      title: `List ${randomUUID().slice(0, 6)}`,
+      audioFiles: [{ name: 'Uno', url: '/sounds/1.mp3' }],
+    }),
+    ownerOnly: M.audioListOwnerOnly,
+  },
+  {
+    kind: 'lesson plan',
+    path: '/api/lesson-plans',
+    body: () => ({ title: `Plan ${randomUUID().slice(0, 6)}` }),
+    ownerOnly: M.lessonPlanOwnerOnly,
+  },
+  {
+    kind: 'Google Slide',
+    path: '/api/google-slides',
+    body: () => ({
+      title: `Deck ${randomUUID().slice(0, 6)}`,
+      googleSlidesUrl: 'https://docs.google.com/presentation/d/1AbC-d_9xYz/edit',
+    }),
+    ownerOnly: M.slideOwnerOnly,
+  },
+] as const;
+type Kind = (typeof KINDS)[number];
+
+async function create(kind: Kind, by: Person, extra: Record<string, unknown> = {}): Promise<Item> {
+  const res = await by.client.post<Item>(kind.path, { ...kind.body(), ...extra });
+  if (res.status !== 201) throw new Error(`${kind.kind}: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+async function listed(kind: Kind, by: Person, id: string): Promise<Item | undefined> {
+  return (await by.client.get<Item[]>(kind.path)).body.find((i) => i.id === id);
+}
+
+describe('an installation without classes', () => {
+  it.each(KINDS)('files a new $kind under no school and gives no school’s rights', async (kind) => {
+    const item = await create(kind, creator);
+    expect(item.schoolId).toBeNull();
+    const res = await creator.client.post(kind.path, { ...kind.body(), schoolId: randomUUID() });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ message: M.schoolNotYours });
+    expect((await headOfA.client.put(`${kind.path}/${item.id}`, kind.body())).status).toBe(403);
+  });
+});
+
+describe('a district', () => {
+  beforeAll(async () => {
+    await publishSchool(app, schoolA, [headOfA.id.toUpperCase()]);
+    await publishSchool(app, schoolB, [headOfB.id]);
+    await publishClass(app, {
+      classId: randomUUID(),
+      schoolId: schoolA,
+      teacherIds: [creator.id],
+      studentIds: [],
+    });
+    await publishClass(app, {
+      classId: randomUUID(),
+      schoolId: schoolA,
+      teacherIds: [colleague.id],
+      studentIds: [],
+    });
+    await publishClass(app, {
+      classId: randomUUID(),
+      schoolId: schoolA,
+      teacherIds: [twoSchools.id],
+      studentIds: [],
+    });
+    await publishClass(app, {
+      classId: randomUUID(),
+      schoolId: schoolB,
+      teacherIds: [twoSchools.id],
+      studentIds: [],
+    });
+  });
+
+  describe.each(KINDS)('a $kind', (kind) => {
+    it('is filed under its creator’s only school', async () => {
+      expect((await create(kind, creator)).schoolId).toBe(schoolA);
+      // A school administrator's only school is the one they administer.
+      expect((await create(kind, headOfA)).schoolId).toBe(schoolA);
+    });
+
+    it('is changed by its creator, its school’s administrator and a district administrator, not by others', async () => {
+      const item = await create(kind, creator);
+      const expected: [Person, boolean][] = [
+        [creator, true],
+        [colleague, false],
+        [headOfA, true],
+        [headOfB, false],
+        [district, true],
+      ];
+      for (const [who, may] of expected) {
+        expect((await listed(kind, who, item.id))?.canEdit).toBe(may);
+        const res = await who.client.put<Item>(`${kind.path}/${item.id}`, kind.body());
+        expect(res.status).toBe(may ? 200 : 403);
+        if (may) expect(res.body).toMatchObject({ schoolId: schoolA, canEdit: true });
+        else expect(res.body).toMatchObject({ message: kind.ownerOnly });
+      }
+      for (const [who] of expected.filter(([, may]) => !may))
+        expect((await who.client.delete(`${kind.path}/${item.id}`)).status).toBe(403);
+      for (const [who] of expected.filter(([, may]) => may)) {
+        const mine = await create(kind, creator);
+        expect((await who.client.delete(`${kind.path}/${mine.id}`)).status).toBe(204);
+      }
+    });
+
+    it('keeps its school when updated, whatever the body says', async () => {
+      const item = await create(kind, creator);
+      const res = await creator.client.put<Item>(`${kind.path}/${item.id}`, {
+        ...kind.body(),
+        schoolId: schoolB,
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.schoolId).toBe(schoolA);
+    });
+
+    it('takes a school its creator teaches in or administers, none for null, and refuses any other', async () => {
+      expect((await create(kind, twoSchools)).schoolId).toBeNull();
+      expect((await create(kind, twoSchools, { schoolId: schoolB.toUpperCase() })).schoolId).toBe(schoolB);
+      expect((await create(kind, creator, { schoolId: null })).schoolId).toBeNull();
+      for (const schoolId of [schoolB, randomUUID()]) {
+        const res = await creator.client.post(kind.path, { ...kind.body(), schoolId });
+        expect(res.status).toBe(400);
+        expect(res.body).toMatchObject({ message: M.schoolNotYours });
+      }
+      const malformed = await creator.client.post(kind.path, { ...kind.body(), schoolId: 'school-1' });
+      expect(malformed.status).toBe(400);
+      expect(malformed.body).toMatchObject({ message: M.schoolIdInvalid });
+      // A district administrator files under any school of the district, not an unknown one.
+      expect((await create(kind, district, { schoolId: schoolB })).schoolId).toBe(schoolB);
+      expect((await district.client.post(kind.path, { ...kind.body(), schoolId: randomUUID() })).status).toBe(
+        400,
+      );
+    });
+  });
+});
