@@ -31,6 +31,8 @@ describe('the checks on each answer', () => {
     expect(refusal('teacher or admin', 'suspendedAdmin')).toBe(403);
     expect(refusal('admin', 'teacher')).toBe(403);
     expect(refusal('admin', 'admin')).toBeUndefined();
+    expect(refusal('admin or class manager', 'student')).toBe(403);
+    expect(refusal('admin or class manager', 'teacher')).toBeUndefined();
     expect(() => refusal('whoever', 'admin')).toThrow('unknown x-access');
   });
 

@@ -18,6 +18,10 @@ export function refusal(access: string, persona: Persona): 401 | 403 | undefined
       return persona === 'teacher' || persona === 'admin' ? undefined : 403;
     case 'admin':
       return persona === 'admin' ? undefined : 403;
+    // Chat's room management (issue #36): a district administrator, or a teacher who manages a class in the site's
+    // roster (so a teacher may or may not be let in); an unapproved account or a student never manages one.
+    case 'admin or class manager':
+      return persona === 'admin' || persona === 'teacher' ? undefined : 403;
     default:
       throw new Error(`unknown x-access "${access}"`);
   }

@@ -19,7 +19,7 @@ import {
   type ChatroomChanges,
   type NewChatroom,
 } from '@district/contracts';
-import { CurrentUser, IdParam, ZodPipe, type AuthUser } from '@district/nest-common';
+import { CurrentUser, DocumentAccess, IdParam, ZodPipe, type AuthUser } from '@district/nest-common';
 import { ChatErrorsInterceptor } from '../chat-errors.interceptor';
 import { ChatroomNotFoundError } from '../chat.errors';
 import { ChatroomAccess, ChatroomManagersGuard } from './chatroom-access';
@@ -31,6 +31,7 @@ import { ChatroomsService } from './chatrooms.service';
  */
 @Controller('api/admin/chatrooms')
 @UseGuards(ChatroomManagersGuard)
+@DocumentAccess('admin or class manager')
 @UseInterceptors(ChatErrorsInterceptor)
 export class ChatroomsAdminController {
   constructor(
