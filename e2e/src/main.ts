@@ -3,6 +3,7 @@ import path from 'node:path';
 import { blogJourneys } from './journeys/blog.journey';
 import { chatJourneys } from './journeys/chat.journey';
 import { classroomJourneys } from './journeys/classroom.journey';
+import { districtJourneys } from './journeys/district.journey';
 import { keyboardJourneys } from './journeys/keyboard.journey';
 import { layoutJourneys } from './journeys/layout.journey';
 import { quizJourneys } from './journeys/quizzes.journey';
@@ -26,6 +27,7 @@ const ALL_JOURNEYS: readonly Journey[] = [
   ...chatJourneys,
   ...classroomJourneys,
   ...quizJourneys,
+  ...districtJourneys,
   ...keyboardJourneys,
   ...layoutJourneys,
 ];
