@@ -13,6 +13,7 @@ import {
   ExportUnavailableError,
   InvalidCredentialsError,
   NotDemoAccountError,
+  NotManagedUserError,
   SelfChangeError,
   TooManyAttemptsError,
   UserNotFoundError,
@@ -23,7 +24,11 @@ export function toHttpException(error: unknown): unknown {
   if (error instanceof UserNotFoundError) return new NotFoundException(error.message);
   if (error instanceof ExportUnavailableError) return new ServiceUnavailableException(error.message);
   if (error instanceof AccountTakenError) return new ConflictException(error.message);
-  if (error instanceof SelfChangeError || error instanceof NotDemoAccountError)
+  if (
+    error instanceof SelfChangeError ||
+    error instanceof NotDemoAccountError ||
+    error instanceof NotManagedUserError
+  )
     return new ForbiddenException(error.message);
   if (error instanceof InvalidCredentialsError) return new UnauthorizedException(error.message);
   if (error instanceof TooManyAttemptsError) {

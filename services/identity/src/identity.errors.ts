@@ -18,6 +18,13 @@ export class AccountTakenError extends IdentityError {
   }
 }
 
+/** A school administrator acted on someone outside their schools, or on a district administrator (ADR 0042). */
+export class NotManagedUserError extends IdentityError {
+  constructor() {
+    super(IdentityMessages.adminRequired);
+  }
+}
+
 /** An admin tried to change their own role or admin flag, or to delete themselves. */
 export class SelfChangeError extends IdentityError {}
 

@@ -177,6 +177,17 @@ export class UsersRepository {
     return rows.map((r) => r.school_id);
   }
 
+  /** True when the person has an active role, or an active enrolment in an active class, at one of the schools. */
+  async isInSchools(tx: EntityManager, userId: string, schoolIds: readonly string[]): Promise<boolean> {
+    const rows: { member: boolean }[] = await tx.query(
+      `SELECT EXISTS (SELECT 1 FROM user_roles r WHERE r.user_id = $1 AND r.active AND r.school_id = ANY($2::uuid[]))
+           OR EXISTS (SELECT 1 FROM enrollments e JOIN classes c ON c.id = e.class_id
+                       WHERE e.user_id = $1 AND e.active AND c.active AND c.school_id = ANY($2::uuid[])) AS member`,
+      [userId, schoolIds],
+    );
+    return rows[0]?.member === true;
+  }
+
   /** Unknown and malformed ids alike are simply not found. */
   async findById(id: string): Promise<UserEntity | null> {
     const canonical = canonicalUuid(id);

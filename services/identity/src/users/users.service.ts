@@ -20,8 +20,14 @@ import {
   type Logger,
 } from '@district/nest-common';
 import { AuditLogRepository } from '../audit/audit-log.repository';
-import { AccountTakenError, SelfChangeError, UserNotFoundError } from '../identity.errors';
+import {
+  AccountTakenError,
+  NotManagedUserError,
+  SelfChangeError,
+  UserNotFoundError,
+} from '../identity.errors';
 import { PasswordHasher } from './password-hasher.service';
+import type { ManagedSchools } from './school-administrator.guard';
 import { UserEntity } from './user.entity';
 import { toUserChangedEvent, type UserChange } from './user.mapper';
 import { USERS_EMAIL_KEY, USERS_USERNAME_KEY, UsersRepository, type NewUser } from './users.repository';
@@ -31,6 +37,9 @@ const ACCOUNT_TAKEN = {
   [USERS_EMAIL_KEY]: () => new AccountTakenError('email'),
   [USERS_USERNAME_KEY]: () => new AccountTakenError('username'),
 };
+
+/** A district administrator's changes reach everyone; a school administrator's only their schools' people. */
+const EVERYONE: ManagedSchools = { all: true };
 
 /**
  * Users and every change to them. A change that live sessions must notice (approval, role, admin flag,
@@ -83,9 +92,15 @@ export class UsersService {
     return user;
   }
 
-  setApproval(actor: AuthUser, id: string, approved: boolean, ip: string | null = null): Promise<UserEntity> {
+  setApproval(
+    actor: AuthUser,
+    id: string,
+    approved: boolean,
+    ip: string | null = null,
+    scope: ManagedSchools = EVERYONE,
+  ): Promise<UserEntity> {
     const audit = audited(actor, ip, approved ? 'user.approved' : 'user.suspended');
-    return this.change(id, audit, (user) => {
+    return this.change(id, scope, audit, (user) => {
       // Suspending oneself would drop one's own admin rights (ADR 0011): as with the admin flag, not by oneself.
       if (!approved && isSelf(actor, user))
         throw new SelfChangeError(IdentityMessages.cannotSuspendOwnAccount);
@@ -95,8 +110,14 @@ export class UsersService {
     });
   }
 
-  setRole(actor: AuthUser, id: string, role: Role, ip: string | null = null): Promise<UserEntity> {
-    return this.change(id, audited(actor, ip, 'user.role_changed', { role }), (user) => {
+  setRole(
+    actor: AuthUser,
+    id: string,
+    role: Role,
+    ip: string | null = null,
+    scope: ManagedSchools = EVERYONE,
+  ): Promise<UserEntity> {
+    return this.change(id, scope, audited(actor, ip, 'user.role_changed', { role }), (user) => {
       if (isSelf(actor, user)) throw new SelfChangeError(IdentityMessages.cannotChangeOwnRole);
       if (user.role === role) return [];
       user.role = role;
@@ -106,7 +127,7 @@ export class UsersService {
 
   setAdmin(actor: AuthUser, id: string, isAdmin: boolean, ip: string | null = null): Promise<UserEntity> {
     const audit = audited(actor, ip, isAdmin ? 'user.admin_granted' : 'user.admin_revoked');
-    return this.change(id, audit, (user) => {
+    return this.change(id, EVERYONE, audit, (user) => {
       if (isSelf(actor, user)) throw new SelfChangeError(IdentityMessages.cannotChangeOwnAdmin);
       if (user.isAdmin === isAdmin) return [];
       user.isAdmin = isAdmin;
@@ -117,7 +138,7 @@ export class UsersService {
   /** Approval and admin flag together, as the bootstrapped administrator needs. */
   promoteToAdmin(id: string): Promise<UserEntity> {
     // Bootstrap (ADMIN_EMAIL at start): no administrator acts, so nothing to audit.
-    return this.change(id, null, (user) => {
+    return this.change(id, EVERYONE, null, (user) => {
       const changed: UserChange[] = [];
       if (!user.isAdmin) changed.push('admin');
       if (!user.approved) changed.push('approval');
@@ -128,18 +149,28 @@ export class UsersService {
   }
 
   /** Sets a new password and ends every existing session of that user; `by` is the administrator, audited. */
-  async resetPassword(id: string, newPassword: string, by?: AuditStamp): Promise<UserEntity> {
+  async resetPassword(
+    id: string,
+    newPassword: string,
+    by?: AuditStamp,
+    scope: ManagedSchools = EVERYONE,
+  ): Promise<UserEntity> {
     if (!(await this.users.findById(id))) throw new UserNotFoundError();
     const passwordHash = await this.passwords.hash(newPassword);
     const audit = by ? (user: UserEntity) => auditRecord(by, 'user.password_reset', userTarget(user)) : null;
-    return this.change(id, audit, (user) => {
+    return this.change(id, scope, audit, (user) => {
       user.passwordHash = passwordHash;
       return ['password'];
     });
   }
 
-  async remove(actor: AuthUser, id: string, ip: string | null = null): Promise<void> {
-    const userId = await this.underLock(id, async (manager, user) => {
+  async remove(
+    actor: AuthUser,
+    id: string,
+    ip: string | null = null,
+    scope: ManagedSchools = EVERYONE,
+  ): Promise<void> {
+    const userId = await this.underLock(id, scope, async (manager, user) => {
       if (isSelf(actor, user)) throw new SelfChangeError(IdentityMessages.cannotDeleteOwnAccount);
       await this.users.delete(manager, user.id);
       await this.auditLog.append(manager, 'identity', audited(actor, ip, 'user.deleted')(user));
@@ -172,10 +203,11 @@ export class UsersService {
    */
   private change(
     id: string,
+    scope: ManagedSchools,
     audit: ((user: UserEntity) => AuditRecord) | null,
     mutate: (user: UserEntity) => UserChange[],
   ): Promise<UserEntity> {
-    return this.underLock(id, async (manager, user) => {
+    return this.underLock(id, scope, async (manager, user) => {
       const changed = mutate(user);
       if (changed.length > 0) {
         user.tokenVersion += 1;
@@ -195,10 +227,12 @@ export class UsersService {
    * Runs `work` in a transaction holding the user's row lock. The shared session state is written inside
    * it, while the lock is held, so two concurrent changes to one user reach it in commit order (written
    * after the commit, a slower first change could overwrite the second's newer version). Should the
-   * transaction then fail, the previous version is put back.
+   * transaction then fail, the previous version is put back. A school administrator's change (`scope`) reaches only
+   * a person of their schools who is not a district administrator, decided on the locked row.
    */
   private async underLock<T>(
     id: string,
+    scope: ManagedSchools,
     work: (manager: EntityManager, user: UserEntity) => Promise<T>,
   ): Promise<T> {
     const canonical = canonicalUuid(id);
@@ -208,6 +242,11 @@ export class UsersService {
       return await this.dataSource.transaction(async (manager) => {
         const user = await this.users.findForUpdate(manager, canonical);
         if (!user) throw new UserNotFoundError();
+        if (
+          !scope.all &&
+          (user.isAdmin || !(await this.users.isInSchools(manager, user.id, scope.schoolIds)))
+        )
+          throw new NotManagedUserError();
         previousVersion = user.tokenVersion;
         return work(manager, user);
       });
