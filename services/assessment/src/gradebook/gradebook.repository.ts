@@ -30,7 +30,8 @@ export interface ResultKey {
 }
 
 /** The class's current students (the projection), as a condition on `g.user_id` with the class in `$1`. */
-const OF_CLASS = `g.user_id IN (SELECT m.user_id FROM roster_members m WHERE m.class_id = $1 AND m.role = 'student')`;
+const OF_CLASS = `g.user_id = ANY(ARRAY(
+  SELECT m.user_id FROM roster_members m WHERE m.class_id = $1 AND m.role = 'student'))`;
 
 /** The SQL of the gradebook export (ADR 0042): a class's line items and its students' results, in pages. */
 @Injectable()
