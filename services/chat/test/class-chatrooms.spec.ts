@@ -262,6 +262,57 @@ describe('a class chatroom follows the class roster', () => {
   });
 });
 
+describe('a class chatroom made while a snapshot of its class is applied', () => {
+  it('reads the class roster once the snapshot has committed, so the new room is never behind it', async () => {
+    const late = randomUUID();
+    // What the projection does when a newer snapshot arrives: the class row locked, its members rewritten.
+    const runner = live.app.dataSource.createQueryRunner();
+    await runner.connect();
+    await runner.startTransaction();
+    let creating: Promise<{ status: number; body: Chatroom }> | undefined;
+    try {
+      await runner.query(`SELECT id FROM roster_classes WHERE id = $1 FOR UPDATE`, [classA]);
+      await runner.query(`INSERT INTO roster_members (class_id, user_id, role) VALUES ($1, $2, 'student')`, [
+        classA,
+        late,
+      ]);
+      creating = teacherA.client.post<Chatroom>('/api/admin/chatrooms', { name: 'Racing', classId: classA });
+      let answered = false;
+      creating.then(
+        () => (answered = true),
+        () => (answered = true),
+      );
+      // The create waits for the snapshot's transaction (or, reading past it, has already answered).
+      await waitFor(
+        async () => answered || (await waitsForClassRow()),
+        'the create waits or answers',
+        10_000,
+      );
+      await runner.commitTransaction();
+    } finally {
+      await runner.release();
+    }
+    const res = await creating;
+    expect(res?.status).toBe(201);
+    expect(res?.body.invitedUserIds).toContain(late);
+    await publishClass(live.app, {
+      classId: classA,
+      schoolId: schoolA,
+      teacherIds: [teacherA.id],
+      studentIds: [pupil.id],
+    });
+  });
+});
+
+/** Whether a statement waits for a lock on a class's projection row (the create's read of the roster). */
+async function waitsForClassRow(): Promise<boolean> {
+  const rows: { waiting: boolean }[] = await live.app.dataSource.query(
+    `SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock'
+       AND query LIKE '%FROM roster_classes WHERE id = $1 AND active%') AS waiting`,
+  );
+  return rows[0].waiting;
+}
+
 let districtAdmin: LivePerson | undefined;
 async function adminPerson(): Promise<LivePerson> {
   districtAdmin ??= await person('admin');
