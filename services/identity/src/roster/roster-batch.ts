@@ -35,6 +35,8 @@ export class Batch {
   readonly roleCheck = new Set<string>();
   /** Approval changes to make after the commit (suspend or approve), through UsersService. */
   readonly approvals: { userId: string; approved: boolean }[] = [];
+  /** Events to enqueue with the batch (one statement): the users' first, then the snapshots. */
+  readonly events: [subject: string, data: unknown][] = [];
   /** Token versions to write to the session state after the commit. */
   readonly versions: { userId: string; tokenVersion: number }[] = [];
   /** The lines staged in roster_import_rows (checkAndStage). */

@@ -9,7 +9,6 @@ import {
   type Logger,
 } from '@district/nest-common';
 import { toUserChangedEvent } from '../users/user.mapper';
-import { UsersRepository } from '../users/users.repository';
 import { UsersService } from '../users/users.service';
 import { Batch, type ImportRun } from './roster-batch';
 import { checkAndStage, markSkipped } from './roster-checks';
@@ -47,7 +46,6 @@ export class RosterImportRunner {
     @Inject(OutboxService) private readonly outbox: OutboxService,
     @Inject(SessionStateStore) private readonly sessions: SessionStateStore,
     @Inject(UsersService) private readonly usersService: UsersService,
-    @Inject(UsersRepository) private readonly users: UsersRepository,
     @Inject(RosterRepository) private readonly roster: RosterRepository,
     @Inject(RosterImportsRepository) private readonly imports: RosterImportsRepository,
     @Inject(RosterUsersRepository) private readonly rostered: RosterUsersRepository,
@@ -112,7 +110,7 @@ export class RosterImportRunner {
   /** The batch's snapshots, its people to check, its errors and progress, in its transaction. */
   private async afterRows(tx: EntityManager, batch: Batch): Promise<void> {
     const { importId } = batch.run;
-    await this.publish(tx, [...batch.classes], [...batch.schools]);
+    await this.publish(tx, batch);
     await this.imports.stage(
       tx,
       importId,
@@ -158,6 +156,7 @@ export class RosterImportRunner {
 
   /** A bulk file's absent rows end: inactive rows (their snapshots published), suspended accounts. */
   async applyAbsent(run: ImportRun, file: RosterDataFile): Promise<void> {
+    await this.imports.analyzeStaged();
     if (file === 'users.csv') return this.suspendAbsent(run);
     const absent = ABSENT[file];
     if (!absent) return;
@@ -202,31 +201,35 @@ export class RosterImportRunner {
     for (;;) {
       const changes = await this.rostered.roleMismatches(run.importId, after, ROSTER_BATCH_ROWS);
       if (changes.length === 0) return;
-      const versions = await this.dataSource.transaction(async (tx) => {
-        const written: { id: string; version: number }[] = [];
-        for (const { id, role } of changes) {
-          const user = await this.users.findForUpdate(tx, id);
-          if (!user || user.role === role) continue;
-          user.role = role;
-          user.tokenVersion += 1;
-          await this.users.save(tx, user);
-          await this.outbox.enqueue(tx, Subjects.identityUserUpdated, toUserChangedEvent(user, ['role']));
-          written.push({ id, version: user.tokenVersion });
-        }
-        return written;
+      const changed = await this.dataSource.transaction(async (tx) => {
+        const users = await this.rostered.setRoles(tx, changes);
+        await this.roster.enqueueMany(
+          tx,
+          users.map((u) =>
+            this.outbox.eventValues(Subjects.identityUserUpdated, toUserChangedEvent(u, ['role'])),
+          ),
+        );
+        return users;
       });
-      for (const { id, version } of versions) await this.sessions.setVersion(id, version);
+      await this.sessions.warm(Object.fromEntries(changed.map((u) => [u.id, u.tokenVersion])));
       after = changes[changes.length - 1].id;
     }
   }
 
-  /** One snapshot event per class and per school, each at a new version. */
-  private async publish(tx: EntityManager, classIds: string[], schoolIds: string[]): Promise<void> {
+  /** The batch's events, then one snapshot event per changed class and school (each at a new version). */
+  private async publish(tx: EntityManager, batch: Batch): Promise<void> {
+    const events = batch.events;
+    const schoolIds = [...batch.schools];
+    const classIds = [...batch.classes];
     for (let i = 0; i < schoolIds.length; i += SNAPSHOT_CHUNK)
       for (const event of await this.roster.schoolSnapshots(tx, schoolIds.slice(i, i + SNAPSHOT_CHUNK)))
-        await this.outbox.enqueue(tx, Subjects.identityRosterSchoolChanged, event);
+        events.push([Subjects.identityRosterSchoolChanged, event]);
     for (let i = 0; i < classIds.length; i += SNAPSHOT_CHUNK)
       for (const event of await this.roster.classSnapshots(tx, classIds.slice(i, i + SNAPSHOT_CHUNK)))
-        await this.outbox.enqueue(tx, Subjects.identityRosterClassChanged, event);
+        events.push([Subjects.identityRosterClassChanged, event]);
+    await this.roster.enqueueMany(
+      tx,
+      events.map(([subject, data]) => this.outbox.eventValues(subject, data)),
+    );
   }
 }

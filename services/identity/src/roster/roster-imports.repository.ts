@@ -82,7 +82,9 @@ export class RosterImportsRepository {
 
   async finish(id: string, status: 'done' | 'failed', failure: string | null): Promise<void> {
     await this.dataSource.query(
-      `UPDATE roster_imports SET status = $2, failure = $3, finished_at = now(), heartbeat_at = now() WHERE id = $1`,
+      // Done: the total becomes the rows read (the early count reads lines, a quoted field may span two).
+      `UPDATE roster_imports SET status = $2::text, failure = $3, finished_at = now(), heartbeat_at = now(),
+         total = CASE WHEN $2::text = 'done' THEN processed ELSE total END WHERE id = $1`,
       [id, status, failure],
     );
   }
@@ -187,6 +189,14 @@ export class RosterImportsRepository {
       [id, file, sourcedId],
     )) as unknown[];
     return rows.length > 0;
+  }
+
+  /**
+   * Fresh statistics for the staging table, so the anti-join that finds a bulk file's absent rows is planned as a
+   * hash join over what was staged (planned as if the table were empty, it is a loop taking seconds).
+   */
+  async analyzeStaged(): Promise<void> {
+    await this.dataSource.query(`ANALYZE roster_import_rows`);
   }
 
   async clearStaged(id: string): Promise<void> {

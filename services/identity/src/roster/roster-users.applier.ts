@@ -1,7 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { emailSchema, Subjects } from '@district/contracts';
-import { OutboxService } from '@district/nest-common';
 import { PasswordHasher } from '../users/password-hasher.service';
 import { toUserChangedEvent, type UserChange } from '../users/user.mapper';
 import { usernameBase } from '../users/username';
@@ -39,7 +39,6 @@ export class RosterUsersApplier {
     @Inject(RosterUsersRepository) private readonly rostered: RosterUsersRepository,
     @Inject(UsersRepository) private readonly users: UsersRepository,
     @Inject(PasswordHasher) private readonly passwords: PasswordHasher,
-    @Inject(OutboxService) private readonly outbox: OutboxService,
   ) {}
 
   async apply(tx: EntityManager, batch: Batch): Promise<void> {
@@ -81,10 +80,14 @@ export class RosterUsersApplier {
       changed.push({ person, before });
     }
     const hashes = await this.hashPasswords(changed);
-    for (const { person, before } of changed) {
+    await this.create(
+      tx,
+      batch,
+      changed.filter((c) => !c.before).map((c) => c.person),
+      hashes,
+    );
+    for (const { person, before } of changed)
       if (before) await this.update(tx, batch, person, before, hashes.get(person));
-      else await this.create(tx, batch, person, hashes.get(person) ?? null);
-    }
   }
 
   /** The rows' own checks; a row failing one is skipped with its reason. */
@@ -126,30 +129,37 @@ export class RosterUsersApplier {
     return people;
   }
 
-  private async create(tx: EntityManager, batch: Batch, person: Person, passwordHash: string | null) {
-    const user = await this.users.insert(
+  /** The batch's new accounts, in one statement; identity.user.created for each, as UsersService announces one. */
+  private async create(
+    tx: EntityManager,
+    batch: Batch,
+    people: readonly Person[],
+    hashes: Map<Person, string>,
+  ): Promise<void> {
+    const byId = new Map<string, Person>(people.map((p) => [randomUUID(), p]));
+    const created = await this.rostered.insertMany(
       tx,
-      {
-        name: person.name,
-        username: person.username,
-        email: person.email,
-        password: null,
-        role: 'student',
-        approved: person.approved,
-        isAdmin: false,
-      },
-      passwordHash,
-      true,
+      [...byId].map(([id, p]) => ({
+        id,
+        name: p.name,
+        username: p.username,
+        email: p.email,
+        passwordHash: hashes.get(p) ?? null,
+        approved: p.approved,
+        sourcedId: p.sourcedId,
+        hash: p.hash,
+      })),
     );
-    if (!user) {
-      batch.error(person.line, 'email', `duplicate email ${person.email}: another account has it`);
-      return;
+    for (const user of created) {
+      byId.delete(user.id);
+      batch.events.push([Subjects.identityUserCreated, toUserChangedEvent(user, ['created'])]);
+      batch.versions.push({ userId: user.id, tokenVersion: user.tokenVersion });
+      batch.roleCheck.add(user.id);
+      batch.counts.created++;
     }
-    await this.rostered.setRosterState(tx, user.id, person.sourcedId, person.hash);
-    await this.outbox.enqueue(tx, Subjects.identityUserCreated, toUserChangedEvent(user, ['created']));
-    batch.versions.push({ userId: user.id, tokenVersion: user.tokenVersion });
-    batch.roleCheck.add(user.id);
-    batch.counts.created++;
+    // Taken meanwhile by someone else (a registration racing the import).
+    for (const person of byId.values())
+      batch.error(person.line, 'email', `duplicate email ${person.email}: another account has it`);
   }
 
   /** `passwordHash`: the new hash when the row's password is not the account's (undefined: no password given). */
@@ -180,7 +190,7 @@ export class RosterUsersApplier {
       user.tokenVersion += 1;
       if (changes.includes('password')) user.sessionsValidFromVersion = user.tokenVersion;
       await this.users.save(tx, user);
-      await this.outbox.enqueue(tx, Subjects.identityUserUpdated, toUserChangedEvent(user, changes));
+      batch.events.push([Subjects.identityUserUpdated, toUserChangedEvent(user, changes)]);
       batch.versions.push({ userId: user.id, tokenVersion: user.tokenVersion });
     }
     await this.rostered.setHash(tx, user.id, person.hash);

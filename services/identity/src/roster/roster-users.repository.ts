@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { Role } from '@district/contracts';
+import { UserEntity } from '../users/user.entity';
 
 /** A rostered account as an import compares it. */
 export interface RosteredUser {
@@ -8,6 +9,56 @@ export interface RosteredUser {
   sourced_id: string;
   row_hash: string | null;
   approved: boolean;
+}
+
+/** A new rostered account, its password already hashed. */
+export interface NewRosteredUser {
+  id: string;
+  name: string;
+  username: string;
+  email: string;
+  passwordHash: string | null;
+  approved: boolean;
+  sourcedId: string;
+  hash: string;
+}
+
+interface UserRow {
+  id: string;
+  name: string;
+  username: string;
+  email: string;
+  password_hash: string | null;
+  role: Role;
+  approved: boolean;
+  is_admin: boolean;
+  profile_image: string | null;
+  token_version: number;
+  sessions_valid_from_version: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const USER_COLUMNS = `id, name, username, email, password_hash, role, approved, is_admin, profile_image, token_version,
+  sessions_valid_from_version, created_at, updated_at`;
+
+/** A row as the entity UsersRepository reads, so events are made by the same mapper. */
+function toEntity(row: UserRow): UserEntity {
+  return Object.assign(new UserEntity(), {
+    id: row.id,
+    name: row.name,
+    username: row.username,
+    email: row.email,
+    passwordHash: row.password_hash,
+    role: row.role,
+    approved: row.approved,
+    isAdmin: row.is_admin,
+    profileImage: row.profile_image,
+    tokenVersion: row.token_version,
+    sessionsValidFromVersion: row.sessions_valid_from_version,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  });
 }
 
 /** The staging file of the people whose account role an import must check once its roles are read. */
@@ -45,6 +96,49 @@ export class RosterUsersRepository {
       emails: new Map(rows.map((r) => [r.email, r.id])),
       usernames: new Map(rows.map((r) => [r.username, r.id])),
     };
+  }
+
+  /**
+   * Inserts a batch's new accounts (students, never administrators) in one statement; an account whose email,
+   * username or sourcedId another took meanwhile is not inserted (absent from the answer).
+   */
+  async insertMany(tx: EntityManager, people: readonly NewRosteredUser[]): Promise<UserEntity[]> {
+    if (people.length === 0) return [];
+    const rows = (await tx.query(
+      `INSERT INTO users (id, name, username, email, password_hash, approved, sourced_id, row_hash, role, is_admin,
+                          token_version, sessions_valid_from_version)
+       SELECT i, n, u, e, p, a, s, h, 'student', false, 1, 0
+         FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::text[], $8::text[])
+           AS x(i, n, u, e, p, a, s, h)
+       ON CONFLICT DO NOTHING RETURNING ${USER_COLUMNS}`,
+      [
+        people.map((p) => p.id),
+        people.map((p) => p.name),
+        people.map((p) => p.username),
+        people.map((p) => p.email),
+        people.map((p) => p.passwordHash),
+        people.map((p) => p.approved),
+        people.map((p) => p.sourcedId),
+        people.map((p) => p.hash),
+      ],
+    )) as UserRow[];
+    return rows.map(toEntity);
+  }
+
+  /**
+   * Gives each person their roster role, bumping the token version (live sessions see the change at once, as a
+   * role change by hand does); answers the changed accounts.
+   */
+  async setRoles(tx: EntityManager, changes: readonly { id: string; role: Role }[]): Promise<UserEntity[]> {
+    if (changes.length === 0) return [];
+    const [rows] = (await tx.query(
+      `UPDATE users u SET role = c.role, token_version = u.token_version + 1, updated_at = now()
+         FROM unnest($1::uuid[], $2::text[]) AS c(id, role)
+        WHERE u.id = c.id AND u.role <> c.role AND NOT u.is_admin
+        RETURNING ${USER_COLUMNS.replace(/(\w+)/g, 'u.$1')}`,
+      [changes.map((c) => c.id), changes.map((c) => c.role)],
+    )) as [UserRow[], number];
+    return rows.map(toEntity);
   }
 
   async setRosterState(tx: EntityManager, id: string, sourcedId: string, hash: string | null): Promise<void> {

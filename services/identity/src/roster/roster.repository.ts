@@ -129,6 +129,25 @@ export class RosterRepository {
     return rows;
   }
 
+  /**
+   * Enqueues many events in one statement through the schema's outbox_enqueue (ADR 0037), each with the values
+   * OutboxService.eventValues checked: one round trip for a batch's events instead of one each.
+   */
+  async enqueueMany(
+    tx: EntityManager,
+    events: readonly [id: string, subject: string, payload: string, headers: string][],
+  ): Promise<void> {
+    if (events.length === 0) return;
+    // Qualified as the platform qualifies it (the data source's schema; else the search_path decides).
+    const schema = (tx.connection.options as { schema?: string }).schema;
+    const fn = schema ? `"${schema.replace(/"/g, '""')}"."outbox_enqueue"` : 'outbox_enqueue';
+    await tx.query(
+      `SELECT ${fn}(s, p::jsonb, h::jsonb, i) FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[])
+         WITH ORDINALITY AS e(i, s, p, h, n) ORDER BY n`,
+      [events.map((e) => e[0]), events.map((e) => e[1]), events.map((e) => e[2]), events.map((e) => e[3])],
+    );
+  }
+
   /** Active members per class of `classIds` (the 5,000-member limit). */
   async memberCounts(tx: EntityManager, classIds: readonly string[]): Promise<Map<string, number>> {
     if (classIds.length === 0) return new Map();
