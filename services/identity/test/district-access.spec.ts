@@ -249,6 +249,22 @@ describe('GET /api/classes', () => {
     expect(seen.map((c) => c.title)).toEqual(titles);
     expect(new Set(seen.map((c) => c.id))).toEqual(new Set(classIds));
   });
+  it('pages classes whose school names and titles are as long as a roster allows (the cursor stays short)', async () => {
+    const rows = new DistrictRows(app.dataSource);
+    const schoolId = await rows.school(`${'Ł'.repeat(150)} ${'"'.repeat(49)}`);
+    for (let i = 0; i < 5; i++) await rows.class(schoolId, `${i} ${'ü\\'.repeat(99)}`);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res: { status: number; body: ClassSummary[]; headers: Headers } = await clients.districtAdmin.get<
+        ClassSummary[]
+      >(`/api/classes?schoolId=${schoolId}&limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(res.status).toBe(200);
+      seen.push(...res.body.map((c) => c.title[0]));
+      cursor = res.headers.get(NEXT_CURSOR_HEADER);
+    } while (cursor && seen.length < 10);
+    expect(seen).toEqual(['0', '1', '2', '3', '4']);
+  });
 });
 
 describe('GET /api/classes/{id}', () => {

@@ -17,14 +17,8 @@ import { DistrictService } from './district.service';
 export const classesQuerySchema = usersPageQuerySchema.pick({ schoolId: true, limit: true, cursor: true });
 type ClassesQuery = z.infer<typeof classesQuerySchema>;
 
-/** [school name, school id, title, id] of the previous page's last class. */
+/** [id] of the previous page's last class (its sort key is read from its row). */
 const classCursorSchema = z.tuple([
-  z.string().max(200),
-  z
-    .string()
-    .uuid()
-    .transform((id) => id.toLowerCase()),
-  z.string().max(200),
   z
     .string()
     .uuid()
@@ -49,7 +43,7 @@ export class ClassesController {
     if (query.cursor !== undefined) {
       const key = decodeCursor(query.cursor, classCursorSchema);
       if (!key) throw new BadRequestException(BAD_CURSOR_MESSAGE);
-      after = key;
+      after = key[0];
     }
     const page = await this.district.classes(actor, {
       ...(query.schoolId ? { schoolId: query.schoolId.toLowerCase() } : {}),
@@ -57,7 +51,7 @@ export class ClassesController {
       limit: query.limit,
     });
     reply.header(TOTAL_COUNT_HEADER, String(page.total));
-    if (page.next) reply.header(NEXT_CURSOR_HEADER, encodeCursor(page.next));
+    if (page.next) reply.header(NEXT_CURSOR_HEADER, encodeCursor([page.next]));
     return page.classes;
   }
 

@@ -9,8 +9,11 @@ export interface Viewer {
   isAdmin: boolean;
 }
 
-/** The sort key of a class list: school name, school id, title, id (every list is in this order). */
-export type ClassKey = readonly [schoolName: string, schoolId: string, title: string, id: string];
+/**
+ * Where a class list's page starts: after this class, in (school name, school id, title, id) order, read from its
+ * row. Only the id travels in the cursor, so a cursor stays short whatever the names' length.
+ */
+export type ClassKey = string;
 
 /** Which classes a list holds: the caller's own, or one school's. Only active classes either way. */
 export type ClassScope = { kind: 'own'; userId: string } | { kind: 'school'; schoolId: string };
@@ -93,8 +96,10 @@ export class DistrictRepository {
         : `c.active AND c.school_id = $1`;
     let keyset = '';
     if (after) {
-      params.push(...after);
-      keyset = `AND (s.name, s.id, c.title, c.id) > ($2, $3::uuid, $4, $5::uuid)`;
+      params.push(after);
+      keyset = `AND (s.name, s.id, c.title, c.id) > (
+        SELECT s2.name, s2.id, c2.title, c2.id FROM classes c2 JOIN schools s2 ON s2.id = c2.school_id
+         WHERE c2.id = $2::uuid)`;
     }
     params.push(limit + 1);
     const [rows, counted] = await Promise.all([
@@ -116,7 +121,7 @@ export class DistrictRepository {
     return {
       classes,
       total: counted[0]?.total ?? 0,
-      next: rows.length > limit && last ? [last.schoolName, last.schoolId, last.title, last.id] : null,
+      next: rows.length > limit && last ? last.id : null,
     };
   }
 
