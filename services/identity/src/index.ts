@@ -5,6 +5,12 @@ import { IDENTITY_SERVICE_NAME, IdentityModule, type IdentityModuleOptions } fro
 
 export { IdentityModule, IDENTITY_SERVICE_NAME, type IdentityModuleOptions } from './identity.module';
 export {
+  RosterImportService,
+  ROSTER_SYSTEM_ACTOR,
+  type ImportFileOptions,
+} from './roster/roster-import.service';
+export { RosterRefusedError } from './roster/roster.errors';
+export {
   identityEnvSchema,
   loadIdentityConfig,
   DEFAULT_DEMO_PASSWORD,
