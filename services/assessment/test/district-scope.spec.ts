@@ -428,3 +428,55 @@ describe('GET /api/classes/{id}/results.zip', () => {
     expect((await download(districtAdmin, 'not-a-class')).status).toBe(404);
   });
 });
+
+describe('an installation without classes (the spec’s one school)', () => {
+  let solo: AssessmentTestApp;
+  beforeAll(async () => {
+    solo = await startAssessment();
+  });
+  afterAll(async () => {
+    await solo?.close();
+  });
+
+  it('keeps the spec’s rights: every teacher sees every result, quizzes are everyone’s, nothing can be assigned', async () => {
+    const sign = async (persona: 'teacher' | 'student') => (await solo.signIn(persona)).client;
+    const [author, other, s1, s2] = [
+      await sign('teacher'),
+      await sign('teacher'),
+      await sign('student'),
+      await sign('student'),
+    ];
+    const created = await author.post<Quiz>('/api/text-quizzes', {
+      title: 'Solo',
+      maxAttempts: -1,
+      questions,
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.classIds).toEqual([]);
+    for (const s of [s1, s2])
+      expect(
+        (await s.post('/api/text-quiz-grades', { quizId: created.body.id, userAnswers: [0, 1] })).status,
+      ).toBe(201);
+    const listed = await other.get<Grade[]>(`/api/text-quiz-grades?quizId=${created.body.id}`);
+    expect(listed.body).toHaveLength(2);
+    expect(listed.headers.get(TOTAL_COUNT_HEADER)).toBe('2');
+    expect(listed.headers.get(NEXT_CURSOR_HEADER)).toBeNull();
+    expect(
+      (await other.get<GradeSummary>(`/api/text-quiz-grades/summary?quizId=${created.body.id}`)).body
+        .totalAttempts,
+    ).toBe(2);
+    expect(
+      (await other.get<ItemAnalysis>(`/api/text-quizzes/${created.body.id}/analysis`)).body.results,
+    ).toBe(2);
+    expect(
+      (await s2.get<{ id: string }[]>('/api/text-quizzes')).body.some((q) => q.id === created.body.id),
+    ).toBe(true);
+    const assigned = await author.post<{ message: string }>('/api/text-quizzes', {
+      title: 'Nowhere',
+      questions,
+      classIds: [randomUUID()],
+    });
+    expect(assigned.status).toBe(400);
+    expect(assigned.body.message).toBe(M.classNotYours);
+  });
+});
