@@ -15,5 +15,6 @@ module.exports = {
     '<rootDir>/platform/**/*.spec.ts',
     '<rootDir>/assessment/**/*.spec.ts',
     '<rootDir>/faults/**/*.spec.ts',
+    '<rootDir>/district/**/*.spec.ts',
   ],
 };
