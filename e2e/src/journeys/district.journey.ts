@@ -98,6 +98,8 @@ const rosterImportWithErrors: Journey = {
       await open(page, ctx.baseUrl, '/');
       await signInWithModal(page, ADMIN.email, DEMO_PASSWORD);
       await open(page, ctx.baseUrl, '/admin');
+      // The pending-accounts summary arrives above the cards and moves them: click once it is there.
+      await page.waitForSelector('[data-testid="pending-count"]');
       await click(page, 'main a[href="/admin/roster"]');
       await waitFor(page, byRole('heading', DISTRICT.importHeading));
       await ctx.axe.check(page, 'roster import');
