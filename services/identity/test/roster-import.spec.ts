@@ -250,6 +250,9 @@ describe('later imports', () => {
       `SELECT token_version FROM users WHERE id = $1`,
       [pia],
     );
+    const [{ version: k1Before }] = await sql<{ version: string }>(
+      `SELECT version::text FROM classes WHERE sourced_id = 'k1'`,
+    );
     const from = events.length;
     const delta = await imported(files);
     expect(delta).toMatchObject({
@@ -264,6 +267,7 @@ describe('later imports', () => {
     const k1 = ofSubject<RosterClassChangedEvent>(since, Subjects.identityRosterClassChanged);
     expect(k1.map((e) => e.classId)).toEqual([await classId('k1')]);
     expect(k1[0].studentIds).toEqual([pia, await userId('u-p5')].sort());
+    expect(k1[0].version).toBeGreaterThan(Number(k1Before));
     const updated = ofSubject<{
       user: { id: string; name: string };
       changed: string[];
@@ -555,5 +559,38 @@ describe('access, history and the service API', () => {
     await sql(
       `UPDATE roster_imports SET status = 'failed' WHERE id = '10000000-0000-4000-8000-000000000002'`,
     );
+  });
+});
+
+describe('a class at its largest', () => {
+  it('refuses enrolments beyond 5,000 members as errors (a snapshot must fit a NATS message)', async () => {
+    // 5,000 members put straight into the tables: an import of them would take longer than the point needs.
+    await sql(
+      `INSERT INTO users (id, name, username, email, role, approved)
+       SELECT gen_random_uuid(), 'Filler ' || n, 'filler' || n, 'filler' || n || '@district.test', 'student', true
+         FROM generate_series(1, 5000) AS n`,
+    );
+    await sql(
+      `INSERT INTO enrollments (sourced_id, class_id, user_id, role)
+       SELECT 'cap-' || u.username, c.id, u.id, 'student'
+         FROM users u, classes c WHERE u.username LIKE 'filler%' AND c.sourced_id = 'k2'`,
+    );
+    const full = await imported({
+      'manifest.csv': manifest({ enrollments: 'delta' }),
+      'enrollments.csv': [
+        'sourcedId,classSourcedId,schoolSourcedId,userSourcedId,role',
+        'e-cap,k2,s1,u-p4,student',
+        'e-ok,k1,s1,u-p4,student',
+      ].join('\n'),
+    });
+    expect(full.errors).toEqual([
+      {
+        file: 'enrollments.csv',
+        line: 2,
+        field: 'classSourcedId',
+        message: 'class k2 is full: a class has at most 5000 members',
+      },
+    ]);
+    expect(full).toMatchObject({ status: 'done', created: 1, errorCount: 1 });
   });
 });

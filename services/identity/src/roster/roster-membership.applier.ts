@@ -188,7 +188,7 @@ export class RosterMembershipApplier {
         batch.error(
           line,
           'classSourcedId',
-          `class ${row.classSourcedId} already has ${CLASS_MEMBERS_MAX} members, the most a class can have`,
+          `class ${row.classSourcedId} is full: a class has at most ${CLASS_MEMBERS_MAX} members`,
         );
         continue;
       }
