@@ -163,9 +163,12 @@ export class GradePagesRepository {
     }
     params.push(limit + 1);
     const [rows, counted] = await Promise.all([
+      // The page's keys first (index only over the scope's results), then only those rows whole.
       this.dataSource.query(
-        `SELECT ${COLUMNS} FROM grades g WHERE ${w.sql} ${keyset}
-         ORDER BY g.created_at DESC, g.id LIMIT $${params.length}`,
+        `SELECT ${COLUMNS} FROM grades g
+          WHERE g.id = ANY(ARRAY(SELECT g.id FROM grades g WHERE ${w.sql} ${keyset}
+                                  ORDER BY g.created_at DESC, g.id LIMIT $${params.length}))
+          ORDER BY g.created_at DESC, g.id`,
         params,
       ) as Promise<PageRow[]>,
       this.dataSource.query(`SELECT count(*)::int AS n FROM grades g WHERE ${w.sql}`, w.params) as Promise<
