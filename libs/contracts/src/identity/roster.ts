@@ -134,7 +134,9 @@ export const classDetailSchema = classSummarySchema.extend({
 export type ClassDetail = z.infer<typeof classDetailSchema>;
 
 /** The roster roles GET /api/users filters by: `administrator` is a district or a school administrator. */
-export const rosterRoleFilterSchema = z.enum(['student', 'teacher', 'administrator']);
+export const rosterRoleFilterSchema = z.enum(['student', 'teacher', 'administrator'], {
+  error: 'role must be one of student, teacher, administrator',
+});
 
 /** GET /api/users?q&schoolId&role&limit&cursor — newest first, paged as `common/paging.ts` says. */
 export const usersPageQuerySchema = z.object({

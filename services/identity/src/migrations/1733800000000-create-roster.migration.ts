@@ -25,9 +25,11 @@ export class CreateRoster1733800000000 implements MigrationInterface {
     await queryRunner.query(`ALTER TABLE users ADD COLUMN sourced_id varchar(255)`);
     await queryRunner.query(`ALTER TABLE users ADD COLUMN row_hash varchar(64)`);
     await queryRunner.query(`CREATE UNIQUE INDEX users_sourced_id_key ON users (sourced_id)`);
-    // The admin search (q matches name, username or email anywhere) and the newest-first pages.
+    // The admin search (q matches name, username or email anywhere) and the newest-first pages. No pending list
+    // (fastupdate): after a bulk import of 40,000 accounts, searches walked the unmerged list until a vacuum (47-159 ms
+    // for a count, 1 ms after).
     await queryRunner.query(
-      `CREATE INDEX users_search_trgm_idx ON users USING gin ((lower(name || ' ' || username || ' ' || email)) public.gin_trgm_ops)`,
+      `CREATE INDEX users_search_trgm_idx ON users USING gin ((lower(name || ' ' || username || ' ' || email)) public.gin_trgm_ops) WITH (fastupdate = off)`,
     );
     await queryRunner.query(`CREATE INDEX users_newest_idx ON users (created_at DESC, id DESC)`);
     await queryRunner.query(`
