@@ -267,3 +267,12 @@ export function plansInLog(text: string, database: string): Array<{ durationMs: 
   }
   return plans;
 }
+
+/**
+ * A statement that runs beside every request rather than for it: the outbox relays' claims and clean-ups, the
+ * inbox, advisory locks. Its plan is logged in the same window as a probe's and must not be taken for the probe's.
+ */
+export function isBackgroundStatement(plan: string): boolean {
+  const text = plan.split('\n').slice(0, 6).join(' ');
+  return /^Query Text: [\s\S]*("?outbox"?|"?inbox"?|pg_advisory_)/.test(text);
+}

@@ -1,4 +1,4 @@
-import { plansInLog } from './district-db';
+import { isBackgroundStatement, plansInLog } from './district-db';
 import {
   renderDistrictReport,
   slowestProjectionMs,
@@ -214,5 +214,23 @@ describe('plansInLog', () => {
       },
       { durationMs: 1.5, plan: 'Query Text: SELECT 4' },
     ]);
+  });
+});
+
+describe('isBackgroundStatement', () => {
+  it("tells the relays' and locks' statements from a probe's", () => {
+    expect(
+      isBackgroundStatement(
+        'Query Text: UPDATE "identity"."outbox" SET "claimed_until" = now()\n  WHERE "id" IN (…)\nUpdate on outbox',
+      ),
+    ).toBe(true);
+    expect(
+      isBackgroundStatement('Query Text: SELECT pg_advisory_unlock(hashtextextended($1, 0))\nResult'),
+    ).toBe(true);
+    expect(
+      isBackgroundStatement(
+        'Query Text: SELECT g.id FROM grades g\n WHERE g.user_id = ANY($1)\nSort  (cost=1..2)\n  ->  Index Scan',
+      ),
+    ).toBe(false);
   });
 });

@@ -11,7 +11,7 @@ import { createThrowawayDatabase } from '../lib/cluster-infra';
 import { describePinning, pinBenchScript, planPinning } from '../lib/cpu-pinning';
 import { signInDemo, startLauncher, type RunningLauncher } from '../lib/launcher-stack';
 import { describeMachine, loadAverage } from '../lib/machine-info';
-import { DistrictDatabase, plansInLog } from './district-db';
+import { DistrictDatabase, isBackgroundStatement, plansInLog } from './district-db';
 import { measureProbe, type ProbeSpec } from './district-probes';
 import {
   renderDistrictReport,
@@ -266,9 +266,9 @@ async function collectPlans(
         const buffer = Buffer.alloc(to - from);
         await handle.read(buffer, 0, buffer.length, from);
         await handle.close();
-        const found = plansInLog(buffer.toString('utf8'), database).sort(
-          (x, y) => y.durationMs - x.durationMs,
-        );
+        const found = plansInLog(buffer.toString('utf8'), database)
+          .filter((p) => !isBackgroundStatement(p.plan))
+          .sort((x, y) => y.durationMs - x.durationMs);
         if (found[0]) {
           const lines = found[0].plan.trimEnd().split('\n');
           plans.push({
