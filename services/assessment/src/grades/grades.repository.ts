@@ -88,17 +88,6 @@ async function affectedBy(tx: EntityManager, sql: string, params: unknown[]): Pr
 export class GradesRepository {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
-  /** A kind's results, newest first, optionally for one person and/or one quiz. */
-  async list(kind: QuizKind, filter: { userId?: string; quizId?: string }): Promise<StoredGrade[]> {
-    const rows: GradeRow[] = await this.dataSource.query(
-      `SELECT ${COLUMNS} FROM grades
-       WHERE kind = $1 AND ($2::uuid IS NULL OR user_id = $2) AND ($3::uuid IS NULL OR quiz_id = $3)
-       ORDER BY created_at DESC, id`,
-      [kind, filter.userId ?? null, filter.quizId ?? null],
-    );
-    return rows.map(toGrade);
-  }
-
   async count(quizId: string, userId: string, tx?: EntityManager): Promise<number> {
     const rows: { n: string }[] = await (tx ?? this.dataSource).query(
       `SELECT count(*) AS n FROM grades WHERE quiz_id = $1 AND user_id = $2`,
