@@ -6,6 +6,9 @@ import { AccountTakenError } from '../identity.errors';
 import { MAX_USERNAME_ATTEMPTS, usernameBase, usernameCandidate } from '../users/username';
 import { UsersRepository } from '../users/users.repository';
 import { UsersService } from '../users/users.service';
+import { RosterImportService } from '../roster/roster-import.service';
+import { DEMO_DISTRICT_ZIP, demoRosterSourcedId } from './demo-district';
+import { DemoRosterRepository } from './demo-roster.repository';
 
 /**
  * People who must exist when the service starts: the administrator named by ADMIN_EMAIL, and on a demo site
@@ -19,10 +22,15 @@ export class SeedService implements OnApplicationBootstrap {
     @Inject(IDENTITY_CONFIG) private readonly config: IdentityConfig,
     @Inject(PLATFORM_RUNTIME) private readonly runtime: PlatformRuntime,
     @Inject(PLATFORM_LOGGER) private readonly logger: Logger,
+    @Inject(RosterImportService) private readonly roster: RosterImportService,
+    @Inject(DemoRosterRepository) private readonly demoRoster: DemoRosterRepository,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    if (this.runtime.demo) await this.seedDemoDistrict();
+    if (this.runtime.demo) {
+      await this.seedDemoDistrict();
+      await this.seedDemoRoster();
+    }
     if (this.config.admin) await this.bootstrapAdmin(this.config.admin);
   }
 
@@ -47,6 +55,29 @@ export class SeedService implements OnApplicationBootstrap {
       if (user) created++;
     }
     if (created > 0) this.logger.info({ created }, 'demo accounts seeded');
+  }
+
+  /**
+   * On a demo site without a roster yet: the demo district's schools, classes and pupils, imported from the zip kept
+   * beside this file. The demo teacher and students are in it exactly as seedDemoDistrict creates them, so stamping
+   * their sourcedIds first lets the import take them over unchanged. Once only: a later start finds the roster.
+   */
+  async seedDemoRoster(): Promise<void> {
+    await this.demoRoster.exclusively(async () => {
+      if (await this.demoRoster.hasRoster()) return;
+      await this.demoRoster.stampSourcedIds(
+        DEMO_ACCOUNTS.filter((a) => a.approved && !a.isAdmin).map((a) => ({
+          id: a.id,
+          sourcedId: demoRosterSourcedId(a.key),
+        })),
+      );
+      const started = Date.now();
+      const result = await this.roster.importFile(DEMO_DISTRICT_ZIP, { fileName: 'demo-district.zip' });
+      const { status, created, updated, errorCount, failure } = result;
+      const summary = { status, created, updated, errorCount, failure, ms: Date.now() - started };
+      if (status === 'done' && errorCount === 0) this.logger.info(summary, 'demo roster imported');
+      else this.logger.warn(summary, 'demo roster import did not apply cleanly');
+    });
   }
 
   /** Creates the administrator, or makes the existing account an approved admin. Never touches its password. */
