@@ -191,7 +191,8 @@ export class RosterUsersRepository {
                        OR EXISTS (SELECT 1 FROM enrollments e WHERE e.user_id = u.id AND e.active
                                     AND e.role = 'teacher')
                      THEN 'teacher' ELSE 'student' END AS role
-           FROM roster_import_rows s JOIN users u ON u.id = s.sourced_id::uuid
+           -- Compared as text: a cast of the staged ids to uuid could meet another file's ids first.
+           FROM roster_import_rows s JOIN users u ON u.id::text = s.sourced_id
           WHERE s.import_id = $1 AND s.file = $2 AND u.id > $3 AND NOT u.is_admin
        ) x WHERE current <> role ORDER BY id LIMIT $4`,
       [importId, ROLE_CHECK_FILE, afterId, limit],
