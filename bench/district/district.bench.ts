@@ -96,7 +96,7 @@ const OUT = a.out
     ? path.join(os.tmpdir(), 'district-bench-quick')
     : path.join(REPO_ROOT, 'bench/reports');
 const IMPORT_GIVE_UP_MS = QUICK ? 90_000 : 30 * 60_000;
-const PROJECTION_GIVE_UP_MS = QUICK ? 30_000 : 300_000;
+const PROJECTION_GIVE_UP_MS = QUICK ? 30_000 : 600_000;
 
 const ADMIN = { email: 'bench-admin@district.example', password: randomBytes(12).toString('hex') };
 const PASSWORD = randomBytes(12).toString('hex');
