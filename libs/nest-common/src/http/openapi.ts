@@ -166,12 +166,21 @@ function describeOperation(
   }
   for (const [, name] of path.matchAll(/\{([A-Za-z0-9_]+)\}/g))
     parameters.push({ name, in: 'path', required: true, schema: { type: 'string' } });
-  if (verb === 'post' && path.endsWith('/upload-image'))
+  // The multipart uploads: content's image (field `image`) and identity's roster zip (field `file`).
+  const uploadField =
+    verb !== 'post'
+      ? undefined
+      : path.endsWith('/upload-image')
+        ? 'image'
+        : path.endsWith('/roster/imports')
+          ? 'file'
+          : undefined;
+  if (uploadField)
     requestBody = {
       required: true,
       content: {
         'multipart/form-data': {
-          schema: { type: 'object', properties: { image: { type: 'string', format: 'binary' } } },
+          schema: { type: 'object', properties: { [uploadField]: { type: 'string', format: 'binary' } } },
         },
       },
     };
