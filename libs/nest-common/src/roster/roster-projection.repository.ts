@@ -168,19 +168,27 @@ export class RosterProjectionRepository {
 
 /**
  * The condition "the person in `column` is a student of the scope", for a repository's WHERE: TRUE for everyone,
- * FALSE for an empty scope, else an EXISTS over the projection (index roster_members_user_idx).
+ * FALSE for an empty scope, else `column = ANY(ARRAY(<the scope's students>))`. An array, not EXISTS or IN (…): with a
+ * semi-join the planner read every enrolment for a teacher (60-100 ms on a 160,000-enrolment district) and walked a
+ * newest-first index hoping to meet a school's students early (600,000 index rows, 13 s); the array keeps the plan
+ * scope-first (the class's or school's members by index, then their rows by the people column's index).
  */
 export function scopeFilter(scope: RosterScopeSet, column: string, firstParam: number): ScopeFilter {
   if (scope.all) return { sql: 'TRUE', params: [] };
-  if (scope.classIds.length === 0 && scope.schoolIds.length === 0) return { sql: 'FALSE', params: [] };
-  const c = `$${firstParam}`;
-  const s = `$${firstParam + 1}`;
-  return {
-    sql: `EXISTS (SELECT 1 FROM roster_members rm JOIN roster_classes rc ON rc.id = rm.class_id
-      WHERE rm.user_id = ${column} AND rm.role = 'student' AND rc.active
-        AND (rm.class_id = ANY(${c}::uuid[]) OR rc.school_id = ANY(${s}::uuid[])))`,
-    params: [scope.classIds, scope.schoolIds],
-  };
+  const arms: string[] = [];
+  const params: unknown[] = [];
+  if (scope.classIds.length > 0) {
+    params.push(scope.classIds);
+    arms.push(`SELECT rm.user_id FROM roster_members rm JOIN roster_classes rc ON rc.id = rm.class_id
+      WHERE rm.class_id = ANY($${firstParam + params.length - 1}::uuid[]) AND rm.role = 'student' AND rc.active`);
+  }
+  if (scope.schoolIds.length > 0) {
+    params.push(scope.schoolIds);
+    arms.push(`SELECT rm.user_id FROM roster_classes rc JOIN roster_members rm ON rm.class_id = rc.id
+      WHERE rc.school_id = ANY($${firstParam + params.length - 1}::uuid[]) AND rc.active AND rm.role = 'student'`);
+  }
+  if (arms.length === 0) return { sql: 'FALSE', params: [] };
+  return { sql: `${column} = ANY(ARRAY(${arms.join(' UNION ALL ')}))`, params };
 }
 
 function lowerKeys(map: Readonly<Record<string, string>>): Record<string, string> {

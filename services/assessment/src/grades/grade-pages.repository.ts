@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { PASS_MARK, type QuizKind, type QuizQuestion, type RevealAnswers } from '@district/contracts';
-import type { RosterScopeSet } from '@district/nest-common';
+import { scopeFilter, type RosterScopeSet } from '@district/nest-common';
 import type { StoredGrade } from './review';
 
 /** Where a list, a summary or an analysis looks (ADR 0042): all filters combine, the scope always applies. */
@@ -85,39 +85,6 @@ function toStored(row: PageRow): StoredGrade {
   };
 }
 
-/**
- * RosterScope.filter's condition ("the person in `column` is a student in the scope"), written so PostgreSQL plans
- * it from the scope's side: the students of the scope's classes (roster_members' primary key) and of its schools'
- * classes (roster_classes_school_idx) into an array, then their results (grades_kind_user_created_idx, index only)
- * and a top-N sort: the cost follows the scope's size, never the table's. RosterScope.filter's
- * single EXISTS with `class_id = ANY(…) OR school_id = ANY(…)` reads every enrolment (a sequential scan, 60-100 ms
- * at 160,000 enrolments for a teacher) and made a school administrator's first page walk the whole created_at index
- * (6.4 s over 1,000,000 results); same rows, same meaning.
- */
-export function scopeCondition(
-  scope: RosterScopeSet,
-  column: string,
-  firstParam: number,
-): { sql: string; params: unknown[] } {
-  if (scope.all) return { sql: 'TRUE', params: [] };
-  const arms: string[] = [];
-  const params: unknown[] = [];
-  if (scope.classIds.length > 0) {
-    params.push(scope.classIds);
-    arms.push(`SELECT rm.user_id FROM roster_members rm JOIN roster_classes rc ON rc.id = rm.class_id
-      WHERE rm.class_id = ANY($${firstParam + params.length - 1}::uuid[]) AND rm.role = 'student' AND rc.active`);
-  }
-  if (scope.schoolIds.length > 0) {
-    params.push(scope.schoolIds);
-    arms.push(`SELECT rm.user_id FROM roster_classes rc JOIN roster_members rm ON rm.class_id = rc.id
-      WHERE rc.school_id = ANY($${firstParam + params.length - 1}::uuid[]) AND rc.active AND rm.role = 'student'`);
-  }
-  if (arms.length === 0) return { sql: 'FALSE', params: [] };
-  // An array, not IN (…): a semi-join let the planner walk the newest-first index hoping to meet the scope early,
-  // which for a school whose results are old read 600,000 index rows (13 s); the array keeps it scope-first.
-  return { sql: `${column} = ANY(ARRAY(${arms.join(' UNION ALL ')}))`, params };
-}
-
 /** The WHERE of a filter over `grades g`, its parameters from `$1`. */
 function where(filter: GradeFilter): { sql: string; params: unknown[] } {
   const params: unknown[] = [filter.kind];
@@ -135,7 +102,7 @@ function where(filter: GradeFilter): { sql: string; params: unknown[] } {
     parts.push(`g.user_id = ANY(ARRAY(SELECT cm.user_id FROM roster_members cm
       WHERE cm.class_id = $${params.length} AND cm.role = 'student'))`);
   }
-  const scope = scopeCondition(filter.scope, 'g.user_id', params.length + 1);
+  const scope = scopeFilter(filter.scope, 'g.user_id', params.length + 1);
   if (scope.sql !== 'TRUE') parts.push(scope.sql);
   params.push(...scope.params);
   return { sql: parts.join(' AND '), params };
@@ -233,7 +200,7 @@ export class GradePagesRepository {
 
   /** Whether the result exists and its person is in the scope (a result outside it is, to the caller, not there). */
   async inScope(kind: QuizKind, id: string, scope: RosterScopeSet): Promise<boolean> {
-    const f = scopeCondition(scope, 'g.user_id', 3);
+    const f = scopeFilter(scope, 'g.user_id', 3);
     const rows: unknown[] = await this.dataSource.query(
       `SELECT 1 FROM grades g WHERE g.kind = $1 AND g.id = $2 AND ${f.sql}`,
       [kind, id, ...f.params],
