@@ -469,6 +469,18 @@ describe('refused files', () => {
       status: 400,
       message: RosterMessages.noFile,
     });
+    // A form cut off in the middle of its file part: the caller's mistake (400), never a 500.
+    const url = new URL('/api/admin/roster/imports', admin.baseUrl);
+    const cut = await fetch(new URL(url.pathname, app.url), {
+      method: 'POST',
+      headers: {
+        cookie: admin.jar.header(url) ?? '',
+        'content-type': 'multipart/form-data; boundary=cut',
+        origin: url.origin,
+      },
+      body: '--cut\r\nContent-Disposition: form-data; name="file"; filename="a.zip"\r\n\r\nPK\u0003\u0004 and then nothing',
+    });
+    expect(cut.status).toBe(400);
     expect(await countImports()).toBe(before);
   });
 
