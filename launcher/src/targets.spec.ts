@@ -128,10 +128,12 @@ describe('what the gateway and the bus take from the registry', () => {
     expect(matchRoute('/api/chatrooms-old', table)).toBeUndefined();
   });
 
-  it('lets only the image upload and the roster upload use the larger body limit', () => {
+  it('lets only the image upload and the roster upload use the larger body limits', () => {
     expect(table.filter((r) => r.bodyLimit === 'upload').map((r) => `${r.service} ${r.path}`)).toEqual([
-      'identity /api/admin/roster/imports',
       'content /api/upload-image',
+    ]);
+    expect(table.filter((r) => r.bodyLimit === 'roster').map((r) => `${r.service} ${r.path}`)).toEqual([
+      'identity /api/admin/roster/imports',
     ]);
   });
 
