@@ -70,7 +70,8 @@ describe('standalone launcher', () => {
 
     const me = await fetch(`${url}/api/auth/me`, { headers: { cookie } });
     expect(me.status).toBe(200);
-    const users = await fetch(`${url}/api/users`, { headers: { cookie } });
+    // One 500-row page: the newest 100 are the demo district's pupils, seeded after the demo accounts.
+    const users = await fetch(`${url}/api/users?limit=500`, { headers: { cookie } });
     expect(users.status).toBe(200);
     const emails = ((await users.json()) as Array<{ email: string }>).map((u) => u.email);
     expect(emails).toEqual(
