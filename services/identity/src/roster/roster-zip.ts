@@ -57,7 +57,7 @@ export class RosterZip {
   async manifest(): Promise<Map<RosterDataFile, ProcessingMode>> {
     const modes = new Map<RosterDataFile, ProcessingMode>();
     const properties = new Map<string, string>();
-    for await (const cells of this.records('manifest.csv')) {
+    for await (const { record: cells } of this.records('manifest.csv')) {
       const [name = '', value = ''] = cells.map((c) => c.trim());
       properties.set(name.toLowerCase(), value.toLowerCase());
     }
@@ -78,7 +78,7 @@ export class RosterZip {
   async checkHeaders(modes: Map<RosterDataFile, ProcessingMode>): Promise<void> {
     for (const [file, mode] of modes) {
       if (mode === 'absent') continue;
-      for await (const cells of this.records(file)) {
+      for await (const { record: cells } of this.records(file)) {
         const missing = new RosterHeader(cells).missing(file);
         if (missing) throw new RosterRefusedError(`${file} has no ${missing} column (required).`);
         break;
@@ -107,7 +107,7 @@ export class RosterZip {
   /** The rows of `file`, streamed from the zip entry, each with its line number and values by header name. */
   async *rows(file: RosterDataFile): AsyncGenerator<RosterLine> {
     let header: RosterHeader | undefined;
-    for await (const { record, info } of this.records(file, true)) {
+    for await (const { record, info } of this.records(file)) {
       if (!header) {
         header = new RosterHeader(record);
         continue;
@@ -116,17 +116,16 @@ export class RosterZip {
     }
   }
 
-  private records(name: string): AsyncIterable<string[]>;
-  private records(name: string, info: true): AsyncIterable<{ record: string[]; info: { lines: number } }>;
-  private async *records(name: string, info = false): AsyncGenerator<never> {
+  /** The records of entry `name` (each with where it ended), parsed as they inflate; none when it is absent. */
+  private async *records(name: string): AsyncGenerator<{ record: string[]; info: { lines: number } }> {
     const entry = this.entries.get(name);
     if (!entry) return;
     const stream: Readable = await this.zip.openReadStreamPromise(entry);
     const parser = stream.pipe(
-      parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info, relax_quotes: true }),
+      parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true, relax_quotes: true }),
     );
     try {
-      for await (const record of parser) yield record as never;
+      for await (const parsed of parser) yield parsed as { record: string[]; info: { lines: number } };
     } finally {
       stream.destroy();
       parser.destroy();
