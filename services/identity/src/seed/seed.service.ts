@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { DEMO_ACCOUNTS } from '@district/contracts';
 import { PLATFORM_LOGGER, PLATFORM_RUNTIME, type Logger, type PlatformRuntime } from '@district/nest-common';
@@ -61,8 +62,17 @@ export class SeedService implements OnApplicationBootstrap {
    * On a demo site without a roster yet: the demo district's schools, classes and pupils, imported from the zip kept
    * beside this file. The demo teacher and students are in it exactly as seedDemoDistrict creates them, so stamping
    * their sourcedIds first lets the import take them over unchanged. Once only: a later start finds the roster.
+   * A tree without the zip (the compiled runtime image copies only code) keeps the demo accounts alone: the spec's
+   * one-school site.
    */
   async seedDemoRoster(): Promise<void> {
+    if (!existsSync(DEMO_DISTRICT_ZIP)) {
+      this.logger.warn(
+        { path: DEMO_DISTRICT_ZIP },
+        'demo roster zip not found: the demo site has no classes',
+      );
+      return;
+    }
     await this.demoRoster.exclusively(async () => {
       if (await this.demoRoster.hasRoster()) return;
       await this.demoRoster.stampSourcedIds(
