@@ -166,10 +166,13 @@ export class RosterImportService implements OnApplicationBootstrap, OnModuleDest
     actor: RosterActor,
     removeFile: boolean,
   ): Promise<void> {
-    const started = Date.now();
     let zip: RosterZip | undefined;
+    let release: (() => Promise<void>) | undefined;
     try {
       if (this.stopping) throw new ImportInterrupted();
+      release = await this.imports.holdImportTurn();
+      if (this.stopping) throw new ImportInterrupted();
+      const started = Date.now();
       await this.imports.start(id);
       zip = await RosterZip.open(path);
       const files = ROSTER_DATA_FILES.filter((f) => modes.get(f) !== 'absent');
@@ -197,6 +200,7 @@ export class RosterImportService implements OnApplicationBootstrap, OnModuleDest
       zip?.close();
       this.held.delete(id);
       await this.imports.clearStaged(id).catch(() => undefined);
+      await release?.().catch(() => undefined);
       if (removeFile) await rm(dirname(path), { recursive: true, force: true });
     }
   }

@@ -46,6 +46,29 @@ export interface StagedRow {
 export class RosterImportsRepository {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
+  /**
+   * Imports run one at a time across every identity replica (two bulk files applying at once would each deactivate
+   * what the other just wrote, and their batches could deadlock): a session advisory lock on a connection of its own,
+   * held until the returned release is called. A replica waiting for it keeps its import queued (its heartbeat goes on).
+   */
+  async holdImportTurn(): Promise<() => Promise<void>> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.query(`SELECT pg_advisory_lock(hashtext(current_schema() || ':roster-import'))`);
+    } catch (error) {
+      await runner.release();
+      throw error;
+    }
+    return async () => {
+      try {
+        await runner.query(`SELECT pg_advisory_unlock(hashtext(current_schema() || ':roster-import'))`);
+      } finally {
+        await runner.release();
+      }
+    };
+  }
+
   async create(tx: EntityManager, id: string, fileName: string, createdBy: string | null): Promise<void> {
     await tx.query(
       `INSERT INTO roster_imports (id, status, file_name, created_by, heartbeat_at) VALUES ($1, 'queued', $2, $3, now())`,
