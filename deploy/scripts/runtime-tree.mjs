@@ -33,6 +33,13 @@ export const ENTRY = 'launcher/src/main.ts';
 export const STAMP = '.runtime-build.json';
 /** Files of deploy/ the image runs (entrypoint, HEALTHCHECK probe, the compose `keys` one-shot). */
 export const DEPLOY_FILES = ['docker-entrypoint.sh', 'healthcheck.mjs', 'init-secrets.mjs'];
+/**
+ * Files the compiled code reads beside itself (`join(__dirname, …)`), copied from src/ to the same place under dist/:
+ * the demo district's OneRoster zip the demo seed imports (ADR 0042).
+ */
+export const RUNTIME_ASSETS = ['services/identity/src/seed/demo-district.zip'];
+/** Where a runtime asset lands in the tree: its workspace's dist/ in place of src/. */
+export const assetTarget = (asset) => asset.replace('/src/', '/dist/');
 
 const require = createRequire(import.meta.url);
 const rootManifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
@@ -222,6 +229,7 @@ function hashInputs(all) {
   }
   walk(path.join(ROOT, 'web/dist'));
   for (const file of DEPLOY_FILES) add(path.join(ROOT, 'deploy', file));
+  for (const asset of RUNTIME_ASSETS) add(path.join(ROOT, asset));
   return hash.digest('hex');
 }
 
@@ -330,6 +338,7 @@ export async function buildRuntimeTree({ out = DEFAULT_OUT, ifStale = false, log
   }
 
   cpSync(path.join(ROOT, 'web/dist'), path.join(out, 'web/dist'), { recursive: true });
+  for (const asset of RUNTIME_ASSETS) cpSync(path.join(ROOT, asset), path.join(out, assetTarget(asset)));
   for (const file of DEPLOY_FILES) cpSync(path.join(ROOT, 'deploy', file), path.join(out, 'deploy', file));
 
   const parts = {};

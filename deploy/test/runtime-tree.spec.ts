@@ -228,6 +228,14 @@ describe('the production runtime tree', () => {
     }
   });
 
+  it('carries the files the compiled code reads beside itself (the demo district zip beside the seed)', () => {
+    const zip = path.join(TREE, 'services/identity/dist/seed/demo-district.zip');
+    expect(fs.existsSync(path.join(TREE, 'services/identity/dist/seed/demo-district.js'))).toBe(true);
+    expect(fs.readFileSync(zip)).toEqual(
+      fs.readFileSync(path.join(REPO_ROOT, 'services/identity/src/seed/demo-district.zip')),
+    );
+  });
+
   it(`stays within ${SIZE_LIMIT / 1e6} MB and says what dominates`, () => {
     const lines = report.largestPackages.map(
       (p) => `${(p.bytes / 1e6).toFixed(1).padStart(6)} MB  ${p.name}`,
