@@ -160,6 +160,18 @@ describe('filters', () => {
     expect(students.total).toBe('4');
   });
 
+  it('filters by approval, so the dashboard counts the pending accounts of a whole district', async () => {
+    const all = await search('limit=1');
+    const waiting = await search('approved=false');
+    const approved = await search('approved=true&limit=1');
+    expect(waiting.ids).toContain(people.pending.id);
+    expect(waiting.ids).not.toContain(people.teacherA1.id);
+    expect(Number(waiting.total) + Number(approved.total)).toBe(Number(all.total));
+    const res = await admin.get('/api/users?approved=maybe');
+    expect(res.status).toBe(400);
+    expect((res.body as { message: string }).message).toContain('approved must be true or false');
+  });
+
   it('refuses a bad query with 400 and a message', async () => {
     const foreign = Buffer.from(JSON.stringify(['2024-02-31T00:00:00.000000Z', people.loner.id])).toString(
       'base64url',
@@ -245,6 +257,7 @@ describe('paging', () => {
     const doc = (await app.client().get<OpenApiDocument>('/openapi.json')).body;
     const operation = doc.paths['/api/users']?.get;
     expect(operation?.parameters?.map((p) => p.name).sort()).toEqual([
+      'approved',
       'cursor',
       'limit',
       'q',

@@ -138,11 +138,16 @@ export const rosterRoleFilterSchema = z.enum(['student', 'teacher', 'administrat
   error: 'role must be one of student, teacher, administrator',
 });
 
-/** GET /api/users?q&schoolId&role&limit&cursor — newest first, paged as `common/paging.ts` says. */
+/** GET /api/users?q&schoolId&role&approved&limit&cursor — newest first, paged as `common/paging.ts` says. */
 export const usersPageQuerySchema = z.object({
   q: z.string().trim().max(200).optional(),
   schoolId: z.string().uuid('schoolId must be a school id').optional(),
   role: rosterRoleFilterSchema.optional(),
+  /** `false`: the accounts waiting for approval (or suspended); `true`: the approved ones. */
+  approved: z
+    .enum(['true', 'false'], { error: 'approved must be true or false' })
+    .transform((v) => v === 'true')
+    .optional(),
   limit: z.coerce
     .number({ error: 'limit must be a number' })
     .int('limit must be a whole number')

@@ -64,6 +64,7 @@ export class UsersPageController {
       ...(query.q ? { q: query.q } : {}),
       ...(schoolIds ? { schoolIds } : {}),
       ...(query.role ? { role: query.role } : {}),
+      ...(query.approved !== undefined ? { approved: query.approved } : {}),
       ...(after ? { after: { createdAt: after[0], id: after[1] } } : {}),
       limit: query.limit,
     });

@@ -39,6 +39,8 @@ export interface UsersPageFilter {
   schoolIds?: readonly string[];
   /** `administrator`: a district administrator, or a school administrator (of `schoolIds` when given). */
   role?: 'student' | 'teacher' | 'administrator';
+  /** Only approved accounts (true) or only the others (false). */
+  approved?: boolean;
   after?: UsersPageKey;
   limit: number;
 }
@@ -136,6 +138,7 @@ export class UsersRepository {
         SELECT r.user_id FROM user_roles r WHERE r.active AND r.role = 'administrator'
         ${schools ? `AND r.school_id = ANY(${schools}::uuid[])` : ''})`);
     else if (filter.role) where.push(`role = ${arg(filter.role)}`);
+    if (filter.approved !== undefined) where.push(`approved = ${arg(filter.approved)}`);
     const filtered = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const countParams = [...params];
 

@@ -11,7 +11,16 @@ describe('admin dashboard (spec section 2)', () => {
       makeUser({ approved: false }),
       makeUser(),
     ];
-    await renderApp('/admin', { user: users[0], setup: (f) => f.on('GET', '/api/users', { json: users }) });
+    // The server counts (X-Total-Count of one-row pages, ADR 0042): a district's accounts are never all fetched.
+    await renderApp('/admin', {
+      user: users[0],
+      setup: (f) =>
+        f.on('GET', '/api/users', (req) => {
+          const waiting = new URL(req.path, 'http://x').searchParams.get('approved') === 'false';
+          const matching = waiting ? users.filter((u) => !u.approved) : users;
+          return { json: matching.slice(0, 1), headers: { 'X-Total-Count': String(matching.length * 1000) } };
+        }),
+    });
     await screen.findByRole('heading', { level: 1, name: 'Admin Dashboard' });
     const expected: Record<string, string> = {
       'Manage Posts': '/admin/posts',
@@ -30,7 +39,8 @@ describe('admin dashboard (spec section 2)', () => {
     for (const [title, href] of Object.entries(expected)) {
       expect(within(list).getByRole('link', { name: new RegExp(`^${title}`) })).toHaveAttribute('href', href);
     }
-    expect(await screen.findByTestId('pending-count')).toHaveTextContent('2');
-    expect(screen.getByText(/2 accounts are waiting for approval/)).toBeInTheDocument();
+    expect(await screen.findByTestId('pending-count')).toHaveTextContent('2000');
+    expect(screen.getByText(/2000 accounts are waiting for approval/)).toBeInTheDocument();
+    expect(screen.getByText('4000')).toBeInTheDocument();
   });
 });

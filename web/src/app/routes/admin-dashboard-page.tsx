@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { Alert, ButtonLink } from '@/components/ui';
 import { PageContainer, PageHeader } from '@/components/layout';
 import { useSession } from '@/lib/auth';
-import { useUsers } from '@/features/accounts/api/users';
+import { useUserCounts } from '@/features/accounts/api/users';
 
 interface DashboardCard {
   to: string;
@@ -97,12 +97,11 @@ export const dashboardCards: DashboardCard[] = [
 ];
 
 function PendingSummary() {
-  const users = useUsers();
-  if (users.isPending)
+  const counts = useUserCounts();
+  if (counts.isPending)
     return <p className="text-sm text-slate-500">Checking for accounts awaiting approval…</p>;
-  if (users.isError && !users.data) return null;
-  const pending = (users.data ?? []).filter((u) => !u.approved).length;
-  const total = users.data?.length ?? 0;
+  if (counts.isError && !counts.data) return null;
+  const { pending, total } = counts.data;
   return (
     <div className="mb-8 grid grid-cols-1 gap-4 sm:grid-cols-3">
       <div className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">

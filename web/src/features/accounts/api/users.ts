@@ -7,7 +7,7 @@ import {
   type UsersPageQuery,
 } from '@district/contracts/identity';
 import { api } from '@/lib/api-client';
-import { usePagedList, type Page } from '@/lib/paging';
+import { getPage, usePagedList, type Page } from '@/lib/paging';
 import { listRefreshOptions } from '@/lib/react-query';
 
 export const usersQueryKey = ['admin', 'users'] as const;
@@ -30,23 +30,40 @@ export function useUsersPages(filters: UsersFilters) {
 
 type UsersPages = InfiniteData<Page<User>>;
 
-/** Applies a change to the user lists held: the dashboard's first page and every searched list. */
+/** Applies a change to the user lists held (every searched list) and has the dashboard's counts read again. */
 function updateUserLists(client: ReturnType<typeof useQueryClient>, change: (list: User[]) => User[]): void {
-  client.setQueryData<User[]>(usersQueryKey, (list) => (list ? change(list) : list));
+  void client.invalidateQueries({ queryKey: userCountsQueryKey });
   client.setQueriesData<UsersPages>({ queryKey: usersPagesQueryKey }, (data) =>
     data ? { ...data, pages: data.pages.map((p) => ({ ...p, items: change(p.items) })) } : data,
   );
 }
 
-export function getUsers(signal?: AbortSignal): Promise<User[]> {
-  return api.get('/api/users', { schema: usersListResponseSchema, signal });
+/** The admin dashboard's figures: every account, and those waiting for approval. */
+export interface UserCounts {
+  total: number;
+  pending: number;
 }
 
-export function useUsers() {
+export const userCountsQueryKey = [...usersQueryKey, 'counts'] as const;
+
+/**
+ * The dashboard's counts from the server's `X-Total-Count` of two one-row pages (ADR 0042): a district's 42,000
+ * accounts are never fetched to be counted. A server that sends no count is counted from its rows.
+ */
+export function useUserCounts() {
   return useQuery({
     ...listRefreshOptions,
-    queryKey: usersQueryKey,
-    queryFn: ({ signal }) => getUsers(signal),
+    queryKey: userCountsQueryKey,
+    queryFn: async ({ signal }): Promise<UserCounts> => {
+      const [all, waiting] = await Promise.all([
+        getPage('/api/users', { limit: 1 }, usersListResponseSchema, signal),
+        getPage('/api/users', { limit: 1, approved: 'false' }, usersListResponseSchema, signal),
+      ]);
+      return {
+        total: all.total ?? all.items.length,
+        pending: waiting.total ?? waiting.items.filter((u) => !u.approved).length,
+      };
+    },
   });
 }
 
