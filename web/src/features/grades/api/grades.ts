@@ -7,6 +7,7 @@ import {
   type GradeSummary,
   type QuizKind,
 } from '@district/contracts/assessment';
+import { PAGE_LIMIT_MAX } from '@district/contracts/common';
 import { api, ApiError, errorMessage } from '@/lib/api-client';
 import { getPage, queryString, usePagedList, type Page } from '@/lib/paging';
 import { listRefreshOptions } from '@/lib/react-query';
@@ -33,8 +34,13 @@ const filterParams = (query: GradeFilters) => ({
   classId: query.classId,
 });
 
+/**
+ * One person's results (the profile's My Quiz Results): the newest PAGE_LIMIT_MAX, the largest page the server gives
+ * (the server pages every list; a pupil's own results of a year fit in it).
+ */
 export function getGrades(kind: QuizKind, query: GradeFilters = {}, signal?: AbortSignal): Promise<Grade[]> {
-  return api.get(`${GRADE_KINDS[kind].gradesPath}${queryString(filterParams(query))}`, {
+  const params = { ...filterParams(query), limit: PAGE_LIMIT_MAX };
+  return api.get(`${GRADE_KINDS[kind].gradesPath}${queryString(params)}`, {
     schema: gradeListSchema,
     signal,
   });

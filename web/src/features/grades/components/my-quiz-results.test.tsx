@@ -47,9 +47,11 @@ describe("profile 'My Quiz Results' (classroom-tools §2, §4, §6)", { timeout:
     expect(audioTab).toHaveAttribute('aria-selected', 'true');
     expect(screen.getByRole('tabpanel')).toHaveTextContent('Colores');
     expect(screen.queryByText('Not mine')).not.toBeInTheDocument();
-    expect(view.fetch.calls('GET', '/api/quiz-grades')[0]?.path).toBe(`/api/quiz-grades?userId=${me.id}`);
+    expect(view.fetch.calls('GET', '/api/quiz-grades')[0]?.path).toBe(
+      `/api/quiz-grades?userId=${me.id}&limit=500`,
+    );
     expect(view.fetch.calls('GET', '/api/text-quiz-grades')[0]?.path).toBe(
-      `/api/text-quiz-grades?userId=${me.id}`,
+      `/api/text-quiz-grades?userId=${me.id}&limit=500`,
     );
 
     audioTab.focus();
