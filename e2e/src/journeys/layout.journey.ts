@@ -40,7 +40,10 @@ interface Visit {
  * a teacher, the other login pages by a student, public pages by a visitor. A few screens whose content differs
  * by role are visited twice, and a visitor meets the guard screen.
  */
-function visitsFor(pattern: string, ids: { slug: string; postId: string; runId: string }): Visit[] {
+function visitsFor(
+  pattern: string,
+  ids: { slug: string; postId: string; runId: string; classId: string },
+): Visit[] {
   const as = (persona: Persona, url = pattern): Visit => ({ persona, url });
   switch (pattern) {
     case '/admin/posts/new':
@@ -50,8 +53,20 @@ function visitsFor(pattern: string, ids: { slug: string; postId: string; runId: 
     case '/admin/categories':
     case '/admin/seo':
     case '/admin/chatrooms':
+    case '/admin/schools':
+    case '/admin/classes':
+    case '/admin/roster':
     case '/admin':
       return [as('admin')];
+    // The district's screens (ADR 0042): a district administrator manages every school; the demo teacher teaches
+    // the demo student's class, which both open.
+    case '/schools':
+    case '/schools/classes':
+      return [as('admin')];
+    case '/classes':
+      return [as('student'), as('teacher')];
+    case '/classes/:id':
+      return [as('student', `/classes/${ids.classId}`), as('teacher', `/classes/${ids.classId}`)];
     case '/admin/posts/edit/:id':
       return [as('admin', `/admin/posts/edit/${ids.postId}`)];
     case '/admin/quiz-grades-dashboard':
@@ -183,7 +198,11 @@ const noSidewaysScroll: Journey = {
     const admin = pages.get('admin')!;
     const fixture = await longWordLesson(admin, ctx.runId);
     try {
-      const ids = { slug: fixture.slug, postId: fixture.postId, runId: ctx.runId };
+      const classes = await pageFetch(pages.get('teacher')!, 'GET', '/api/classes');
+      assert.equal(classes.status, 200, `the demo teacher's classes: ${JSON.stringify(classes.body)}`);
+      const classId = (classes.body as { id: string }[])[0]?.id;
+      assert.ok(classId, 'the demo teacher teaches a class of the demo district');
+      const ids = { slug: fixture.slug, postId: fixture.postId, runId: ctx.runId, classId };
       await visitEveryRoute(ctx, pages, ids);
     } finally {
       await fixture.remove();
@@ -235,7 +254,7 @@ async function longWordLesson(
 async function visitEveryRoute(
   ctx: JourneyContext,
   pages: Map<Persona, Page>,
-  ids: { slug: string; postId: string; runId: string },
+  ids: { slug: string; postId: string; runId: string; classId: string },
 ): Promise<void> {
   const visits = routerPaths().flatMap((pattern) => visitsFor(pattern, ids));
   const problems: string[] = [];

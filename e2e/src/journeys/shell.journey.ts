@@ -243,7 +243,8 @@ const studentDenied: Journey = {
   topologies: TOPOLOGIES,
   async run(ctx) {
     const page = await signedIn(ctx, STUDENT.email);
-    assert.deepEqual(await navbarLinks(page), ['Lessons', 'Tools', 'My Profile', 'Chatroom']);
+    // The demo student is rostered into the demo teacher's class (ADR 0042): My Classes is theirs too.
+    assert.deepEqual(await navbarLinks(page), ['Lessons', 'Tools', 'My Profile', 'Chatroom', 'My Classes']);
     for (const route of ['/admin', '/admin/users']) {
       await open(page, ctx.baseUrl, route);
       await waitFor(page, byRole('heading', Spec.accessDenied));
@@ -264,7 +265,10 @@ const ownAdminFlag: Journey = {
   async run(ctx) {
     const page = await signedIn(ctx, ADMIN.email);
     await openAdminUsers(page, ctx);
+    // The list pages on the server, newest first: the demo district's pupils are newer than the administrator.
+    await fill(page, byRole('searchbox', 'Search users'), ADMIN.name);
     const own = byRole('switch', `Administrator: ${ADMIN.name}`);
+    await waitFor(page, own);
     const checked = () => page.$eval(own, (el) => el.getAttribute('aria-checked'));
     assert.equal(await checked(), 'true');
     await click(page, own);
