@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -195,6 +196,20 @@ describe('a bulk import of a small district', () => {
       .client()
       .post('/api/auth/login', { email: 'tom@district.test', password: 'anything-1' });
     expect(other.status).toBe(401);
+  });
+
+  it('keeps no fast hash of a password: the row hash stands for it by a digest keyed with identity’s secret', async () => {
+    const [row] = (await app.dataSource.query(
+      `SELECT name, username, email, row_hash, password_hash FROM users WHERE email = 'tanya@district.test'`,
+    )) as { name: string; username: string; email: string; row_hash: string; password_hash: string }[];
+    expect(row.password_hash).toMatch(/^\$argon2id\$/);
+    // What a plain sha-256 of the password would make of the same row: guessable from a copy of the table.
+    const plain = (digest: string) =>
+      createHash('sha256')
+        .update(JSON.stringify([row.name, row.username, row.email, true, digest, true]))
+        .digest('hex');
+    expect(row.row_hash).not.toBe(plain(createHash('sha256').update('teach-pass-1').digest('hex')));
+    expect(row.row_hash).not.toBe(plain(''));
   });
 
   it('writes nothing when the same zip comes again: no counts, no events, no token bumps', async () => {

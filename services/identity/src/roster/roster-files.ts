@@ -101,10 +101,6 @@ export function rowHash(values: readonly (string | number | boolean | null)[]): 
   return createHash('sha256').update(JSON.stringify(values)).digest('hex');
 }
 
-export function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
-}
-
 /** `active` (or empty) and `tobedeleted`; anything else is a bad value. */
 export function parseStatus(value: string): 'active' | 'tobedeleted' | null {
   const status = value.toLowerCase();

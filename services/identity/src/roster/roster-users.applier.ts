@@ -1,13 +1,14 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, hkdfSync, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { emailSchema, Subjects } from '@district/contracts';
+import { PLATFORM_RUNTIME, type PlatformRuntime } from '@district/nest-common';
 import { PasswordHasher } from '../users/password-hasher.service';
 import { toUserChangedEvent, type UserChange } from '../users/user.mapper';
 import { usernameBase } from '../users/username';
 import { UsersRepository } from '../users/users.repository';
 import type { Batch } from './roster-batch';
-import { parseBoolean, parseStatus, rowHash, sha256, type RosterLine } from './roster-files';
+import { parseBoolean, parseStatus, rowHash, type RosterLine } from './roster-files';
 import { RosterUsersRepository, type RosteredUser } from './roster-users.repository';
 
 /** argon2id runs in libuv's pool: a few at once use the cores without starving the service. */
@@ -35,11 +36,23 @@ interface Person {
  */
 @Injectable()
 export class RosterUsersApplier {
+  /**
+   * The key of the password digests kept in row hashes (to tell an unchanged password without argon2): derived from
+   * identity's signing key, so a copy of the database alone gives no fast hash of anyone's password to guess at.
+   */
+  private readonly digestKey: Buffer;
+
   constructor(
     @Inject(RosterUsersRepository) private readonly rostered: RosterUsersRepository,
     @Inject(UsersRepository) private readonly users: UsersRepository,
     @Inject(PasswordHasher) private readonly passwords: PasswordHasher,
-  ) {}
+    @Inject(PLATFORM_RUNTIME) runtime: PlatformRuntime,
+  ) {
+    const secret = runtime.keys.privateKeyPem;
+    if (!secret)
+      throw new Error('identity needs its private signing key (AUTH_PRIVATE_KEY) to import rosters');
+    this.digestKey = Buffer.from(hkdfSync('sha256', secret, 'district', 'roster-password-digest', 32));
+  }
 
   async apply(tx: EntityManager, batch: Batch): Promise<void> {
     const people = this.read(batch);
@@ -112,8 +125,11 @@ export class RosterUsersApplier {
       const active = parseStatus(row.status) === 'active';
       const name = `${row.givenName} ${row.familyName}`.slice(0, 120);
       const username = usernameBase(row.username);
-      // The password itself is never kept, not even in the hash: its sha-256 stands for it.
-      const passwordSha = row.password ? sha256(row.password) : '';
+      // The password itself is never kept, not even in the row hash: a keyed digest (HMAC) stands for it. A plain
+      // sha-256 would hand whoever copies the table a fast hash of each pupil's password to guess against.
+      const passwordSha = row.password
+        ? createHmac('sha256', this.digestKey).update(row.password).digest('hex')
+        : '';
       people.push({
         line,
         sourcedId: row.sourcedId,
