@@ -9,7 +9,7 @@ import {
 } from '@district/nest-common/testing';
 import matrix from './authz-matrix.json';
 import { startChat, type ChatTestApp } from './support/chat-app';
-import { publishClass } from './support/class-roster';
+import { publishClass } from '@district/nest-common/testing';
 
 let app: ChatTestApp;
 let admin: HttpClient;

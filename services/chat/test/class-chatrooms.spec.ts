@@ -8,7 +8,7 @@ import {
   type Chatroom,
 } from '@district/contracts';
 import { waitFor } from '@district/nest-common/testing';
-import { publishClass, publishSchool } from './support/class-roster';
+import { publishClass, publishSchool } from '@district/nest-common/testing';
 import { liveBench, type LivePerson } from './support/live-bench';
 
 /**

@@ -7,7 +7,7 @@ import {
   type MatrixPersona,
 } from '@district/nest-common/testing';
 import matrix from './authz-matrix.json';
-import { publishClass, publishSchool } from './support/class-roster';
+import { publishClass, publishSchool } from '@district/nest-common/testing';
 import { startClassroom, type ClassroomTestApp } from './support/classroom-app';
 
 let app: ClassroomTestApp;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ClassroomMessages as M } from '@district/contracts';
 import type { HttpClient } from '@district/nest-common/testing';
-import { publishClass, publishSchool } from './support/class-roster';
+import { publishClass, publishSchool } from '@district/nest-common/testing';
 import { startClassroom, type ClassroomTestApp } from './support/classroom-app';
 
 /**

@@ -65,3 +65,4 @@ export * from './authz-matrix';
 export * from './service-app';
 export * from './captured-logger';
 export * from './roster';
+export * from './roster-snapshots';

@@ -1,12 +1,22 @@
 import { Subjects, type RosterClassChangedEvent, type RosterSchoolChangedEvent } from '@district/contracts';
-import { waitFor } from '@district/nest-common/testing';
-import type { ClassroomTestApp } from './classroom-app';
+import type { DataSource } from 'typeorm';
+import type { EventBus } from '../bus/bus.port';
+import { waitFor } from '../bus/test-support';
+
+/** A service under test that keeps the roster projection (ADR 0042): its bus and its database. */
+export interface RosterKeeper {
+  runtime: { bus: EventBus };
+  dataSource: DataSource;
+}
 
 let version = 0;
 
-/** identity's class snapshot played on the test runtime's bus; resolves once classroom's projection holds it. */
+/**
+ * identity's class snapshot played on the test runtime's bus; resolves once the service's projection holds it (or a
+ * newer one). Versions rise across every call in the test file, as identity's sequence does.
+ */
 export async function publishClass(
-  app: ClassroomTestApp,
+  app: RosterKeeper,
   snapshot: Pick<RosterClassChangedEvent, 'classId' | 'schoolId' | 'teacherIds' | 'studentIds'> &
     Partial<RosterClassChangedEvent>,
 ): Promise<RosterClassChangedEvent> {
@@ -25,12 +35,8 @@ export async function publishClass(
   return event;
 }
 
-/** identity's school snapshot (its administrators), once classroom's projection holds it. */
-export async function publishSchool(
-  app: ClassroomTestApp,
-  schoolId: string,
-  adminIds: string[],
-): Promise<void> {
+/** identity's school snapshot (its administrators), once the service's projection holds it. */
+export async function publishSchool(app: RosterKeeper, schoolId: string, adminIds: string[]): Promise<void> {
   version += 1;
   const event: RosterSchoolChangedEvent = {
     schoolId,
@@ -47,7 +53,7 @@ export async function publishSchool(
 }
 
 async function heldVersion(
-  app: ClassroomTestApp,
+  app: RosterKeeper,
   table: 'roster_classes' | 'roster_schools',
   id: string,
 ): Promise<number> {
