@@ -33,6 +33,13 @@ describe('the checks on each answer', () => {
     expect(refusal('admin', 'admin')).toBeUndefined();
     expect(refusal('admin or class manager', 'student')).toBe(403);
     expect(refusal('admin or class manager', 'teacher')).toBeUndefined();
+    expect(refusal('approved', 'pending')).toBe(403);
+    expect(refusal('approved', 'suspendedAdmin')).toBe(403);
+    expect(refusal('approved', 'student')).toBeUndefined();
+    expect(refusal('admin or school administrator', 'pending')).toBe(403);
+    expect(refusal('admin or school administrator', 'student')).toBe(403);
+    expect(refusal('admin or school administrator', 'suspendedAdmin')).toBe(403);
+    expect(refusal('admin or school administrator', 'teacher')).toBeUndefined();
     expect(() => refusal('whoever', 'admin')).toThrow('unknown x-access');
   });
 

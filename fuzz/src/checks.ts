@@ -14,6 +14,9 @@ export function refusal(access: string, persona: Persona): 401 | 403 | undefined
   switch (access) {
     case 'signed-in':
       return undefined;
+    // The district's reads (issue #36: schools, classes): any approved account; a suspended one is not approved.
+    case 'approved':
+      return persona === 'pending' || persona === 'suspendedAdmin' ? 403 : undefined;
     case 'teacher or admin':
       return persona === 'teacher' || persona === 'admin' ? undefined : 403;
     case 'admin':
@@ -21,6 +24,10 @@ export function refusal(access: string, persona: Persona): 401 | 403 | undefined
     // Chat's room management (issue #36): a district administrator, or a teacher who manages a class in the site's
     // roster (so a teacher may or may not be let in); an unapproved account or a student never manages one.
     case 'admin or class manager':
+      return persona === 'admin' || persona === 'teacher' ? undefined : 403;
+    // identity's people management and user search (issue #36): a district administrator, or a school administrator
+    // (an approved teacher-role account with the roster's administrator role at a school) for their school's people.
+    case 'admin or school administrator':
       return persona === 'admin' || persona === 'teacher' ? undefined : 403;
     default:
       throw new Error(`unknown x-access "${access}"`);
