@@ -28,6 +28,34 @@ export const ONEROSTER_FILES = [
 ] as const;
 export type OneRosterFile = (typeof ONEROSTER_FILES)[number];
 
+/**
+ * Every `file.<name>` property a OneRoster 1.2 manifest names, each `bulk`, `delta` or `absent`: what a zip this site
+ * writes (the district generator's, the gradebook export) lists in its manifest.
+ */
+export const ONEROSTER_MANIFEST_FILES = [
+  'academicSessions',
+  'categories',
+  'classes',
+  'classResources',
+  'courses',
+  'courseResources',
+  'demographics',
+  'enrollments',
+  'lineItemLearningObjectiveIds',
+  'lineItems',
+  'lineItemScoreScales',
+  'orgs',
+  'resources',
+  'resultLearningObjectiveIds',
+  'results',
+  'resultScoreScales',
+  'roles',
+  'scoreScales',
+  'userProfiles',
+  'userResources',
+  'users',
+] as const;
+
 export const RosterMessages = {
   notAZip:
     'The file is not a zip archive. Upload the OneRoster CSV zip your student information system exported.',

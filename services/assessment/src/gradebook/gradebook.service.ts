@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
 import { stringify } from 'csv-stringify';
 import { ZipFile } from 'yazl';
+import { ONEROSTER_MANIFEST_FILES } from '@district/contracts';
 import { RosterScope, type AuthUser } from '@district/nest-common';
 import { GradebookRepository, type ResultKey } from './gradebook.repository';
 
@@ -35,30 +36,6 @@ export const RESULTS_HEADER = [
   'comment',
 ] as const;
 
-/** Every `file.*` property of a 1.2 manifest: this export carries line items and results, in bulk. */
-const MANIFEST_FILES = [
-  'academicSessions',
-  'categories',
-  'classes',
-  'classResources',
-  'courses',
-  'courseResources',
-  'demographics',
-  'enrollments',
-  'lineItemLearningObjectiveIds',
-  'lineItems',
-  'lineItemScoreScales',
-  'orgs',
-  'resources',
-  'resultLearningObjectiveIds',
-  'results',
-  'resultScoreScales',
-  'roles',
-  'scoreScales',
-  'userProfiles',
-  'userResources',
-  'users',
-] as const;
 const EXPORTED = new Set<string>(['lineItems', 'results']);
 
 /** The category every quiz's line item names (the SIS maps it to its own). */
@@ -71,7 +48,7 @@ function manifestCsv(): string {
     ['propertyName', 'value'],
     ['manifest.version', '1.0'],
     ['oneroster.version', '1.2'],
-    ...MANIFEST_FILES.map((f) => [`file.${f}`, EXPORTED.has(f) ? 'bulk' : 'absent']),
+    ...ONEROSTER_MANIFEST_FILES.map((f) => [`file.${f}`, EXPORTED.has(f) ? 'bulk' : 'absent']),
     ['source.systemName', 'district assessment'],
     ['source.systemCode', 'assessment'],
   ];

@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { PASS_MARK, type QuizKind, type QuizQuestion, type RevealAnswers } from '@district/contracts';
+import { PASS_MARK, type QuizKind, type RevealAnswers } from '@district/contracts';
 import { scopeFilter, type RosterScopeSet } from '@district/nest-common';
 import type { StoredGrade } from './review';
+import { toGrade, type GradeRow } from './grades.repository';
 
 /** Where a list, a summary or an analysis looks (ADR 0042): all filters combine, the scope always applies. */
 export interface GradeFilter {
@@ -37,21 +38,7 @@ export interface QuizTally {
   passed: number;
 }
 
-interface PageRow {
-  id: string;
-  kind: QuizKind;
-  quiz_id: string;
-  user_id: string;
-  user_name: string;
-  quiz_title: string;
-  score: number;
-  correct_answers: number;
-  total_questions: number;
-  passed: boolean;
-  user_answers: number[];
-  questions: QuizQuestion[];
-  quiz_version: number;
-  created_at: Date;
+interface PageRow extends GradeRow {
   reveal_answers: RevealAnswers | null;
   cursor_at: string;
 }
@@ -62,28 +49,6 @@ const MICROS = `to_char(g.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:S
 const COLUMNS = `g.id, g.kind, g.quiz_id, g.user_id, g.user_name, g.quiz_title, g.score, g.correct_answers,
   g.total_questions, g.passed, g.user_answers, g.questions, g.quiz_version, g.created_at, g.reveal_answers,
   ${MICROS} AS cursor_at`;
-
-function toStored(row: PageRow): StoredGrade {
-  const at = row.created_at.toISOString();
-  return {
-    id: row.id,
-    kind: row.kind,
-    quizId: row.quiz_id,
-    userId: row.user_id,
-    userName: row.user_name,
-    quizTitle: row.quiz_title,
-    score: row.score,
-    correctAnswers: row.correct_answers,
-    totalQuestions: row.total_questions,
-    passed: row.passed,
-    userAnswers: row.user_answers,
-    questions: row.questions,
-    quizVersion: row.quiz_version,
-    createdAt: at,
-    completedAt: at,
-    revealAnswers: row.reveal_answers ?? null,
-  };
-}
 
 /** The WHERE of a filter over `grades g`, its parameters from `$1`. */
 function where(filter: GradeFilter): { sql: string; params: unknown[] } {
@@ -146,7 +111,7 @@ export class GradePagesRepository {
     const shown = more ? rows.slice(0, limit) : rows;
     const last = shown[shown.length - 1];
     return {
-      grades: shown.map(toStored),
+      grades: shown.map(toGrade),
       total: counted[0].n,
       next: more && last ? { createdAt: last.cursor_at, id: last.id } : null,
     };

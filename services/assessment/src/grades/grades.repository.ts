@@ -5,7 +5,7 @@ import { jsonb } from '@district/nest-common';
 import type { Marked } from './marking';
 import type { StoredGrade } from './review';
 
-interface GradeRow {
+export interface GradeRow {
   id: string;
   kind: QuizKind;
   quiz_id: string;
@@ -27,7 +27,7 @@ interface GradeRow {
 const COLUMNS = `id, kind, quiz_id, user_id, user_name, quiz_title, score, correct_answers, total_questions, passed,
   user_answers, questions, quiz_version, created_at, reveal_answers`;
 
-function toGrade(row: GradeRow): StoredGrade {
+export function toGrade(row: GradeRow): StoredGrade {
   const at = row.created_at.toISOString();
   return {
     id: row.id,

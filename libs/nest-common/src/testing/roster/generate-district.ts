@@ -3,6 +3,7 @@ import { Readable, type Readable as ReadableStream } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify/sync';
 import { ZipFile } from 'yazl';
+import { ONEROSTER_MANIFEST_FILES } from '@district/contracts';
 import { planDelta, type DeltaCounts } from './district-delta';
 import { DistrictModel, type PinnedPerson } from './district-model';
 import {
@@ -18,13 +19,7 @@ import {
   type InjectedError,
   type RowContext,
 } from './district-rows';
-import {
-  GENERATED_FILES,
-  MANIFEST_FILE_PROPERTIES,
-  MANIFEST_HEADER,
-  ONEROSTER_HEADERS,
-  type OneRosterDataFile,
-} from './oneroster-csv';
+import { GENERATED_FILES, MANIFEST_HEADER, ONEROSTER_HEADERS, type OneRosterDataFile } from './oneroster-csv';
 
 export interface DistrictOptions {
   /** The same seed and options give the same zip, byte for byte. Default 1. */
@@ -163,7 +158,7 @@ export function districtZipStream(options: DistrictOptions = {}): DistrictZip {
   const manifest: CsvRecord[] = [
     ['manifest.version', '1.0'],
     ['oneroster.version', '1.2'],
-    ...MANIFEST_FILE_PROPERTIES.map((name) => [`file.${name}`, written.has(name) ? mode : 'absent']),
+    ...ONEROSTER_MANIFEST_FILES.map((name) => [`file.${name}`, written.has(name) ? mode : 'absent']),
     ['source.systemName', 'district generator'],
     ['source.systemCode', `seed-${options.seed ?? DEFAULTS.seed}`],
   ];

@@ -3,7 +3,7 @@ export type { DistrictCounts, DistrictOptions, DistrictZip } from './generate-di
 export type { DeltaCounts } from './district-delta';
 export type { PinnedPerson } from './district-model';
 export type { InjectedError } from './district-rows';
-export { ONEROSTER_HEADERS, MANIFEST_HEADER, MANIFEST_FILE_PROPERTIES } from './oneroster-csv';
+export { ONEROSTER_HEADERS, MANIFEST_HEADER } from './oneroster-csv';
 export { usernameFor } from './names';
 export { demoDistrictOptions, demoSourcedId } from './demo-district';
 export { readDistrictZip, bytesOf } from './read-district-zip';

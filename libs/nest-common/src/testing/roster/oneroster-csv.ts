@@ -103,31 +103,6 @@ export type OneRosterRow<F extends OneRosterDataFile> = Partial<
 /** manifest.csv's two columns. */
 export const MANIFEST_HEADER = ['propertyName', 'value'] as const;
 
-/** Every `file.*` property a 1.2 manifest names, each `bulk`, `delta` or `absent`. */
-export const MANIFEST_FILE_PROPERTIES = [
-  'academicSessions',
-  'categories',
-  'classes',
-  'classResources',
-  'courses',
-  'courseResources',
-  'demographics',
-  'enrollments',
-  'lineItemLearningObjectiveIds',
-  'lineItems',
-  'lineItemScoreScales',
-  'orgs',
-  'resources',
-  'resultLearningObjectiveIds',
-  'results',
-  'resultScoreScales',
-  'roles',
-  'scoreScales',
-  'userProfiles',
-  'userResources',
-  'users',
-] as const;
-
 /** The data files the generator writes, in the order an import applies them (ONEROSTER_FILES in contracts). */
 export const GENERATED_FILES: readonly OneRosterDataFile[] = [
   'orgs.csv',
