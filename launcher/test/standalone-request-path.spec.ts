@@ -4,7 +4,7 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { freePort, runTs, stopProcess, waitFor } from './support/processes';
+import { startOnFreePort, stopProcess, waitFor } from './support/processes';
 
 /**
  * `--target=all` for real (the gateway and every service in one process), logging at info: the gateway hands
@@ -94,32 +94,25 @@ describe('standalone request path', () => {
     await admin.end();
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'district-request-path-'));
     await chmod(dataDir, 0o755);
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    child = runTs(
+    ({ child, base } = await startOnFreePort(
       'launcher/src/main.ts',
-      {
+      (port) => ({
         TARGET: 'all',
         DATABASE_URL: databaseUrl,
         NATS_URL: '',
         REDIS_URL: '',
         DATA_DIR: dataDir,
         PORT: String(port),
-        PUBLIC_URL: base,
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
         WEB_DIST: path.join(dataDir, 'no-web'),
         LOG_LEVEL: 'info',
         GATEWAY_TRUST_PROXY: 'true',
         LOGIN_MAX_FAILURES_PER_ADDRESS: '2',
         CONTENT_COMMENT_RATE_PER_ADDRESS: '1',
-      },
+      }),
       output,
-    );
-    await waitFor(
-      async () => (await fetch(`${base}/readyz`)).status === 200,
-      'the standalone site',
-      120_000,
-      output,
-    );
+      async (url) => (await fetch(`${url}/readyz`)).status === 200,
+    ));
   });
 
   afterAll(async () => {

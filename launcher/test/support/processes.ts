@@ -64,6 +64,31 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Starts an entry point on a port `freePort` found, and waits until `ready(base)` answers while that child is still
+ * running. The port is free when found but not reserved: a process started meanwhile (another spec's, under parallel
+ * workers) may take it, and then the child stops (ADR 0029) while `/readyz` is answered by the stranger. A child that
+ * exits before it is ready is started again on another port.
+ */
+export async function startOnFreePort(
+  entry: string,
+  env: (port: number) => NodeJS.ProcessEnv,
+  output: string[],
+  ready: (base: string) => Promise<boolean>,
+  ms = 120_000,
+): Promise<{ child: ChildProcess; port: number; base: string }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const child = runTs(entry, env(port), output);
+    const exited = () => child.exitCode !== null || child.signalCode !== null;
+    await waitFor(async () => exited() || (await ready(base)), `${entry} on port ${port}`, ms, output);
+    if (!exited()) return { child, port, base };
+    if (attempt === 3)
+      throw new Error(`${entry} exited before it was ready, three times:\n${output.join('').slice(-4000)}`);
+  }
+}
+
 export const jsonRequest = (origin: string, method: string, body: unknown, cookie?: string): RequestInit => ({
   method,
   headers: { 'content-type': 'application/json', origin, ...(cookie ? { cookie } : {}) },
