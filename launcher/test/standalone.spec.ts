@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { cookieOf, freePort, jsonRequest, runTs, stopProcess, waitFor } from './support/processes';
+import { cookieOf, jsonRequest, startOnFreePort, stopProcess } from './support/processes';
 
 /**
  * Boots `--target=all` as `npm start` does on a fresh machine: no DATABASE_URL, so a real embedded
@@ -16,11 +16,10 @@ describe('standalone launcher', () => {
   let output: string[] = [];
 
   const start = async () => {
-    const port = await freePort();
     output = [];
-    child = runTs(
+    const started = await startOnFreePort(
       'launcher/src/main.ts',
-      {
+      (port) => ({
         DATA_DIR: dataDir,
         PORT: String(port),
         TARGET: '',
@@ -28,17 +27,13 @@ describe('standalone launcher', () => {
         NATS_URL: '',
         REDIS_URL: '',
         WEB_DIST: path.join(dataDir, 'no-web'),
-      },
+      }),
       output,
+      async (url) => (await fetch(`${url}/readyz`)).status === 200,
+      { host: 'localhost' },
     );
-    const url = `http://localhost:${port}`;
-    await waitFor(
-      async () => (await fetch(`${url}/readyz`)).status === 200,
-      'the standalone site',
-      120_000,
-      output,
-    );
-    return url;
+    child = started.child;
+    return started.base;
   };
 
   const signIn = (url: string, email: string) =>

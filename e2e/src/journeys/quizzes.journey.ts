@@ -98,6 +98,19 @@ async function filterByQuiz(page: Page, title: string): Promise<void> {
   );
   assert.ok(value, `no quiz called ${title} in the filter`);
   await fill(page, select, value);
+  // The results page on the server (ADR 0042): until the filtered page arrives the table still holds the rows of the
+  // unfiltered one, so wait for a table whose every row is the chosen quiz's.
+  await page.waitForFunction(
+    (t: string) => {
+      const table = Array.from(document.querySelectorAll('table')).find((x) =>
+        x.caption?.textContent?.trim().endsWith(': results'),
+      );
+      const rows = Array.from(table?.querySelectorAll('tbody tr') ?? []);
+      return rows.length > 0 && rows.every((r) => r.textContent?.includes(t));
+    },
+    {},
+    title,
+  );
 }
 
 /** The results table's body rows as text (its caption ends in ': results'; the item analysis has a table too). */

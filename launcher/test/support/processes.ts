@@ -75,11 +75,11 @@ export async function startOnFreePort(
   env: (port: number) => NodeJS.ProcessEnv,
   output: string[],
   ready: (base: string) => Promise<boolean>,
-  ms = 120_000,
+  { ms = 120_000, host = '127.0.0.1' }: { ms?: number; host?: string } = {},
 ): Promise<{ child: ChildProcess; port: number; base: string }> {
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
+    const base = `http://${host}:${port}`;
     const child = runTs(entry, env(port), output);
     const exited = () => child.exitCode !== null || child.signalCode !== null;
     await waitFor(async () => exited() || (await ready(base)), `${entry} on port ${port}`, ms, output);
