@@ -6,6 +6,7 @@ import type { BusMessage, EventBus, PublishOptions } from '../bus.port';
 import { InProcessBus } from '../in-process.bus';
 import { DATABASE_URL, capturingLogger, sleep, uniqueToken, waitFor } from '../test-support';
 import { runWithRequestId } from '../../logging/request-context';
+import { outboxIdleLock } from './messaging-tables';
 import {
   InboxService,
   OutboxMessageEntity,
@@ -96,11 +97,19 @@ describe('transactional outbox and idempotent inbox (PostgreSQL)', () => {
     )[0].id;
 
   /** The backends LISTENing on this schema's channel (the relays' own connections). */
+  // The relay's listening connection: the one whose last statement was this schema's LISTEN or which holds this
+  // schema's idle lock. The relay runs its idle-lock statements on that same connection as soon as it listens, so
+  // the LISTEN text alone can be gone from pg_stat_activity by the time this looks (a loaded machine's timing).
   const listenerPids = async (): Promise<number[]> =>
     (
       await dataSource.query(
-        `SELECT pid FROM pg_stat_activity WHERE query = $1 AND datname = current_database()`,
-        [`LISTEN "${outboxChannel(schema)}"`],
+        `SELECT DISTINCT a.pid FROM pg_stat_activity a
+          WHERE a.datname = current_database()
+            AND (a.query = $1 OR a.pid IN (
+              SELECT l.pid FROM pg_locks l
+               WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+                 AND ((l.classid::bigint << 32) | l.objid::bigint) = hashtextextended($2, 0)))`,
+        [`LISTEN "${outboxChannel(schema)}"`, outboxIdleLock(schema)],
       )
     ).map((r: { pid: number }) => r.pid);
 
