@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { Role } from '@district/contracts';
-import { UserEntity } from '../users/user.entity';
+import type { UserEntity } from '../users/user.entity';
+import { USER_COLUMNS, toUserEntity, type UserRow } from '../users/user-row';
 
 /** A rostered account as an import compares it. */
 export interface RosteredUser {
@@ -21,44 +22,6 @@ export interface NewRosteredUser {
   approved: boolean;
   sourcedId: string;
   hash: string;
-}
-
-interface UserRow {
-  id: string;
-  name: string;
-  username: string;
-  email: string;
-  password_hash: string | null;
-  role: Role;
-  approved: boolean;
-  is_admin: boolean;
-  profile_image: string | null;
-  token_version: number;
-  sessions_valid_from_version: number;
-  created_at: Date;
-  updated_at: Date;
-}
-
-const USER_COLUMNS = `id, name, username, email, password_hash, role, approved, is_admin, profile_image, token_version,
-  sessions_valid_from_version, created_at, updated_at`;
-
-/** A row as the entity UsersRepository reads, so events are made by the same mapper. */
-function toEntity(row: UserRow): UserEntity {
-  return Object.assign(new UserEntity(), {
-    id: row.id,
-    name: row.name,
-    username: row.username,
-    email: row.email,
-    passwordHash: row.password_hash,
-    role: row.role,
-    approved: row.approved,
-    isAdmin: row.is_admin,
-    profileImage: row.profile_image,
-    tokenVersion: row.token_version,
-    sessionsValidFromVersion: row.sessions_valid_from_version,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  });
 }
 
 /** The staging file of the people whose account role an import must check once its roles are read. */
@@ -122,7 +85,7 @@ export class RosterUsersRepository {
         people.map((p) => p.hash),
       ],
     )) as UserRow[];
-    return rows.map(toEntity);
+    return rows.map(toUserEntity);
   }
 
   /**
@@ -138,7 +101,7 @@ export class RosterUsersRepository {
         RETURNING ${USER_COLUMNS.replace(/(\w+)/g, 'u.$1')}`,
       [changes.map((c) => c.id), changes.map((c) => c.role)],
     )) as [UserRow[], number];
-    return rows.map(toEntity);
+    return rows.map(toUserEntity);
   }
 
   async setRosterState(tx: EntityManager, id: string, sourcedId: string, hash: string | null): Promise<void> {

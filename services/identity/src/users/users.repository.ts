@@ -6,6 +6,7 @@ import type { Role } from '@district/contracts';
 import { canonicalUuid } from '@district/nest-common';
 import { likeContains } from './page-cursor';
 import { UserEntity } from './user.entity';
+import { toUserEntity, type UserRow } from './user-row';
 
 /** The unique indexes on email and username (migration 1732320000000): a lost race for either breaks one. */
 export const USERS_EMAIL_KEY = 'users_email_key';
@@ -53,19 +54,7 @@ export interface UsersPage {
   next: UsersPageKey | null;
 }
 
-interface UsersPageRow {
-  id: string;
-  name: string;
-  username: string;
-  email: string;
-  role: Role;
-  approved: boolean;
-  is_admin: boolean;
-  profile_image: string | null;
-  token_version: number;
-  sessions_valid_from_version: number;
-  created_at: Date;
-  updated_at: Date;
+interface UsersPageRow extends UserRow {
   cursor_at: string;
 }
 
@@ -162,7 +151,7 @@ export class UsersRepository {
     const page = rows.slice(0, filter.limit);
     const last = page[page.length - 1];
     return {
-      users: page.map(toEntity),
+      users: page.map(toUserEntity),
       total: counted[0]?.total ?? 0,
       next: rows.length > filter.limit && last ? { createdAt: last.cursor_at, id: last.id } : null,
     };
@@ -303,22 +292,4 @@ export class UsersRepository {
     await tx.delete(UserEntity, { id });
     this.atVersion.delete(id);
   }
-}
-
-function toEntity(row: UsersPageRow): UserEntity {
-  return Object.assign(new UserEntity(), {
-    id: row.id,
-    name: row.name,
-    username: row.username,
-    email: row.email,
-    passwordHash: null,
-    role: row.role,
-    approved: row.approved,
-    isAdmin: row.is_admin,
-    profileImage: row.profile_image,
-    tokenVersion: row.token_version,
-    sessionsValidFromVersion: row.sessions_valid_from_version,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  });
 }
