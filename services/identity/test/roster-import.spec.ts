@@ -621,3 +621,43 @@ describe('a class at its largest', () => {
     expect(full).toMatchObject({ status: 'done', created: 1, errorCount: 1 });
   });
 });
+
+describe("an enrolment's school", () => {
+  it("skips a row whose schoolSourcedId is unknown or not its class's school, and applies the rest", async () => {
+    const stored = async (sourcedId: string) =>
+      sql<{ class_id: string }>(`SELECT class_id FROM enrollments WHERE sourced_id = $1`, [sourcedId]);
+    const [k2Before] = await stored('e5');
+    const result = await imported({
+      'manifest.csv': manifest({ enrollments: 'delta' }),
+      'enrollments.csv': [
+        'sourcedId,classSourcedId,schoolSourcedId,userSourcedId,role',
+        // k3 is South School's (s2), not s1's.
+        'e-sch1,k3,s1,u-a1,student',
+        'e-sch2,k1,s404,u-a1,student',
+        // An existing enrolment moved to a class of another school than the row says: it stays as it was.
+        'e5,k3,s1,u-p3,student',
+        'e-sch3,k3,s2,u-a1,student',
+      ].join('\n'),
+    });
+    expect(result.errors).toEqual([
+      {
+        file: 'enrollments.csv',
+        line: 2,
+        field: 'schoolSourcedId',
+        message: RosterMessages.enrollmentOtherSchool('s1', 'k3'),
+      },
+      { file: 'enrollments.csv', line: 3, field: 'schoolSourcedId', message: 'unknown schoolSourcedId s404' },
+      {
+        file: 'enrollments.csv',
+        line: 4,
+        field: 'schoolSourcedId',
+        message: "school s1 is not the school of class k3: an enrolment names its class's school",
+      },
+    ]);
+    expect(result).toMatchObject({ status: 'done', created: 1, updated: 0, errorCount: 3 });
+    expect(await stored('e-sch1')).toEqual([]);
+    expect(await stored('e-sch2')).toEqual([]);
+    expect(await stored('e5')).toEqual([k2Before]);
+    expect(await stored('e-sch3')).toEqual([{ class_id: await classId('k3') }]);
+  });
+});

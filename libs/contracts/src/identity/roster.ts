@@ -67,6 +67,9 @@ export const RosterMessages = {
   classNotFound: 'Class not found',
   schoolNotFound: 'School not found',
   interrupted: 'The import stopped before it finished (the server restarted). Upload the file again.',
+  /** enrollments.csv: the row's schoolSourcedId is a school, but not the one its class belongs to (classes.csv). */
+  enrollmentOtherSchool: (schoolSourcedId: string, classSourcedId: string) =>
+    `school ${schoolSourcedId} is not the school of class ${classSourcedId}: an enrolment names its class's school`,
 } as const;
 
 export const rosterImportStatusSchema = z.enum(['queued', 'running', 'done', 'failed']);

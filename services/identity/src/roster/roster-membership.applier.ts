@@ -1,3 +1,4 @@
+import { RosterMessages } from '@district/contracts';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Batch } from './roster-batch';
@@ -126,6 +127,7 @@ export class RosterMembershipApplier {
       tx,
       'classes',
       lines.map((l) => l.row.classSourcedId),
+      ['school_id'],
     );
     const schools = await this.roster.lookup(
       tx,
@@ -168,12 +170,21 @@ export class RosterMembershipApplier {
         });
         continue;
       }
-      if (!schools.has(row.schoolSourcedId)) {
+      const school = schools.get(row.schoolSourcedId);
+      if (!school) {
         await referenceError(tx, this.imports, batch, line, 'schoolSourcedId', {
           file: 'orgs.csv',
           label: 'school',
           sourcedId: row.schoolSourcedId,
         });
+        continue;
+      }
+      if (school.id !== klass.school_id) {
+        batch.error(
+          line,
+          'schoolSourcedId',
+          RosterMessages.enrollmentOtherSchool(row.schoolSourcedId, row.classSourcedId),
+        );
         continue;
       }
       const userId = await this.user(tx, batch, line, users);
