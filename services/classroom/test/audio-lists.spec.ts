@@ -107,6 +107,8 @@ describe('audio lists', () => {
         title: 'Saludos',
         fileCount: 2,
         creatorId: expect.any(String),
+        // No school in an installation without classes (issue #36).
+        schoolId: null,
         updatedAt: expect.any(String),
       },
     });

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { ClassroomMessages as M } from '@district/contracts';
+import { ClassroomMessages as M, SubjectSchemas, Subjects, type Subject } from '@district/contracts';
+import type { BusMessage } from '@district/nest-common';
 import type { HttpClient } from '@district/nest-common/testing';
-import { publishClass, publishSchool } from '@district/nest-common/testing';
+import { publishClass, publishSchool, waitFor } from '@district/nest-common/testing';
 import { startClassroom, type ClassroomTestApp } from './support/classroom-app';
 
 /**
@@ -29,6 +30,7 @@ let district: Person;
 let twoSchools: Person;
 const schoolA = randomUUID();
 const schoolB = randomUUID();
+const events: BusMessage[] = [];
 
 async function signIn(persona: 'teacher' | 'admin', name: string): Promise<Person> {
   const { client, person } = await app.signIn(persona, { name });
@@ -37,6 +39,9 @@ async function signIn(persona: 'teacher' | 'admin', name: string): Promise<Perso
 
 beforeAll(async () => {
   app = await startClassroom();
+  await app.runtime.bus.subscribe('classroom.>', async (m) => void events.push(m), {
+    durable: 'item-schools-spec',
+  });
   creator = await signIn('teacher', 'Ms. Ruiz');
   colleague = await signIn('teacher', 'Mr. Soto');
   // School administrators are rostered as teachers (ADR 0042).
@@ -58,12 +63,14 @@ const KINDS = [
       audioFiles: [{ name: 'Uno', url: '/sounds/1.mp3' }],
     }),
     ownerOnly: M.audioListOwnerOnly,
+    event: 'audioList',
   },
   {
     kind: 'lesson plan',
     path: '/api/lesson-plans',
     body: () => ({ title: `Plan ${randomUUID().slice(0, 6)}` }),
     ownerOnly: M.lessonPlanOwnerOnly,
+    event: 'lessonPlan',
   },
   {
     kind: 'Google Slide',
@@ -73,6 +80,7 @@ const KINDS = [
       googleSlidesUrl: 'https://docs.google.com/presentation/d/1AbC-d_9xYz/edit',
     }),
     ownerOnly: M.slideOwnerOnly,
+    event: 'slide',
   },
 ] as const;
 type Kind = (typeof KINDS)[number];
@@ -81,6 +89,22 @@ async function create(kind: Kind, by: Person, extra: Record<string, unknown> = {
   const res = await by.client.post<Item>(kind.path, { ...kind.body(), ...extra });
   if (res.status !== 201) throw new Error(`${kind.kind}: ${res.status} ${res.text}`);
   return res.body;
+}
+
+/**
+ * The events about one item so far, each parsed by its subject's contract: `[subject, the school it names]`, the
+ * school read from the item (`{ audioList: { id, schoolId } }`) or beside its id (`{ audioListId, schoolId }`).
+ */
+function schoolsInEvents(kind: Kind, id: string): [string, unknown][] {
+  return events.flatMap((e) => {
+    const schema = (SubjectSchemas as Partial<Record<string, (typeof SubjectSchemas)[Subject]>>)[e.subject];
+    if (!schema) return [];
+    const data = schema.parse(e.data) as Record<string, unknown>;
+    const item = data[kind.event] as { id: string; schoolId?: unknown } | undefined;
+    if (item?.id === id) return [[e.subject, item.schoolId] as [string, unknown]];
+    if (data[`${kind.event}Id`] === id) return [[e.subject, data.schoolId] as [string, unknown]];
+    return [];
+  });
 }
 
 async function listed(kind: Kind, by: Person, id: string): Promise<Item | undefined> {
@@ -159,6 +183,25 @@ describe('a district', () => {
       }
     });
 
+    it('names its school in its created, updated and deleted events (null for none)', async () => {
+      const item = await create(kind, creator);
+      expect((await creator.client.put(`${kind.path}/${item.id}`, kind.body())).status).toBe(200);
+      expect((await creator.client.delete(`${kind.path}/${item.id}`)).status).toBe(204);
+      const unfiled = await create(kind, creator, { schoolId: null });
+      await waitFor(
+        () => schoolsInEvents(kind, item.id).length >= 3 && schoolsInEvents(kind, unfiled.id).length >= 1,
+        'the items’ events',
+      );
+      const [created, updated, deleted] = schoolsInEvents(kind, item.id).map(([subject]) => subject);
+      expect(schoolsInEvents(kind, item.id)).toEqual([
+        [created, schoolA],
+        [updated, schoolA],
+        [deleted, schoolA],
+      ]);
+      expect(deleted).toMatch(/\.deleted\.v1$/);
+      expect(schoolsInEvents(kind, unfiled.id)).toEqual([[expect.stringMatching(/\.created\.v1$/), null]]);
+    });
+
     it('keeps its school when updated, whatever the body says', async () => {
       const item = await create(kind, creator);
       const res = await creator.client.put<Item>(`${kind.path}/${item.id}`, {
@@ -187,5 +230,26 @@ describe('a district', () => {
         400,
       );
     });
+  });
+});
+
+describe('a deleted creator’s items', () => {
+  it('keep their school in the updated events of their anonymisation', async () => {
+    const leaver = await signIn('teacher', 'Mr. Leaving');
+    await publishClass(app, {
+      classId: randomUUID(),
+      schoolId: schoolA,
+      teacherIds: [leaver.id],
+      studentIds: [],
+    });
+    const items = await Promise.all(KINDS.map(async (kind) => [kind, await create(kind, leaver)] as const));
+    for (const [, item] of items) expect(item.schoolId).toBe(schoolA);
+    await app.runtime.bus.publish(Subjects.identityUserDeleted, { userId: leaver.id });
+    const anonymised = () =>
+      items.flatMap(([kind, item]) =>
+        schoolsInEvents(kind, item.id).filter(([s]) => s.endsWith('.updated.v1')),
+      );
+    await waitFor(() => anonymised().length >= 3, 'the anonymised items’ events');
+    expect(anonymised().map(([, school]) => school)).toEqual([schoolA, schoolA, schoolA]);
   });
 });

@@ -76,10 +76,11 @@ export class AudioListsService {
 
   async remove(user: AuthUser, id: string): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
-      await this.lockChangeable(tx, user, id);
+      const stored = await this.lockChangeable(tx, user, id);
       await this.lists.delete(tx, id);
       await this.outbox.enqueue(tx, Subjects.classroomAudioListDeleted, {
         audioListId: id,
+        schoolId: stored.schoolId,
       } satisfies AudioListDeletedEvent);
     });
     this.logger.info({ audioListId: id }, 'audio list deleted');
@@ -100,6 +101,7 @@ export class AudioListsService {
         title: list.title,
         fileCount: list.audioFiles.length,
         creatorId: list.creatorId,
+        schoolId: list.schoolId,
         updatedAt: list.updatedAt,
       },
     };

@@ -76,10 +76,11 @@ export class LessonPlansService {
 
   async remove(user: AuthUser, id: string): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
-      await this.lockChangeable(tx, user, id);
+      const stored = await this.lockChangeable(tx, user, id);
       await this.plans.delete(tx, id);
       await this.outbox.enqueue(tx, Subjects.classroomLessonPlanDeleted, {
         lessonPlanId: id,
+        schoolId: stored.schoolId,
       } satisfies LessonPlanDeletedEvent);
     });
     this.logger.info({ lessonPlanId: id }, 'lesson plan deleted');
@@ -100,6 +101,7 @@ export class LessonPlansService {
         title: plan.title,
         subject: plan.subject,
         creatorId: plan.creatorId,
+        schoolId: plan.schoolId,
         updatedAt: plan.updatedAt,
       },
     };

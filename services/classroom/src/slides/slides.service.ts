@@ -113,10 +113,11 @@ export class SlidesService {
 
   async remove(user: AuthUser, id: string): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
-      await this.lockChangeable(tx, user, id);
+      const stored = await this.lockChangeable(tx, user, id);
       await this.slides.delete(tx, id);
       await this.outbox.enqueue(tx, Subjects.classroomSlideDeleted, {
         slideId: id,
+        schoolId: stored.schoolId,
       } satisfies GoogleSlideDeletedEvent);
     });
     this.logger.info({ slideId: id }, 'slide deleted');
@@ -142,6 +143,7 @@ export class SlidesService {
         isPublic: slide.isPublic,
         embedUrl: slide.embedUrl,
         creatorId: slide.creatorId,
+        schoolId: slide.schoolId,
         updatedAt: slide.updatedAt,
       },
     };

@@ -6,9 +6,16 @@ const CREATOR_TABLES = ['audio_lists', 'lesson_plans', 'google_slides'] as const
 
 /** The headings of the items a deletion anonymised, for their `classroom.*.updated` events. */
 export interface AnonymisedItems {
-  audioLists: { id: string; title: string; fileCount: number; updatedAt: string }[];
-  lessonPlans: { id: string; title: string; subject: string; updatedAt: string }[];
-  slides: { id: string; title: string; isPublic: boolean; embedUrl: string; updatedAt: string }[];
+  audioLists: { id: string; title: string; fileCount: number; schoolId: string | null; updatedAt: string }[];
+  lessonPlans: { id: string; title: string; subject: string; schoolId: string | null; updatedAt: string }[];
+  slides: {
+    id: string;
+    title: string;
+    isPublic: boolean;
+    embedUrl: string;
+    schoolId: string | null;
+    updatedAt: string;
+  }[];
 }
 
 /**
@@ -65,37 +72,52 @@ export class CreatorsRepository {
       const [changed] = (await tx.query(sql, [creatorId, formerName])) as [T[], number];
       return changed;
     };
-    const audioLists = await rows<{ id: string; title: string; file_count: number; updated_at: Date }>(
+    const audioLists = await rows<{
+      id: string;
+      title: string;
+      file_count: number;
+      school_id: string | null;
+      updated_at: Date;
+    }>(
       `UPDATE audio_lists SET creator_id = NULL, creator_name = $2, updated_at = now() WHERE creator_id = $1
-       RETURNING id, title, jsonb_array_length(audio_files) AS file_count, updated_at`,
+       RETURNING id, title, jsonb_array_length(audio_files) AS file_count, school_id::text AS school_id, updated_at`,
     );
-    const lessonPlans = await rows<{ id: string; title: string; subject: string; updated_at: Date }>(
+    const lessonPlans = await rows<{
+      id: string;
+      title: string;
+      subject: string;
+      school_id: string | null;
+      updated_at: Date;
+    }>(
       `UPDATE lesson_plans SET creator_id = NULL, creator_name = $2, updated_at = now(),
          teacher = CASE WHEN lower(btrim(teacher)) = lower(btrim(creator_name)) THEN '' ELSE teacher END
        WHERE creator_id = $1
-       RETURNING id, title, subject, updated_at`,
+       RETURNING id, title, subject, school_id::text AS school_id, updated_at`,
     );
     const slides = await rows<{
       id: string;
       title: string;
       is_public: boolean;
       embed_url: string;
+      school_id: string | null;
       updated_at: Date;
     }>(
       `UPDATE google_slides SET creator_id = NULL, creator_name = $2, updated_at = now() WHERE creator_id = $1
-       RETURNING id, title, is_public, embed_url, updated_at`,
+       RETURNING id, title, is_public, embed_url, school_id::text AS school_id, updated_at`,
     );
     return {
       audioLists: audioLists.map((r) => ({
         id: r.id,
         title: r.title,
         fileCount: Number(r.file_count),
+        schoolId: r.school_id,
         updatedAt: r.updated_at.toISOString(),
       })),
       lessonPlans: lessonPlans.map((r) => ({
         id: r.id,
         title: r.title,
         subject: r.subject,
+        schoolId: r.school_id,
         updatedAt: r.updated_at.toISOString(),
       })),
       slides: slides.map((r) => ({
@@ -103,6 +125,7 @@ export class CreatorsRepository {
         title: r.title,
         isPublic: r.is_public,
         embedUrl: r.embed_url,
+        schoolId: r.school_id,
         updatedAt: r.updated_at.toISOString(),
       })),
     };
