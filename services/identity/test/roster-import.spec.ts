@@ -172,15 +172,22 @@ describe('a bulk import of a small district', () => {
         [await userId('u-p2')]: 'u-p2',
       },
     });
-    expect(lastOf(await classId('k3'))?.studentIds).toEqual([await userId('u-p4')]);
+    const k3 = await classId('k3');
+    expect(lastOf(k3)?.studentIds).toEqual([await userId('u-p4')]);
     const [{ id: north }] = await sql<{ id: string }>(`SELECT id FROM schools WHERE sourced_id = 's1'`);
     expect(schoolEvents.filter((e) => e.schoolId === north).at(-1)).toMatchObject({
       name: 'North School',
       active: true,
       adminIds: [await userId('u-a1')],
     });
+    // Once each: classes.csv and enrollments.csv both change every class, and the snapshot waits for both.
+    expect(classEvents.map((e) => e.classId).sort()).toEqual(
+      [await classId('k1'), await classId('k2'), k3].sort(),
+    );
+    expect(schoolEvents).toHaveLength(2);
     const versions = [...schoolEvents, ...classEvents].map((e) => e.version);
     expect(new Set(versions).size).toBe(versions.length);
+    expect(await sql(`SELECT * FROM roster_snapshots_owed`)).toEqual([]);
     const stored = await sql<{ version: string }>(`SELECT version::text FROM classes WHERE id = $1`, [k1]);
     expect(Number(stored[0].version)).toBe(lastOf(k1)?.version);
     const created = ofSubject<{ user: { id: string } }>(firstEvents, Subjects.identityUserCreated);
@@ -586,6 +593,31 @@ describe('access, history and the service API', () => {
     await sql(
       `UPDATE roster_imports SET status = 'failed' WHERE id = '10000000-0000-4000-8000-000000000002'`,
     );
+  });
+
+  it('publishes the snapshots an import that stopped midway still owed', async () => {
+    const k2 = await classId('k2');
+    const [{ id: south }] = await sql<{ id: string }>(`SELECT id FROM schools WHERE sourced_id = 's2'`);
+    // What a committed batch of a stopped import leaves: its changes noted, their snapshots not yet published.
+    await sql(`INSERT INTO roster_snapshots_owed (kind, id) VALUES ('class', $1), ('school', $2)`, [
+      k2,
+      south,
+    ]);
+    const from = events.length;
+    expect(await app.service.app.get(RosterImportService).publishOwed()).toBe(2);
+    const published = await eventsSince(from);
+    expect(
+      ofSubject<RosterClassChangedEvent>(published, Subjects.identityRosterClassChanged).map(
+        (e) => e.classId,
+      ),
+    ).toEqual([k2]);
+    expect(
+      ofSubject<RosterSchoolChangedEvent>(published, Subjects.identityRosterSchoolChanged).map(
+        (e) => e.schoolId,
+      ),
+    ).toEqual([south]);
+    expect(await sql(`SELECT * FROM roster_snapshots_owed`)).toEqual([]);
+    expect(await app.service.app.get(RosterImportService).publishOwed()).toBe(0);
   });
 });
 

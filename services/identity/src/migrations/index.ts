@@ -3,6 +3,7 @@ import { CreateRevokedSessions1733000000000 } from './1733000000000-create-revok
 import { CreateAuditLog1733500000000 } from './1733500000000-create-audit-log.migration';
 import { CreateRoster1733800000000 } from './1733800000000-create-roster.migration';
 import { CreateRosterImportRows1733800000001 } from './1733800000001-create-roster-import-rows.migration';
+import { CreateRosterSnapshotsOwed1733900000000 } from './1733900000000-create-roster-snapshots-owed.migration';
 
 /** Every migration of identity, in order (the platform adds the outbox and inbox tables before them). */
 export const identityMigrations = [
@@ -11,4 +12,5 @@ export const identityMigrations = [
   CreateAuditLog1733500000000,
   CreateRoster1733800000000,
   CreateRosterImportRows1733800000001,
+  CreateRosterSnapshotsOwed1733900000000,
 ];

@@ -22,7 +22,7 @@ import { RosterRepository, type RosterTable } from './roster.repository';
 
 /** Rows per batch: each batch is one transaction (its rows, its events, its progress). */
 export const ROSTER_BATCH_ROWS = 1_000;
-/** Snapshots per statement when many classes changed at once (a bulk file's absent rows). */
+/** Owed snapshots published per transaction (a bulk import's every class). */
 const SNAPSHOT_CHUNK = 1_000;
 
 /** Each file's table and the stored columns its absent rows' events need. */
@@ -37,7 +37,8 @@ const ABSENT: Partial<Record<RosterDataFile, { table: RosterTable; extra: string
 
 /**
  * Applies one file's rows in batches, a bulk file's absent rows, and the account roles the roster implies. Every
- * batch is one transaction holding its rows, its listed errors, its progress and its snapshot events (outbox).
+ * batch is one transaction holding its rows, its listed errors, its progress, its events (outbox) and the
+ * snapshots it owes; publishOwed publishes those once each when the import's files are applied.
  */
 @Injectable()
 export class RosterImportRunner {
@@ -107,7 +108,7 @@ export class RosterImportRunner {
     }
   }
 
-  /** The batch's snapshots, its people to check, its errors and progress, in its transaction. */
+  /** The batch's events and owed snapshots, its people to check, its errors and progress, in its transaction. */
   private async afterRows(tx: EntityManager, batch: Batch): Promise<void> {
     const { importId } = batch.run;
     await this.publish(tx, batch);
@@ -216,20 +217,47 @@ export class RosterImportRunner {
     }
   }
 
-  /** The batch's events, then one snapshot event per changed class and school (each at a new version). */
+  /**
+   * The batch's events, and the classes and schools it changed noted as owed a snapshot (published once each by
+   * publishOwed when the import's files are applied), all in the batch's transaction.
+   */
   private async publish(tx: EntityManager, batch: Batch): Promise<void> {
-    const events = batch.events;
-    const schoolIds = [...batch.schools];
-    const classIds = [...batch.classes];
-    for (let i = 0; i < schoolIds.length; i += SNAPSHOT_CHUNK)
-      for (const event of await this.roster.schoolSnapshots(tx, schoolIds.slice(i, i + SNAPSHOT_CHUNK)))
-        events.push([Subjects.identityRosterSchoolChanged, event]);
-    for (let i = 0; i < classIds.length; i += SNAPSHOT_CHUNK)
-      for (const event of await this.roster.classSnapshots(tx, classIds.slice(i, i + SNAPSHOT_CHUNK)))
-        events.push([Subjects.identityRosterClassChanged, event]);
+    await this.roster.oweSnapshots(tx, 'school', [...batch.schools]);
+    await this.roster.oweSnapshots(tx, 'class', [...batch.classes]);
     await this.roster.enqueueMany(
       tx,
-      events.map(([subject, data]) => this.outbox.eventValues(subject, data)),
+      batch.events.map(([subject, data]) => this.outbox.eventValues(subject, data)),
     );
+  }
+
+  /**
+   * Publishes every owed snapshot, schools first, each at a new version: SNAPSHOT_CHUNK at a time, each chunk one
+   * transaction that takes the ids off the owed list and enqueues their events. Answers how many it published.
+   */
+  async publishOwed(): Promise<number> {
+    let published = 0;
+    for (const kind of ['school', 'class'] as const) {
+      for (;;) {
+        const count = await this.dataSource.transaction(async (tx) => {
+          const ids = await this.roster.takeOwed(tx, kind, SNAPSHOT_CHUNK);
+          const events =
+            kind === 'school'
+              ? (await this.roster.schoolSnapshots(tx, ids)).map(
+                  (e) => [Subjects.identityRosterSchoolChanged, e] as const,
+                )
+              : (await this.roster.classSnapshots(tx, ids)).map(
+                  (e) => [Subjects.identityRosterClassChanged, e] as const,
+                );
+          await this.roster.enqueueMany(
+            tx,
+            events.map(([subject, data]) => this.outbox.eventValues(subject, data)),
+          );
+          return ids.length;
+        });
+        published += count;
+        if (count < SNAPSHOT_CHUNK) break;
+      }
+    }
+    return published;
   }
 }

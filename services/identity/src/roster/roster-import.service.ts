@@ -66,6 +66,12 @@ export class RosterImportService implements OnApplicationBootstrap, OnModuleDest
 
   async onApplicationBootstrap(): Promise<void> {
     await this.failInterrupted();
+    // Snapshots an import that stopped midway still owed (its committed batches noted them): published in the
+    // background, on the queue, so a stopping replica waits for them.
+    const owed = this.queue.then(() => this.publishOwed());
+    this.queue = owed.catch((err: unknown) =>
+      this.logger.warn({ err }, 'roster snapshots owed by an earlier import were not published yet'),
+    );
     this.heartbeat = setInterval(() => void this.beat(), HEARTBEAT_MS);
     this.heartbeat.unref();
   }
@@ -82,6 +88,11 @@ export class RosterImportService implements OnApplicationBootstrap, OnModuleDest
     const ids = await this.imports.failStale(staleMs, RosterMessages.interrupted);
     if (ids.length > 0) this.logger.warn({ ids }, 'roster imports interrupted by a restart marked failed');
     return ids;
+  }
+
+  /** Publishes every snapshot an import owes (each class and school once); answers how many. */
+  publishOwed(): Promise<number> {
+    return this.runner.publishOwed();
   }
 
   /**
@@ -187,6 +198,7 @@ export class RosterImportService implements OnApplicationBootstrap, OnModuleDest
         if (modes.get(file) === 'bulk') await this.runner.applyAbsent(run, file);
       }
       await this.runner.applyRoles(run);
+      await this.runner.publishOwed();
       await this.imports.finish(id, 'done', null);
       this.logger.info({ importId: id, ...run.counts, ms: Date.now() - started }, 'roster import done');
     } catch (error) {
@@ -195,6 +207,9 @@ export class RosterImportService implements OnApplicationBootstrap, OnModuleDest
           ? error.message
           : `The import stopped: ${(error as Error).message}`.slice(0, 2000);
       this.logger.error({ err: error, importId: id }, 'roster import failed');
+      // What its committed batches changed is published all the same; a stopping replica leaves that to the next
+      // start (or the next import), which publishes whatever is still owed.
+      if (!(error instanceof ImportInterrupted)) await this.runner.publishOwed().catch(() => undefined);
       await this.imports.finish(id, 'failed', failure).catch(() => undefined);
     } finally {
       zip?.close();

@@ -33,6 +33,9 @@ interface ClassRow {
 /** Tables with updated_at and version (schools, classes): a write touches updated_at too. */
 const TOUCHED: ReadonlySet<RosterTable> = new Set(['schools', 'classes']);
 
+/** What a snapshot is owed for. */
+export type SnapshotKind = 'school' | 'class';
+
 /** The roster's SQL for imports: rows by sourcedId, batched upserts, bulk deactivation and the snapshots. */
 @Injectable()
 export class RosterRepository {
@@ -146,6 +149,30 @@ export class RosterRepository {
          WITH ORDINALITY AS e(i, s, p, h, n) ORDER BY n`,
       [events.map((e) => e[0]), events.map((e) => e[1]), events.map((e) => e[2]), events.map((e) => e[3])],
     );
+  }
+
+  /** Notes that the classes or schools `ids` changed: their snapshot is published once, when the import ends. */
+  async oweSnapshots(tx: EntityManager, kind: SnapshotKind, ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await tx.query(
+      `INSERT INTO roster_snapshots_owed (kind, id) SELECT $1, unnest($2::uuid[]) ON CONFLICT DO NOTHING`,
+      [kind, ids],
+    );
+  }
+
+  /**
+   * Takes up to `limit` owed snapshots of `kind` off the list, in the caller's transaction (which publishes them:
+   * a rollback puts them back). Rows another transaction is taking are passed over, so two replicas never publish
+   * the same owed snapshot twice.
+   */
+  async takeOwed(tx: EntityManager, kind: SnapshotKind, limit: number): Promise<string[]> {
+    const [rows] = (await tx.query(
+      `DELETE FROM roster_snapshots_owed WHERE (kind, id) IN (
+         SELECT kind, id FROM roster_snapshots_owed WHERE kind = $1 ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
+       RETURNING id::text AS id`,
+      [kind, limit],
+    )) as [{ id: string }[], number];
+    return rows.map((r) => r.id);
   }
 
   /** Active members per class of `classIds` (the 5,000-member limit). */
