@@ -43,6 +43,7 @@ import, its projections, the same zip again, a delta, a million results, and the
   --keep              keep the database, the launcher's data directory and the zips
   --log-level LEVEL   the launcher's LOG_LEVEL (default warn)
   --no-pin            do not pin the launcher to CPU 1 and this script to CPU 0
+  --node-args STR     flags for the launcher's node, to look into its memory (e.g. "--trace-gc")
 `;
 
 const { values: a } = parseArgs({
@@ -66,6 +67,7 @@ const { values: a } = parseArgs({
     keep: { type: 'boolean', default: false },
     'log-level': { type: 'string', default: 'warn' },
     'no-pin': { type: 'boolean', default: false },
+    'node-args': { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -342,7 +344,13 @@ async function main(): Promise<void> {
       services: ['identity', 'assessment', 'chat', 'classroom'],
       prefix: 'district-bench-launcher-',
       cpus: pinning.serverCpus,
-      env: { DATABASE_URL: db.url, DEMO: 'false', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password },
+      nodeArgs: a['node-args']?.split(/\s+/).filter(Boolean),
+      env: {
+        DATABASE_URL: db.url,
+        DEMO: 'false',
+        ADMIN_EMAIL: ADMIN.email,
+        ADMIN_PASSWORD: ADMIN.password,
+      },
     };
     launcher = await startLauncher(startOptions);
     progress(`launcher up at ${launcher.gatewayUrl} (pid ${launcher.pid}, log ${launcher.logFile})`);

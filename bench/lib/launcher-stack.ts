@@ -31,6 +31,8 @@ export interface LauncherOptions {
   target?: string;
   /** More environment on top of the allow-list, e.g. a lone gateway's UPSTREAM_<NAME> and AUTH_PUBLIC_KEY. */
   env?: Record<string, string>;
+  /** Flags for the launcher's node (before the script), e.g. `--trace-gc` to look into its memory. */
+  nodeArgs?: readonly string[];
 }
 
 /**
@@ -74,6 +76,7 @@ export async function startLauncher(options: LauncherOptions): Promise<RunningLa
     env,
     stdio: ['ignore', logFd, logFd],
     cpus: options.cpus,
+    nodeArgs: options.nodeArgs,
   });
   let stopping: Promise<void> | undefined;
   const stop = () =>

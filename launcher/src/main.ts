@@ -1,4 +1,4 @@
-import { ensureNodeFlags } from './node-flags';
+import { applyStandaloneFlags, ensureNodeFlags } from './node-flags';
 
 /**
  * The launcher's command: `node launcher/dist/main.js --target=all|gateway|identity|…` (or TARGET=…). It decides
@@ -17,17 +17,16 @@ async function main(): Promise<void> {
     TARGET: targetFromArgs(process.argv.slice(2)) ?? process.env.TARGET,
   };
   type Execve = (file: string, args: string[], env: NodeJS.ProcessEnv) => never;
-  ensureNodeFlags(
-    (env.TARGET ?? 'all').split(',').map((t) => t.trim()),
-    {
-      execPath: process.execPath,
-      execArgv: process.execArgv,
-      argv: process.argv,
-      env: process.env,
-      execve: (process as { execve?: Execve }).execve?.bind(process),
-      warn: (message) => console.warn(`launcher: ${message}`),
-    },
-  );
+  const targets = (env.TARGET ?? 'all').split(',').map((t) => t.trim());
+  applyStandaloneFlags(targets, process.execArgv);
+  ensureNodeFlags(targets, {
+    execPath: process.execPath,
+    execArgv: process.execArgv,
+    argv: process.argv,
+    env: process.env,
+    execve: (process as { execve?: Execve }).execve?.bind(process),
+    warn: (message) => console.warn(`launcher: ${message}`),
+  });
   const { run } = await import('./run');
   await run(env);
 }

@@ -1,4 +1,5 @@
 import {
+  applyStandaloneFlags,
   ensureNodeFlags,
   missingFlags,
   nodeFlagsFor,
@@ -115,5 +116,18 @@ describe('ensureNodeFlags', () => {
         /^running without --no-memory-reducer \(declared by classroom\): start node with it/,
       );
     }
+  });
+});
+
+describe('applyStandaloneFlags', () => {
+  it('sets the standalone heap growth on the all target only, unless the process was started with its own', () => {
+    const set = jest.fn();
+    expect(applyStandaloneFlags(['all'], [], set)).toEqual(['--heap-growing-percent=50']);
+    expect(set).toHaveBeenCalledWith('--heap-growing-percent=50');
+    set.mockClear();
+    expect(applyStandaloneFlags(['identity'], [], set)).toEqual([]);
+    expect(applyStandaloneFlags(['gateway'], [], set)).toEqual([]);
+    expect(applyStandaloneFlags(['all'], ['--heap_growing_percent=80'], set)).toEqual([]);
+    expect(set).not.toHaveBeenCalled();
   });
 });
