@@ -1,5 +1,6 @@
-import { rosterImportSchema, type RosterImport } from '@district/contracts';
+import { RosterMessages, rosterImportSchema, type RosterImport } from '@district/contracts';
 import { districtZipStream, type HttpClient } from '@district/nest-common/testing';
+import { RosterImportsRepository } from '../src/roster/roster-imports.repository';
 import { startIdentity, type IdentityTestApp } from './support/identity-app';
 import { ADMIN_ENV, signInAdmin } from './support/people';
 
@@ -53,4 +54,32 @@ it('runs two replicas’ imports one after the other', async () => {
   expect(created[0]).toBe(0);
   expect(created[1]).toBeGreaterThan(counts.students);
   expect(results.map((r) => r.updated + r.deactivated).sort((x, y) => x - y)[0]).toBe(0);
+});
+
+it('lets a stopping replica go while its import waits for another replica’s turn, failing it as interrupted', async () => {
+  const turn = await first.service.app.get(RosterImportsRepository).holdImportTurn(() => false);
+  const third = await startIdentity({ env: ADMIN_ENV, schema: first.schema, keepSchema: true });
+  let released = false;
+  let thirdClosed = false;
+  try {
+    const { stream } = districtZipStream({ seed: 12, schools: 1, teachers: 2, students: 10 });
+    const zip = Buffer.from(await new Response(stream).arrayBuffer());
+    const id = await upload(await signInAdmin(third), zip);
+    await new Promise((r) => setTimeout(r, 1_000));
+    const closed = third.close().then(() => {
+      thirdClosed = true;
+      return 'closed' as const;
+    });
+    const waited = new Promise<'still waiting'>((r) => setTimeout(() => r('still waiting'), 15_000));
+    expect(await Promise.race([closed, waited])).toBe('closed');
+    await turn();
+    released = true;
+    const found = rosterImportSchema.parse(
+      (await (await signInAdmin(first)).get(`/api/admin/roster/imports/${id}`)).body,
+    );
+    expect(found).toMatchObject({ status: 'failed', failure: RosterMessages.interrupted, processed: 0 });
+  } finally {
+    if (!released) await turn();
+    if (!thirdClosed) await third.close().catch(() => undefined);
+  }
 });

@@ -14,7 +14,7 @@ import { AuditLogRepository } from '../audit/audit-log.repository';
 import { ImportRun, type RosterActor } from './roster-batch';
 import { ROSTER_DATA_FILES, type ProcessingMode, type RosterDataFile } from './roster-files';
 import { RosterImportRunner } from './roster-import.runner';
-import { RosterImportsRepository } from './roster-imports.repository';
+import { ImportTurnAbandoned, RosterImportsRepository } from './roster-imports.repository';
 import { RosterZip } from './roster-zip';
 import { RosterImportNotFoundError } from './roster.errors';
 
@@ -181,7 +181,7 @@ export class RosterImportService implements OnApplicationBootstrap, OnModuleDest
     let release: (() => Promise<void>) | undefined;
     try {
       if (this.stopping) throw new ImportInterrupted();
-      release = await this.imports.holdImportTurn();
+      release = await this.imports.holdImportTurn(() => this.stopping);
       if (this.stopping) throw new ImportInterrupted();
       const started = Date.now();
       await this.imports.start(id);
@@ -203,13 +203,14 @@ export class RosterImportService implements OnApplicationBootstrap, OnModuleDest
       this.logger.info({ importId: id, ...run.counts, ms: Date.now() - started }, 'roster import done');
     } catch (error) {
       const failure =
-        error instanceof ImportInterrupted
-          ? error.message
+        error instanceof ImportInterrupted || error instanceof ImportTurnAbandoned
+          ? RosterMessages.interrupted
           : `The import stopped: ${(error as Error).message}`.slice(0, 2000);
       this.logger.error({ err: error, importId: id }, 'roster import failed');
       // What its committed batches changed is published all the same; a stopping replica leaves that to the next
       // start (or the next import), which publishes whatever is still owed.
-      if (!(error instanceof ImportInterrupted)) await this.runner.publishOwed().catch(() => undefined);
+      if (!(error instanceof ImportInterrupted || error instanceof ImportTurnAbandoned))
+        await this.runner.publishOwed().catch(() => undefined);
       await this.imports.finish(id, 'failed', failure).catch(() => undefined);
     } finally {
       zip?.close();

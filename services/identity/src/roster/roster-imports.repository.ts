@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type {
@@ -34,6 +35,16 @@ interface ImportRow {
 const SUMMARY_COLUMNS = `id, status, file_name, created_at, finished_at, total, processed, created, updated,
   deactivated, error_count, failure`;
 
+/** How often a replica waiting for the import turn tries for it again. */
+const TURN_POLL_MS = 500;
+
+/** The replica stopped while its import waited for the turn. */
+export class ImportTurnAbandoned extends Error {
+  constructor() {
+    super('the replica stopped while the import waited for its turn');
+  }
+}
+
 /** A row an import staged (roster_import_rows): its line, and whether it was skipped. */
 export interface StagedRow {
   sourcedId: string;
@@ -49,13 +60,24 @@ export class RosterImportsRepository {
   /**
    * Imports run one at a time across every identity replica (two bulk files applying at once would each deactivate
    * what the other just wrote, and their batches could deadlock): a session advisory lock on a connection of its own,
-   * held until the returned release is called. A replica waiting for it keeps its import queued (its heartbeat goes on).
+   * held until the returned release is called. A replica waiting for it keeps its import queued (its heartbeat goes on)
+   * and tries again every `pollMs` until it gets it or `stopped()` says the replica is stopping.
    */
-  async holdImportTurn(): Promise<() => Promise<void>> {
+  async holdImportTurn(stopped: () => boolean, pollMs = TURN_POLL_MS): Promise<() => Promise<void>> {
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     try {
-      await runner.query(`SELECT pg_advisory_lock(hashtext(current_schema() || ':roster-import'))`);
+      // Tried, not waited on: a replica that is stopping gives up its place at once (ImportTurnAbandoned) instead of
+      // waiting in PostgreSQL for another replica's import to end.
+      for (;;) {
+        const [{ held }] = (await runner.query(
+          `SELECT pg_try_advisory_lock(hashtext(current_schema() || ':roster-import')) AS held`,
+        )) as { held: boolean }[];
+        if (held) break;
+        if (stopped()) throw new ImportTurnAbandoned();
+        await sleep(pollMs);
+        if (stopped()) throw new ImportTurnAbandoned();
+      }
     } catch (error) {
       await runner.release();
       throw error;
