@@ -128,11 +128,44 @@ describe('filters', () => {
   });
 
   it("treats LIKE's % and _ (and the escape character) as themselves", async () => {
-    expect(await search('q=%25')).toEqual({ ids: named('100% Pure'), total: '1' });
+    expect(await search('q=%25%20p')).toEqual({ ids: named('100% Pure'), total: '1' });
     expect(await search('q=0%25%20p')).toEqual({ ids: named('100% Pure'), total: '1' });
-    expect(await search('q=_')).toEqual({ ids: named('Half Way'), total: '1' });
-    expect(await search('q=%5C')).toEqual({ ids: named('Back Slash'), total: '1' });
+    expect(await search('q=r_s')).toEqual({ ids: named('Half Way'), total: '1' });
+    // As a wildcard, _ would match the space of "Half Way".
+    expect(await search('q=f_w')).toEqual({ ids: [], total: '0' });
+    expect(await search('q=k%5Cs')).toEqual({ ids: named('Back Slash'), total: '1' });
     expect(await search('q=nobody%25here')).toEqual({ ids: [], total: '0' });
+  });
+
+  it('finds one or two characters at the start of a word of the name, of the username or of the email', async () => {
+    const found = async (q: string) => {
+      const { ids, total } = await search(`q=${encodeURIComponent(q)}`);
+      expect(total).toBe(String(ids.length));
+      return new Set(ids);
+    };
+    // The name's first word, its last, the username, the email; any case.
+    expect(await found('Z')).toEqual(new Set(named('Zora Quill')));
+    expect(await found('qU')).toEqual(new Set(named('Zora Quill')));
+    expect(await found('zq')).toEqual(new Set(named('Zora Quill')));
+    expect(await found('un')).toEqual(new Set(named('Half Way')));
+    expect(await found('br')).toEqual(new Set(named('Bram Olsen')));
+    expect(await found('ol')).toEqual(new Set(named('Bram Olsen', 'Old Pupil')));
+    expect(await found('10')).toEqual(new Set(named('100% Pure')));
+    // Not inside a word: "Quill", "bolsen", every "school.test" address; nor inside the email after its start.
+    expect(await found('ui')).toEqual(new Set());
+    expect(await found('ch')).toEqual(new Set());
+    expect(await found('no')).toEqual(new Set());
+    // No wildcards: % and _ are characters a word may start with, and none here does.
+    expect(await found('%')).toEqual(new Set());
+    expect(await found('_')).toEqual(new Set());
+    // With the other filters, and paged like any search.
+    expect(await search('q=ol&role=teacher')).toEqual({ ids: named('Bram Olsen'), total: '1' });
+    const first = await admin.get<User[]>('/api/users?q=ol&limit=1');
+    expect(first.headers.get(TOTAL_COUNT_HEADER)).toBe('2');
+    const cursor = first.headers.get(NEXT_CURSOR_HEADER) as string;
+    const second = await admin.get<User[]>(`/api/users?q=ol&limit=1&cursor=${cursor}`);
+    expect(new Set([...idsOf(first), ...idsOf(second)])).toEqual(new Set(named('Bram Olsen', 'Old Pupil')));
+    expect(second.headers.get(NEXT_CURSOR_HEADER)).toBeNull();
   });
 
   it("filters by school: active roles and active enrolments in the school's active classes", async () => {

@@ -171,6 +171,10 @@ export const rosterRoleFilterSchema = z.enum(['student', 'teacher', 'administrat
 
 /** GET /api/users?q&schoolId&role&approved&limit&cursor — newest first, paged as `common/paging.ts` says. */
 export const usersPageQuerySchema = z.object({
+  /**
+   * Ignoring case: three characters or more match anywhere in name, username or email; one or two match the start of
+   * a word of the name, of the username or of the email (ADR 0042, "User search").
+   */
   q: z.string().trim().max(200).optional(),
   schoolId: z.string().uuid('schoolId must be a school id').optional(),
   role: rosterRoleFilterSchema.optional(),

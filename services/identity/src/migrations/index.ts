@@ -4,6 +4,7 @@ import { CreateAuditLog1733500000000 } from './1733500000000-create-audit-log.mi
 import { CreateRoster1733800000000 } from './1733800000000-create-roster.migration';
 import { CreateRosterImportRows1733800000001 } from './1733800000001-create-roster-import-rows.migration';
 import { CreateRosterSnapshotsOwed1733900000000 } from './1733900000000-create-roster-snapshots-owed.migration';
+import { CreateUsersShortSearch1734000000000 } from './1734000000000-create-users-short-search.migration';
 
 /** Every migration of identity, in order (the platform adds the outbox and inbox tables before them). */
 export const identityMigrations = [
@@ -13,4 +14,5 @@ export const identityMigrations = [
   CreateRoster1733800000000,
   CreateRosterImportRows1733800000001,
   CreateRosterSnapshotsOwed1733900000000,
+  CreateUsersShortSearch1734000000000,
 ];

@@ -34,7 +34,10 @@ export interface UsersPageKey {
 
 /** GET /api/users's filters (ADR 0042), each already checked and canonical. */
 export interface UsersPageFilter {
-  /** Matched anywhere in name, username or email, ignoring case; LIKE's `%` and `_` match themselves. */
+  /**
+   * Ignoring case: three characters or more are matched anywhere in name, username or email (LIKE's `%` and `_`
+   * match themselves); one or two (isShortQuery) at the start of a word of the name, of the username or of the email.
+   */
   q?: string;
   /** People with an active role, or an active enrolment in an active class, at one of these schools. */
   schoolIds?: readonly string[];
@@ -56,6 +59,14 @@ export interface UsersPage {
 
 interface UsersPageRow extends UserRow {
   cursor_at: string;
+}
+
+/**
+ * A search too short for the trigram index (three characters, counted as PostgreSQL counts them: code points),
+ * matched by the starts of words instead (ADR 0042, "User search").
+ */
+function isShortQuery(q: string): boolean {
+  return Array.from(q).length < 3;
 }
 
 const VERSION_BATCH = 5000;
@@ -95,7 +106,8 @@ export class UsersRepository {
 
   /**
    * One page of GET /api/users, newest first (created_at DESC, id DESC: the keyset of users_newest_idx), and the
-   * count of every match. `q` uses the trigram index users_search_trgm_idx, whose expression this repeats exactly.
+   * count of every match. `q` uses the trigram index users_search_trgm_idx, or for one or two characters
+   * users_short_search_idx, whose expressions this repeats exactly.
    */
   async searchPage(filter: UsersPageFilter): Promise<UsersPage> {
     const params: unknown[] = [];
@@ -104,7 +116,11 @@ export class UsersRepository {
       return `$${params.length}`;
     };
     const where: string[] = [];
-    if (filter.q)
+    // Three characters or more: anywhere (users_search_trgm_idx). Fewer, which a trigram index cannot serve: the start
+    // of a word of the name, of the username or of the email (users_short_search_idx, migration 1734000000000).
+    if (filter.q && isShortQuery(filter.q))
+      where.push(`users_short_search_keys(name, username, email) @> ARRAY[lower(${arg(filter.q)}::text)]`);
+    else if (filter.q)
       where.push(
         `lower(name || ' ' || username || ' ' || email) LIKE ${arg(likeContains(filter.q.toLowerCase()))}`,
       );
