@@ -1,19 +1,33 @@
 import type { HTMLAttributes, ReactNode, TdHTMLAttributes, ThHTMLAttributes } from 'react';
 import { cn } from '@/lib/cn';
 
-/** A data table that scrolls sideways on narrow phones instead of squashing its columns. */
+/**
+ * A data table that scrolls sideways on narrow phones instead of squashing its columns.
+ *
+ * `busy`: the rows shown are not the answer to what is asked yet (a filter changed and its first page is on its way,
+ * the previous filter's rows kept as a placeholder): the table says so (`aria-busy`) and is dimmed, so they are not
+ * taken for the new results.
+ */
 export function Table({
   caption,
   children,
   className,
+  busy = false,
 }: {
   caption?: ReactNode;
   children: ReactNode;
   className?: string;
+  busy?: boolean;
 }) {
   return (
-    <div className={cn('w-full overflow-x-auto rounded-xl border border-slate-200 bg-white', className)}>
-      <table className="w-full min-w-[40rem] border-collapse text-left text-sm">
+    <div
+      className={cn(
+        'w-full overflow-x-auto rounded-xl border border-slate-200 bg-white transition-opacity',
+        busy && 'opacity-50',
+        className,
+      )}
+    >
+      <table className="w-full min-w-[40rem] border-collapse text-left text-sm" aria-busy={busy || undefined}>
         {caption ? <caption className="sr-only">{caption}</caption> : null}
         {children}
       </table>

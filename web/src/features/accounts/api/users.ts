@@ -14,14 +14,22 @@ export const usersQueryKey = ['admin', 'users'] as const;
 /** Every searched and paged list of the users screen (ADR 0042): newest first, X-Total-Count, X-Next-Cursor. */
 export const usersPagesQueryKey = ['admin', 'users', 'pages'] as const;
 
-export type UsersFilters = Pick<UsersPageQuery, 'q' | 'schoolId' | 'role'>;
+/** The screen's server filters; `approved` is its Pending (`false`) / Approved (`true`) filter, absent for All. */
+export type UsersFilters = Pick<UsersPageQuery, 'q' | 'schoolId' | 'role'> & { approved?: boolean };
 
-/** GET /api/users?q&schoolId&role&cursor: the admin users screen's server search, a page at a time. */
+const filterParams = (filters: UsersFilters) => ({
+  q: filters.q,
+  schoolId: filters.schoolId,
+  role: filters.role,
+  approved: filters.approved === undefined ? undefined : String(filters.approved),
+});
+
+/** GET /api/users?q&schoolId&role&approved&cursor: the admin users screen's server search, a page at a time. */
 export function useUsersPages(filters: UsersFilters) {
   return usePagedList<User>({
     queryKey: [...usersPagesQueryKey, filters],
     path: '/api/users',
-    params: { q: filters.q, schoolId: filters.schoolId, role: filters.role },
+    params: filterParams(filters),
     schema: usersListResponseSchema,
     refetchInterval: listRefreshOptions.refetchInterval,
     keepPrevious: true,
@@ -30,12 +38,26 @@ export function useUsersPages(filters: UsersFilters) {
 
 type UsersPages = InfiniteData<Page<User>>;
 
-/** Applies a change to the user lists held (every searched list) and has the dashboard's counts read again. */
+/**
+ * Applies a change to every user list held and has the counts read again. A list filtered by approval drops a user
+ * who no longer matches (approved under Pending); a list that loses rows counts them off its total.
+ */
 function updateUserLists(client: ReturnType<typeof useQueryClient>, change: (list: User[]) => User[]): void {
   void client.invalidateQueries({ queryKey: userCountsQueryKey });
-  client.setQueriesData<UsersPages>({ queryKey: usersPagesQueryKey }, (data) =>
-    data ? { ...data, pages: data.pages.map((p) => ({ ...p, items: change(p.items) })) } : data,
-  );
+  for (const [key, data] of client.getQueriesData<UsersPages>({ queryKey: usersPagesQueryKey })) {
+    if (!data) continue;
+    const { approved } = (key[usersPagesQueryKey.length] ?? {}) as UsersFilters;
+    let removed = 0;
+    const pages = data.pages.map((p) => {
+      const items = change(p.items).filter((u) => approved === undefined || u.approved === approved);
+      removed += p.items.length - items.length;
+      return { ...p, items };
+    });
+    const [first] = pages;
+    if (first && removed > 0 && first.total !== null)
+      pages[0] = { ...first, total: Math.max(0, first.total - removed) };
+    client.setQueryData<UsersPages>(key, { ...data, pages });
+  }
 }
 
 /** The admin dashboard's figures: every account, and those waiting for approval. */
@@ -47,22 +69,48 @@ export interface UserCounts {
 export const userCountsQueryKey = [...usersQueryKey, 'counts'] as const;
 
 /**
- * The dashboard's counts from the server's `X-Total-Count` of two one-row pages (ADR 0042): a district's 42,000
- * accounts are never fetched to be counted. A server that sends no count is counted from its rows.
+ * The count of one filter from the server's `X-Total-Count` of a one-row page (ADR 0042): a district's 42,000
+ * accounts are never fetched to be counted. A server that sends no count answers every row: they are counted.
  */
+async function countUsers(params: ReturnType<typeof filterParams>, signal: AbortSignal): Promise<number> {
+  const page = await getPage('/api/users', { limit: 1, ...params }, usersListResponseSchema, signal);
+  const approved = params.approved === undefined ? undefined : params.approved === 'true';
+  return page.total ?? page.items.filter((u) => approved === undefined || u.approved === approved).length;
+}
+
+/** The dashboard's counts: every account, and those waiting for approval. */
 export function useUserCounts() {
   return useQuery({
     ...listRefreshOptions,
     queryKey: userCountsQueryKey,
     queryFn: async ({ signal }): Promise<UserCounts> => {
-      const [all, waiting] = await Promise.all([
-        getPage('/api/users', { limit: 1 }, usersListResponseSchema, signal),
-        getPage('/api/users', { limit: 1, approved: 'false' }, usersListResponseSchema, signal),
+      const [total, pending] = await Promise.all([
+        countUsers(filterParams({}), signal),
+        countUsers(filterParams({ approved: false }), signal),
       ]);
-      return {
-        total: all.total ?? all.items.length,
-        pending: waiting.total ?? waiting.items.filter((u) => !u.approved).length,
-      };
+      return { total, pending };
+    },
+  });
+}
+
+/** The users screen's Pending and Approved counts (and All, their sum) for its search, school and role. */
+export interface UserStatusCounts {
+  all: number;
+  pending: number;
+  approved: number;
+}
+
+export function useUserStatusCounts(filters: Omit<UsersFilters, 'approved'>) {
+  const search = { q: filters.q, schoolId: filters.schoolId, role: filters.role };
+  return useQuery({
+    ...listRefreshOptions,
+    queryKey: [...userCountsQueryKey, 'status', search],
+    queryFn: async ({ signal }): Promise<UserStatusCounts> => {
+      const [pending, approved] = await Promise.all([
+        countUsers(filterParams({ ...search, approved: false }), signal),
+        countUsers(filterParams({ ...search, approved: true }), signal),
+      ]);
+      return { all: pending + approved, pending, approved };
     },
   });
 }

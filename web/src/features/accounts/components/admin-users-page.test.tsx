@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { IdentityMessages, type User } from '@district/contracts/identity';
-import type { Reply } from '@/testing/fetch-stub';
+import { deferred, type FetchStub, type Reply } from '@/testing/fetch-stub';
 import { makeUser, personas } from '@/testing/fixtures';
 import { renderApp } from '@/testing/render-app';
 
@@ -198,6 +198,9 @@ describe('admin users (spec sections 2, 5, 6 and 8)', () => {
 
 describe('admin users: server search and paging (issue #36, ADR 0042)', () => {
   const queryOf = (path: string) => new URLSearchParams(path.split('?')[1] ?? '');
+  // The list's pages; the status counts ask for one-row pages (limit=1) besides.
+  const listCalls = (fetch: FetchStub) =>
+    fetch.calls('GET', '/api/users').filter((r) => queryOf(r.path).get('limit') === null);
 
   it('sends the search to the server once typing pauses, not on every key', async () => {
     const me = personas.admin();
@@ -213,7 +216,7 @@ describe('admin users: server search and paging (issue #36, ADR 0042)', () => {
     await user.type(screen.getByLabelText('Search users'), 'ana');
     await waitFor(() => expect(screen.queryByText('Bo Other')).not.toBeInTheDocument());
     expect(screen.getByText('Ana Alumna')).toBeInTheDocument();
-    const searched = fetch.calls('GET', '/api/users').map((r) => queryOf(r.path).get('q'));
+    const searched = listCalls(fetch).map((r) => queryOf(r.path).get('q'));
     expect(searched).toEqual([null, 'ana']);
   });
 
@@ -237,7 +240,7 @@ describe('admin users: server search and paging (issue #36, ADR 0042)', () => {
     expect(await screen.findByText('Zed Second-Page')).toBeInTheDocument();
     expect(screen.getByText('Showing 3 of 42,000')).toBeInTheDocument();
     expect(screen.getByText('Bo Other')).toBeInTheDocument();
-    expect(fetch.calls('GET', '/api/users').at(-1)?.path).toBe('/api/users?cursor=next-1');
+    expect(listCalls(fetch).at(-1)?.path).toBe('/api/users?cursor=next-1');
   });
 
   it('filters by school and roster role on the server where the district has schools', async () => {
@@ -260,9 +263,7 @@ describe('admin users: server search and paging (issue #36, ADR 0042)', () => {
     await user.selectOptions(await screen.findByLabelText('School'), 'Lincoln Elementary');
     await user.selectOptions(screen.getByLabelText('Roster role'), 'Teachers');
     await waitFor(() =>
-      expect(fetch.calls('GET', '/api/users').at(-1)?.path).toBe(
-        `/api/users?schoolId=${school.id}&role=teacher`,
-      ),
+      expect(listCalls(fetch).at(-1)?.path).toBe(`/api/users?schoolId=${school.id}&role=teacher`),
     );
   });
 
@@ -278,5 +279,138 @@ describe('admin users: server search and paging (issue #36, ADR 0042)', () => {
     await screen.findByText('Showing 1 of 1');
     expect(screen.queryByLabelText('School')).not.toBeInTheDocument();
     expect(screen.queryByLabelText('Roster role')).not.toBeInTheDocument();
+  });
+});
+
+describe('admin users: the Pending / Approved filter on the server (issue #36, ADR 0042)', () => {
+  const queryOf = (path: string) => new URLSearchParams(path.split('?')[1] ?? '');
+  const listCalls = (fetch: FetchStub) =>
+    fetch.calls('GET', '/api/users').filter((r) => queryOf(r.path).get('limit') === null);
+  const usersTable = () => screen.getByRole('table', { name: 'Users' });
+
+  /**
+   * A district's accounts as the server pages them: 4,000 approved and 120 waiting, of which the client holds only
+   * the pages it asked for. One-row pages (limit=1) are the counts' requests.
+   */
+  function district(me: User, list: (approved: string | null, cursor: string | null) => Reply) {
+    return renderApp('/admin/users', {
+      user: me,
+      setup: (f) =>
+        f.on('GET', '/api/users', (req): Reply => {
+          const query = queryOf(req.path);
+          const approved = query.get('approved');
+          if (query.get('limit') === '1')
+            return {
+              json: [me],
+              headers: {
+                'X-Total-Count': approved === 'false' ? '120' : approved === 'true' ? '4000' : '4120',
+              },
+            };
+          return list(approved, query.get('cursor'));
+        }),
+    });
+  }
+
+  it('counts each status with the server and lists every pending account, page after page', async () => {
+    const me = personas.admin();
+    const approvedOne = makeUser({ name: 'Alma Approved' });
+    const [p1, p2, p3] = ['Penny One', 'Penny Two', 'Penny Three'].map((name) =>
+      makeUser({ name, approved: false }),
+    ) as [User, User, User];
+    const { fetch, user } = await district(me, (approved, cursor): Reply => {
+      if (approved === 'false')
+        return cursor === 'pending-2'
+          ? { json: [p3], headers: { 'X-Total-Count': '120' } }
+          : { json: [p1, p2], headers: { 'X-Total-Count': '120', 'X-Next-Cursor': 'pending-2' } };
+      return { json: [me, approvedOne], headers: { 'X-Total-Count': '4120', 'X-Next-Cursor': 'all-2' } };
+    });
+    // The counts are the server's totals, not the two rows loaded (neither of them pending).
+    expect(await screen.findByRole('button', { name: 'All (4120)' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Pending (120)' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Approved (4000)' })).toBeInTheDocument();
+    await screen.findByText('Alma Approved');
+
+    // Pending asks the server for the accounts waiting: rows none of the loaded pages held.
+    await user.click(screen.getByRole('button', { name: 'Pending (120)' }));
+    expect(await screen.findByText('Penny One')).toBeInTheDocument();
+    expect(screen.getByText('Penny Two')).toBeInTheDocument();
+    expect(screen.queryByText('Alma Approved')).not.toBeInTheDocument();
+    expect(await screen.findByText('Showing 2 of 120')).toBeInTheDocument();
+    expect(listCalls(fetch).at(-1)?.path).toBe('/api/users?approved=false');
+
+    // Load more continues the pending list.
+    await user.click(screen.getByRole('button', { name: 'Load more users' }));
+    expect(await screen.findByText('Penny Three')).toBeInTheDocument();
+    expect(screen.getByText('Showing 3 of 120')).toBeInTheDocument();
+    expect(listCalls(fetch).at(-1)?.path).toBe('/api/users?approved=false&cursor=pending-2');
+    expect(within(usersTable()).getAllByRole('row')).toHaveLength(4);
+  });
+
+  it('an account approved under Pending leaves that list at once, and its total', async () => {
+    const me = personas.admin();
+    const penny = makeUser({ name: 'Penny Pending', approved: false });
+    const pat = makeUser({ name: 'Pat Pending', approved: false });
+    const { fetch, user } = await district(me, (approved): Reply =>
+      approved === 'false'
+        ? { json: [penny, pat], headers: { 'X-Total-Count': '120' } }
+        : { json: [me, penny, pat], headers: { 'X-Total-Count': '4120' } },
+    );
+    fetch.on('PATCH', `/api/users/${penny.id}/approval`, { json: { ...penny, approved: true } });
+    await user.click(await screen.findByRole('button', { name: 'Pending (120)' }));
+    expect(await screen.findByText('Showing 2 of 120')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Approve Penny Pending' }));
+    await waitFor(() => expect(screen.queryByText('Penny Pending')).not.toBeInTheDocument());
+    expect(screen.getByText('Pat Pending')).toBeInTheDocument();
+    expect(screen.getByText('Showing 1 of 119')).toBeInTheDocument();
+  });
+
+  it('while the new filter’s first page loads, the previous rows are marked busy, not counted as its results', async () => {
+    const me = personas.admin();
+    const alma = makeUser({ name: 'Alma Approved' });
+    const penny = makeUser({ name: 'Penny Pending', approved: false });
+    const pending = deferred<Awaited<Reply>>();
+    const { user } = await district(me, (approved): Reply =>
+      approved === 'false'
+        ? pending.promise
+        : { json: [me, alma], headers: { 'X-Total-Count': '4120', 'X-Next-Cursor': 'all-2' } },
+    );
+    expect(await screen.findByText('Showing 2 of 4,120')).toBeInTheDocument();
+    expect(usersTable()).not.toHaveAttribute('aria-busy');
+
+    await user.click(screen.getByRole('button', { name: 'Pending (120)' }));
+    // The approved rows stay in place, dimmed and busy; neither the count nor Load more speaks for them.
+    await waitFor(() => expect(usersTable()).toHaveAttribute('aria-busy', 'true'));
+    expect(within(usersTable()).getByText('Alma Approved')).toBeInTheDocument();
+    expect(usersTable().parentElement).toHaveClass('opacity-50');
+    expect(screen.getByText('Loading users…')).toBeInTheDocument();
+    expect(screen.queryByText(/^Showing /)).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Load more users' })).not.toBeInTheDocument();
+
+    pending.resolve({ json: [penny], headers: { 'X-Total-Count': '120' } });
+    expect(await screen.findByText('Showing 1 of 120')).toBeInTheDocument();
+    expect(usersTable()).not.toHaveAttribute('aria-busy');
+    expect(usersTable().parentElement).not.toHaveClass('opacity-50');
+    expect(screen.getByText('Penny Pending')).toBeInTheDocument();
+    expect(screen.queryByText('Alma Approved')).not.toBeInTheDocument();
+  });
+
+  it('an empty previous list says it is loading, not that nothing matches the new filter', async () => {
+    const me = personas.admin();
+    const alma = makeUser({ name: 'Alma Approved' });
+    const approved = deferred<Awaited<Reply>>();
+    const { user } = await district(me, (filter): Reply => {
+      if (filter === 'false') return { json: [], headers: { 'X-Total-Count': '0' } };
+      if (filter === 'true') return approved.promise;
+      return { json: [me, alma], headers: { 'X-Total-Count': '2' } };
+    });
+    await user.click(await screen.findByRole('button', { name: 'Pending (120)' }));
+    expect(await screen.findByText('No users match your filters.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Approved (4000)' }));
+    await waitFor(() => expect(usersTable()).toHaveAttribute('aria-busy', 'true'));
+    expect(within(usersTable()).getByText('Loading users…')).toBeInTheDocument();
+    expect(screen.queryByText('No users match your filters.')).not.toBeInTheDocument();
+    approved.resolve({ json: [me, alma], headers: { 'X-Total-Count': '4000' } });
+    expect(await screen.findByText('Alma Approved')).toBeInTheDocument();
+    expect(usersTable()).not.toHaveAttribute('aria-busy');
   });
 });

@@ -30,12 +30,20 @@ import {
   useDeleteUser,
   useUpdateUser,
   useUsersPages,
+  useUserStatusCounts,
   type UserChange,
   type UsersFilters,
 } from '../api/users';
 import { ResetPasswordDialog } from './reset-password-dialog';
 
 type StatusFilter = 'all' | 'pending' | 'approved';
+
+/** The status filter as the server's `approved` filter (ADR 0042): Pending is `false`, Approved `true`. */
+const APPROVED_FILTER: Record<StatusFilter, boolean | undefined> = {
+  all: undefined,
+  pending: false,
+  approved: true,
+};
 type RoleFilter = NonNullable<UsersFilters['role']> | '';
 
 /** The search is sent this long after the last keystroke (ADR 0042: the server searches a district's accounts). */
@@ -107,14 +115,18 @@ export function AdminUsersPage() {
   const [query, setQuery] = useState('');
   const [schoolId, setSchoolId] = useState('');
   const [role, setRole] = useState<RoleFilter>('');
+  const [status, setStatus] = useState<StatusFilter>('all');
   const q = useDebounced(query.trim(), USER_SEARCH_DEBOUNCE_MS);
-  const filters: UsersFilters = {
+  const search = {
     q: q || undefined,
     schoolId: schoolId || undefined,
     role: role || undefined,
   };
-  const filtered = Boolean(filters.q || filters.schoolId || filters.role);
+  const filters: UsersFilters = { ...search, approved: APPROVED_FILTER[status] };
+  const filtered = Boolean(filters.q || filters.schoolId || filters.role || status !== 'all');
   const users = useUsersPages(filters);
+  // The status buttons' counts: the server's totals for the search, school and role, not the rows loaded so far.
+  const counts = useUserStatusCounts(search);
   const update = useToastMutation(useUpdateUser(), {
     error: UserAdminMessages.userUpdateFailed,
     log: 'User update failed',
@@ -125,22 +137,14 @@ export function AdminUsersPage() {
     log: 'User delete failed',
   });
   const { toast } = useToast();
-  const [status, setStatus] = useState<StatusFilter>('all');
   const [resetting, setResetting] = useState<User | null>(null);
   const [busyId, setBusyId] = useState<string | null>(null);
 
-  // The rows loaded so far (the server searched them); the status filter and its counts apply to these.
+  // The rows loaded so far of every filter (the server searched and filtered them, status included).
   const rows = useMemo(() => rowsOf(users.data), [users.data]);
-  const all = rows.items;
-  const counts = useMemo(
-    () => ({
-      all: all.length,
-      pending: all.filter((u) => !u.approved).length,
-      approved: all.filter((u) => u.approved).length,
-    }),
-    [all],
-  );
-  const visible = all.filter((u) => status === 'all' || (status === 'pending' ? !u.approved : u.approved));
+  const visible = rows.items;
+  // A filter changed and its first page is on its way: the rows shown are the previous filter's.
+  const stale = users.isPlaceholderData;
 
   const change = async (target: User, next: UserChange) => {
     // Self-protection (spec section 6): the server enforces it too; checking here saves a round trip.
@@ -170,10 +174,11 @@ export function AdminUsersPage() {
     remove.ask(target);
   };
 
+  const countOf = (id: StatusFilter) => (counts.data ? ` (${counts.data[id]})` : '');
   const statusFilters: Array<{ id: StatusFilter; label: string }> = [
-    { id: 'all', label: `All (${counts.all})` },
-    { id: 'pending', label: `Pending (${counts.pending})` },
-    { id: 'approved', label: `Approved (${counts.approved})` },
+    { id: 'all', label: `All${countOf('all')}` },
+    { id: 'pending', label: `Pending${countOf('pending')}` },
+    { id: 'approved', label: `Approved${countOf('approved')}` },
   ];
 
   return (
@@ -231,7 +236,7 @@ export function AdminUsersPage() {
         retryLabel="Try again"
       >
         {() => (
-          <Table caption="Users">
+          <Table caption="Users" busy={stale}>
             <TableHead>
               <tr>
                 <TableHeaderCell>User</TableHeaderCell>
@@ -245,7 +250,7 @@ export function AdminUsersPage() {
             <TableBody>
               {visible.length === 0 ? (
                 <TableEmpty colSpan={6}>
-                  {all.length === 0 && !filtered ? 'No users yet.' : 'No users match your filters.'}
+                  {stale ? 'Loading users…' : filtered ? 'No users match your filters.' : 'No users yet.'}
                 </TableEmpty>
               ) : (
                 visible.map((u) => {
@@ -356,12 +361,13 @@ export function AdminUsersPage() {
       </QueryState>
       {users.data ? (
         <LoadMore
-          shown={all.length}
+          shown={visible.length}
           total={rows.total}
           hasMore={rows.hasMore}
           loading={users.isFetchingNextPage}
           onLoadMore={() => void users.fetchNextPage()}
           noun="users"
+          busy={stale}
         />
       ) : null}
 

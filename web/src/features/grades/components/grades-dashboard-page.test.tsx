@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { AssessmentMessages, type Grade } from '@district/contracts/assessment';
 import { IdentityMessages } from '@district/contracts/identity';
 import type { User } from '@district/contracts/identity';
-import { deferred, type FetchStub } from '@/testing/fetch-stub';
+import { deferred, type FetchStub, type Reply } from '@/testing/fetch-stub';
 import { personas } from '@/testing/fixtures';
 import { renderApp } from '@/testing/render-app';
 import { makeAnalysis, makeGrade, serveGrades, summaryOf, uuid } from '../grades.fixtures.testing';
@@ -603,5 +603,64 @@ describe('the dashboards in a district (issue #36, ADR 0042)', { timeout: 20_000
     await screen.findByRole('table', { name: /results/ });
     await waitFor(() => expect(view.fetch.calls('GET', '/api/classes')).toHaveLength(1));
     expect(screen.queryByLabelText('Filter by Class')).not.toBeInTheDocument();
+  });
+
+  it('while a chosen quiz’s first page loads, the previous rows are marked busy and not counted as its results', async () => {
+    const page = deferred<Awaited<Reply>>();
+    const view = await open(AUDIO, (f) => {
+      serveGrades(f, 'audio', sample());
+      // The quiz's page is held back; the unfiltered list (and the summaries) answer at once.
+      f.on('GET', /^\/api\/quiz-grades$/, (req) => {
+        if (paramsOf(req.path).quizId) return page.promise;
+        const all = sample();
+        return { json: all, headers: { 'X-Total-Count': String(all.length) } };
+      });
+    });
+    const table = await screen.findByRole('table', { name: /results/ });
+    expect(await screen.findByText('Showing 3 of 3')).toBeInTheDocument();
+    expect(table).not.toHaveAttribute('aria-busy');
+
+    await view.user.selectOptions(screen.getByLabelText('Filter by Quiz'), 'Colores');
+    await waitFor(() =>
+      expect(screen.getByRole('table', { name: /results/ })).toHaveAttribute('aria-busy', 'true'),
+    );
+    const busy = screen.getByRole('table', { name: /results/ });
+    expect(busy.parentElement).toHaveClass('opacity-50');
+    expect(rows()).toHaveLength(3);
+    expect(screen.getByText('Loading results…')).toBeInTheDocument();
+    expect(screen.queryByText(/^Showing /)).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Export CSV' })).toBeDisabled();
+
+    const colores1 = sample().filter((g) => g.quizId === colores);
+    page.resolve({ json: colores1, headers: { 'X-Total-Count': String(colores1.length) } });
+    expect(await screen.findByText('Showing 2 of 2')).toBeInTheDocument();
+    const done = screen.getByRole('table', { name: /results/ });
+    expect(done).not.toHaveAttribute('aria-busy');
+    expect(done.parentElement).not.toHaveClass('opacity-50');
+    expect(rows()).toHaveLength(2);
+    expect(screen.getByRole('button', { name: 'Export CSV' })).toBeEnabled();
+  });
+
+  it('an empty previous list shows Loading quiz grades... in the table, not the empty text, for the new filter', async () => {
+    const page = deferred<Awaited<Reply>>();
+    const view = await open(`${AUDIO}?classId=${period2.id}`, (f) => {
+      serveGrades(f, 'audio', []);
+      f.on('GET', '/api/classes', { json: [period2] });
+      f.on('GET', /^\/api\/quiz-grades$/, (req) =>
+        paramsOf(req.path).classId ? { json: [], headers: { 'X-Total-Count': '0' } } : page.promise,
+      );
+    });
+    expect(await screen.findByText('No quiz results found.')).toBeInTheDocument();
+    await view.user.selectOptions(await screen.findByLabelText('Filter by Class'), 'All my students');
+    await waitFor(() =>
+      expect(screen.getByRole('table', { name: /results/ })).toHaveAttribute('aria-busy', 'true'),
+    );
+    expect(screen.queryByText('No quiz results found.')).not.toBeInTheDocument();
+    expect(
+      within(screen.getByRole('table', { name: /results/ })).getByText('Loading quiz grades...'),
+    ).toBeInTheDocument();
+    page.resolve({ json: sample(), headers: { 'X-Total-Count': '3' } });
+    expect(await screen.findByText('Showing 3 of 3')).toBeInTheDocument();
+    expect(screen.getByRole('table', { name: /results/ })).not.toHaveAttribute('aria-busy');
   });
 });

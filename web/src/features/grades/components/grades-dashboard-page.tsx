@@ -97,6 +97,8 @@ function GradesDashboardPage({ kind }: { kind: QuizKind }) {
 
   const rows = useMemo(() => rowsOf(grades.data), [grades.data]);
   const shown = rows.items;
+  // A filter changed and its first page is on its way: the rows are the previous filter's, kept in place.
+  const stale = grades.isPlaceholderData;
 
   const remove = useConfirmedAction(async (grade: Grade) => {
     await deleteGrade.run(grade.id);
@@ -119,7 +121,7 @@ function GradesDashboardPage({ kind }: { kind: QuizKind }) {
         description="Student results, pass rates and item analysis."
         actions={
           grades.data ? (
-            <Button variant="outline" onClick={exportCsv} disabled={shown.length === 0}>
+            <Button variant="outline" onClick={exportCsv} disabled={shown.length === 0 || stale}>
               Export CSV
             </Button>
           ) : undefined
@@ -162,6 +164,7 @@ function GradesDashboardPage({ kind }: { kind: QuizKind }) {
                 empty={info.empty}
                 showTime={kind === 'text'}
                 onDelete={(g) => remove.ask(g)}
+                busy={stale}
               />
               <LoadMore
                 shown={shown.length}
@@ -170,6 +173,7 @@ function GradesDashboardPage({ kind }: { kind: QuizKind }) {
                 loading={grades.isFetchingNextPage}
                 onLoadMore={() => void grades.fetchNextPage()}
                 noun="results"
+                busy={stale}
               />
             </div>
 

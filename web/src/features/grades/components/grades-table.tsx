@@ -11,6 +11,7 @@ import {
   TableRow,
 } from '@/components/ui';
 import { completedAt, formatDate, formatTime } from '../grade-stats';
+import { GradeMessages } from '../grades.constants';
 
 export interface GradesTableProps {
   grades: readonly Grade[];
@@ -22,6 +23,8 @@ export interface GradesTableProps {
   /** With it, an Actions column with Delete per row. */
   onDelete?: (grade: Grade) => void;
   className?: string;
+  /** The rows are the previous filter's while the new one loads: the table is marked busy, and no empty text. */
+  busy?: boolean;
 }
 
 export function ScoreBadge({ score }: { score: number }) {
@@ -36,10 +39,11 @@ export function GradesTable({
   showTime = false,
   onDelete,
   className,
+  busy = false,
 }: GradesTableProps) {
   const columns = onDelete ? 6 : 5;
   return (
-    <Table caption={caption} className={className}>
+    <Table caption={caption} className={className} busy={busy}>
       <TableHead>
         <tr>
           <TableHeaderCell>Student Name</TableHeaderCell>
@@ -52,7 +56,7 @@ export function GradesTable({
       </TableHead>
       <TableBody>
         {grades.length === 0 ? (
-          <TableEmpty colSpan={columns}>{empty}</TableEmpty>
+          <TableEmpty colSpan={columns}>{busy ? GradeMessages.loading : empty}</TableEmpty>
         ) : (
           grades.map((g) => {
             const when = completedAt(g);
