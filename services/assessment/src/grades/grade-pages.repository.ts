@@ -74,6 +74,22 @@ function where(filter: GradeFilter): { sql: string; params: unknown[] } {
 }
 
 /**
+ * Whether the filter reads every result of its kind (or of one quiz): a district administrator's dashboard, or any
+ * dashboard where the installation has no classes. Its count and tally come from `grade_tallies`, kept by triggers
+ * as results are written (migration 1733900000000), instead of counting every row.
+ */
+function unscoped(filter: GradeFilter): boolean {
+  return filter.scope.all && !filter.userId && !filter.classId;
+}
+
+/** The tallies' WHERE for an unscoped filter, its parameters from `$1`. */
+function talliesWhere(filter: GradeFilter): { sql: string; params: unknown[] } {
+  return filter.quizId
+    ? { sql: 't.kind = $1 AND t.quiz_id = $2', params: [filter.kind, filter.quizId] }
+    : { sql: 't.kind = $1', params: [filter.kind] };
+}
+
+/**
  * The SQL of results as the dashboards read them (ADR 0042): pages newest first by keyset, the summary and the
  * item analysis over the whole scope, the gradebook export's rows. The scope is a condition of the statement
  * (RosterScope's filter), never a filter over rows already read.
@@ -103,22 +119,39 @@ export class GradePagesRepository {
           ORDER BY g.created_at DESC, g.id`,
         params,
       ) as Promise<PageRow[]>,
-      this.dataSource.query(`SELECT count(*)::int AS n FROM grades g WHERE ${w.sql}`, w.params) as Promise<
-        { n: number }[]
-      >,
+      this.count(filter),
     ]);
     const more = rows.length > limit;
     const shown = more ? rows.slice(0, limit) : rows;
     const last = shown[shown.length - 1];
     return {
       grades: shown.map(toGrade),
-      total: counted[0].n,
+      total: counted,
       next: more && last ? { createdAt: last.cursor_at, id: last.id } : null,
     };
   }
 
+  /** How many results the filter holds. */
+  private async count(filter: GradeFilter): Promise<number> {
+    if (unscoped(filter)) {
+      const t = talliesWhere(filter);
+      const [row] = (await this.dataSource.query(
+        `SELECT COALESCE(sum(t.attempts), 0)::int AS n FROM grade_tallies t WHERE ${t.sql}`,
+        t.params,
+      )) as { n: number }[];
+      return row.n;
+    }
+    const w = where(filter);
+    const [row] = (await this.dataSource.query(
+      `SELECT count(*)::int AS n FROM grades g WHERE ${w.sql}`,
+      w.params,
+    )) as { n: number }[];
+    return row.n;
+  }
+
   /** Per quiz with results in the filter: attempts, score sum and passes (the summary adds them up). */
   async tally(filter: GradeFilter): Promise<QuizTally[]> {
+    if (unscoped(filter)) return this.tallyAll(filter);
     const w = where(filter);
     const rows: { id: string; title: string; attempts: number; score_sum: string; passed: number }[] =
       await this.dataSource.query(
@@ -130,6 +163,28 @@ export class GradePagesRepository {
            LEFT JOIN quizzes q ON q.id = t.quiz_id
           ORDER BY title, id`,
         w.params,
+      );
+    return rows.map((r) => ({
+      id: r.id,
+      title: r.title,
+      attempts: r.attempts,
+      scoreSum: Number(r.score_sum),
+      passed: r.passed,
+    }));
+  }
+
+  /** tally() of an unscoped filter, from the kept tallies (a quiz whose results were all deleted has none). */
+  private async tallyAll(filter: GradeFilter): Promise<QuizTally[]> {
+    const t = talliesWhere(filter);
+    const rows: { id: string; title: string; attempts: number; score_sum: string; passed: number }[] =
+      await this.dataSource.query(
+        `SELECT s.quiz_id AS id, COALESCE(q.title, s.title) AS title, s.attempts, s.score_sum, s.passed
+           FROM (SELECT t.quiz_id, max(t.quiz_title) AS title, sum(t.attempts)::int AS attempts,
+                        sum(t.score_sum)::bigint AS score_sum, sum(t.passed)::int AS passed
+                   FROM grade_tallies t WHERE ${t.sql} GROUP BY t.quiz_id HAVING sum(t.attempts) > 0) s
+           LEFT JOIN quizzes q ON q.id = s.quiz_id
+          ORDER BY title, id`,
+        t.params,
       );
     return rows.map((r) => ({
       id: r.id,

@@ -4,6 +4,7 @@ import { SubmitGradeFunction1733500000000 } from './1733500000000-submit-grade-f
 import { QuizOwnerAndReveal1733600000000 } from './1733600000000-quiz-owner-and-reveal.migration';
 import { SubmitGradeEnqueue1733700000000 } from './1733700000000-submit-grade-enqueue.migration';
 import { QuizClassesAndGradePages1733810000000 } from './1733810000000-quiz-classes-and-grade-pages.migration';
+import { GradeTallies1733900000000 } from './1733900000000-grade-tallies.migration';
 
 /** Every migration of assessment, in order (the platform adds the outbox and inbox tables before them). */
 export const assessmentMigrations = [
@@ -13,4 +14,5 @@ export const assessmentMigrations = [
   QuizOwnerAndReveal1733600000000,
   SubmitGradeEnqueue1733700000000,
   QuizClassesAndGradePages1733810000000,
+  GradeTallies1733900000000,
 ];
