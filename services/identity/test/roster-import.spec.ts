@@ -693,3 +693,39 @@ describe("an enrolment's school", () => {
     expect(await stored('e-sch3')).toEqual([{ class_id: await classId('k3') }]);
   });
 });
+
+describe('a role held at the district', () => {
+  it('is listed as an error and makes no one a district administrator; the person’s other rows apply', async () => {
+    const result = await imported({
+      'manifest.csv': manifest({ orgs: 'delta', roles: 'delta' }),
+      'orgs.csv': [
+        'sourcedId,status,dateLastModified,name,type,identifier,parentSourcedId',
+        'd1,active,2026-07-01,Test District,district,,',
+      ].join('\n'),
+      'roles.csv': [
+        'sourcedId,status,dateLastModified,userSourcedId,roleType,role,beginDate,endDate,orgSourcedId,userProfileSourcedId',
+        'r-d1,active,2026-07-01,u-t2,primary,administrator,,,d1,',
+        'r-t2b,active,2026-07-01,u-t2,secondary,administrator,,,s2,',
+      ].join('\n'),
+    });
+    expect(result.errors).toEqual([
+      {
+        file: 'roles.csv',
+        line: 2,
+        field: 'orgSourcedId',
+        message: 'org d1 is not a school: roles are held at a school',
+      },
+    ]);
+    expect(result).toMatchObject({ status: 'done', errorCount: 1 });
+    const [person] = await sql<{ is_admin: boolean }>(`SELECT is_admin FROM users WHERE sourced_id = 'u-t2'`);
+    expect(person.is_admin).toBe(false);
+    const roles = await sql<{ role: string; school: string }>(
+      `SELECT r.role, s.sourced_id AS school FROM user_roles r JOIN schools s ON s.id = r.school_id
+        JOIN users u ON u.id = r.user_id WHERE u.sourced_id = 'u-t2' AND r.active ORDER BY r.role`,
+    );
+    expect(roles).toEqual([
+      { role: 'administrator', school: 's2' },
+      { role: 'teacher', school: 's2' },
+    ]);
+  });
+});
