@@ -641,6 +641,27 @@ describe('the dashboards in a district (issue #36, ADR 0042)', { timeout: 20_000
     expect(screen.getByRole('button', { name: 'Export CSV' })).toBeEnabled();
   });
 
+  it('while a chosen quiz’s summary loads, the previous figures are marked busy', async () => {
+    const summary = deferred<Awaited<Reply>>();
+    const view = await open(AUDIO, (f) => {
+      serveGrades(f, 'audio', sample());
+      f.on('GET', /^\/api\/quiz-grades\/summary$/, (req) =>
+        paramsOf(req.path).quizId ? summary.promise : { json: summaryOf(sample()) },
+      );
+    });
+    await screen.findByRole('table', { name: /results/ });
+    const cards = await screen.findByLabelText('Summary');
+    expect(cards).not.toHaveAttribute('aria-busy');
+
+    await view.user.selectOptions(screen.getByLabelText('Filter by Quiz'), 'Colores');
+    await waitFor(() => expect(screen.getByLabelText('Summary')).toHaveAttribute('aria-busy', 'true'));
+    expect(screen.getByLabelText('Summary')).toHaveClass('opacity-50');
+
+    summary.resolve({ json: summaryOf(sample().filter((g) => g.quizId === colores)) });
+    await waitFor(() => expect(screen.getByLabelText('Summary')).not.toHaveAttribute('aria-busy'));
+    expect(screen.getByLabelText('Summary')).not.toHaveClass('opacity-50');
+  });
+
   it('an empty previous list shows Loading quiz grades... in the table, not the empty text, for the new filter', async () => {
     const page = deferred<Awaited<Reply>>();
     const view = await open(`${AUDIO}?classId=${period2.id}`, (f) => {

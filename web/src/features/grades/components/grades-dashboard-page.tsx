@@ -4,6 +4,7 @@ import type { Grade, GradeSummary, QuizKind } from '@district/contracts/assessme
 import { Button, ConfirmDialog, QueryState, SelectField, useToastMutation } from '@/components/ui';
 import { LoadMore } from '@/components/ui/load-more';
 import { PageContainer, PageHeader } from '@/components/layout';
+import { cn } from '@/lib/cn';
 import { rowsOf } from '@/lib/paging';
 import { useMyClasses } from '@/lib/roster';
 import { useConfirmedAction } from '@/lib/use-confirmed-action';
@@ -31,10 +32,17 @@ function SummaryCard({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** The four cards (spec §2, §9: whole percent), from the server's summary of every result in scope. */
-function SummaryCards({ summary }: { summary: GradeSummary }) {
+/**
+ * The four cards (spec §2, §9: whole percent), from the server's summary of every result in scope. `busy`: a filter
+ * changed and its summary is on its way, so the figures shown are the previous filter's (dimmed, aria-busy).
+ */
+function SummaryCards({ summary, busy = false }: { summary: GradeSummary; busy?: boolean }) {
   return (
-    <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" aria-label="Summary">
+    <dl
+      className={cn('grid gap-4 sm:grid-cols-2 lg:grid-cols-4', busy && 'opacity-50')}
+      aria-label="Summary"
+      aria-busy={busy || undefined}
+    >
       <SummaryCard label="Total Attempts" value={String(summary.totalAttempts)} />
       <SummaryCard label="Average Score" value={`${Math.round(summary.averageScore)}%`} />
       <SummaryCard label="Passed (>=70%)" value={String(summary.passed)} />
@@ -137,7 +145,7 @@ function GradesDashboardPage({ kind }: { kind: QuizKind }) {
               errorText={(err) => `The summary could not be loaded: ${gradesQueryStates.errorText(err)}`}
               retry={false}
             >
-              {(found) => <SummaryCards summary={found} />}
+              {(found) => <SummaryCards summary={found} busy={summary.isPlaceholderData} />}
             </QueryState>
 
             <div className="flex flex-wrap gap-4">
