@@ -13,6 +13,13 @@ export interface RosterActor {
 export class ImportRun {
   readonly counts: ImportCounts = { processed: 0, created: 0, updated: 0, deactivated: 0, errorCount: 0 };
   listedErrors = 0;
+  /**
+   * enrollments.csv's classes as its batches go by (ADR 0042, "One snapshot per class per import"): those the last
+   * batch changed (their enrolments may go on in the next one), and those already published while the file was
+   * read. `settling` turns off for good when a published class comes back: the file is not grouped by class, and
+   * its classes wait for the import's end.
+   */
+  readonly enrolling = { lastBatch: new Set<string>(), published: new Set<string>(), settling: true };
 
   constructor(
     readonly importId: string,

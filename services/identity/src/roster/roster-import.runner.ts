@@ -18,7 +18,7 @@ import { RosterMembershipApplier } from './roster-membership.applier';
 import { RosterStructureApplier } from './roster-structure.applier';
 import { ROLE_CHECK_FILE, RosterUsersRepository } from './roster-users.repository';
 import { RosterUsersApplier } from './roster-users.applier';
-import { RosterRepository, type RosterTable } from './roster.repository';
+import { RosterRepository, type RosterTable, type SnapshotKind } from './roster.repository';
 
 /** Rows per batch: each batch is one transaction (its rows, its events, its progress). */
 export const ROSTER_BATCH_ROWS = 1_000;
@@ -87,6 +87,34 @@ export class RosterImportRunner {
     });
     batch.commit();
     await this.afterCommit(batch);
+    if (batch.file === 'enrollments.csv') await this.publishSettled(batch);
+  }
+
+  /**
+   * While enrollments.csv is read, a class the previous batch changed and this one did not has had all its
+   * enrolments (in a file grouped by class, as SIS exports are): its owed snapshot is published now, so the
+   * services' projections fill while the import runs rather than all at its end. A class that comes back after
+   * being published shows a file in another order: from then on every snapshot waits for the end (each class is
+   * published at most twice).
+   */
+  private async publishSettled(batch: Batch): Promise<void> {
+    const enrolling = batch.run.enrolling;
+    if (!enrolling.settling) return;
+    for (const id of batch.classes)
+      if (enrolling.published.has(id)) {
+        enrolling.settling = false;
+        return;
+      }
+    const settled = [...enrolling.lastBatch].filter((id) => !batch.classes.has(id));
+    enrolling.lastBatch = new Set(batch.classes);
+    for (let i = 0; i < settled.length; i += SNAPSHOT_CHUNK) {
+      const chunk = settled.slice(i, i + SNAPSHOT_CHUNK);
+      await this.dataSource.transaction(async (tx) => {
+        const ids = await this.roster.takeOwedOf(tx, 'class', chunk);
+        await this.enqueueSnapshots(tx, 'class', ids);
+      });
+      for (const id of chunk) enrolling.published.add(id);
+    }
   }
 
   private applyRows(tx: EntityManager, batch: Batch): Promise<void> {
@@ -240,18 +268,7 @@ export class RosterImportRunner {
       for (;;) {
         const count = await this.dataSource.transaction(async (tx) => {
           const ids = await this.roster.takeOwed(tx, kind, SNAPSHOT_CHUNK);
-          const events =
-            kind === 'school'
-              ? (await this.roster.schoolSnapshots(tx, ids)).map(
-                  (e) => [Subjects.identityRosterSchoolChanged, e] as const,
-                )
-              : (await this.roster.classSnapshots(tx, ids)).map(
-                  (e) => [Subjects.identityRosterClassChanged, e] as const,
-                );
-          await this.roster.enqueueMany(
-            tx,
-            events.map(([subject, data]) => this.outbox.eventValues(subject, data)),
-          );
+          await this.enqueueSnapshots(tx, kind, ids);
           return ids.length;
         });
         published += count;
@@ -259,5 +276,21 @@ export class RosterImportRunner {
       }
     }
     return published;
+  }
+
+  /** The snapshots of `ids`, each at a new version, enqueued in `tx`. */
+  private async enqueueSnapshots(tx: EntityManager, kind: SnapshotKind, ids: string[]): Promise<void> {
+    const events =
+      kind === 'school'
+        ? (await this.roster.schoolSnapshots(tx, ids)).map(
+            (e) => [Subjects.identityRosterSchoolChanged, e] as const,
+          )
+        : (await this.roster.classSnapshots(tx, ids)).map(
+            (e) => [Subjects.identityRosterClassChanged, e] as const,
+          );
+    await this.roster.enqueueMany(
+      tx,
+      events.map(([subject, data]) => this.outbox.eventValues(subject, data)),
+    );
   }
 }

@@ -175,6 +175,19 @@ export class RosterRepository {
     return rows.map((r) => r.id);
   }
 
+  /** Takes those of `ids` still owed a snapshot of `kind` off the list (as takeOwed), for the caller to publish. */
+  async takeOwedOf(tx: EntityManager, kind: SnapshotKind, ids: readonly string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const [rows] = (await tx.query(
+      `DELETE FROM roster_snapshots_owed WHERE (kind, id) IN (
+         SELECT kind, id FROM roster_snapshots_owed WHERE kind = $1 AND id = ANY($2::uuid[])
+          ORDER BY id FOR UPDATE SKIP LOCKED)
+       RETURNING id::text AS id`,
+      [kind, ids],
+    )) as [{ id: string }[], number];
+    return rows.map((r) => r.id);
+  }
+
   /** Active members per class of `classIds` (the 5,000-member limit). */
   async memberCounts(tx: EntityManager, classIds: readonly string[]): Promise<Map<string, number>> {
     if (classIds.length === 0) return new Map();
