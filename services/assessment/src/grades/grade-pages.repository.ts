@@ -38,6 +38,23 @@ export interface QuizTally {
   passed: number;
 }
 
+/** A quiz's tally as SQL answers it (the sum is a bigint, so text). */
+interface TallyRow {
+  id: string;
+  title: string;
+  attempts: number;
+  score_sum: string;
+  passed: number;
+}
+
+const toTally = (r: TallyRow): QuizTally => ({
+  id: r.id,
+  title: r.title,
+  attempts: r.attempts,
+  scoreSum: Number(r.score_sum),
+  passed: r.passed,
+});
+
 interface PageRow extends GradeRow {
   reveal_answers: RevealAnswers | null;
   cursor_at: string;
@@ -153,46 +170,32 @@ export class GradePagesRepository {
   async tally(filter: GradeFilter): Promise<QuizTally[]> {
     if (unscoped(filter)) return this.tallyAll(filter);
     const w = where(filter);
-    const rows: { id: string; title: string; attempts: number; score_sum: string; passed: number }[] =
-      await this.dataSource.query(
-        `SELECT t.quiz_id AS id, COALESCE(q.title, t.title) AS title, t.attempts, t.score_sum, t.passed
+    const rows: TallyRow[] = await this.dataSource.query(
+      `SELECT t.quiz_id AS id, COALESCE(q.title, t.title) AS title, t.attempts, t.score_sum, t.passed
            FROM (SELECT g.quiz_id, max(g.quiz_title) AS title, count(*)::int AS attempts,
                         sum(g.score)::bigint AS score_sum,
                         count(*) FILTER (WHERE g.score >= ${Number(PASS_MARK)})::int AS passed
                    FROM grades g WHERE ${w.sql} GROUP BY g.quiz_id) t
            LEFT JOIN quizzes q ON q.id = t.quiz_id
           ORDER BY title, id`,
-        w.params,
-      );
-    return rows.map((r) => ({
-      id: r.id,
-      title: r.title,
-      attempts: r.attempts,
-      scoreSum: Number(r.score_sum),
-      passed: r.passed,
-    }));
+      w.params,
+    );
+    return rows.map(toTally);
   }
 
   /** tally() of an unscoped filter, from the kept tallies (a quiz whose results were all deleted has none). */
   private async tallyAll(filter: GradeFilter): Promise<QuizTally[]> {
     const t = talliesWhere(filter);
-    const rows: { id: string; title: string; attempts: number; score_sum: string; passed: number }[] =
-      await this.dataSource.query(
-        `SELECT s.quiz_id AS id, COALESCE(q.title, s.title) AS title, s.attempts, s.score_sum, s.passed
+    const rows: TallyRow[] = await this.dataSource.query(
+      `SELECT s.quiz_id AS id, COALESCE(q.title, s.title) AS title, s.attempts, s.score_sum, s.passed
            FROM (SELECT t.quiz_id, max(t.quiz_title) AS title, sum(t.attempts)::int AS attempts,
                         sum(t.score_sum)::bigint AS score_sum, sum(t.passed)::int AS passed
                    FROM grade_tallies t WHERE ${t.sql} GROUP BY t.quiz_id HAVING sum(t.attempts) > 0) s
            LEFT JOIN quizzes q ON q.id = s.quiz_id
           ORDER BY title, id`,
-        t.params,
-      );
-    return rows.map((r) => ({
-      id: r.id,
-      title: r.title,
-      attempts: r.attempts,
-      scoreSum: Number(r.score_sum),
-      passed: r.passed,
-    }));
+      t.params,
+    );
+    return rows.map(toTally);
   }
 
   /** The filter's results on `version` (score and answers), and how many are on other versions. */
