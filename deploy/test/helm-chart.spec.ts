@@ -73,6 +73,18 @@ describe('values.yaml', () => {
       'a public URL with a path',
       { ...rawValues, config: { ...(rawValues.config as object), publicUrl: 'https://x/y' } },
     ],
+    [
+      'an OpenID Connect issuer over plain http',
+      {
+        ...rawValues,
+        oidc: { ...(rawValues.oidc as object), issuer: 'http://accounts.google.com', clientId: 'x' },
+      },
+    ],
+    [
+      'an OpenID Connect issuer without a client id',
+      { ...rawValues, oidc: { ...(rawValues.oidc as object), issuer: 'https://accounts.google.com' } },
+    ],
+    ['a misspelt oidc key', { ...rawValues, oidc: { ...(rawValues.oidc as object), clientSecret: 'x' } }],
   ])('is refused by the schema with %s', (_, broken) => {
     expect(() => loadChartValues(YAML.stringify(broken))).toThrow(/values.schema.json/);
   });
@@ -144,6 +156,22 @@ describe('values.yaml', () => {
       readOnlyRootFilesystem: true,
       capabilities: { drop: ['ALL'] },
     });
+  });
+
+  it('keeps the district’s sign-in off, and accepts an https issuer with a client id and a Secret name', () => {
+    expect(rawValues.oidc).toEqual({
+      issuer: '',
+      clientId: '',
+      existingSecret: '',
+      existingSecretKey: 'client-secret',
+    });
+    const google = {
+      issuer: 'https://accounts.google.com',
+      clientId: '123-abc.apps.googleusercontent.com',
+      existingSecret: 'district-oidc',
+      existingSecretKey: 'client-secret',
+    };
+    expect(() => loadChartValues(YAML.stringify({ ...rawValues, oidc: google }))).not.toThrow();
   });
 
   it('keeps demo mode off and no secret in the chart defaults', () => {

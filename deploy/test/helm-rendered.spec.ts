@@ -349,3 +349,132 @@ describe('monitoring (values-production.yaml)', () => {
     ).toBe(false);
   });
 });
+
+describe('oidc: the district’s OpenID Connect provider, passed to identity', () => {
+  interface EnvVar {
+    name: string;
+    value?: string;
+    valueFrom?: { secretKeyRef?: { name: string; key: string; optional?: boolean } };
+  }
+  const envOf = (objects: K8sObject[]) =>
+    new Map(
+      objects
+        .filter((o) => o.kind === 'Deployment')
+        .map((d) => [
+          d.metadata.name,
+          (d.spec.template as { spec: { containers: Array<{ env?: EnvVar[] }> } }).spec.containers.flatMap(
+            (c) => c.env ?? [],
+          ),
+        ]),
+    );
+  const oidcEnv = (env: EnvVar[]) => env.filter((e) => e.name.startsWith('OIDC_'));
+  /** Each egress rule of a workload's policy: its ports, and whether it opens public addresses. */
+  const egressOf = (objects: K8sObject[], name: string) =>
+    (
+      objects.find((o) => o.kind === 'NetworkPolicy' && o.metadata.name === name)?.spec as { egress: Rule[] }
+    ).egress.map((r) => ({
+      ports: (r.ports ?? []).map((p) => p.port).sort((a, b) => a - b),
+      blocks: (r.to ?? []).flatMap((t) => (t.ipBlock ? [t.ipBlock] : [])),
+    }));
+  const opensPort = (objects: K8sObject[], name: string, port: number) =>
+    egressOf(objects, name).some((r) => r.ports.includes(port));
+  const GOOGLE = [
+    '--set',
+    'oidc.issuer=https://accounts.google.com',
+    '--set',
+    'oidc.clientId=123-abc.apps.googleusercontent.com',
+    '--set',
+    'oidc.existingSecret=district-oidc',
+  ];
+
+  it.each(SETS)('is off with %s: no OIDC_* variable anywhere and no 443 egress for identity', (_, extra) => {
+    const { objects } = render(extra);
+    for (const [name, env] of envOf(objects)) expect([name, oidcEnv(env)]).toEqual([name, []]);
+    expect(opensPort(objects, 'identity', 443)).toBe(false);
+  });
+
+  it('set, gives identity alone the issuer, the client id and the client secret from the operator’s Secret', () => {
+    const { text, objects } = render(['-f', PRODUCTION, ...GOOGLE]);
+    expect(validate(text, 'oidc').report.errors).toEqual([]);
+    const env = envOf(objects);
+    expect(oidcEnv(env.get('identity') ?? [])).toEqual([
+      { name: 'OIDC_ISSUER', value: 'https://accounts.google.com' },
+      { name: 'OIDC_CLIENT_ID', value: '123-abc.apps.googleusercontent.com' },
+      {
+        name: 'OIDC_CLIENT_SECRET',
+        valueFrom: { secretKeyRef: { name: 'district-oidc', key: 'client-secret' } },
+      },
+    ]);
+    for (const [name, vars] of env)
+      if (name !== 'identity') expect([name, oidcEnv(vars)]).toEqual([name, []]);
+    // Nothing of it in a ConfigMap, and no Secret made by the chart.
+    for (const o of objects.filter((x) => x.kind === 'ConfigMap' || x.kind === 'Secret'))
+      expect(JSON.stringify(o)).not.toMatch(/OIDC|googleusercontent/);
+  });
+
+  it('set, reads the client secret from the key oidc.existingSecretKey names, and needs no Secret (a public client)', () => {
+    const keyed = envOf(
+      render(['-f', PRODUCTION, ...GOOGLE, '--set', 'oidc.existingSecretKey=secret']).objects,
+    );
+    expect(oidcEnv(keyed.get('identity') ?? []).find((e) => e.name === 'OIDC_CLIENT_SECRET')).toEqual({
+      name: 'OIDC_CLIENT_SECRET',
+      valueFrom: { secretKeyRef: { name: 'district-oidc', key: 'secret' } },
+    });
+    const publicClient = envOf(render(['-f', PRODUCTION, ...GOOGLE.slice(0, 4)]).objects);
+    expect(oidcEnv(publicClient.get('identity') ?? []).map((e) => e.name)).toEqual([
+      'OIDC_ISSUER',
+      'OIDC_CLIENT_ID',
+    ]);
+  });
+
+  it.each(SETS)(
+    'set over %s, opens public addresses on 443 (only) to identity, and nothing new to any other workload',
+    (_, extra) => {
+      const off = render(extra).objects;
+      const on = render([...extra, ...GOOGLE]).objects;
+      const rules = egressOf(on, 'identity');
+      expect(rules.slice(0, -1)).toEqual(egressOf(off, 'identity'));
+      const added = rules[rules.length - 1];
+      expect(added.ports).toEqual([443]);
+      expect(added.blocks.map((b) => b.cidr)).toEqual(['0.0.0.0/0', '::/0']);
+      expect(added.blocks.flatMap((b) => b.except ?? [])).toEqual(
+        expect.arrayContaining([
+          '10.0.0.0/8',
+          '100.64.0.0/10',
+          '127.0.0.0/8',
+          '169.254.0.0/16',
+          '172.16.0.0/12',
+          '192.168.0.0/16',
+          'fc00::/7',
+          'fe80::/10',
+        ]),
+      );
+      for (const name of ['gateway', 'content', 'chat', 'assessment', 'classroom'])
+        expect([name, egressOf(on, name)]).toEqual([name, egressOf(off, name)]);
+    },
+  );
+
+  it.each([
+    [
+      'an http issuer',
+      ['--set', 'oidc.issuer=http://accounts.google.com', '--set', 'oidc.clientId=x'],
+      /oidc\/issuer'?: 'http:\/\/accounts\.google\.com' does not match pattern/,
+    ],
+    [
+      'an issuer without a client id',
+      ['--set', 'oidc.issuer=https://accounts.google.com'],
+      /oidc\/clientId'?: minLength/,
+    ],
+  ])('refuses %s by the schema, in helm template and helm lint', (_, set, message) => {
+    expect(() => render(['-f', PRODUCTION, ...set])).toThrow(message);
+    const lint = spawnSync(helm, ['lint', '--strict', CHART, '-f', PRODUCTION, ...set], { encoding: 'utf8' });
+    expect(lint.status).not.toBe(0);
+    expect(lint.stdout + lint.stderr).toMatch(message);
+  });
+
+  it('refuses to render an issuer without the identity service', () => {
+    expect(() => render(['-f', PRODUCTION, ...GOOGLE, '--set', 'services.identity=null'])).toThrow(
+      /oidc.issuer needs the identity service in services/,
+    );
+  });
+});
