@@ -35,7 +35,7 @@ export class ImportRun {
 export class Batch {
   readonly errors: RosterImportError[] = [];
   readonly counts: ImportCounts = { processed: 0, created: 0, updated: 0, deactivated: 0, errorCount: 0 };
-  /** Classes and schools whose snapshot changed: one event each at the batch's end. */
+  /** Classes and schools whose snapshot changed: noted as owed with the batch (roster_snapshots_owed). */
   readonly classes = new Set<string>();
   readonly schools = new Set<string>();
   /** People whose account role may have changed (roles, enrolments, users.csv rows). */

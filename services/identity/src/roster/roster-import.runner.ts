@@ -110,7 +110,7 @@ export class RosterImportRunner {
     for (let i = 0; i < settled.length; i += SNAPSHOT_CHUNK) {
       const chunk = settled.slice(i, i + SNAPSHOT_CHUNK);
       await this.dataSource.transaction(async (tx) => {
-        const ids = await this.roster.takeOwedOf(tx, 'class', chunk);
+        const ids = await this.roster.takeOwed(tx, 'class', { ids: chunk });
         await this.enqueueSnapshots(tx, 'class', ids);
       });
       for (const id of chunk) enrolling.published.add(id);
@@ -267,7 +267,7 @@ export class RosterImportRunner {
     for (const kind of ['school', 'class'] as const) {
       for (;;) {
         const count = await this.dataSource.transaction(async (tx) => {
-          const ids = await this.roster.takeOwed(tx, kind, SNAPSHOT_CHUNK);
+          const ids = await this.roster.takeOwed(tx, kind, { limit: SNAPSHOT_CHUNK });
           await this.enqueueSnapshots(tx, kind, ids);
           return ids.length;
         });

@@ -151,7 +151,7 @@ export class RosterRepository {
     );
   }
 
-  /** Notes that the classes or schools `ids` changed: their snapshot is published once, when the import ends. */
+  /** Notes that the classes or schools `ids` changed: the import publishes their snapshot once (publishOwed). */
   async oweSnapshots(tx: EntityManager, kind: SnapshotKind, ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
     await tx.query(
@@ -161,29 +161,23 @@ export class RosterRepository {
   }
 
   /**
-   * Takes up to `limit` owed snapshots of `kind` off the list, in the caller's transaction (which publishes them:
-   * a rollback puts them back). Rows another transaction is taking are passed over, so two replicas never publish
-   * the same owed snapshot twice.
+   * Takes owed snapshots of `kind` off the list, in the caller's transaction (which publishes them: a rollback puts
+   * them back): up to `limit` of any, or those of `ids` still owed. Rows another transaction is taking are passed
+   * over, so two replicas never publish the same owed snapshot twice.
    */
-  async takeOwed(tx: EntityManager, kind: SnapshotKind, limit: number): Promise<string[]> {
+  async takeOwed(
+    tx: EntityManager,
+    kind: SnapshotKind,
+    which: { limit: number } | { ids: readonly string[] },
+  ): Promise<string[]> {
+    const byIds = 'ids' in which;
+    if (byIds && which.ids.length === 0) return [];
     const [rows] = (await tx.query(
       `DELETE FROM roster_snapshots_owed WHERE (kind, id) IN (
-         SELECT kind, id FROM roster_snapshots_owed WHERE kind = $1 ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
+         SELECT kind, id FROM roster_snapshots_owed WHERE kind = $1 ${byIds ? 'AND id = ANY($2::uuid[])' : ''}
+          ORDER BY id ${byIds ? '' : 'LIMIT $2'} FOR UPDATE SKIP LOCKED)
        RETURNING id::text AS id`,
-      [kind, limit],
-    )) as [{ id: string }[], number];
-    return rows.map((r) => r.id);
-  }
-
-  /** Takes those of `ids` still owed a snapshot of `kind` off the list (as takeOwed), for the caller to publish. */
-  async takeOwedOf(tx: EntityManager, kind: SnapshotKind, ids: readonly string[]): Promise<string[]> {
-    if (ids.length === 0) return [];
-    const [rows] = (await tx.query(
-      `DELETE FROM roster_snapshots_owed WHERE (kind, id) IN (
-         SELECT kind, id FROM roster_snapshots_owed WHERE kind = $1 AND id = ANY($2::uuid[])
-          ORDER BY id FOR UPDATE SKIP LOCKED)
-       RETURNING id::text AS id`,
-      [kind, ids],
+      [kind, byIds ? which.ids : which.limit],
     )) as [{ id: string }[], number];
     return rows.map((r) => r.id);
   }
