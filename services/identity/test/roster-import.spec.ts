@@ -76,9 +76,27 @@ const userId = async (sourcedId: string) =>
 const classId = async (sourcedId: string) =>
   (await sql<{ id: string }>(`SELECT id FROM classes WHERE sourced_id = $1`, [sourcedId]))[0].id;
 
+/**
+ * Waits until the outbox has published everything committed and no event has arrived for `settleMs`: a
+ * fixed sleep let a previous import's last snapshots land in the next test's window on a busy machine.
+ */
+async function settled(settleMs = 600): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  let seen = -1;
+  for (;;) {
+    const [{ pending }] = await sql<{ pending: number }>(
+      `SELECT count(*)::int AS pending FROM outbox WHERE published_at IS NULL`,
+    );
+    if (pending === 0 && events.length === seen) return;
+    if (Date.now() > deadline) throw new Error(`the outbox still holds ${pending} event(s)`);
+    seen = pending === 0 ? events.length : -1;
+    await new Promise((r) => setTimeout(r, settleMs));
+  }
+}
+
 /** Waits for the outbox to deliver what is committed, then answers the events since `from`. */
 async function eventsSince(from: number, settleMs = 600): Promise<BusMessage[]> {
-  await new Promise((r) => setTimeout(r, settleMs));
+  await settled(settleMs);
   return events.slice(from);
 }
 const ofSubject = <T>(list: BusMessage[], subject: string) =>
@@ -598,6 +616,8 @@ describe('access, history and the service API', () => {
   it('publishes the snapshots an import that stopped midway still owed', async () => {
     const k2 = await classId('k2');
     const [{ id: south }] = await sql<{ id: string }>(`SELECT id FROM schools WHERE sourced_id = 's2'`);
+    // The previous test's import may still be delivering: start counting once it has.
+    await settled();
     // What a committed batch of a stopped import leaves: its changes noted, their snapshots not yet published.
     await sql(`INSERT INTO roster_snapshots_owed (kind, id) VALUES ('class', $1), ('school', $2)`, [
       k2,
