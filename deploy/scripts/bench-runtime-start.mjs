@@ -277,7 +277,8 @@ const WHY = {
   undici: "the gateway's upstream HTTP client",
   argon2: 'password hashing (native; prebuilt binaries for several platforms)',
   ajv: "fastify's JSON schema validator",
-  nats: 'event bus client',
+  '@nats-io/nats-core':
+    'event bus client (core NATS; `@nats-io/jetstream` and `@nats-io/transport-node` sit beside it)',
   '@nestjs/core': 'Nest',
   pg: 'PostgreSQL driver',
   ioredis: 'Redis client',

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { connect } from 'nats';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
 import pino from 'pino';
 import { defineChatService } from '@district/chat';
 import { DEMO_ACCOUNTS, invitableUsersResponseSchema } from '@district/contracts';
@@ -157,7 +158,7 @@ afterAll(async () => {
   // Left open, they keep jest's worker alive after the file ("failed to exit gracefully").
   for (const bus of buses) await bus.close();
   const nc = await connect({ servers: NATS_URL });
-  await (await nc.jetstreamManager()).streams.delete(streamName).catch(() => undefined);
+  await (await jetstreamManager(nc)).streams.delete(streamName).catch(() => undefined);
   await nc.close();
 });
 

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { connect } from 'nats';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
 import { Client } from 'pg';
 import pino from 'pino';
 import { Subjects, type Grade, type GradeRecordedEvent, type Quiz } from '@district/contracts';
@@ -87,7 +88,7 @@ afterAll(async () => {
   await consumerBus?.close();
   await serviceBus?.close();
   const nc = await connect({ servers: NATS_URL });
-  await (await nc.jetstreamManager()).streams.delete(streamName).catch(() => undefined);
+  await (await jetstreamManager(nc)).streams.delete(streamName).catch(() => undefined);
   await nc.close();
 });
 

@@ -1,4 +1,5 @@
-import { connect } from 'nats';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
 import { describeEventBusContract } from './bus.contract';
 import { InProcessBus } from './in-process.bus';
 import { NatsJetStreamBus } from './nats-jetstream.bus';
@@ -27,7 +28,7 @@ describeEventBusContract('NatsJetStreamBus', async (logger) => {
 afterAll(async () => {
   const nc = await connect({ servers: NATS_URL });
   try {
-    const jsm = await nc.jetstreamManager();
+    const jsm = await jetstreamManager(nc);
     await jsm.streams.delete(streamName).catch(() => undefined);
   } finally {
     await nc.close();

@@ -4,25 +4,21 @@ import {
   AckPolicy,
   DeliverPolicy,
   DiscardPolicy,
-  ErrorCode,
-  NatsError,
+  JetStreamApiError,
   RetentionPolicy,
   StorageType,
-  connect,
-  headers as natsHeaders,
-  nanos,
-} from 'nats';
+  jetstream,
+  jetstreamManager,
+} from '@nats-io/jetstream';
 import type {
   ConsumerConfig,
   ConsumerMessages,
   JetStreamClient,
   JetStreamManager,
   JsMsg,
-  Msg,
-  MsgHdrs,
-  NatsConnection,
-  Subscription,
-} from 'nats';
+} from '@nats-io/jetstream';
+import { RequestError, TimeoutError, connect, headers as natsHeaders, nanos } from '@nats-io/transport-node';
+import type { Msg, MsgHdrs, NatsConnection, Subscription } from '@nats-io/transport-node';
 import type {
   BusHandler,
   BusMessage,
@@ -153,10 +149,10 @@ export class NatsJetStreamBus implements EventBus {
       reconnectTimeWait: 1_000,
     });
     try {
-      const jsm = await nc.jetstreamManager();
+      const jsm = await jetstreamManager(nc);
       const bus = new NatsJetStreamBus(
         nc,
-        nc.jetstream({ timeout: resolved.publishTimeoutMs }),
+        jetstream(nc, { timeout: resolved.publishTimeoutMs }),
         jsm,
         resolved,
         options.logger,
@@ -293,10 +289,8 @@ export class NatsJetStreamBus implements EventBus {
         headers: hdrs,
       });
     } catch (err) {
-      if (err instanceof NatsError && err.code === ErrorCode.NoResponders)
-        throw BusRequestError.noResponders(subject);
-      if (err instanceof NatsError && err.code === ErrorCode.Timeout)
-        throw BusRequestError.timeout(subject, timeoutMs);
+      if (err instanceof RequestError && err.isNoResponders()) throw BusRequestError.noResponders(subject);
+      if (err instanceof TimeoutError) throw BusRequestError.timeout(subject, timeoutMs);
       throw err;
     }
     const envelope = parseEnvelope(reply);
@@ -485,10 +479,10 @@ export class NatsJetStreamBus implements EventBus {
     for await (const status of this.nc.status()) {
       if (status.type === 'disconnect') {
         this.connected = false;
-        this.logger.warn({ server: status.data }, 'NATS connection lost; reconnecting');
+        this.logger.warn({ server: status.server }, 'NATS connection lost; reconnecting');
       } else if (status.type === 'reconnect') {
         this.connected = true;
-        this.logger.info({ server: status.data }, 'NATS connection restored');
+        this.logger.info({ server: status.server }, 'NATS connection restored');
       }
     }
   }
@@ -516,5 +510,5 @@ function parseEnvelope(reply: Msg): ReplyEnvelope | undefined {
 }
 
 function apiErrorCode(err: unknown): number | undefined {
-  return err instanceof NatsError ? err.api_error?.err_code : undefined;
+  return err instanceof JetStreamApiError ? err.code : undefined;
 }

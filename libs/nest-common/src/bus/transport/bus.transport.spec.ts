@@ -11,7 +11,8 @@ import {
 import { APP_FILTER, APP_GUARD, NestFactory } from '@nestjs/core';
 import { Ctx, EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { connect } from 'nats';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { z } from 'zod';
@@ -211,7 +212,7 @@ afterAll(async () => {
   await dataSource?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   await dataSource?.destroy();
   const nc = await connect({ servers: NATS_URL });
-  await (await nc.jetstreamManager()).streams.delete(streamName).catch(() => undefined);
+  await (await jetstreamManager(nc)).streams.delete(streamName).catch(() => undefined);
   await nc.close();
 });
 
