@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describeStatuses, failuresOtherThan503, isFailure, statusCounts, waitUntil } from './checks';
 import { missingSeqs, type MixedLoad, type RequestRecord } from './load';
-import { readyz, SERVICES, type FaultStack, type Member } from './stack';
+import { readyz, SERVICES, statusz, type FaultStack, type Member } from './stack';
 import { checkWrites, eventCounts, type EventCounts, type WriteCheck } from './verify';
 
 /**
@@ -333,6 +333,91 @@ async function markedDown(
   return -1;
 }
 
+/** What a readiness watch saw: per service, whether /readyz failed, what /statusz showed down, the gateway's rotation. */
+interface ReadinessSeen {
+  /** Services a replica of which answered /readyz with anything but 200. */
+  notReady: Set<string>;
+  /** Per service, the dependencies a replica's /statusz showed down. */
+  down: Map<string, Set<string>>;
+  /** Per service, the fewest replicas the gateway's /readyz counted available. */
+  fewestInRotation: Map<string, number>;
+  /** Per service, when the gateway last counted fewer than all its replicas available (0: never). */
+  lastOutOfRotation: Map<string, number>;
+}
+
+/**
+ * Polls every replica's /readyz and /statusz and the gateway's /readyz every 200 ms until stopped: the probes
+ * Kubernetes reads, and the rotation the gateway keeps by the same readiness (ADR 0043).
+ */
+function watchReadiness(ctx: ScenarioContext): { stop(): Promise<ReadinessSeen> } {
+  const seen: ReadinessSeen = {
+    notReady: new Set(),
+    down: new Map(),
+    fewestInRotation: new Map(),
+    lastOutOfRotation: new Map(),
+  };
+  const replicas = ctx.stack.members().filter((m) => m.service !== 'gateway');
+  let watching = true;
+  const poll = async (m: Member) => {
+    if (!(await readyz(m.port))) seen.notReady.add(m.service);
+    const status = await statusz(m.port);
+    for (const [dependency, up] of Object.entries(status?.checks ?? {}))
+      if (!up)
+        (seen.down.get(m.service) ?? seen.down.set(m.service, new Set()).get(m.service)!).add(dependency);
+  };
+  const rotation = async () => {
+    const services = await ctx.stack.gatewayRotation();
+    if (!services) return;
+    for (const [service, { available, total }] of Object.entries(services)) {
+      seen.fewestInRotation.set(service, Math.min(seen.fewestInRotation.get(service) ?? total, available));
+      if (available < total) seen.lastOutOfRotation.set(service, Date.now());
+    }
+  };
+  const loop = (async () => {
+    while (watching) {
+      await Promise.all([...replicas.map(poll), rotation()]);
+      await sleep(200);
+    }
+  })();
+  return {
+    async stop() {
+      watching = false;
+      await loop;
+      return seen;
+    },
+  };
+}
+
+/** The services whose replicas all stayed ready and in the gateway's rotation throughout a watch. */
+function stayedReady(seen: ReadinessSeen, services: readonly string[]): string[] {
+  return services.filter(
+    (s) => !seen.notReady.has(s) && (seen.fewestInRotation.get(s) ?? 0) > 0 && !seen.lastOutOfRotation.has(s),
+  );
+}
+
+/** Checks that every service but those in `unready` stayed ready and in rotation, and /statusz showed `dependencies` down. */
+function readinessChecks(
+  seen: ReadinessSeen,
+  dependencies: string[],
+  unready: readonly string[] = [],
+): Check[] {
+  const expectedReady = SERVICES.filter((s) => !unready.includes(s));
+  const ready = stayedReady(seen, expectedReady);
+  const notShowing = SERVICES.filter((s) => !dependencies.every((d) => seen.down.get(s)?.has(d)));
+  return [
+    {
+      name: `${unready.length ? `every service but ${unready.join(', ')}` : 'every service'} stayed ready (/readyz 200) and in the gateway's rotation throughout`,
+      ok: ready.length === expectedReady.length,
+      detail: `stayed: ${ready.join(', ') || 'none'}; not: ${expectedReady.filter((s) => !ready.includes(s)).join(', ') || 'none'}`,
+    },
+    {
+      name: `/statusz showed ${dependencies.join(' and ')} down on every service`,
+      ok: notShowing.length === 0,
+      detail: notShowing.length ? `not on ${notShowing.join(', ')}` : SERVICES.join(', '),
+    },
+  ];
+}
+
 /**
  * Stops `server` for `seconds` under the load and starts it again: the requests made while it was away, and when
  * it was back.
@@ -357,7 +442,9 @@ async function outage(
 export async function natsDown(ctx: ScenarioContext): Promise<ScenarioResult> {
   const seconds = ctx.short ? 15 : 60;
   const w = openWindow(ctx.load);
+  const watch = watchReadiness(ctx);
   const { whileDown } = await outage(ctx, 'NATS', ctx.stack.nats, seconds);
+  const seen = await watch.stop();
   const writesWhileDown = whileDown.filter((r) => r.op.startsWith('write.')).length;
   const readyMs = await ctx.stack.allReady(60_000);
   ctx.log(`  NATS back; every replica ready after ${readyMs} ms`);
@@ -380,16 +467,34 @@ export async function natsDown(ctx: ScenarioContext): Promise<ScenarioResult> {
           detail: `${failedWrites} of ${writesWhileDown} writes while down failed`,
         },
         { name: '0 failed requests', ok: r.failed === 0, detail: `${r.failed} of ${r.requests}` },
+        ...readinessChecks(seen, ['bus']),
       ];
     },
   );
 }
 
-/** Redis stopped: every API but chat keeps answering; chat delivers again within 10 s of its return. */
-export async function redisDown(ctx: ScenarioContext): Promise<ScenarioResult> {
+/**
+ * Redis stopped (and NATS with it, `withNats`): every API but chat keeps answering and stays ready, in rotation at the
+ * gateway as under Kubernetes' readiness probe; chat, which cannot run without Redis, goes unready, out of rotation,
+ * and delivers again within 10 s of its return.
+ */
+async function redisAway(ctx: ScenarioContext, withNats: boolean): Promise<ScenarioResult> {
   const seconds = ctx.short ? 10 : 30;
   const w = openWindow(ctx.load);
-  const { whileDown, back } = await outage(ctx, 'Redis', ctx.stack.redis, seconds);
+  const { redis, nats } = ctx.stack;
+  const servers = withNats
+    ? {
+        stop: async () => {
+          redis.stop();
+          await nats.stop();
+        },
+        start: async () => {
+          await Promise.all([redis.start(), nats.start()]);
+        },
+      }
+    : redis;
+  const watch = watchReadiness(ctx);
+  const { whileDown, back } = await outage(ctx, withNats ? 'Redis and NATS' : 'Redis', servers, seconds);
   const seqAtReturn = Math.max(0, ...ctx.load.peers.map((p) => p.lastSeq));
   // Chat recovered: a message sent after Redis returned has reached every client.
   let recoveredMs = -1;
@@ -405,29 +510,39 @@ export async function redisDown(ctx: ScenarioContext): Promise<ScenarioResult> {
     }
     await sleep(100);
   }
-  ctx.log(`  Redis back; chat delivering to every client after ${recoveredMs} ms`);
+  ctx.log(`  back; chat delivering to every client after ${recoveredMs} ms`);
+  await ctx.stack.allReady(30_000);
+  const seen = await watch.stop();
+  // Chat back in the gateway's rotation: after the last moment it counted fewer than all of chat's replicas.
+  const chatBackMs = (seen.lastOutOfRotation.get('chat') ?? 0) - back;
   await sleep(3000);
-  const readsDown = whileDown.filter((r) => r.op.startsWith('read.'));
+  const chatRead = (r: RequestRecord) => r.op === 'read.rooms';
+  const readsDown = whileDown.filter((r) => r.op.startsWith('read.') && !chatRead(r));
+  const chatReadsDown = whileDown.filter(chatRead);
   const writesDown = whileDown.filter((r) => r.op.startsWith('write.'));
   const readsFailed = readsDown.filter(isFailure).length;
+  const chatReadsOtherwise = failuresOtherThan503(statusCounts(chatReadsDown));
   const writeStatuses = statusCounts(writesDown);
   const writesFailedOtherwise = failuresOtherThan503(writeStatuses);
   return summarise(
     ctx,
-    'redis-down',
-    `Redis down for ${seconds} s`,
+    withNats ? 'redis-nats-down' : 'redis-down',
+    withNats ? `Redis and NATS down together for ${seconds} s` : `Redis down for ${seconds} s`,
     w,
     {
-      redisDownSeconds: seconds,
+      [withNats ? 'downSeconds' : 'redisDownSeconds']: seconds,
       readsWhileDown: readsDown.length,
       readsFailedWhileDown: readsFailed,
+      chatReadsWhileDown: chatReadsDown.length,
+      chatReads503WhileDown: chatReadsDown.filter((r) => r.status === 503).length,
       writesWhileDown: writesDown.length,
       writesRefused503WhileDown: writesDown.filter((r) => r.status === 503).length,
       chatRecoveredMs: recoveredMs,
+      chatBackInRotationMs: chatBackMs,
     },
     () => [
       {
-        name: 'reads keep answering while Redis is away',
+        name: 'reads of every service but chat keep answering',
         ok: readsFailed === 0,
         detail: `${readsFailed} of ${readsDown.length} failed`,
       },
@@ -437,13 +552,32 @@ export async function redisDown(ctx: ScenarioContext): Promise<ScenarioResult> {
         ok: Object.keys(writesFailedOtherwise).length === 0,
         detail: `${writeStatuses['503'] ?? 0} × 503, ${writesDown.filter((r) => r.status >= 200 && r.status < 300).length} × 2xx, other failures: ${describeStatuses(writesFailedOtherwise)}`,
       },
+      ...readinessChecks(seen, withNats ? ['store', 'bus'] : ['store'], ['chat']),
       {
-        name: 'chat delivers again within 10 s of Redis returning',
-        ok: recoveredMs >= 0 && recoveredMs <= 10_000,
-        detail: `${recoveredMs} ms`,
+        name: "chat went unready and out of the gateway's rotation; its reads meanwhile answer 503, never 500, 502, 504 or no answer",
+        ok:
+          seen.notReady.has('chat') &&
+          seen.fewestInRotation.get('chat') === 0 &&
+          Object.keys(chatReadsOtherwise).length === 0,
+        detail: `unready: ${seen.notReady.has('chat')}, fewest in rotation: ${seen.fewestInRotation.get('chat')}; ${chatReadsDown.filter((r) => r.status === 503).length} × 503 of ${chatReadsDown.length} reads, other failures: ${describeStatuses(chatReadsOtherwise)}`,
+      },
+      {
+        name: 'chat back in rotation and delivering within 10 s of Redis returning',
+        ok: recoveredMs >= 0 && recoveredMs <= 10_000 && chatBackMs <= 10_000,
+        detail: `in rotation after ${chatBackMs} ms, delivering after ${recoveredMs} ms`,
       },
     ],
   );
+}
+
+/** Redis stopped: see redisAway. */
+export function redisDown(ctx: ScenarioContext): Promise<ScenarioResult> {
+  return redisAway(ctx, false);
+}
+
+/** Redis and NATS stopped together: a service target whose Redis and NATS die under it stays ready (issue #37). */
+export function redisAndNatsDown(ctx: ScenarioContext): Promise<ScenarioResult> {
+  return redisAway(ctx, true);
 }
 
 /** PostgreSQL restarted: /readyz goes false then true, services recover on their own, nothing hangs. */
@@ -514,5 +648,6 @@ export const SCENARIOS: Record<string, (ctx: ScenarioContext) => Promise<Scenari
   'kill-replica': killReplicas,
   'nats-down': natsDown,
   'redis-down': redisDown,
+  'redis-nats-down': redisAndNatsDown,
   'postgres-restart': postgresRestart,
 };

@@ -211,6 +211,17 @@ export class FaultStack {
     }
   }
 
+  /** The gateway's /readyz count of available and total replicas per service; undefined when it does not answer. */
+  async gatewayRotation(): Promise<Record<string, { available: number; total: number }> | undefined> {
+    try {
+      const res = await fetch(`${this.gateway}/readyz`, { signal: AbortSignal.timeout(2000) });
+      return ((await res.json()) as { services: Record<string, { available: number; total: number }> })
+        .services;
+    } catch {
+      return undefined;
+    }
+  }
+
   async gatewayAllUp(): Promise<boolean> {
     try {
       const res = await fetch(`${this.gateway}/readyz`, { signal: AbortSignal.timeout(2000) });
@@ -248,5 +259,21 @@ export async function readyz(port: number): Promise<boolean> {
     return res.status === 200;
   } catch {
     return false;
+  }
+}
+
+/** A replica's /statusz: every dependency check, gating or watched (ADR 0043); undefined when it does not answer. */
+export async function statusz(
+  port: number,
+): Promise<{ ready: boolean; checks: Record<string, boolean>; gating: string[] } | undefined> {
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/statusz`, { signal: AbortSignal.timeout(1000) });
+    if (res.status !== 200) {
+      await res.arrayBuffer();
+      return undefined;
+    }
+    return (await res.json()) as { ready: boolean; checks: Record<string, boolean>; gating: string[] };
+  } catch {
+    return undefined;
   }
 }

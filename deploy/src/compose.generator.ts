@@ -123,7 +123,7 @@ function districtService(name: string, spec: WorkloadSpec, parts: DistrictServic
     ...(parts.ports ? { ports: parts.ports } : {}),
     depends_on: parts.dependsOn,
     healthcheck: {
-      // /readyz, not /healthz: depends_on waits until the database and the bus are reachable.
+      // /readyz, not /healthz: depends_on waits until the service has started and reaches its database (ADR 0043).
       test: ['CMD', 'node', '/app/deploy/healthcheck.mjs', '/readyz'],
       interval: '10s',
       timeout: '5s',

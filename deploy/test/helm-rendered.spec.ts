@@ -313,11 +313,12 @@ describe('monitoring (values-production.yaml)', () => {
       .map((m) => m[1].replace(/_(count|bucket|sum)$/, ''))
       .filter((n) => !['by', 'rate', 'sum', 'max', 'min'].includes(n));
 
-  it('alerts on outbox backlog, consumer lag, redeliveries, the 5xx ratio and readiness', () => {
+  it('alerts on outbox backlog, consumer lag, redeliveries, the 5xx ratio, readiness and a dependency away', () => {
     expect(rule.metadata.labels).toMatchObject({ release: 'kube-prometheus-stack' });
     expect(rules.map((r) => r.alert).sort()).toEqual(
       [
         'DistrictConsumerLagGrowing',
+        'DistrictDependencyDown',
         'DistrictHighErrorRate',
         'DistrictOutboxBacklogGrowing',
         'DistrictRedeliveries',

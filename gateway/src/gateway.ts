@@ -67,7 +67,7 @@ export interface GatewayOptions {
    * Off by default, because then any client could claim any address (and dodge per-address limits).
    */
   trustProxy?: boolean;
-  /** Active `/healthz` check period per replica; 0 disables it. */
+  /** Active readiness check (`/readyz`) period per replica; 0 disables it. */
   healthCheckIntervalMs?: number;
   /** How long a replica that refused or reset a connection is skipped. */
   passiveDownMs?: number;

@@ -21,11 +21,11 @@ export function isResetError(err: unknown): boolean {
   return code === 'ECONNRESET' || code === 'EPIPE';
 }
 
-/** The most of a /healthz answer read: `{"status":"ok","service":"<name>"}` is far under it. */
+/** The most of a /readyz answer read: `{"status":"ready","service":"<name>",…}` is far under it. */
 const HEALTH_BODY_LIMIT = 1024;
 
 /**
- * The service a /healthz answer names, or why it names none. A replica is routed to only when it names the pool's
+ * The service a /readyz answer names, or why it names none. A replica is routed to only when it names the pool's
  * own service: another service, or any other program, listening at the upstream's address (a mistyped
  * UPSTREAM_<NAME>, a port another process took) is kept out instead of answering that service's traffic.
  */
@@ -56,7 +56,7 @@ export class Replica {
   slowChecks = 0;
   /** The availability last announced through `onStatusChange`, so each change is announced once. */
   reportedUp = true;
-  /** Set while the replica's /healthz answers but names another service (or none): why it is kept out. */
+  /** Set while the replica's check answers but names another service (or none): why it is kept out. */
   mismatch: string | undefined;
 
   constructor(
@@ -72,15 +72,19 @@ export class Replica {
 export interface UpstreamPoolOptions {
   /** How long a passively failed replica is skipped. */
   passiveDownMs?: number;
-  /** Interval of the active `/healthz` check; 0 turns it off. */
+  /** Interval of the active readiness check; 0 turns it off. */
   healthCheckIntervalMs?: number;
   healthCheckTimeoutMs?: number;
   /**
    * Active checks in a row without an answer in time before the replica counts as down (default 3). A refused
    * or reset connection or a 5xx counts at once: a dead or draining process says so, while a replica busy with a
-   * burst (a class connecting to chat at once) may answer /healthz late and still be serving.
+   * burst (a class connecting to chat at once) may answer its check late and still be serving.
    */
   healthCheckTimeoutsToDown?: number;
+  /**
+   * What the active check asks: `/readyz` by default, the same readiness Kubernetes' probe reads (ADR 0043), so a
+   * service out of rotation here is out of its Service there, and the other way round.
+   */
   healthCheckPath?: string;
   /** Upper bound of concurrent connections to one replica. */
   maxSocketsPerReplica?: number;
@@ -146,7 +150,7 @@ export class UpstreamPool {
     this.passiveDownMs = options.passiveDownMs ?? 3000;
     this.healthCheckTimeoutMs = options.healthCheckTimeoutMs ?? 1000;
     this.healthCheckTimeoutsToDown = Math.max(1, options.healthCheckTimeoutsToDown ?? 3);
-    this.healthCheckPath = options.healthCheckPath ?? '/healthz';
+    this.healthCheckPath = options.healthCheckPath ?? '/readyz';
     this.onStatusChange = options.onStatusChange;
     const interval = options.healthCheckIntervalMs ?? 2000;
     if (interval > 0 && this.replicas.length > 0) {
@@ -235,7 +239,7 @@ export class UpstreamPool {
             settle(
               false,
               false,
-              `its /healthz answer is over ${HEALTH_BODY_LIMIT} bytes: not a service of ours`,
+              `its ${this.healthCheckPath} answer is over ${HEALTH_BODY_LIMIT} bytes: not a service of ours`,
             );
             res.destroy();
           });
@@ -248,7 +252,7 @@ export class UpstreamPool {
             settle(
               false,
               false,
-              `its /healthz names ${named === undefined ? 'no service' : `"${named}"`}, not "${this.service}"`,
+              `its ${this.healthCheckPath} names ${named === undefined ? 'no service' : `"${named}"`}, not "${this.service}"`,
             );
           });
         },

@@ -87,7 +87,7 @@ describe('balancing across replicas', () => {
     );
   });
 
-  it('finds a dead replica by its health check and takes it back when it recovers', async () => {
+  it('routes by readiness: takes out a replica whose /readyz fails while its /healthz answers, and back when ready', async () => {
     const a = await track(startFakeService('assessment'));
     const b = await track(startFakeService('assessment'));
     const gw = await track(
@@ -99,7 +99,10 @@ describe('balancing across replicas', () => {
     );
     const status = () => gw.gateway.upstreamStatus().assessment.map((r) => r.up);
 
+    // Alive (its /healthz answers 200) but not ready, as a service whose database is away: Kubernetes would take it
+    // out of its Service, and so does the gateway (ADR 0043).
     a.healthStatus = 503;
+    expect((await fetch(`${a.url}/healthz`)).status).toBe(200);
     await waitFor(() => status()[0] === false, 3000, 'replica a to be marked down');
     // A write is never sent to a replica known to be down, so no write can fail on it.
     const writes = await Promise.all(
@@ -131,7 +134,7 @@ describe('balancing across replicas', () => {
     running.push({ close: async () => pool.close() });
     const up = () => pool.status()[0].up;
 
-    // A burst: /healthz answers after the check's timeout while the replica still serves.
+    // A burst: /readyz answers after the check's timeout while the replica still serves.
     a.healthDelayMs = 400;
     const seen: boolean[] = [];
     for (let i = 0; i < 2; i++) {
@@ -155,7 +158,7 @@ describe('balancing across replicas', () => {
     expect(up()).toBe(false);
   });
 
-  it('routes to no replica whose /healthz names another service or none, and says why once', async () => {
+  it('routes to no replica whose /readyz names another service or none, and says why once', async () => {
     const a = await track(startFakeService('content'));
     const b = await track(startFakeService('content'));
     const changes: Array<[string, boolean, string | undefined]> = [];
@@ -175,13 +178,13 @@ describe('balancing across replicas', () => {
     ]);
     expect(picks()).toEqual(new Set([b.url]));
     await pool.checkAll();
-    expect(changes).toEqual([[a.url, false, 'its /healthz names "identity", not "content"']]);
+    expect(changes).toEqual([[a.url, false, 'its /readyz names "identity", not "content"']]);
 
     // Any other program (an answer without a service's name) is kept out as well; with no replica left, none.
     b.healthName = undefined;
     await pool.checkAll();
     expect(pool.pick()).toBeUndefined();
-    expect(changes[1]).toEqual([b.url, false, 'its /healthz names no service, not "content"']);
+    expect(changes[1]).toEqual([b.url, false, 'its /readyz names no service, not "content"']);
 
     // Content answering there again is routed to at once.
     a.healthName = 'content';
@@ -200,7 +203,7 @@ describe('balancing across replicas', () => {
     expect(changes[4]).toEqual([
       a.url,
       false,
-      'its /healthz answer is over 1024 bytes: not a service of ours',
+      'its /readyz answer is over 1024 bytes: not a service of ours',
     ]);
   });
 

@@ -21,11 +21,11 @@ export interface FakeService {
   /** The WebSockets open on this replica (its side), and the headers of every accepted upgrade. */
   readonly sockets: Set<WebSocket>;
   readonly upgrades: IncomingHttpHeaders[];
-  /** What /healthz answers. */
+  /** What /readyz answers (the gateway routes by it; /healthz, liveness, always answers 200). */
   healthStatus: number;
-  /** How long /healthz waits before answering (a replica busy with a burst). */
+  /** How long /readyz waits before answering (a replica busy with a burst). */
   healthDelayMs: number;
-  /** The service /healthz names (the gateway routes only to replicas naming theirs): the fake's name by default. */
+  /** The service /readyz and /healthz name (the gateway routes only to replicas naming theirs): the fake's name by default. */
   healthName: string | undefined;
   /** Handles a request instead of the default echo when it returns true. */
   override?: (req: IncomingMessage, res: ServerResponse) => boolean;
@@ -71,10 +71,18 @@ export async function startFakeService(name: string, options: FakeServiceOptions
   });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (req.url === '/healthz') {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ status: 'ok', service: service.healthName }));
+      return;
+    }
+    if (req.url === '/readyz') {
       const answer = () => {
+        const ready = service.healthStatus < 500;
         res.statusCode = service.healthStatus;
         res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ status: 'ok', service: service.healthName }));
+        res.end(
+          JSON.stringify({ status: ready ? 'ready' : 'not ready', service: service.healthName, ready }),
+        );
       };
       if (service.healthDelayMs > 0) setTimeout(answer, service.healthDelayMs);
       else answer();

@@ -37,6 +37,8 @@ export class ChatModule {
           migrations: chatMigrations,
           // Class chatrooms follow the district's roster (issue #36, ADR 0042).
           roster: true,
+          // Live rooms are Redis: without it chat serves nothing worth routing to (ADR 0043).
+          readyWith: ['store'],
         }),
         ChatroomsModule,
         UsersModule,

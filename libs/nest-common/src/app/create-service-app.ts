@@ -36,6 +36,8 @@ export interface RunningService {
 
 /** The probes a draining service fails. */
 const PROBES = new Set(['/healthz', '/readyz']);
+/** Asked every few seconds by the gateway, the kubelet and Prometheus: neither logged nor counted. */
+const PLATFORM_ROUTES = new Set(['/healthz', '/readyz', '/statusz', '/metrics']);
 
 /** The longest a warm-up may delay a replica's start: past it the replica serves with what is warm. */
 export const WARM_UP_MAX_MS = 10_000;
@@ -124,7 +126,7 @@ export async function startService(
   });
   fastify.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    if (!warming && route !== '/metrics' && route !== '/healthz' && route !== '/readyz') {
+    if (!warming && !PLATFORM_ROUTES.has(route)) {
       const seconds = reply.elapsedTime / 1000;
       metrics.httpDuration.observe([request.method, route, String(reply.statusCode)], seconds);
       // One access-log line per request per process: a gateway in this process that handed the request over

@@ -34,6 +34,7 @@ import {
 import { HealthController } from '../health/health.controller';
 import { MessagingMetrics } from '../health/messaging-metrics';
 import { ServiceMetrics } from '../health/metrics';
+import { DatabaseProbe } from '../health/database-probe';
 import { Readiness } from '../health/readiness';
 import { ErrorFilter } from '../http/error.filter';
 import { OpenApiController } from '../http/openapi';
@@ -56,6 +57,11 @@ export interface PlatformOptions {
    * `RosterScope` (who acts on whom), `RosterChanges` (listeners for class changes).
    */
   roster?: boolean;
+  /**
+   * What the service cannot serve without besides its database, so its readiness fails while it is away: chat's
+   * `['store']` (its live rooms are Redis). Every other dependency is watched, not gating (ADR 0043).
+   */
+  readyWith?: Array<'bus' | 'store'>;
 }
 
 /**
@@ -119,13 +125,20 @@ export class PlatformModule {
             }),
         },
         {
+          provide: DatabaseProbe,
+          useFactory: () => new DatabaseProbe({ connectionString: runtime.databaseUrl }),
+        },
+        {
+          // Readiness is what the service serves in degraded mode (ADR 0043): the database gates every service;
+          // the bus and the store gate only where readyWith says, and are watched everywhere.
           provide: Readiness,
-          inject: [DataSource],
-          useFactory: (dataSource: DataSource) => {
+          inject: [DatabaseProbe],
+          useFactory: (database: DatabaseProbe) => {
             const readiness = new Readiness();
-            readiness.add('database', async () => (await dataSource.query('SELECT 1')).length === 1);
-            readiness.add('bus', () => runtime.bus.isReady());
-            readiness.add('store', () => runtime.store.isReady());
+            const gates = new Set(options.readyWith ?? []);
+            readiness.add('database', () => database.check());
+            readiness.add('bus', () => runtime.bus.isReady(), { gates: gates.has('bus') });
+            readiness.add('store', () => runtime.store.isReady(), { gates: gates.has('store') });
             return readiness;
           },
         },

@@ -11,13 +11,17 @@ import { Readiness } from './readiness';
 
 const TOKEN = 'a-long-service-metrics-token';
 
+/** What the checks answer: the database gates; the bus is watched; the store gates only where `storeGates` says. */
+const deps = { database: true, bus: false, store: true, storeGates: false };
+
 /** Only what the health endpoints need from the platform, so no database is involved. */
 @Module({})
 class HealthOnlyModule {
   static forRoot(logger: pino.Logger): DynamicModule {
     const readiness = new Readiness();
-    readiness.add('database', () => true);
-    readiness.add('bus', () => false);
+    readiness.add('database', () => deps.database);
+    readiness.add('bus', () => deps.bus, { gates: false });
+    readiness.add('store', () => deps.store, { gates: deps.storeGates });
     return {
       module: HealthOnlyModule,
       controllers: [HealthController],
@@ -54,6 +58,7 @@ async function started(host: string, env: NodeJS.ProcessEnv = {}): Promise<Start
 
 afterEach(async () => {
   await Promise.all(running.splice(0).map((s) => s.close()));
+  Object.assign(deps, { database: true, bus: false, store: true, storeGates: false });
 });
 
 const metricsWarnings = (lines: Array<Record<string, unknown>>) =>
@@ -121,16 +126,64 @@ describe('service /healthz', () => {
   });
 });
 
-describe('service /readyz', () => {
-  it('names its checks and their results, nothing about where they connect', async () => {
+describe('service /readyz (ADR 0043)', () => {
+  it('answers by the gating checks only: ready while a watched dependency (the bus) is away', async () => {
+    const { service } = await started('0.0.0.0');
+    const res = await fetch(`${service.url}/readyz`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(await res.json()).toEqual({
+      status: 'ready',
+      service: 'probe',
+      ready: true,
+      checks: { database: true },
+    });
+    deps.store = false;
+    expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
+  });
+
+  it('is not ready without its database; names its checks and results, nothing about where they connect', async () => {
+    deps.database = false;
     const { service } = await started('0.0.0.0');
     const res = await fetch(`${service.url}/readyz`);
     expect(res.status).toBe(503);
     expect(await res.json()).toEqual({
       status: 'not ready',
+      service: 'probe',
       ready: false,
-      checks: { database: true, bus: false },
+      checks: { database: false },
     });
+  });
+
+  it('is not ready without the store where the store gates (chat), and ready again when it returns', async () => {
+    deps.storeGates = true;
+    const { service } = await started('127.0.0.1');
+    deps.store = false;
+    const down = await fetch(`${service.url}/readyz`);
+    expect(down.status).toBe(503);
+    expect(await down.json()).toMatchObject({ ready: false, checks: { database: true, store: false } });
+    deps.store = true;
+    expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
+  });
+});
+
+describe('service /statusz and the dependency metrics', () => {
+  it('shows every dependency, gating or watched, with 200 whatever they answer', async () => {
+    deps.store = false;
+    const { service } = await started('127.0.0.1');
+    const res = await fetch(`${service.url}/statusz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      service: 'probe',
+      ready: true,
+      checks: { database: true, bus: false, store: false },
+      gating: ['database'],
+    });
+    const metrics = await (await fetch(`${service.url}/metrics`)).text();
+    expect(metrics).toContain('service_ready{service="probe"} 1');
+    expect(metrics).toContain('dependency_up{dependency="database",gating="true",service="probe"} 1');
+    expect(metrics).toContain('dependency_up{dependency="bus",gating="false",service="probe"} 0');
+    expect(metrics).toContain('dependency_up{dependency="store",gating="false",service="probe"} 0');
   });
 });
 

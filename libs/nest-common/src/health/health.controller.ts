@@ -5,6 +5,7 @@ import {
   Header,
   HttpCode,
   Inject,
+  type OnModuleInit,
   Req,
   Res,
   UnauthorizedException,
@@ -22,12 +23,17 @@ interface Reply {
 }
 
 @Controller()
-export class HealthController {
+export class HealthController implements OnModuleInit {
   constructor(
     @Inject(Readiness) private readonly readiness: Readiness,
     @Inject(ServiceMetrics) private readonly metrics: ServiceMetrics,
     @Inject(SERVICE_NAME) private readonly service: string,
   ) {}
+
+  /** `service_ready` and `dependency_up` beside the service's other figures on /metrics. */
+  onModuleInit(): void {
+    this.readiness.registerMetrics(this.metrics.registry);
+  }
 
   /**
    * Alive, and which service this is: the gateway sends a service's traffic only to an address that answers with
@@ -40,14 +46,36 @@ export class HealthController {
     return { status: 'ok', service: this.service };
   }
 
-  /** Check names and results only: whoever can reach the service learns nothing about where it connects. */
+  /**
+   * Whether to send traffic here: the gating checks only (the database; Redis too for chat), so an outage of what
+   * the service serves without in degraded mode never takes it out of rotation (ADR 0043). Names the service, as
+   * /healthz does, because the gateway routes by this answer. Check names and results only: whoever can reach the
+   * service learns nothing about where it connects.
+   */
   @Public()
   @Get('readyz')
+  @Header('Cache-Control', 'no-store')
   async ready(@Res() reply: Reply) {
     const result = await this.readiness.evaluate();
-    reply
-      .status(result.ready ? 200 : 503)
-      .send({ status: result.ready ? 'ready' : 'not ready', ready: result.ready, checks: result.checks });
+    const checks = Object.fromEntries(result.gating.map((name) => [name, result.checks[name]]));
+    reply.status(result.ready ? 200 : 503).send({
+      status: result.ready ? 'ready' : 'not ready',
+      service: this.service,
+      ready: result.ready,
+      checks,
+    });
+  }
+
+  /**
+   * Every dependency, gating or watched, always 200: what an operator reads to see Redis or NATS away while the
+   * service stays ready. `gating` names the checks `/readyz` answers by.
+   */
+  @Public()
+  @Get('statusz')
+  @Header('Cache-Control', 'no-store')
+  async status() {
+    const result = await this.readiness.evaluate();
+    return { service: this.service, ready: result.ready, checks: result.checks, gating: result.gating };
   }
 
   /** Public to the session guard: Prometheus has no session, it presents METRICS_TOKEN instead. */

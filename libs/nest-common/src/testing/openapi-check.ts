@@ -8,7 +8,7 @@ export interface MatrixRoute {
 }
 
 /** Every service's own endpoints; the gateway documents none of them. */
-const PLATFORM_PATHS = new Set(['/healthz', '/readyz', '/metrics', '/openapi.json']);
+const PLATFORM_PATHS = new Set(['/healthz', '/readyz', '/statusz', '/metrics', '/openapi.json']);
 
 /** `/api/posts/{publishedPost}` and `/api/posts/{id}` are the same route: parameters compared by position. */
 export const routeKey = (method: string, path: string) =>
