@@ -390,6 +390,42 @@ describe(`helm lint + helm template (${helm})`, () => {
     }
   });
 
+  it('gives every service SHUTDOWN_DRAIN_MS from shutdownDrainSeconds, refusing a drain the grace period cannot hold', () => {
+    type Deployment = {
+      kind: string;
+      metadata: { name: string };
+      spec: {
+        template: {
+          spec: {
+            terminationGracePeriodSeconds: number;
+            containers: Array<{ env: Array<{ name: string; value?: string }> }>;
+          };
+        };
+      };
+    };
+    const drains = (...extra: string[]) =>
+      Object.fromEntries(
+        (render('-f', secretsFile, ...extra) as unknown as Deployment[])
+          .filter((o) => o.kind === 'Deployment')
+          .map((d) => [
+            d.metadata.name,
+            d.spec.template.spec.containers[0].env.find((e) => e.name === 'SHUTDOWN_DRAIN_MS')?.value,
+          ]),
+      );
+    expect(drains()).toEqual({
+      gateway: undefined,
+      ...Object.fromEntries(Object.keys(values.services).map((s) => [s, '4000'])),
+    });
+    expect(drains('--set', 'shutdownDrainSeconds=12').chat).toBe('12000');
+    // identity's grace period is 30 s (chat's 60): a 30 s drain leaves no time to close.
+    expect(() => render('-f', secretsFile, '--set', 'shutdownDrainSeconds=30')).toThrow(
+      /shutdownDrainSeconds \(30\) must be less than \w+'s terminationGracePeriodSeconds \(30\)/,
+    );
+    expect(() => render('-f', secretsFile, '--set', 'shutdownDrainSeconds=61')).toThrow(
+      /shutdownDrainSeconds/,
+    );
+  });
+
   it('refuses to render without secrets, and renders no Secret with existingSecret', () => {
     expect(() => render()).toThrow(/secrets\.databaseUrl is required/);
     const objects = render('--set', 'secrets.existingSecret=district-external');

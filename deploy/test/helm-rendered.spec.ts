@@ -167,25 +167,13 @@ describe.each(SETS)('the chart rendered by helm %s', (_, extra) => {
     }
   });
 
-  it('keeps ingress.webSocketToChat off: /ws goes through the gateway and chat is reached only from it (ADR 0030)', () => {
-    for (const paths of ingressPaths(objects))
-      expect(paths.map((p) => p.backend.service.name)).toEqual(['gateway']);
-    expect(sourcesOf(objects, 'chat').some(ingressController)).toBe(false);
-  });
-
-  it('carries /ws through the Ingress to the gateway with long proxy timeouts, and runs every pod hardened', () => {
+  it('runs every pod hardened, and keeps long proxy timeouts on the Ingress for chat WebSockets', () => {
     const ingress = objects.find((o) => o.kind === 'Ingress') as K8sObject & {
       metadata: { annotations: Record<string, string> };
     };
     expect(
       Number(ingress.metadata.annotations['nginx.ingress.kubernetes.io/proxy-read-timeout']),
     ).toBeGreaterThanOrEqual(3600);
-    const paths = (
-      ingress.spec.rules as Array<{
-        http: { paths: Array<{ path: string; backend: { service: { name: string } } }> };
-      }>
-    ).flatMap((r) => r.http.paths);
-    expect(paths.every((p) => p.path === '/' && p.backend.service.name === 'gateway')).toBe(true);
     for (const d of objects.filter((o) => o.kind === 'Deployment')) {
       const pod = (
         d.spec.template as {
@@ -206,6 +194,26 @@ describe.each(SETS)('the chart rendered by helm %s', (_, extra) => {
           capabilities: { drop: ['ALL'] },
         });
     }
+  });
+});
+
+describe('where /ws goes', () => {
+  it('as shipped: through the gateway, and chat is reached only from it (ADR 0030)', () => {
+    const { objects } = render(['-f', secretsFile]);
+    for (const paths of ingressPaths(objects)) {
+      expect(paths.map((p) => [p.path, p.backend.service.name])).toEqual([['/', 'gateway']]);
+    }
+    expect(sourcesOf(objects, 'chat').some(ingressController)).toBe(false);
+  });
+
+  it('in production: straight to chat at the Ingress, so the gateway holds no chat socket (issue #37 §7)', () => {
+    const { objects } = render(['-f', PRODUCTION]);
+    for (const paths of ingressPaths(objects))
+      expect(paths.map((p) => [p.path, p.backend.service.name])).toEqual([
+        ['/ws', 'chat'],
+        ['/', 'gateway'],
+      ]);
+    expect(sourcesOf(objects, 'chat').some(ingressController)).toBe(true);
   });
 });
 
