@@ -228,7 +228,7 @@ async function main() {
     '',
     '## Start-up to ready',
     '',
-    'Spawn → first `200` from `/readyz` (bus, store and database checked), `NODE_ENV=production`. *First* is the first',
+    'Spawn → first `200` from `/readyz` (what gates readiness: the database, and Redis for chat; ADR 0043), `NODE_ENV=production`. *First* is the first',
     "start on an empty database (the service's migrations run); *warm* starts find the schema in place while the first",
     'instance keeps running beside them (as in a rolling update). The gateway starts with every service up.',
     '',
@@ -291,6 +291,7 @@ const WHY = {
   undici: "the gateway's upstream HTTP client",
   argon2: 'password hashing (native; prebuilt binaries for several platforms)',
   ajv: "fastify's JSON schema validator",
+  'csv-parse': "identity's roster import (OneRoster CSV files)",
   '@nats-io/nats-core':
     'event bus client (core NATS; `@nats-io/jetstream` and `@nats-io/transport-node` sit beside it)',
   '@nestjs/core': 'Nest',
