@@ -16,6 +16,11 @@ async function main(): Promise<void> {
     ...process.env,
     TARGET: targetFromArgs(process.argv.slice(2)) ?? process.env.TARGET,
   };
+  // Backups (ADR 0044): a command, not a server; no node flags, no services started.
+  if (env.TARGET === 'backup' || env.TARGET === 'restore') {
+    const { runBackupCli } = await import('./backup/cli');
+    process.exit(await runBackupCli(env.TARGET, process.argv.slice(2), env));
+  }
   type Execve = (file: string, args: string[], env: NodeJS.ProcessEnv) => never;
   const targets = (env.TARGET ?? 'all').split(',').map((t) => t.trim());
   applyStandaloneFlags(targets, process.execArgv);
