@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { chmod, mkdtemp, rm, stat, truncate, copyFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, mkdtemp, readdir, rm, stat, truncate } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -301,4 +301,64 @@ it('backs up every schema in one file, refuses damaged files and non-empty datab
 
   base = await startSite();
   expect(await answers(base)).toEqual(before);
+  drillFile = file;
+  drillAnswers = before;
+});
+
+let drillFile: string;
+let drillAnswers: Awaited<ReturnType<typeof answers>>;
+
+it('does the same with the embedded database under DATA_DIR: restore into a new one, back up running and stopped', async () => {
+  expect(drillFile).toBeDefined();
+  await stopProcess(child);
+  const embeddedDir = path.join(dataDir, 'embedded');
+  await mkdir(embeddedDir, { mode: 0o755 });
+  const embedded = { DATABASE_URL: '', DATA_DIR: embeddedDir };
+  const backups = path.join(dataDir, 'backups');
+
+  const nothing = await cli(['--target=backup', '--dir', backups], embedded);
+  expect(nothing.code).toBe(1);
+  expect(nothing.text).toContain(`there is no embedded database in ${path.join(embeddedDir, 'postgres')}`);
+
+  // A new machine: the embedded database is created by the restore.
+  const restored = await cli(['--target=restore', drillFile], embedded);
+  expect(restored).toMatchObject({ code: 0 });
+
+  // The standalone site on it (the same keys directory is not needed: everyone signs in again).
+  const started = await startOnFreePort(
+    'launcher/src/main.ts',
+    (port) => ({
+      ...embedded,
+      PORT: String(port),
+      TARGET: '',
+      NATS_URL: '',
+      REDIS_URL: '',
+      WEB_DIST: path.join(dataDir, 'no-web'),
+    }),
+    output,
+    async (base) => (await fetch(`${base}/readyz`)).status === 200,
+    { host: 'localhost' },
+  );
+  child = started.child;
+  expect(await answers(started.base)).toEqual(drillAnswers);
+
+  // While it runs: a backup reads its server; a restore is refused.
+  const running = await cli(['--target=backup', '--dir', backups, '--keep', '1'], embedded);
+  expect(running).toMatchObject({ code: 0 });
+  expect(running.text).toContain("(the running site's)");
+  const refused = await cli(['--target=restore', drillFile, '--force'], embedded);
+  expect(refused.code).toBe(1);
+  expect(refused.text).toContain('stop the site, then restore');
+
+  // Stopped: the command starts the embedded server itself; --keep 1 leaves the newest file only.
+  await stopProcess(child);
+  const stopped = await cli(['--target=backup', '--dir', backups, '--keep', '1'], embedded);
+  expect(stopped).toMatchObject({ code: 0 });
+  const files = await readdir(backups);
+  expect(files).toHaveLength(1);
+  expect(files[0]).toMatch(/^district-\d{8}T\d{6}Z\.district-backup$/);
+  const checked = await cli(['--target=restore', '--check', path.join(backups, files[0])], embedded);
+  expect(checked).toMatchObject({ code: 0 });
+  expect(checked.text).toContain('is whole');
+  expect(checked.text).toContain(`from the embedded database in ${path.join(embeddedDir, 'postgres')}`);
 });
