@@ -5,7 +5,7 @@ const { pathsToModuleNameMapper } = require('./scripts/jest-paths.js');
 module.exports = {
   testEnvironment: 'node',
   transform: {
-    '^.+\\.(t|j)sx?$': [
+    '^.+\\.m?(t|j)sx?$': [
       '@swc/jest',
       {
         jsc: {
@@ -17,8 +17,10 @@ module.exports = {
       },
     ],
   },
-  // jose 6 and a few others ship ESM only; let swc compile them for Jest's CommonJS runtime.
-  transformIgnorePatterns: ['/node_modules/(?!(jose|oidc-provider|openid-client|oauth4webapi|@panva)/)'],
+  // jose 6 and a few others ship ESM only (httpxy as `.mjs`); let swc compile them for Jest's CommonJS runtime.
+  transformIgnorePatterns: [
+    '/node_modules/(?!(jose|oidc-provider|openid-client|oauth4webapi|@panva|httpxy)/)',
+  ],
   moduleNameMapper: pathsToModuleNameMapper(path.join(__dirname, 'tsconfig.base.json')),
   testTimeout: 30000,
 };

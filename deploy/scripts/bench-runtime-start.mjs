@@ -287,7 +287,6 @@ const WHY = {
   rxjs: "Nest's dependency (CJS, ESM and ES5 bundles)",
   fastify: 'HTTP server under Nest',
   bintrees: "prom-client's dependency; its published `test/` data is most of it",
-  '@types/node': 'a dependency of `@types/http-proxy`, which http-proxy-middleware declares as a dependency',
   undici: "the gateway's upstream HTTP client",
   argon2: 'password hashing (native; prebuilt binaries for several platforms)',
   ajv: "fastify's JSON schema validator",

@@ -1,7 +1,7 @@
 import { type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { PassThrough, type Duplex } from 'node:stream';
-import { createProxyMiddleware, type RequestHandler } from 'http-proxy-middleware';
+import { createProxyServer, type ProxyServer } from 'httpxy';
 import type { Logger } from 'pino';
 import { Headers } from '@district/contracts';
 import { rejectUpgrade, sendJsonError } from './json-response';
@@ -36,7 +36,7 @@ interface WebState extends ProxyState {
   retriedStale: boolean;
 }
 
-/** A WebSocket upgrade (http-proxy). */
+/** A WebSocket upgrade (httpxy). */
 interface UpgradeState extends ProxyState {
   readonly socket: Duplex;
   proxyReq?: ClientRequest;
@@ -57,6 +57,8 @@ export const REPLAYABLE_BODY_BYTES = 64 * 1024;
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 /** undici's: the connection closed or broke under the request. */
 const SOCKET_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
+/** httpxy's: the replica did not answer an upgrade within `upgradeTimeout`. */
+const UPGRADE_TIMEOUT_CODE = 'ERR_UPSTREAM_UPGRADE_TIMEOUT';
 
 const codeOf = (err: unknown) => (err as NodeJS.ErrnoException | undefined)?.code ?? '';
 
@@ -97,14 +99,15 @@ export interface ServiceProxiesOptions {
 /**
  * Each service's replica pool: picking a live replica, retrying reads on the next one, counting streamed bodies
  * against the limit, the upstream timeout, and turning upstream failures into the platform's error answers.
- * HTTP requests go over undici (`upstream-dispatch.ts`), WebSocket upgrades over http-proxy. Which request goes
+ * HTTP requests go over undici (`upstream-dispatch.ts`), WebSocket upgrades over httpxy. Which request goes
  * where is decided before (the proxy handler, the upgrade path).
  */
 export class ServiceProxies {
   readonly pools = new Map<string, UpstreamPool>();
   /** `Retry-After` of a 503: about when a replica marked down is tried again. */
   readonly retryAfter: string;
-  private readonly proxies = new Map<string, RequestHandler>();
+  /** Relays accepted upgrades; the replica and its service's agent are given per upgrade. */
+  private readonly relay: ProxyServer;
   private readonly states = new WeakMap<IncomingMessage, WebState | UpgradeState>();
   private readonly logger: Logger;
 
@@ -131,8 +134,8 @@ export class ServiceProxies {
         },
       });
       this.pools.set(service, pool);
-      this.proxies.set(service, this.createServiceProxy(pool));
     }
+    this.relay = this.createRelay();
   }
 
   /** The replica a request was sent to (for the access log). */
@@ -211,28 +214,38 @@ export class ServiceProxies {
       socket,
       logUpgrade: log,
     });
-    (this.proxies.get(route.service) as RequestHandler).upgrade(req, socket as Socket, head);
+    // Options given here are overridden by the relay's own, which therefore set neither target nor agent.
+    // The target is the replica's parsed URL, so it is not parsed again on every upgrade.
+    this.relay
+      .ws(
+        req,
+        socket as Socket,
+        {
+          target: replica.target,
+          agent: this.pools.get(route.service)?.agent,
+          // A replica that takes the connection and never answers the handshake gets a 504, as a request would.
+          upgradeTimeout: this.options.upstreamTimeoutMs,
+        },
+        head,
+      )
+      .catch((err: unknown) => this.logger.warn({ err, target: route.service }, 'upgrade relay failed'));
   }
 
-  private createServiceProxy(pool: UpstreamPool): RequestHandler {
-    return createProxyMiddleware<IncomingMessage, ServerResponse>({
-      // A parsed URL, so http-proxy does not parse the target string again on every request.
-      router: (req) => this.states.get(req)?.replica?.target,
-      agent: pool.agent,
+  private createRelay(): ProxyServer {
+    const relay = createProxyServer({
       // The Host header stays the public one, so services build correct absolute URLs and cookies.
       changeOrigin: false,
+      // The upgrade path has set the forwarded headers already (Forwarding).
       xfwd: false,
-      // The default plugins log through console and answer errors in plain text; ours are below.
-      ejectPlugins: true,
-      plugins: [
-        (proxyServer) => {
-          proxyServer.on('error', (err, req, target) => this.onUpgradeError(err, req, target as Duplex));
-          proxyServer.on('econnreset', () => undefined);
-          proxyServer.on('proxyReqWs', (proxyReq, req) => this.onProxyReqWs(proxyReq, req));
-          proxyServer.on('open', (proxySocket) => proxySocket.on('error', () => undefined));
-        },
-      ],
     });
+    // With an error listener, httpxy reports every failure there instead of rejecting or throwing.
+    relay.on('error', (err, req, socket) => {
+      if (req) this.onUpgradeError(err, req as IncomingMessage, socket as Duplex);
+    });
+    relay.on('econnreset', () => undefined);
+    relay.on('proxyReqWs', (proxyReq, req) => this.onProxyReqWs(proxyReq, req));
+    relay.on('open', (proxySocket) => proxySocket.on('error', () => undefined));
+    return relay;
   }
 
   private dispatch(req: IncomingMessage, state: WebState): void {
@@ -356,24 +369,34 @@ export class ServiceProxies {
     proxyReq.once('upgrade', (_res: IncomingMessage, proxySocket: Duplex) => {
       state.gotResponse = true;
       state.logUpgrade?.(101);
-      // Either side going ends the other. http-proxy passes on an end or an error, not a plain destroy (the
+      // Either side going ends the other. httpxy passes on an end or an error, not a plain destroy (the
       // gateway's shutdown, a timeout); a half-open WebSocket would hold a chat seat and a socket.
       const client = state.socket;
       if (!client) return;
       client.once('close', () => proxySocket.destroy());
       proxySocket.once('close', () => client.destroy());
     });
-    proxyReq.once('response', (upstreamRes: IncomingMessage) =>
-      state.logUpgrade?.(upstreamRes.statusCode ?? 502),
-    );
+    proxyReq.once('response', (upstreamRes: IncomingMessage) => {
+      // The replica's own refusal goes to the client as it is: no answer of the gateway's may follow it.
+      state.gotResponse = true;
+      state.logUpgrade?.(upstreamRes.statusCode ?? 502);
+    });
   }
 
   private onUpgradeError(err: Error, req: IncomingMessage, socket: Duplex): void {
     const found = this.states.get(req);
     const state = found && 'socket' in found ? found : undefined;
-    // After the 101 the socket carries WebSocket frames: no HTTP answer fits, the connection just ends.
-    if (state?.gotResponse) {
+    // After the 101 the socket carries WebSocket frames: no HTTP answer fits, the connection just ends. The
+    // same once the gateway has answered: httpxy may report a second error of the same upgrade (the upstream
+    // request it ends after the first).
+    if (state?.gotResponse || state?.settled) {
       socket.destroy();
+      return;
+    }
+    if (state) state.settled = true;
+    // The client's side failed first: nobody to answer, and nothing the replica did.
+    if (socket.destroyed) {
+      state?.logUpgrade?.(499);
       return;
     }
     if (
@@ -387,6 +410,10 @@ export class ServiceProxies {
     if (isConnectError(err)) {
       rejectUpgrade(socket, 503, unavailableMessage(service), requestId, { 'Retry-After': this.retryAfter });
       state?.logUpgrade?.(503);
+    } else if (codeOf(err) === UPGRADE_TIMEOUT_CODE) {
+      // Slow is not down: the replica stays in rotation (as undici's timeout of a request).
+      rejectUpgrade(socket, 504, tooSlowMessage(service ?? 'requested'), requestId);
+      state?.logUpgrade?.(504);
     } else {
       rejectUpgrade(
         socket,

@@ -1,4 +1,7 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import WebSocket from 'ws';
 import {
   MemoryEphemeralStore,
@@ -232,7 +235,54 @@ describe('WebSocket upgrades', () => {
       await chat.kill();
     }
   });
+
+  it('answers 504 JSON when the replica does not answer the upgrade within the upstream timeout, and keeps it in rotation', async () => {
+    const silent = await startSilentUpstream();
+    const gw = await startGateway({ upstreams: { chat: [silent.url] }, upstreamTimeoutMs: 300 });
+    try {
+      const started = Date.now();
+      const noAnswer = new Promise<never>((_resolve, reject) =>
+        setTimeout(() => reject(new Error('no answer to the handshake within 5 s')), 5_000).unref(),
+      );
+      await expect(Promise.race([open(wsUrl(gw.base), PUBLIC_ORIGIN), noAnswer])).rejects.toMatchObject({
+        status: 504,
+        body: expect.stringContaining(
+          '"message":"The chat service took too long to answer. Please try again."',
+        ),
+      });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+      // The gateway gave up on the replica's side too; slow is not down (as for a request: 504, no failover).
+      await waitFor(() => silent.open() === 0, 5_000, 'the upstream handshake closed');
+      expect(gw.gateway.upstreamStatus().chat).toEqual([{ url: silent.url, up: true }]);
+    } finally {
+      await gw.close();
+      await silent.close();
+    }
+  });
 });
+
+/** A chat replica that takes upgrades and never answers them (hung, or far too slow). */
+async function startSilentUpstream(): Promise<{ url: string; open(): number; close(): Promise<void> }> {
+  const held = new Set<Duplex>();
+  const server = http.createServer((_req, res) => res.end());
+  server.on('upgrade', (_req, socket: Duplex) => {
+    held.add(socket);
+    socket.on('error', () => undefined);
+    // Reading, so that the gateway's side closing is seen (an HTTP server's sockets stay half open).
+    socket.resume();
+    socket.once('end', () => socket.destroy());
+    socket.once('close', () => held.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    open: () => held.size,
+    close: async () => {
+      for (const socket of held) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
 
 /** ES256 keys as the launcher makes them: identity signs, the gateway's hook only verifies. */
 function testKeys(): AuthKeys {
