@@ -176,7 +176,7 @@ async function openTarget(env: NodeJS.ProcessEnv, command: 'backup' | 'restore')
   const source = `the embedded database in ${databaseDir}`;
   if (command === 'backup' && !existsSync(path.join(databaseDir, 'PG_VERSION')))
     throw new RestoreRefused(
-      `backup: there is no embedded database in ${databaseDir} (DATA_DIR=${config.DATA_DIR}); set DATA_DIR to the site's, or DATABASE_URL.`,
+      `there is no embedded database in ${databaseDir} (DATA_DIR=${config.DATA_DIR}); set DATA_DIR to the site's, or DATABASE_URL.`,
     );
   const running = await runningServer(databaseDir);
   if (running) {
