@@ -301,6 +301,11 @@ it('backs up every schema in one file, refuses damaged files and non-empty datab
 
   base = await startSite();
   expect(await answers(base)).toEqual(before);
+  // Under the running site even --force is refused, and drops nothing.
+  const underSite = await cli(['--target=restore', file, '--force']);
+  expect(underSite.code).toBe(1);
+  expect(underSite.text).toContain('is the site still running against it?');
+  expect(await answers(base)).toEqual(before);
   drillFile = file;
   drillAnswers = before;
 });

@@ -139,12 +139,40 @@ export async function restoreDatabase(
         [schemas],
       )
     ).rows;
+    // The services connect as this user: another session of it is most likely a site still running here.
+    const others = (
+      await client.query<{ n: string }>(
+        `SELECT count(*)::text AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND usename = current_user AND pid <> pg_backend_pid()`,
+      )
+    ).rows[0].n;
+    if (Number(others) > 0)
+      throw new RestoreRefused(
+        `${others} other connection(s) of this database user are open on the database (is the site still running ` +
+          'against it?): stop every service, then restore. Nothing was written.',
+      );
     if (occupied.length && !options.force)
       throw new RestoreRefused(
         `The database is not empty: it holds the schema(s) ${occupied.map((o) => o.nspname).join(', ')}. ` +
           'Restore into an empty database, or add --force to drop those schemas and everything in them first.',
       );
-    for (const { nspname } of occupied) await client.query(`DROP SCHEMA ${ident(nspname)} CASCADE`);
+    if (occupied.length) {
+      // All or none, and a service still running holds locks on its tables: wait a little, then say so.
+      await client.query('BEGIN');
+      try {
+        await client.query(`SET LOCAL lock_timeout = '15s'`);
+        for (const { nspname } of occupied) await client.query(`DROP SCHEMA ${ident(nspname)} CASCADE`);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        if ((error as { code?: string }).code === '55P03')
+          throw new RestoreRefused(
+            'The service schemas are in use (is the site still running against this database?): stop every ' +
+              'service, then restore. Nothing was dropped.',
+          );
+        throw error;
+      }
+    }
 
     await options.migrate(databaseUrl);
     const differences: string[] = [];
