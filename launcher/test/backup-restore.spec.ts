@@ -89,10 +89,11 @@ const startSite = async () => {
       NATS_URL: '',
       REDIS_URL: '',
       WEB_DIST: path.join(dataDir, 'no-web'),
+      // The address the test calls, on IPv4 only: \`localhost\` may reach another process on ::1 at the same port.
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
     }),
     output,
     async (base) => (await fetch(`${base}/readyz`)).status === 200,
-    { host: 'localhost' },
   );
   child = started.child;
   return started.base;
@@ -339,10 +340,11 @@ it('does the same with the embedded database under DATA_DIR: restore into a new 
       NATS_URL: '',
       REDIS_URL: '',
       WEB_DIST: path.join(dataDir, 'no-web'),
+      // The address the test calls, on IPv4 only: \`localhost\` may reach another process on ::1 at the same port.
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
     }),
     output,
     async (base) => (await fetch(`${base}/readyz`)).status === 200,
-    { host: 'localhost' },
   );
   child = started.child;
   expect(await answers(started.base)).toEqual(drillAnswers);
