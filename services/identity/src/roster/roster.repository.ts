@@ -142,7 +142,7 @@ export class RosterRepository {
   ): Promise<void> {
     if (events.length === 0) return;
     // Qualified as the platform qualifies it (the data source's schema; else the search_path decides).
-    const schema = (tx.connection.options as { schema?: string }).schema;
+    const schema = (tx.dataSource.options as { schema?: string }).schema;
     const fn = schema ? `"${schema.replace(/"/g, '""')}"."outbox_enqueue"` : 'outbox_enqueue';
     await tx.query(
       `SELECT ${fn}(s, p::jsonb, h::jsonb, i) FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[])

@@ -28,7 +28,7 @@ export class OutboxService {
     headers?: Record<string, string>,
   ): Promise<string> {
     const [id, checkedSubject, payload, checkedHeaders] = this.eventValues(subject, data, headers);
-    const fn = outboxEnqueueFunction(manager.connection, this.options.schema);
+    const fn = outboxEnqueueFunction(manager.dataSource, this.options.schema);
     await manager.query(`SELECT ${fn}($1, $2::jsonb, $3::jsonb, $4::uuid)`, [
       checkedSubject,
       payload,
