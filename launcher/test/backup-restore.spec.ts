@@ -78,14 +78,14 @@ async function cli(
   return { code, text: lines.join('') };
 }
 
-const startSite = async () => {
+/** The standalone site on `database` (DATABASE_URL, or an embedded DATA_DIR); resolves with its base URL. */
+const startSite = async (database: NodeJS.ProcessEnv = { DATA_DIR: dataDir, DATABASE_URL: url }) => {
   const started = await startOnFreePort(
     'launcher/src/main.ts',
     (port) => ({
-      DATA_DIR: dataDir,
+      ...database,
       PORT: String(port),
       TARGET: '',
-      DATABASE_URL: url,
       NATS_URL: '',
       REDIS_URL: '',
       WEB_DIST: path.join(dataDir, 'no-web'),
@@ -331,23 +331,8 @@ it('does the same with the embedded database under DATA_DIR: restore into a new 
   expect(restored).toMatchObject({ code: 0 });
 
   // The standalone site on it (the same keys directory is not needed: everyone signs in again).
-  const started = await startOnFreePort(
-    'launcher/src/main.ts',
-    (port) => ({
-      ...embedded,
-      PORT: String(port),
-      TARGET: '',
-      NATS_URL: '',
-      REDIS_URL: '',
-      WEB_DIST: path.join(dataDir, 'no-web'),
-      // The address the test calls, on IPv4 only: \`localhost\` may reach another process on ::1 at the same port.
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-    }),
-    output,
-    async (base) => (await fetch(`${base}/readyz`)).status === 200,
-  );
-  child = started.child;
-  expect(await answers(started.base)).toEqual(drillAnswers);
+  const embeddedBase = await startSite(embedded);
+  expect(await answers(embeddedBase)).toEqual(drillAnswers);
 
   // While it runs: a backup reads its server; a restore is refused.
   const running = await cli(['--target=backup', '--dir', backups, '--keep', '1'], embedded);
