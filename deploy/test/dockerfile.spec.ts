@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Copy, Healthcheck } from 'dockerfile-ast';
@@ -14,9 +15,30 @@ describe('deploy/Dockerfile', () => {
     expect(dockerfileProblems(dockerfile)).toEqual([]);
   });
 
-  it('builds every stage on node:24-bookworm-slim', () => {
-    expect(stages.map((s) => s.image)).toEqual(stages.map(() => 'node:24-bookworm-slim'));
+  it('builds every stage on one exact Node release, the one image-node.mjs fetches for CI to test', () => {
+    expect(stages.map((s) => s.image)).toEqual(stages.map(() => 'node:24.22.3-bookworm-slim'));
     expect(final.name).toBe('runtime');
+    const read = (text?: string) =>
+      JSON.parse(
+        execFileSync(
+          process.execPath,
+          [
+            '--input-type=module',
+            '-e',
+            `const m = await import(${JSON.stringify(path.join(REPO_ROOT, 'deploy/scripts/image-node.mjs'))});` +
+              `console.log(JSON.stringify(m.imageNodeVersion(${text === undefined ? '' : JSON.stringify(text)})))`,
+          ],
+          { encoding: 'utf8' },
+        ),
+      ) as { major: number; exact?: string };
+    expect(read()).toEqual({ major: 24, exact: '24.22.3' });
+    // With the digest after the tag (ADR 0045), and a tag of the major only.
+    const digest = 'a'.repeat(64);
+    expect(read(`ARG NODE_IMAGE=node:24.22.3-bookworm-slim@sha256:${digest}\n`)).toEqual({
+      major: 24,
+      exact: '24.22.3',
+    });
+    expect(read('ARG NODE_IMAGE=node:24-bookworm-slim\n')).toEqual({ major: 24 });
   });
 
   it('installs with npm ci across the workspaces, builds the SPA and the runtime tree in the build stage', () => {
