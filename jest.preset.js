@@ -17,9 +17,10 @@ module.exports = {
       },
     ],
   },
-  // jose 6 and a few others ship ESM only (httpxy as `.mjs`); let swc compile them for Jest's CommonJS runtime.
+  // jose 6, NestJS 12 and a few others ship ESM only (httpxy as `.mjs`); let swc compile them for Jest's CommonJS
+  // runtime.
   transformIgnorePatterns: [
-    '/node_modules/(?!(jose|oidc-provider|openid-client|oauth4webapi|@panva|httpxy)/)',
+    '/node_modules/(?!(jose|oidc-provider|openid-client|oauth4webapi|@panva|httpxy|@nestjs)/)',
   ],
   moduleNameMapper: pathsToModuleNameMapper(path.join(__dirname, 'tsconfig.base.json')),
   testTimeout: 30000,

@@ -86,7 +86,7 @@ function holderResponder(service: string, holderType: Type<PeopleDataHolder>): T
       return { service, sections: await this.holder.exportSections(userId.toLowerCase()) };
     }
 
-    @EventPattern(Subjects.identityUserDeleted, { durable: userDeletedDurable(service) })
+    @EventPattern<string>(Subjects.identityUserDeleted, { durable: userDeletedDurable(service) })
     async forget(@Payload() { userId }: UserDeletedEvent, @Ctx() { manager }: BusContext): Promise<void> {
       await this.holder.forget(manager, userId.toLowerCase());
     }

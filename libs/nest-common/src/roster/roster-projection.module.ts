@@ -48,7 +48,7 @@ export function rosterProjection(service: string): { providers: Provider[]; cont
       @Inject(RosterChanges) private readonly changes: RosterChanges,
     ) {}
 
-    @EventPattern(Subjects.identityRosterClassChanged, { durable: durables.classes })
+    @EventPattern<string>(Subjects.identityRosterClassChanged, { durable: durables.classes })
     async classChanged(
       @Payload() event: RosterClassChangedEvent,
       @Ctx() { manager }: BusContext,
@@ -56,7 +56,7 @@ export function rosterProjection(service: string): { providers: Provider[]; cont
       if (await this.projection.applyClass(manager, event)) await this.changes.classChanged(manager, event);
     }
 
-    @EventPattern(Subjects.identityRosterSchoolChanged, { durable: durables.schools })
+    @EventPattern<string>(Subjects.identityRosterSchoolChanged, { durable: durables.schools })
     async schoolChanged(
       @Payload() event: RosterSchoolChangedEvent,
       @Ctx() { manager }: BusContext,
@@ -64,7 +64,7 @@ export function rosterProjection(service: string): { providers: Provider[]; cont
       await this.projection.applySchool(manager, event);
     }
 
-    @EventPattern(Subjects.identityUserDeleted, { durable: durables.deleted })
+    @EventPattern<string>(Subjects.identityUserDeleted, { durable: durables.deleted })
     async userDeleted(
       @Payload() { userId }: UserDeletedEvent,
       @Ctx() { manager }: BusContext,

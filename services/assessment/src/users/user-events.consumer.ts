@@ -17,7 +17,7 @@ export const USER_DELETED_CONSUMER = userDeletedDurable('assessment');
 export class UserEventsConsumer {
   constructor(@Inject(GradesRepository) private readonly grades: GradesRepository) {}
 
-  @EventPattern(Subjects.identityUserUpdated, { durable: USER_UPDATED_CONSUMER })
+  @EventPattern<string>(Subjects.identityUserUpdated, { durable: USER_UPDATED_CONSUMER })
   async userUpdated(
     @Payload() { user: { id, name } }: UserChangedEvent,
     @Ctx() { manager }: BusContext,

@@ -23,12 +23,12 @@ export const SESSION_ENDED_CONSUMER = 'chat-session-ended';
 export class UserEventsConsumer {
   constructor(@Inject(ChatroomsService) private readonly chatrooms: ChatroomsService) {}
 
-  @EventPattern(Subjects.identitySessionEnded, { durable: SESSION_ENDED_CONSUMER })
+  @EventPattern<string>(Subjects.identitySessionEnded, { durable: SESSION_ENDED_CONSUMER })
   async sessionEnded(@Payload() { userId, sessionId }: SessionEndedEvent): Promise<void> {
     await this.chatrooms.tellReplicas({ kind: 'session', userId: userId.toLowerCase(), sessionId });
   }
 
-  @EventPattern(Subjects.identityUserUpdated, { durable: USER_UPDATED_CONSUMER })
+  @EventPattern<string>(Subjects.identityUserUpdated, { durable: USER_UPDATED_CONSUMER })
   async userUpdated(@Payload() { user }: UserChangedEvent): Promise<void> {
     await this.chatrooms.tellReplicas({ kind: 'user', userId: user.id.toLowerCase(), deleted: false });
   }

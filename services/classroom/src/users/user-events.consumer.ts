@@ -17,7 +17,7 @@ export const USER_DELETED_CONSUMER = userDeletedDurable('classroom');
 export class UserEventsConsumer {
   constructor(@Inject(CreatorsRepository) private readonly creators: CreatorsRepository) {}
 
-  @EventPattern(Subjects.identityUserUpdated, { durable: USER_UPDATED_CONSUMER })
+  @EventPattern<string>(Subjects.identityUserUpdated, { durable: USER_UPDATED_CONSUMER })
   async userUpdated(
     @Payload() { user: { id, name } }: UserChangedEvent,
     @Ctx() { manager }: BusContext,

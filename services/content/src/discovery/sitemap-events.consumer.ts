@@ -17,17 +17,20 @@ export class SitemapEventsConsumer {
     @Inject(PLATFORM_LOGGER) private readonly logger: Logger,
   ) {}
 
-  @EventPattern(Subjects.contentPostPublished, { durable: 'content-sitemap-published', inbox: false })
+  @EventPattern<string>(Subjects.contentPostPublished, { durable: 'content-sitemap-published', inbox: false })
   published(): Promise<void> {
     return this.regenerate(Subjects.contentPostPublished);
   }
 
-  @EventPattern(Subjects.contentPostUnpublished, { durable: 'content-sitemap-unpublished', inbox: false })
+  @EventPattern<string>(Subjects.contentPostUnpublished, {
+    durable: 'content-sitemap-unpublished',
+    inbox: false,
+  })
   unpublished(): Promise<void> {
     return this.regenerate(Subjects.contentPostUnpublished);
   }
 
-  @EventPattern(Subjects.contentPostDeleted, { durable: 'content-sitemap-deleted', inbox: false })
+  @EventPattern<string>(Subjects.contentPostDeleted, { durable: 'content-sitemap-deleted', inbox: false })
   deleted(): Promise<void> {
     return this.regenerate(Subjects.contentPostDeleted);
   }

@@ -16,7 +16,7 @@ export const USER_UPDATED_CONSUMER = 'content-user-updated';
 export class UserEventsConsumer {
   constructor(@Inject(PeopleDataRepository) private readonly people: PeopleDataRepository) {}
 
-  @EventPattern(Subjects.identityUserUpdated, { durable: USER_UPDATED_CONSUMER })
+  @EventPattern<string>(Subjects.identityUserUpdated, { durable: USER_UPDATED_CONSUMER })
   async userUpdated(
     @Payload() { user: { id, name } }: UserChangedEvent,
     @Ctx() { manager }: BusContext,

@@ -34,7 +34,7 @@ export class AuditEventsConsumer {
     this.auditing = new Set(runtime.peopleData.filter((p) => p.audit).map((p) => p.service));
   }
 
-  @EventPattern(PeopleDataSubjects.auditRecordedAny, { durable: AUDIT_CONSUMER })
+  @EventPattern<string>(PeopleDataSubjects.auditRecordedAny, { durable: AUDIT_CONSUMER })
   async recorded(@Payload() event: AuditRecordedEvent, @Ctx() ctx: BusContext): Promise<void> {
     const { manager, message, subject } = ctx;
     const service = subjectService(subject);

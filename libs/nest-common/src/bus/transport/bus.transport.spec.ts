@@ -72,7 +72,7 @@ let schema: string;
 class NoteHandlers {
   constructor(@Inject(PROBE) private readonly probe: Probe) {}
 
-  @EventPattern(NOTE_ADDED, { durable: 'svc-note-added', retryDelayMs: 50 })
+  @EventPattern<string>(NOTE_ADDED, { durable: 'svc-note-added', retryDelayMs: 50 })
   async added(@Payload() note: z.output<typeof noteSchema>, @Ctx() context: BusContext): Promise<void> {
     const { manager, message } = context;
     await manager.query(`INSERT INTO "${schema}"."effects" (text, copies) VALUES ($1, $2)`, [
@@ -90,7 +90,7 @@ class NoteHandlers {
   }
 
   // The same subject again: another durable, so another consumer with its own retries and no inbox.
-  @EventPattern(NOTE_ADDED, { durable: 'svc-note-audit', inbox: false })
+  @EventPattern<string>(NOTE_ADDED, { durable: 'svc-note-audit', inbox: false })
   async audited(note: z.output<typeof noteSchema>): Promise<void> {
     this.probe.seen.push({ via: 'audit', note });
   }
@@ -111,7 +111,7 @@ class NoteHandlers {
 
 @Controller()
 class MisnamedDurable {
-  @EventPattern(NOTE_ADDED, { durable: 'other-note-added' })
+  @EventPattern<string>(NOTE_ADDED, { durable: 'other-note-added' })
   async added(): Promise<void> {}
 }
 

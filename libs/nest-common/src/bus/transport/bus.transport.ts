@@ -16,10 +16,14 @@ import type { HandledOutcome, MessagingMetrics } from '../../health/messaging-me
 import type { InboxService } from '../outbox/inbox.service';
 import { BusContext } from './bus-context';
 
-/** The transport id of the platform's bus transport (`@EventPattern(subject, BUS_TRANSPORT, extras)` names it). */
+/** The transport id of the platform's bus transport (`@EventPattern<string>(subject, BUS_TRANSPORT, extras)` names it). */
 export const BUS_TRANSPORT = Symbol('BUS_TRANSPORT');
 
-/** The `extras` of `@EventPattern(subject, extras)`. */
+/**
+ * The `extras` of `@EventPattern<string>(subject, extras)`. The `<string>` picks Nest's untyped overload: since
+ * Nest 12 the keyed one types every argument after the payload as `unknown`, which a `ctx: BusContext` or a
+ * handler taking no payload does not satisfy.
+ */
 export interface BusEventExtras {
   /** Durable consumer, `<service>-<what>` (e.g. `content-user-deleted`); also the inbox's consumer name. */
   durable: string;
