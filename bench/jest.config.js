@@ -16,5 +16,6 @@ module.exports = {
     '<rootDir>/assessment/**/*.spec.ts',
     '<rootDir>/faults/**/*.spec.ts',
     '<rootDir>/district/**/*.spec.ts',
+    '<rootDir>/morning/**/*.spec.ts',
   ],
 };
