@@ -197,18 +197,16 @@ export default defineConfig(({ command }) => ({
     // The gateway serves assets/* with a one-year immutable cache, so every name must carry its content hash.
     assetsDir: 'assets',
     sourcemap: false,
-    rollupOptions: {
-      onwarn(warning, warn) {
-        // zod ships explanatory comments next to its @__PURE__ markers; Rollup drops them harmlessly.
-        if (warning.code === 'INVALID_ANNOTATION' && warning.id?.includes('/node_modules/zod/')) return;
-        warn(warning);
-      },
+    rolldownOptions: {
       output: {
         // React and the router change rarely: their own chunk stays cached across app deploys.
-        manualChunks(id) {
-          if (/\/node_modules\/(react|react-dom|scheduler|react-router|cookie|set-cookie-parser)\//.test(id))
-            return 'react-vendor';
-          return undefined;
+        codeSplitting: {
+          groups: [
+            {
+              name: 'react-vendor',
+              test: /\/node_modules\/(react|react-dom|scheduler|react-router|cookie|set-cookie-parser)\//,
+            },
+          ],
         },
         entryFileNames: 'assets/[name]-[hash].js',
         chunkFileNames: 'assets/[name]-[hash].js',

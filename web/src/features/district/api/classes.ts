@@ -7,7 +7,7 @@ import { usePagedList } from '@/lib/paging';
  * A school's classes for its administrators (GET /api/classes?schoolId=, paged: X-Total-Count, X-Next-Cursor) and one
  * class with its roster (GET /api/classes/{id}). The caller's own classes are `useMyClasses` (@/lib/roster).
  */
-const contract = () => import('@district/contracts/identity');
+const contract = () => import('./identity-contract');
 
 export const schoolClassesQueryKey = (schoolId: string) => ['roster', 'classes', 'school', schoolId] as const;
 export const classQueryKey = (id: string) => ['roster', 'class', id] as const;

@@ -7,7 +7,7 @@ import { IMPORT_POLL_MS } from '../district.constants';
  * The district administrator's roster imports (ADR 0042): POST /api/admin/roster/imports (multipart `file`) → 202,
  * GET …/{id} (polled while it runs), GET … (the history, newest first), GET …/{id}/errors.csv (a download link).
  */
-const contract = () => import('@district/contracts/identity');
+const contract = () => import('./identity-contract');
 const IMPORTS = '/api/admin/roster/imports';
 
 export const rosterImportsQueryKey = ['district', 'roster-imports'] as const;
