@@ -21,7 +21,13 @@ export interface RouteCoverage {
  * What every service answers for the platform rather than the public (probes, metrics, its own document): in each
  * matrix, never routed to a service by the gateway, so never in the merged document.
  */
-export const PLATFORM_ENDPOINTS: readonly string[] = ['/healthz', '/readyz', '/metrics', '/openapi.json'];
+export const PLATFORM_ENDPOINTS: readonly string[] = [
+  '/healthz',
+  '/readyz',
+  '/statusz',
+  '/metrics',
+  '/openapi.json',
+];
 
 /**
  * Pairs the authz matrices' rows with the document's routes, both ways. The matrices are checked against the routes

@@ -64,7 +64,13 @@ const VERBS: Partial<Record<RequestMethod, HttpVerb>> = {
 };
 
 /** Platform routes every service has; the gateway answers its own versions, so they are left out. */
-const PLATFORM_PATHS = new Set(['/healthz', '/readyz', '/statusz', '/metrics', '/openapi.json']);
+export const PLATFORM_PATHS: ReadonlySet<string> = new Set([
+  '/healthz',
+  '/readyz',
+  '/statusz',
+  '/metrics',
+  '/openapi.json',
+]);
 
 const ERROR_SCHEMA: JsonSchema = {
   type: 'object',

@@ -1,14 +1,11 @@
 import type { ModulesContainer } from '@nestjs/core';
-import { controllerRoutes, type OpenApiDocument } from '../http/openapi';
+import { PLATFORM_PATHS, controllerRoutes, type OpenApiDocument } from '../http/openapi';
 
 export interface MatrixRoute {
   method: string;
   path: string;
   expect: Record<string, number>;
 }
-
-/** Every service's own endpoints; the gateway documents none of them. */
-const PLATFORM_PATHS = new Set(['/healthz', '/readyz', '/statusz', '/metrics', '/openapi.json']);
 
 /** `/api/posts/{publishedPost}` and `/api/posts/{id}` are the same route: parameters compared by position. */
 export const routeKey = (method: string, path: string) =>
