@@ -93,6 +93,11 @@ export class MorningClient {
     };
   }
 
+  /** An answer that had the right status and the wrong content (say the class's quiz missing from the list). */
+  wrong(route: string, status: number, expected: string, message: string): void {
+    this.timeline?.at(performance.now()).error(route, status, expected, message);
+  }
+
   /** Times something other than one HTTP call (a WebSocket join, a message's echo) under `route`. */
   record(
     route: string,

@@ -7,9 +7,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT, callerPath } from '../lib/child-processes';
 import { describePinning, pinBenchScript, planPinning } from '../lib/cpu-pinning';
-import { describeMachine } from '../lib/machine-info';
+import { clockTicksPerSecond, describeMachine } from '../lib/machine-info';
 import { checkWrites } from '../faults/verify';
 import { MorningClient, Timeline, signIn } from './client';
+import { cpuBetween, sampleCpu, type CpuSample } from './cpu';
 import { importDistrict, provisionClasses, readRoster, waitProjections, type MorningClass } from './district';
 import { arrivalOffsets, kneeVerdict, parseSteps, seededRandom, type ArrivalKind } from './plan';
 import { chatDelivery, renderMorning, type MorningRun, type StepRecord } from './report';
@@ -22,7 +23,7 @@ at a rate (open loop) in steps until a route's p95 passes the limit or errors ap
   SWC_NODE_PROJECT=../tsconfig.runtime.json node -r @swc-node/register morning/morning.bench.ts [options]   (in bench/)
 
   --quick                 300 pupils, 12 teachers, 3 schools; steps 30,60 per minute of 40 s; chat 10 s;
-                          exits 1 on any request error, lost or duplicated grade or chat message
+                          every step runs; exits 1 on any request error, lost or duplicated grade or chat message
   --schools N --teachers N --students N --seed N   the district (default 50, 2000, 40000, 1)
   --steps LIST            sessions per minute, ascending (default 200,400,600,800,1000,1200)
   --step-seconds S        each step's length (default 120)
@@ -35,6 +36,7 @@ at a rate (open loop) in steps until a route's p95 passes the limit or errors ap
   --out DIR               where morning.json and morning.md go (default a temporary folder)
   --keep                  keep the database and the scratch folder
   --log-level LEVEL       the cluster's LOG_LEVEL (default warn)
+  --all-steps             run every step even past the knee (--quick does)
   --no-pin                do not pin the cluster to CPU 1 and this script to CPU 0
 `;
 
@@ -57,6 +59,7 @@ const { values: a } = parseArgs({
     keep: { type: 'boolean', default: false },
     'log-level': { type: 'string', default: 'warn' },
     'no-pin': { type: 'boolean', default: false },
+    'all-steps': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
@@ -85,6 +88,8 @@ if (ARRIVALS !== 'even' && ARRIVALS !== 'poisson') throw new Error('--arrivals m
 const P95_MS = num(a['p95-ms'], 300, 'p95-ms');
 const REPLICAS = parseReplicas(a.replicas);
 const SETUP_WIDTH = num(a['setup-width'], 8, 'setup-width');
+/** Run every step even past the knee: the short form's job is to find errors and lost data, not the knee. */
+const ALL_STEPS = QUICK || a['all-steps'];
 const DRAIN_SECONDS = num(a['drain-seconds'], CHAT_SECONDS + 60, 'drain-seconds');
 const OUT = a.out ? callerPath(a.out) : mkdtempSync(path.join(os.tmpdir(), 'district-morning-out-'));
 /** One session in this many is a teacher's. */
@@ -185,8 +190,17 @@ async function main(): Promise<void> {
     const running = new Set<Promise<unknown>>();
     const perStep: Array<{ started: number; completed: number; failed: number }> = [];
     let next = 0;
+    let ranOut = false;
     let knee: MorningRun['knee'] = null;
+    const cpuTargets = {
+      clusterPid: stack.cluster.pid as number,
+      redisPid: stack.redis.pid,
+      natsPid: stack.nats.pid,
+    };
+    // CPU at each step's start, and once the last sessions are done.
+    const cpuSamples: CpuSample[] = [];
     for (const [index, perMinute] of STEPS.entries()) {
+      cpuSamples.push(sampleCpu(cpuTargets));
       const recorder = timeline.startStep(index);
       const counts = { started: 0, completed: 0, failed: 0 };
       perStep.push(counts);
@@ -199,7 +213,7 @@ async function main(): Promise<void> {
         const wait = stepStart + offset - performance.now();
         if (wait > 0) await sleep(wait);
         if (next >= pupils.length) {
-          fail(`ran out of pupils after ${next} sessions: use a larger district or shorter steps`);
+          ranOut = true;
           break;
         }
         const n = next++;
@@ -226,24 +240,30 @@ async function main(): Promise<void> {
         running.add(tracked);
         void tracked.finally(() => running.delete(tracked));
       }
+      if (ranOut) {
+        fail(`ran out of pupils after ${next} sessions: use a larger district or shorter steps`);
+        break;
+      }
       const verdict = kneeVerdict(recorder.routes(), P95_MS, LATENCY_EXEMPT);
       progress(
         `step ${index + 1} arrivals done; ${running.size} sessions running; so far ${verdict.past ? `past the knee: ${verdict.reasons.join('; ')}` : 'within the limits'}`,
       );
-      if (verdict.past) {
-        knee = { step: index, perMinute, reasons: verdict.reasons };
-        break;
-      }
+      if (verdict.past && !knee) knee = { step: index, perMinute, reasons: verdict.reasons };
+      if (verdict.past && !ALL_STEPS) break;
     }
     // The last sessions finish (their requests count in the last step).
     const drainUntil = Date.now() + DRAIN_SECONDS * 1000;
     while (running.size > 0 && Date.now() < drainUntil) await sleep(250);
+    cpuSamples.push(sampleCpu(cpuTargets));
+    const ticks = clockTicksPerSecond();
     const abandoned = running.size;
     if (abandoned > 0) fail(`${abandoned} sessions still running ${DRAIN_SECONDS} s after the last step`);
     for (const [index, recorder] of timeline.recorders.entries()) {
       const routes = recorder.routes();
       const verdict = kneeVerdict(routes, P95_MS, LATENCY_EXEMPT);
+      const cpu = cpuBetween(cpuSamples[index], cpuSamples[index + 1], ticks);
       steps.push({
+        cpuSeconds: cpu,
         step: index,
         perMinute: STEPS[index],
         seconds: STEP_SECONDS,
@@ -289,6 +309,7 @@ async function main(): Promise<void> {
         arrivals: ARRIVALS,
         p95LimitMs: P95_MS,
         teacherEvery: TEACHER_EVERY,
+        allSteps: ALL_STEPS,
       },
       replicas: REPLICAS,
       setup: {
@@ -315,6 +336,7 @@ async function main(): Promise<void> {
         },
         chat,
         audioStandInRequests: stack.audio.served(),
+        audioListsWithoutTheClassList: ledger.audioListMissing,
       },
       failures,
     };

@@ -71,6 +71,8 @@ export interface StepRecord {
   routes: RouteSummary[];
   knee: { past: boolean; reasons: string[] };
   errorSamples: ErrorRecord[];
+  /** CPU seconds from this step's start to the next's (the last step's: to the end of the drain). */
+  cpuSeconds: { processes: Record<string, number>; services: Record<string, number> };
 }
 
 export interface MorningRun {
@@ -88,6 +90,8 @@ export interface MorningRun {
     comments: { acknowledged: number; missing: number; moderated: number };
     chat: ChatDelivery;
     audioStandInRequests: number;
+    /** Pupils' GET /api/audio-lists answers that did not hold their own class's list. */
+    audioListsWithoutTheClassList: number;
   };
   failures: string[];
 }
@@ -112,7 +116,7 @@ export function renderMorning(run: MorningRun): string {
       .join(', ')}.`,
     '',
     run.knee
-      ? `Stepping stopped after step ${run.knee.step + 1} (${run.knee.perMinute} sessions/min): ${run.knee.reasons.join('; ')}.`
+      ? `The knee: step ${run.knee.step + 1} (${run.knee.perMinute} sessions/min): ${run.knee.reasons.join('; ')}.`
       : 'No step passed the knee (p95 limit and errors).',
     '',
   ];
@@ -128,6 +132,18 @@ export function renderMorning(run: MorningRun): string {
         (r) =>
           `| ${r.route} | ${r.count} | ${r.errors} | ${f(r.p50)} | ${f(r.p95)} | ${f(r.p99)} | ${f(r.max)} |`,
       ),
+      '',
+    );
+    const perSession = (seconds: number) =>
+      s.sessionsStarted > 0 ? String(Math.round((seconds * 1000) / s.sessionsStarted)) : '–';
+    lines.push(
+      "CPU from the step's start to the next's (the last step's to the end of its sessions), by process:",
+      '',
+      '| process | CPU s | CPU ms per session started |',
+      '| --- | ---: | ---: |',
+      ...Object.entries(s.cpuSeconds.processes)
+        .sort(([, x], [, y]) => y - x)
+        .map(([name, seconds]) => `| ${name} | ${seconds} | ${perSession(seconds)} |`),
       '',
     );
     if (s.errorSamples.length > 0)
@@ -147,7 +163,7 @@ export function renderMorning(run: MorningRun): string {
     `- Grades: ${JSON.stringify(c.grades)}`,
     `- Comments: ${JSON.stringify(c.comments)}`,
     `- Chat: ${JSON.stringify({ ...c.chat, examples: undefined })}${c.chat.examples.length ? `; ${c.chat.examples.join('; ')}` : ''}`,
-    `- Audio stand-in requests: ${c.audioStandInRequests}`,
+    `- Audio stand-in requests: ${c.audioStandInRequests}; pupils' audio-list answers without their class's list: ${c.audioListsWithoutTheClassList}`,
     '',
     run.failures.length
       ? `Failures:\n\n${run.failures.map((x) => `- ${x}`).join('\n')}\n`

@@ -49,6 +49,8 @@ export class Ledger {
   messagesSent = 0;
   messagesConfirmed = 0;
   audioBytes = 0;
+  /** GET /api/audio-lists answers (200) that did not hold the pupil's class's list (the list is not class-scoped). */
+  audioListMissing = 0;
 }
 
 class SessionEnded extends Error {}
@@ -100,11 +102,12 @@ export async function pupilSession(client: MorningClient, ledger: Ledger, plan: 
     // when no answer says what happened, as the web client does).
     const list = need(await client.call('GET', ROUTES.quizzes, '/api/text-quizzes', { cookie, expect: 200 }));
     if (!(list.json<Array<{ id: string }>>() ?? []).some((q) => q.id === klass.quizId)) {
-      client.record(ROUTES.quizzes, performance.now(), {
-        status: 200,
-        expected: 'the class quiz listed',
-        message: `quiz ${klass.quizId} not in the pupil's list`,
-      });
+      client.wrong(
+        ROUTES.quizzes,
+        200,
+        'the class quiz listed',
+        `quiz ${klass.quizId} not in the pupil's list`,
+      );
       throw new SessionEnded();
     }
     need(
@@ -135,11 +138,12 @@ export async function pupilSession(client: MorningClient, ledger: Ledger, plan: 
     // The class chat: join, three messages spread over chatSeconds, each waited for until it comes back.
     const rooms = need(await client.call('GET', ROUTES.rooms, '/api/chatrooms', { cookie, expect: 200 }));
     if (!(rooms.json<Array<{ id: string }>>() ?? []).some((r) => r.id === klass.roomId)) {
-      client.record(ROUTES.rooms, performance.now(), {
-        status: 200,
-        expected: 'the class room listed',
-        message: `room ${klass.roomId} not in the pupil's list`,
-      });
+      client.wrong(
+        ROUTES.rooms,
+        200,
+        'the class room listed',
+        `room ${klass.roomId} not in the pupil's list`,
+      );
       throw new SessionEnded();
     }
     peer = new ChatPeer(client.gateway, cookie, plan.pupil.email.split('@')[0].slice(0, 30), klass.roomId);
@@ -169,7 +173,9 @@ export async function pupilSession(client: MorningClient, ledger: Ledger, plan: 
     peer = undefined;
 
     // An audio list item played through the proxy.
-    await client.call('GET', ROUTES.lists, '/api/audio-lists', { cookie, expect: 200 });
+    const lists = await client.call('GET', ROUTES.lists, '/api/audio-lists', { cookie, expect: 200 });
+    if (lists.ok && !(lists.json<Array<{ id: string }>>() ?? []).some((l) => l.id === klass.audioListId))
+      ledger.audioListMissing += 1;
     const audio = await client.call(
       'GET',
       ROUTES.play,
