@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { newHistogram, recordMs, summarise, type LatencyMs } from '../lib/load-client';
+import { seededRandom } from '../lib/seeded-random';
 
 /** One submission of the burst: who sends it, for which quiz, with which attempt key and answers. */
 export interface Submission {
@@ -24,25 +25,13 @@ export interface BurstPlan {
   seed: number;
 }
 
-/** A small deterministic generator (mulberry32): the same plan for the same seed, run after run. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * The burst's submissions, in sending order: person i takes quiz ⌊i / people⌋ mod quizzes, so the same person and
  * quiz (one advisory lock) recur only after people × quizzes submissions; `retryShare` of them are sent twice,
  * alternately at once and after the first answer.
  */
 export function planBurst(plan: BurstPlan): Submission[] {
-  const random = seeded(plan.seed);
+  const random = seededRandom(plan.seed);
   const count = Math.floor((plan.rate * plan.durationMs) / 1000);
   const retryEvery = plan.retryShare > 0 ? Math.round(1 / plan.retryShare) : 0;
   const out: Submission[] = [];

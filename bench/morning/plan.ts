@@ -3,17 +3,7 @@
  * step, and where the knee is. No I/O here: bench/morning/plan.spec.ts checks them.
  */
 
-/** A seeded 32-bit generator (mulberry32): the same seed gives the same arrivals and the same pupils. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom } from '../lib/seeded-random';
 
 export type ArrivalKind = 'even' | 'poisson';
 
